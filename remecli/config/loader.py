@@ -1,0 +1,178 @@
+"""The one config loader: defaults < YAML files (in order) < environment < key=value overrides."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from remecli.config.errors import ConfigError
+from remecli.config.settings import Settings
+from remecli.resources import bundled_dir
+
+# Environment variable -> dotted setting. Documented in the README (Configuration).
+ENV_VARS: dict[str, str] = {
+    "REME_LLM_API_KEY": "llm.api_key",
+    "REME_LLM_BASE_URL": "llm.base_url",
+    "REME_LLM_MODEL": "llm.model_name",
+    "REME_EMBEDDING_API_KEY": "search.embedding.api_key",
+    "REME_EMBEDDING_BASE_URL": "search.embedding.base_url",
+    "REME_EMBEDDING_MODEL": "search.embedding.model_name",
+    "REME_WORKING_DIR": "working_dir",
+    "TAVILY_API_KEY": "tools.tavily_api_key",
+}
+
+
+def parse_value(text: str) -> Any:
+    """Type a command-line value: true/false, null, int, float, JSON list/object, else string."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none", "~"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    if text.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"value {text!r} looks like JSON but does not parse: {exc.msg}") from None
+    return text
+
+
+def config_names() -> list[str]:
+    """Names of the config files that ship with remecli."""
+    return sorted(p.stem for p in bundled_dir("config").glob("*.yaml"))
+
+
+def resolve_config(name: str, cwd: Path) -> Path:
+    """Find a config by name (packaged folder, then cwd) or by path."""
+    candidates: list[Path] = []
+    as_path = Path(name).expanduser()
+    if as_path.suffix in (".yaml", ".yml") or os.sep in name:
+        candidates.append(as_path if as_path.is_absolute() else cwd / as_path)
+    else:
+        candidates += [bundled_dir("config") / f"{name}.yaml", cwd / f"{name}.yaml", cwd / f"{name}.yml"]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise ConfigError(
+        f"unknown config '{name}': no file {', '.join(str(p) for p in candidates)}; "
+        f"packaged configs are: {', '.join(config_names()) or '(none)'}"
+    )
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """Load one YAML config file as a mapping, with a one-line error if it is malformed."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"malformed YAML in {path}{where}: {problem}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path} must be a mapping of settings, not {type(data).__name__}")
+    return data
+
+
+def set_dotted(target: dict[str, Any], dotted: str, value: Any, source: str) -> None:
+    """Set `a.b.c` in a nested dict, checking each key against the settings model."""
+    parts = dotted.split(".")
+    model: type[BaseModel] | None = Settings
+    node = target
+    for i, part in enumerate(parts):
+        if model is not None and part not in model.model_fields:
+            prefix = ".".join(parts[:i])
+            allowed = ", ".join(model.model_fields)
+            where = f" in '{prefix}'" if prefix else ""
+            raise ConfigError(f"unknown setting '{dotted}' ({source}); allowed keys{where}: {allowed}")
+        annotation = model.model_fields[part].annotation if model is not None else None
+        is_section = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+        if model is not None and not is_section and i < len(parts) - 1:
+            raise ConfigError(f"unknown setting '{dotted}' ({source}); '{'.'.join(parts[: i + 1])}' has no sub-keys")
+        model = annotation if is_section else None
+        if i == len(parts) - 1:
+            node[part] = value
+        else:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+
+
+def merge_mapping(target: dict[str, Any], data: Mapping[str, Any], source: str, prefix: str = "") -> None:
+    """Merge a nested mapping into target, key by key, so unknown keys are named."""
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            merge_mapping(target, value, source, dotted + ".")
+        else:
+            set_dotted(target, dotted, value, source)
+
+
+def env_values(environ: Mapping[str, str], cwd: Path) -> dict[str, str]:
+    """Environment settings; a `.env` in cwd fills in what the real environment lacks."""
+    from dotenv import dotenv_values
+
+    merged: dict[str, str] = {}
+    dotenv_path = cwd / ".env"
+    if dotenv_path.is_file():
+        merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    merged.update(environ)
+    return {name: merged[name] for name in ENV_VARS if merged.get(name)}
+
+
+def load_settings(
+    args: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Settings:
+    """Build Settings from `config=a,b` and `key=value` args, the environment and `.env`."""
+    environ = os.environ if environ is None else environ
+    cwd = cwd or Path.cwd()
+    overrides: list[tuple[str, str]] = []
+    config_list: list[str] = []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"argument {arg!r} is not key=value (e.g. config=cli llm.model_name=gpt-4o)")
+        if key == "config":
+            config_list += [name.strip() for name in value.split(",") if name.strip()]
+        else:
+            overrides.append((key, value))
+
+    data: dict[str, Any] = {}
+    for name in config_list:
+        path = resolve_config(name, cwd)
+        merge_mapping(data, read_yaml(path), f"in {path}")
+    for name, value in env_values(environ, cwd).items():
+        set_dotted(data, ENV_VARS[name], value, f"from ${name}")
+    for key, value in overrides:
+        set_dotted(data, key, parse_value(value), "on the command line")
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc)) from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Turn pydantic's report into one line naming the key, the bad value and what is allowed."""
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err["loc"]) or "settings"
+    value = err.get("input")
+    shown = f" (got {value!r})" if not isinstance(value, dict) else ""
+    more = f"; {len(exc.errors()) - 1} more problem(s)" if len(exc.errors()) > 1 else ""
+    return f"invalid setting '{key}'{shown}: {err['msg']}{more}"

@@ -1,0 +1,37 @@
+"""Settings of the memory search index (keyword + vector retrieval)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class EmbeddingSettings(BaseModel):
+    """Which embedder turns chunks into vectors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: Literal["auto", "api", "local", "none"] = "auto"
+    api_key: str = ""
+    base_url: str = ""
+    model_name: str = "text-embedding-3-small"
+    dimensions: int = Field(default=0, ge=0)
+    batch_size: int = Field(default=32, ge=1)
+
+
+class SearchSettings(BaseModel):
+    """Settings of the hybrid memory index over MEMORY.md and memory/*.md."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    patterns: list[str] = Field(default_factory=lambda: ["MEMORY.md", "memory/**/*.md"])
+    chunk_tokens: int = Field(default=400, ge=16)
+    chunk_overlap: int = Field(default=80, ge=0)
+    fusion: Literal["weighted", "rrf"] = "weighted"
+    vector_weight: float = Field(default=0.7, ge=0, le=1)
+    candidate_multiplier: int = Field(default=4, ge=1)
+    max_results: int = Field(default=5, ge=1)
+    min_score: float = Field(default=0.0, ge=0)
+    watch: bool = True
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

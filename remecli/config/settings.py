@@ -1,0 +1,76 @@
+"""The typed settings model: every key remecli understands, with its default."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from remecli.config.search import SearchSettings
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LLMSettings(_Section):
+    """The chat model: any OpenAI-compatible endpoint."""
+
+    base_url: str = "https://api.openai.com/v1"
+    api_key: str = ""
+    model_name: str = "gpt-4o-mini"
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    timeout: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+
+
+class ToolSettings(_Section):
+    """Limits and approval policy of the agent's tools."""
+
+    workspace: str = ""
+    approval: Literal["never", "dangerous", "always"] = "dangerous"
+    bash_timeout: float = Field(default=120.0, gt=0)
+    bash_max_timeout: float = Field(default=600.0, gt=0)
+    max_output_bytes: int = Field(default=30_000, ge=1_000)
+    max_output_lines: int = Field(default=1_000, ge=10)
+    read_max_lines: int = Field(default=2_000, ge=10)
+    read_max_bytes: int = Field(default=50_000, ge=1_000)
+    ls_limit: int = Field(default=500, ge=1)
+    web_search_max_results: int = Field(default=5, ge=1, le=20)
+    web_search_max_chars: int = Field(default=12_000, ge=500)
+    tavily_api_key: str = ""
+    tavily_base_url: str = ""
+
+
+class MemorySettings(_Section):
+    """Session, compaction and long-term memory knobs."""
+
+    token_encoding: str = "o200k_base"
+    keep_recent_tokens: int = Field(default=10_000, ge=0)
+    tool_result_threshold: int = Field(default=1_000, ge=100)
+    retention_days: int = Field(default=7, ge=0)
+    memory_md_head_lines: int = Field(default=200, ge=0)
+    summarize: bool = True
+
+
+class Settings(_Section):
+    """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
+
+    working_dir: str = ".reme"
+    language: Literal["", "zh"] = ""
+    max_input_length: int = Field(default=128_000, ge=1_000)
+    memory_compact_ratio: float = Field(default=0.7, gt=0, lt=1)
+    theme: str = "remecli-dark"
+    ui: Literal["tui", "plain"] = "tui"
+    prompt: str | None = None
+    resume: str | None = None
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    tools: ToolSettings = Field(default_factory=ToolSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+
+    @model_validator(mode="after")
+    def _check_limits(self) -> Settings:
+        if self.tools.bash_timeout > self.tools.bash_max_timeout:
+            raise ValueError("tools.bash_timeout must not exceed tools.bash_max_timeout")
+        return self

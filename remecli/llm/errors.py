@@ -1,0 +1,96 @@
+"""Map provider exceptions to remecli errors: one line that says what to do, and retryability."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from remecli.config.settings import LLMSettings
+
+
+@dataclass(frozen=True)
+class LLMError(Exception):
+    """An LLM failure phrased for the user, with whether retrying may help."""
+
+    message: str
+    retryable: bool = False
+    kind: str = "error"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    """True when the provider says the request is longer than the model's window."""
+    text = f"{getattr(exc, 'code', '') or ''} {exc}".lower()
+    return any(
+        marker in text
+        for marker in ("context_length_exceeded", "context length", "maximum context", "too many tokens")
+    )
+
+
+def classify(exc: BaseException, settings: LLMSettings) -> LLMError:
+    """Turn an openai / network exception into an `LLMError` the user can act on."""
+    import openai
+
+    if isinstance(exc, LLMError):
+        return exc
+    where = f"{settings.base_url} (model {settings.model_name})"
+    if isinstance(exc, openai.APITimeoutError):
+        return LLMError(
+            f"The model at {where} did not answer within {settings.timeout:g} s. "
+            "Try again, or raise llm.timeout=…",
+            retryable=True,
+            kind="timeout",
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        return LLMError(
+            f"Cannot reach {settings.base_url}. Check that the server is running and "
+            "llm.base_url=… (or REME_LLM_BASE_URL) is right.",
+            retryable=True,
+            kind="unreachable",
+        )
+    if isinstance(exc, openai.AuthenticationError):
+        return LLMError(
+            f"The server at {settings.base_url} rejected the API key (401). "
+            "Set REME_LLM_API_KEY or llm.api_key=… to a valid key.",
+            kind="auth",
+        )
+    if isinstance(exc, openai.PermissionDeniedError):
+        return LLMError(f"Access denied by {where} (403): {_detail(exc)}", kind="auth")
+    if isinstance(exc, openai.NotFoundError):
+        return LLMError(
+            f"Model '{settings.model_name}' was not found at {settings.base_url} (404). "
+            "Pass llm.model_name=… (or REME_LLM_MODEL) with a model the server serves.",
+            kind="model",
+        )
+    if isinstance(exc, openai.RateLimitError):
+        return LLMError(
+            f"Rate limited by {where} (429): {_detail(exc)}. Wait a moment and try again.",
+            retryable=True,
+            kind="rate_limit",
+        )
+    if isinstance(exc, openai.BadRequestError) and is_context_overflow(exc):
+        return LLMError(
+            f"The conversation is longer than the model's window: {_detail(exc)}. "
+            "Run /compact, or lower max_input_length=…",
+            kind="context_overflow",
+        )
+    if isinstance(exc, openai.InternalServerError):
+        return LLMError(
+            f"The server at {settings.base_url} failed ({exc.status_code}): {_detail(exc)}. "
+            "Try again.",
+            retryable=True,
+            kind="server",
+        )
+    if isinstance(exc, openai.APIStatusError):
+        return LLMError(f"{where} answered {exc.status_code}: {_detail(exc)}", kind="status")
+    return LLMError(f"Unexpected error talking to {where}: {type(exc).__name__}: {exc}")
+
+
+def _detail(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+    return str(getattr(exc, "message", exc))

@@ -1,0 +1,25 @@
+"""Log file setup: details go to `<working_dir>/logs/remecli.log`, never to the screen."""
+
+from __future__ import annotations
+
+import logging
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+from remecli.config.settings import Settings
+
+
+def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
+    """Send all logging to a rotating file under the working dir; return its path."""
+    base = (cwd or Path.cwd()) / Path(settings.working_dir).expanduser()
+    log_dir = base / "logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = log_dir / "remecli.log"
+    handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path
