@@ -1,0 +1,122 @@
+"""The core's events: small dataclasses every front-end (TUI, plain, one-shot) renders.
+
+The agent runtime turns agentscope's event stream into these; no front-end reaches into the
+agent's internals, and nothing here knows about Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the assistant's answer."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    """A piece of the model's reasoning text, when the model sends it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallStarted:
+    """The model began a tool call (arguments still streaming)."""
+
+    call_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolCallReady:
+    """A tool call's arguments are complete; the tool is about to run (or ask approval)."""
+
+    call_id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """Output streamed by a running tool (the full text, before any offload)."""
+
+    call_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    """A tool call ended: success, error, denied or interrupted."""
+
+    call_id: str
+    name: str
+    state: str
+    output: str
+    duration: float
+
+
+@dataclass(frozen=True)
+class UsageReport:
+    """Token usage the server reported for one model call."""
+
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass(frozen=True)
+class ContextUsage:
+    """How full the context window is, as the session counts it."""
+
+    tokens: int
+    max_tokens: int
+    compactions: int = 0
+
+    @property
+    def ratio(self) -> float:
+        """Fraction of the window in use (0..1)."""
+        return self.tokens / self.max_tokens if self.max_tokens else 0.0
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-line notice: a compaction ran, a background summary finished, …"""
+
+    text: str
+    kind: Literal["info", "compaction", "memory", "warning"] = "info"
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """An error phrased for the user; the session stays usable."""
+
+    message: str
+    kind: str = "error"
+
+
+@dataclass(frozen=True)
+class ReplyFinished:
+    """The reply ended (completed, interrupted, exceed_max_iters, error)."""
+
+    reason: str
+    text: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+CoreEvent = (
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStarted
+    | ToolCallReady
+    | ToolOutput
+    | ToolFinished
+    | UsageReport
+    | ContextUsage
+    | Notice
+    | ErrorReport
+    | ReplyFinished
+)

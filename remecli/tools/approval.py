@@ -1,0 +1,132 @@
+"""The approval policy (`tools.approval`) and the agentscope middleware that applies it.
+
+Modes: `never` runs every call; `dangerous` asks only when `danger_reason` finds a risk;
+`always` asks for every call of a tool that is not read-only. Read-only tools never ask.
+
+Answers: "yes" allows this one call; "no" denies it (the model gets "Denied by user" and the
+loop goes on); "always" allows, for the rest of the session, every later call of the same tool
+with the same kind of risk (e.g. bash + "recursive-delete"; in `always` mode a safe call's kind
+is "any"), so approving `rm -r build` never silently approves `git push --force`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from agentscope.middleware import MiddlewareBase
+from agentscope.permission import PermissionBehavior, PermissionDecision
+
+from remecli.tools.context import ToolContext
+from remecli.tools.danger import classify, danger_reason
+
+if TYPE_CHECKING:
+    from agentscope.agent import Agent
+
+__all__ = [
+    "ApprovalAnswer",
+    "ApprovalMiddleware",
+    "ApprovalMode",
+    "ApprovalRequest",
+    "danger_reason",
+]
+
+ApprovalMode = Literal["never", "dangerous", "always"]
+ApprovalAnswer = Literal["yes", "no", "always"]
+ANY_KIND = "any"
+
+
+@dataclass
+class ApprovalRequest:
+    """What the user is asked to approve. `kind` is what an "always" answer covers."""
+
+    tool_name: str
+    arguments: dict[str, Any]
+    reason: str
+    kind: str = ANY_KIND
+
+
+AskCallback = Callable[[ApprovalRequest], Awaitable[str]]
+
+
+@dataclass(eq=False)
+class ApprovalMiddleware(MiddlewareBase):
+    """Decides agentscope's permission ASKs for remecli's tools by asking the user.
+
+    The lead's UI passes `ask`, which shows the request and returns "yes", "no" or "always".
+    Questions are asked one at a time. DENY and ALLOW decisions of agentscope's own permission
+    engine (user rules, bypass mode) are respected; only its ASK is decided here.
+    """
+
+    mode: ApprovalMode
+    ctx: ToolContext
+    ask: AskCallback
+    allowed_for_session: set[tuple[str, str]] = field(default_factory=set)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("never", "dangerous", "always"):
+            raise ValueError(
+                f"tools.approval must be never, dangerous or always, not {self.mode!r}"
+            )
+
+    def request_for(self, tool_name: str, arguments: Mapping[str, Any]) -> ApprovalRequest | None:
+        """The question this call needs under the current mode, or None to run it unasked."""
+        if self.mode == "never":
+            return None
+        found = classify(tool_name, arguments, self.ctx)
+        if found is not None:
+            return ApprovalRequest(tool_name, dict(arguments), found.reason, found.kind)
+        if self.mode == "always":
+            return ApprovalRequest(tool_name, dict(arguments), f"run {tool_name}", ANY_KIND)
+        return None
+
+    async def on_check_permission(
+        self,
+        agent: Agent,
+        input_kwargs: dict,
+        next_handler: Callable[..., Awaitable[PermissionDecision]],
+    ) -> PermissionDecision:
+        """Turn agentscope's ASK into ALLOW or DENY following the mode and the user's answer."""
+        decision = await next_handler(**input_kwargs)
+        if decision.behavior in (PermissionBehavior.ALLOW, PermissionBehavior.DENY):
+            return decision
+        tool = input_kwargs["tool"]
+        if tool.is_read_only:
+            return _allow("read-only tool")
+        request = self.request_for(tool.name, input_kwargs.get("tool_input") or {})
+        if request is None:
+            return _allow(f"approval mode {self.mode!r} runs this call without asking")
+        return await self._decide(request)
+
+    async def _decide(self, request: ApprovalRequest) -> PermissionDecision:
+        key = (request.tool_name, request.kind)
+        async with self._lock:  # one question at a time; a prior "always" may settle the rest
+            if key in self.allowed_for_session:
+                return _allow("allowed for this session by the user")
+            try:
+                answer = str(await self.ask(request)).strip().lower()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a broken prompt must not run the call
+                return _deny(f"Denied: the approval prompt failed ({exc}).")
+            if answer == "always":
+                self.allowed_for_session.add(key)
+                return _allow("allowed for this session by the user")
+            if answer == "yes":
+                return _allow("allowed once by the user")
+        return _deny(
+            f"Denied by user: the user did not allow this {request.tool_name} call "
+            f"({request.reason}). Do not retry it unchanged; ask the user how to proceed or "
+            f"take another way."
+        )
+
+
+def _allow(message: str) -> PermissionDecision:
+    return PermissionDecision(behavior=PermissionBehavior.ALLOW, message=message)
+
+
+def _deny(message: str) -> PermissionDecision:
+    return PermissionDecision(behavior=PermissionBehavior.DENY, message=message)

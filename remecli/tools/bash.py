@@ -1,0 +1,81 @@
+"""The `bash` tool: a shell command in the workspace, in its own process group."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from agentscope.tool import ToolChunk
+
+from remecli.tools._process import ProcessResult, run_in_process_group
+from remecli.tools._results import ToolArgumentError, as_float, as_text, error, ok
+from remecli.tools.context import ToolContext
+
+
+def user_shell() -> str:
+    """The user's shell ($SHELL when it exists), else /bin/bash, else /bin/sh."""
+    for candidate in (os.environ.get("SHELL", ""), "/bin/bash", "/bin/sh"):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return "/bin/sh"
+
+
+async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolChunk:
+    """Run a shell command in the workspace and return its output and exit code.
+
+    stdout and stderr are merged in order; long output keeps its last lines. Commands run
+    without a terminal or stdin: pass non-interactive flags (e.g. `-y`). Background jobs (`&`)
+    are stopped when the command returns; to keep a server running, start it with
+    `nohup setsid CMD > log 2>&1 &`.
+
+    Args:
+        command: The command line, run by the user's shell in the workspace folder.
+        timeout: Seconds before the command and all its child processes are killed
+            (capped at the configured maximum).
+    """
+    settings = ctx.settings
+    try:
+        command = as_text(command, "command")
+        limit = settings.bash_timeout
+        if timeout is not None:
+            limit = min(as_float(timeout, "timeout", minimum=0.001), settings.bash_max_timeout)
+    except ToolArgumentError as exc:
+        return error(str(exc))
+    if not command.strip():
+        return error("The command is empty: pass the shell command line to run in `command`.")
+    if not ctx.workspace.is_dir():
+        return error(f"The workspace folder {ctx.workspace} does not exist.")
+    result = await run_in_process_group(
+        [user_shell(), "-c", command],
+        cwd=ctx.workspace,
+        timeout_s=limit,
+        max_bytes=settings.max_output_bytes,
+        max_lines=settings.max_output_lines,
+    )
+    return format_process_result(result, limit, settings.bash_max_timeout)
+
+
+def format_process_result(
+    result: ProcessResult, timeout_s: float, max_timeout_s: float
+) -> ToolChunk:
+    """The model-facing text of a finished process: output, then its exit status."""
+    body = result.output.render() or "(no output)"
+    metadata = {
+        "exit_code": result.exit_code,
+        "timed_out": result.timed_out,
+        "duration_s": round(result.duration_s, 3),
+        "truncated": result.output.truncated,
+        "total_lines": result.output.total_lines,
+    }
+    if result.timed_out:
+        status = (
+            f"[Timed out after {timeout_s:g} s: the command and its child processes were killed. "
+            f"Pass a larger `timeout` (at most {max_timeout_s:g} s) or make the command finish "
+            f"sooner.]"
+        )
+        return error(f"{body}\n{status}", **metadata)
+    status = f"[Exit code: {result.exit_code}]"
+    if result.stopped_background:
+        status += " [Background processes left running were stopped.]"
+    text = f"{body}\n{status}"
+    return ok(text, **metadata) if result.exit_code == 0 else error(text, **metadata)

@@ -1,0 +1,68 @@
+"""What every tool needs to know: where it works and its limits."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from remecli.config.settings import ToolSettings
+
+
+@dataclass
+class ToolContext:
+    """The environment shared by the tools of one session.
+
+    `workspace` is where file tools and bash operate (relative paths resolve against it);
+    `working_dir` is remecli's own folder (`.reme`); `accepts_images` says whether the chat
+    model takes image blocks in tool results. `scratch_dirs` are folders outside the workspace
+    that writing to is harmless (temp folders); the approval policy does not ask for them.
+    """
+
+    workspace: Path
+    working_dir: Path
+    settings: ToolSettings
+    accepts_images: bool = False
+    scratch_dirs: tuple[Path, ...] = field(default_factory=lambda: default_scratch_dirs())
+
+    @classmethod
+    def from_settings(
+        cls, settings: ToolSettings, working_dir: Path, accepts_images: bool = False
+    ) -> ToolContext:
+        """Build a context whose workspace is `settings.workspace` or the current directory."""
+        workspace = Path(settings.workspace).expanduser() if settings.workspace else Path.cwd()
+        return cls(
+            workspace=workspace.resolve(),
+            working_dir=working_dir,
+            settings=settings,
+            accepts_images=accepts_images,
+        )
+
+    def is_scratch(self, path: str | os.PathLike[str]) -> bool:
+        """True when `path` (symlinks followed) lies in remecli's working folder or a scratch dir."""
+        real = Path(os.path.realpath(self.resolve(path)))
+        for root in (self.working_dir, *self.scratch_dirs):
+            base = Path(os.path.realpath(self.resolve(root)))
+            if real == base or base in real.parents:
+                return True
+        return False
+
+    def resolve(self, path: str | os.PathLike[str]) -> Path:
+        """Absolute, normalised path; `~` expanded, relative paths against the workspace."""
+        candidate = Path(os.path.expanduser(os.fspath(path)))
+        if not candidate.is_absolute():
+            candidate = self.workspace / candidate
+        return Path(os.path.normpath(candidate))
+
+    def is_inside_workspace(self, path: str | os.PathLike[str]) -> bool:
+        """True when `path` (symlinks followed) lies in the workspace."""
+        real = Path(os.path.realpath(self.resolve(path)))
+        root = Path(os.path.realpath(self.workspace))
+        return real == root or root in real.parents
+
+
+def default_scratch_dirs() -> tuple[Path, ...]:
+    """The system temp folders."""
+    names = dict.fromkeys([tempfile.gettempdir(), "/tmp", "/var/tmp"])
+    return tuple(Path(name) for name in names)

@@ -1,0 +1,145 @@
+"""The `edit` tool: replace one unique piece of a text file, keeping its BOM and line ends."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentscope.tool import ToolChunk
+
+from remecli.tools._files import UTF8_BOM, atomic_write_bytes, looks_binary
+from remecli.tools._match import closest_line, find_matches, line_of, tolerant_replacement
+from remecli.tools._results import ToolArgumentError, as_text, error, ok
+from remecli.tools.context import ToolContext
+
+MAX_DIFF_LINES = 80
+
+
+async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> ToolChunk:
+    """Replace `old_text` with `new_text` in a file; `old_text` must occur exactly once.
+
+    Copy `old_text` from the file with enough surrounding lines to be unique (without the line
+    numbers `read` shows). Returns a unified diff of the change. To create a file use `write`.
+
+    Args:
+        path: The file to edit, relative to the workspace or absolute.
+        old_text: The exact text to replace.
+        new_text: The text to put in its place.
+    """
+    try:
+        target = ctx.resolve(as_text(path, "path"))
+        old = as_text(old_text, "old_text")
+        new = as_text(new_text, "new_text")
+    except ToolArgumentError as exc:
+        return error(str(exc))
+    if not old:
+        return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
+    return await asyncio.to_thread(_edit, target, old, new)
+
+
+@dataclass
+class _TextFile:
+    """A decoded text file and how to encode it back byte-for-byte."""
+
+    text: str  # line ends normalised to \n when the file uses CRLF throughout
+    bom: bool
+    crlf: bool
+
+    @classmethod
+    def decode(cls, data: bytes) -> _TextFile:
+        bom = data.startswith(UTF8_BOM)
+        if bom:
+            data = data[len(UTF8_BOM) :]
+        text = data.decode("utf-8", errors="surrogateescape")  # undecodable bytes round-trip
+        crlf = "\r\n" in text and text.count("\n") == text.count("\r\n")
+        return cls(text.replace("\r\n", "\n") if crlf else text, bom, crlf)
+
+    def encode(self, text: str) -> bytes:
+        if self.crlf:
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        data = text.encode("utf-8", errors="surrogateescape")
+        return UTF8_BOM + data if self.bom else data
+
+
+def _edit(target: Path, old: str, new: str) -> ToolChunk:
+    if not target.exists():
+        return error(f"File not found: {target}. To create it, use `write`.")
+    if not target.is_file():
+        return error(f"{target} is not a regular file (a folder or a device).")
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        return error(f"Cannot read {target}: {exc.strerror or exc}.")
+    if looks_binary(data[:8192]):
+        return error(f"{target} is a binary file; `edit` changes text files only.")
+    file = _TextFile.decode(data)
+    content = file.text
+    if file.crlf:
+        old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+    match = find_matches(content, old)
+    if not match.spans:
+        return error(_not_found_message(target, content, old))
+    if len(match.spans) > 1:
+        lines = ", ".join(str(line_of(content, start)) for start, _ in match.spans[:20])
+        how = " (ignoring whitespace and quote style)" if match.tolerant else ""
+        return error(
+            f"`old_text` matches {len(match.spans)} times in {target}{how}, at lines {lines}. "
+            f"Include more surrounding lines in `old_text` so it matches exactly once."
+        )
+    start, end = match.spans[0]
+    replacement = new
+    if match.tolerant:
+        start, replacement = tolerant_replacement(content, match.spans[0], old, new)
+    updated = content[:start] + replacement + content[end:]
+    if updated == content:
+        return error("`new_text` is the same as the text it replaces: nothing to change.")
+    try:
+        atomic_write_bytes(target, file.encode(updated))
+    except UnicodeEncodeError:
+        return error("`new_text` holds characters that cannot be written as UTF-8.")
+    except OSError as exc:
+        return error(f"Cannot write {target}: {exc.strerror or exc}.")
+    note = " (matched ignoring whitespace and quote style)" if match.tolerant else ""
+    diff = unified_diff(content, updated, target.name)
+    return ok(
+        f"Edited {target} at line {line_of(content, start)}{note}.\n{diff}",
+        path=str(target),
+        line=line_of(content, start),
+        tolerant=match.tolerant,
+    )
+
+
+def _not_found_message(target: Path, content: str, old: str) -> str:
+    message = (
+        f"`old_text` was not found in {target}, not even ignoring whitespace and quote style. "
+        f"Read the file again and copy the text exactly (without line numbers)."
+    )
+    hint = closest_line(content, old)
+    if hint is not None:
+        number, line = hint
+        message += f" The most similar line is {number}: {_printable(line.strip()[:200])!r}"
+    return message
+
+
+def _printable(text: str) -> str:
+    """Undecodable bytes (kept as surrogates) shown as U+FFFD, so the text can be sent."""
+    return text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """A unified diff with 3 lines of context, cut to MAX_DIFF_LINES."""
+    lines = list(
+        difflib.unified_diff(
+            before.splitlines(),
+            after.splitlines(),
+            fromfile=f"a/{name}",
+            tofile=f"b/{name}",
+            lineterm="",
+        )
+    )
+    if len(lines) > MAX_DIFF_LINES:
+        cut = len(lines) - MAX_DIFF_LINES
+        lines = lines[:MAX_DIFF_LINES] + [f"[… {cut} more diff lines not shown]"]
+    return _printable("\n".join(lines))

@@ -1,0 +1,44 @@
+"""The `write` tool: create or overwrite a whole file, atomically."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from agentscope.tool import ToolChunk
+
+from remecli.tools._files import atomic_write_bytes
+from remecli.tools._results import ToolArgumentError, as_text, error, ok
+from remecli.tools.context import ToolContext
+
+
+async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
+    """Create a file or replace its whole content; missing parent folders are created.
+
+    To change part of an existing file, prefer `edit`.
+
+    Args:
+        path: The file to write, relative to the workspace or absolute.
+        content: The complete new content of the file.
+    """
+    try:
+        target = ctx.resolve(as_text(path, "path"))
+        text = as_text(content, "content")
+    except ToolArgumentError as exc:
+        return error(str(exc))
+    return await asyncio.to_thread(_write, target, text)
+
+
+def _write(target: Path, text: str) -> ToolChunk:
+    if target.is_dir():
+        return error(f"{target} is a folder: pass a file path.")
+    existed = target.exists()
+    data = text.encode("utf-8", errors="replace")  # lone surrogates from JSON become "?"
+    try:
+        atomic_write_bytes(target, data)
+    except NotADirectoryError:
+        return error(f"Cannot write {target}: part of its parent path is a file, not a folder.")
+    except OSError as exc:
+        return error(f"Cannot write {target}: {exc.strerror or exc}.")
+    verb = "Overwrote" if existed else "Created"
+    return ok(f"{verb} {target} ({len(data)} bytes written).", path=str(target), bytes=len(data))

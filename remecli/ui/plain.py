@@ -1,0 +1,145 @@
+"""Line-mode front-ends: a prompt-toolkit REPL (dumb terminals, SSH, screen readers) and one-shot.
+
+Both consume the same core events as the TUI, rendered with rich.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from remecli.agent import events as ev
+from remecli.agent.assistant import Assistant
+from remecli.commands import dispatch, parse
+from remecli.commands.help_text import help_markdown
+from remecli.commands.registry import unknown_command_message
+from remecli.config.settings import Settings
+
+
+class PlainRenderer:
+    """Prints core events: answer text streams raw, then tool lines, notices and errors."""
+
+    def __init__(self, out: Console, err: Console) -> None:
+        self.out = out
+        self.err = err
+        self._in_text = False
+
+    def render(self, event: ev.CoreEvent) -> None:
+        """Print one event."""
+        if isinstance(event, ev.TextDelta):
+            self.out.file.write(event.text)
+            self.out.file.flush()
+            self._in_text = True
+            return
+        if self._in_text and not isinstance(event, ev.UsageReport | ev.ThinkingDelta):
+            self.out.file.write("\n")
+            self._in_text = False
+        if isinstance(event, ev.ToolCallReady):
+            self.err.print(f"[dim]⚙ {event.name} {event.arguments[:200]}[/dim]", highlight=False)
+        elif isinstance(event, ev.ToolFinished):
+            first = (event.output.strip().splitlines() or [""])[0][:120]
+            self.err.print(f"[dim]  → {event.state} ({event.duration:.1f}s) {first}[/dim]", highlight=False)
+        elif isinstance(event, ev.Notice):
+            self.err.print(f"[cyan]• {event.text}[/cyan]", highlight=False)
+        elif isinstance(event, ev.ErrorReport):
+            self.err.print(f"[red]✗ {event.message}[/red]", highlight=False)
+
+
+async def _ask_line(request) -> str:
+    """Approval prompt in line mode."""
+    question = (
+        f"\nAllow {request.tool_name} {json.dumps(dict(request.arguments), ensure_ascii=False)[:300]}?\n"
+        f"  {request.reason}\n  [y]es / [n]o / [a]lways: "
+    )
+    answer = (await asyncio.to_thread(input, question)).strip().lower()
+    return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
+
+
+def run_once(settings: Settings, question: str) -> int:
+    """Answer one question on stdout (tool activity and errors on stderr); non-zero on error."""
+
+    async def main() -> int:
+        assistant = Assistant(settings, ask=_ask_line if sys.stdin.isatty() else None)
+        renderer = PlainRenderer(Console(), Console(stderr=True))
+        failed = False
+        try:
+            async for event in assistant.send(question):
+                failed = failed or isinstance(event, ev.ErrorReport)
+                renderer.render(event)
+            if renderer._in_text:
+                sys.stdout.write("\n")
+        finally:
+            await assistant.close()
+        return 1 if failed else 0
+
+    return asyncio.run(main())
+
+
+def run_repl(settings: Settings) -> int:
+    """A prompt-toolkit REPL with history and the same slash commands."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.history import FileHistory
+
+    from remecli.commands import COMMANDS
+
+    async def main() -> int:
+        assistant = Assistant(settings, ask=_ask_line)
+        assistant.working_dir.mkdir(parents=True, exist_ok=True)
+        out, err = Console(), Console(stderr=True)
+        renderer = PlainRenderer(out, err)
+        session: PromptSession = PromptSession(
+            history=FileHistory(str(assistant.working_dir / "plain_history")),
+            completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
+        )
+        err.print(f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit.")
+        try:
+            while True:
+                try:
+                    text = (await session.prompt_async("› ")).strip()
+                except (EOFError, KeyboardInterrupt):
+                    break
+                if not text:
+                    continue
+                if text.startswith("/"):
+                    parsed = parse(text)
+                    if parsed is None:
+                        err.print(unknown_command_message(text))
+                        continue
+                    command, arg = parsed
+                    if command.ui == "exit":
+                        break
+                    if command.ui == "help":
+                        out.print(Markdown(help_markdown(
+                            working_dir=str(assistant.working_dir),
+                            workspace=str(assistant.workspace),
+                            config_hint="`remecli config=cli key=value …`",
+                            tavily_enabled=bool(settings.tools.tavily_api_key),
+                        )))
+                        continue
+                    if command.ui == "history":
+                        out.print(Markdown(assistant.history_markdown()))
+                        continue
+                    if command.ui == "horse":
+                        out.print("🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!")
+                        continue
+                    async for event in dispatch(assistant, command, arg):
+                        renderer.render(event)
+                    continue
+                try:
+                    async for event in assistant.send(text):
+                        renderer.render(event)
+                except KeyboardInterrupt:
+                    err.print("Reply cancelled.")
+                if renderer._in_text:
+                    sys.stdout.write("\n")
+                    renderer._in_text = False
+        finally:
+            await assistant.close()
+        return 0
+
+    return asyncio.run(main())

@@ -1,0 +1,278 @@
+"""The Textual chat app: paints at once, boots the agent in the background, renders core events."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.worker import Worker
+
+from remecli.agent import events as ev
+from remecli.agent.assistant import Assistant, missing_key_message
+from remecli.commands import COMMANDS, dispatch, parse
+from remecli.commands.help_text import help_markdown
+from remecli.commands.registry import unknown_command_message
+from remecli.config.settings import Settings
+from remecli.ui.tui.event_renderer import EventRenderer
+from remecli.ui.tui.screens.approval_screen import ApprovalScreen
+from remecli.ui.tui.screens.text_screen import TextScreen
+from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
+from remecli.ui.tui.widgets.chat_view import ChatView
+from remecli.ui.tui.widgets.command_menu import CommandMenu
+from remecli.ui.tui.widgets.status_line import StatusLine
+
+log = logging.getLogger(__name__)
+
+KEYS = [
+    ("Enter", "send"),
+    ("Ctrl+J / Alt+Enter", "new line"),
+    ("↑ / ↓", "input history (on the first / last line)"),
+    ("Tab", "complete a /command"),
+    ("Esc", "cancel the reply in flight"),
+    ("Ctrl+C", "cancel; twice to quit"),
+    ("Ctrl+D / Ctrl+Q", "quit"),
+    ("Ctrl+P", "command palette"),
+]
+
+
+class SlashCommands(Provider):
+    """Every slash command in the command palette."""
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, command in COMMANDS.items():
+            score = matcher.match(f"/{name} {command.summary}")
+            if score > 0:
+                yield Hit(score, matcher.highlight(f"/{name}"), self._runner(name), help=command.summary)
+
+    def _runner(self, name: str):
+        return lambda: self.app.run_command_text(f"/{name}")
+
+
+class RemeApp(App):
+    """remecli's TUI."""
+
+    TITLE = "remecli"
+    COMMANDS = App.COMMANDS | {SlashCommands}
+    CSS = """
+    Screen { layout: vertical; }
+    #input-area { height: auto; dock: bottom; margin-bottom: 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel_reply", "Cancel", show=False),
+        Binding("ctrl+c", "interrupt", "Cancel / quit", priority=True, show=False),
+        Binding("ctrl+d", "quit_app", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "quit_app", "Quit", priority=True, show=False),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
+    ]
+
+    def __init__(self, settings: Settings, *, cwd: Path | None = None, log_file: Path | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.log_file = log_file
+        self.assistant = Assistant(settings, cwd=cwd, ask=self._ask_approval)
+        self.renderer: EventRenderer | None = None
+        self._reply_worker: Worker | None = None
+        self._last_interrupt = 0.0
+        self._boot_error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ChatView(id="chat")
+        menu = CommandMenu(id="command-menu")
+        history = InputHistory(self.assistant.working_dir / "input_history.jsonl")
+        chat_input = ChatInput(history, id="input")
+        yield menu
+        yield chat_input
+        yield StatusLine(id="status")
+
+    async def on_mount(self) -> None:
+        self._apply_theme()
+        status = self.query_one(StatusLine)
+        status.model_name = self.assistant.model_name
+        status.max_tokens = self.settings.max_input_length
+        status.working_dir = str(self.assistant.working_dir)
+        self.renderer = EventRenderer(self.query_one(ChatView), status)
+        self.query_one(ChatInput).focus()
+        chat = self.query_one(ChatView)
+        await chat.add_notice(
+            "remecli — type a message, /help for commands. Memory lives in "
+            f"{self.assistant.working_dir}.",
+            classes="welcome",
+        )
+        problem = missing_key_message(self.settings)
+        if problem:
+            await chat.add_error(problem)
+        self.run_worker(self._boot(), name="boot", exclusive=False)
+
+    def _apply_theme(self) -> None:
+        from remecli.ui.tui.themes import ThemeError, load_themes, resolve_theme
+
+        try:
+            themes = load_themes(self.assistant.working_dir)
+            for theme in themes.values():
+                self.register_theme(theme)
+            self.theme = resolve_theme(self.settings.theme, themes).name
+        except ThemeError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+
+    async def _boot(self) -> None:
+        status = self.query_one(StatusLine)
+        status.state = "loading agent…"
+        try:
+            await asyncio.to_thread(_import_runtime)
+            await self.assistant.start()
+        except Exception as exc:
+            log.exception("agent start failed")
+            self._boot_error = f"Could not start the agent: {exc}. Details in {self.log_file}."
+            await self.query_one(ChatView).add_error(self._boot_error)
+            status.state = "error"
+            return
+        status.state = "ready"
+        self.renderer.context_usage(self.assistant.context_usage())
+
+    # ----------------------------------------------------------------- input
+    def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
+        self.query_one(CommandMenu).show_for(message.text)
+
+    async def on_chat_input_submitted(self, message: ChatInput.Submitted) -> None:
+        self.query_one(CommandMenu).show_for("")
+        await self.run_command_text(message.text)
+
+    def action_complete(self) -> None:
+        menu = self.query_one(CommandMenu)
+        name = menu.selected_name()
+        if name is None:
+            self.screen.focus_next()
+            return
+        box = self.query_one(ChatInput)
+        box.load_text(f"/{name} ")
+        box.move_cursor(box.document.end)
+        menu.show_for("")
+
+    async def run_command_text(self, text: str) -> None:
+        """Handle one submitted line: a slash command or a message to the agent."""
+        chat = self.query_one(ChatView)
+        if self.replying:
+            self.notify("A reply is still running: wait, or press Esc to cancel it.", severity="warning")
+            return
+        if text.startswith("/"):
+            parsed = parse(text)
+            if parsed is None:
+                await chat.add_error(unknown_command_message(text))
+                return
+            command, arg = parsed
+            await self._run_command(command, arg)
+            return
+        await chat.add_user(text)
+        self._reply_worker = self.run_worker(self._reply(text), name="reply", exclusive=True)
+
+    @property
+    def replying(self) -> bool:
+        """True while a reply (or a waiting command) runs."""
+        return self._reply_worker is not None and self._reply_worker.is_running
+
+    async def _reply(self, text: str) -> None:
+        status = self.query_one(StatusLine)
+        status.state = "thinking…"
+        try:
+            async for event in self.assistant.send(text):
+                await self.renderer.render(event)
+        except asyncio.CancelledError:
+            await self.renderer.render(ev.Notice("Reply cancelled.", "warning"))
+            raise
+        finally:
+            await self.renderer.end_reply()
+            status.state = "ready"
+            if self.assistant.ready:
+                self.renderer.context_usage(self.assistant.context_usage())
+
+    async def _run_command(self, command, arg: str) -> None:
+        if command.ui == "exit":
+            await self.action_quit_app()
+            return
+        if command.ui == "help":
+            self.push_screen(TextScreen(self.help_text(), "help"))
+            return
+        if command.ui == "history":
+            self.push_screen(TextScreen(self.assistant.history_markdown(), "history"))
+            return
+        if command.ui == "horse":
+            from remecli.ui.tui.horse import HorseScreen
+
+            self.push_screen(HorseScreen())
+            return
+        if command.ui == "clear_view":
+            await self.query_one(ChatView).remove_children()
+        self._reply_worker = self.run_worker(self._command(command, arg), name="command", exclusive=True)
+
+    async def _command(self, command, arg: str) -> None:
+        status = self.query_one(StatusLine)
+        status.state = f"/{command.name}…"
+        try:
+            async for event in dispatch(self.assistant, command, arg):
+                await self.renderer.render(event)
+        finally:
+            status.state = "ready"
+            if self.assistant.ready:
+                self.renderer.context_usage(self.assistant.context_usage())
+
+    def help_text(self) -> str:
+        """The /help page."""
+        return help_markdown(
+            working_dir=str(self.assistant.working_dir),
+            workspace=str(self.assistant.workspace),
+            config_hint="`remecli config=cli key=value …` (see `remecli --help`)",
+            keys=KEYS,
+            tavily_enabled=bool(self.settings.tools.tavily_api_key),
+            log_file=str(self.log_file or ""),
+        )
+
+    # --------------------------------------------------------------- actions
+    async def _ask_approval(self, request) -> str:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        screen = ApprovalScreen(request.tool_name, dict(request.arguments), request.reason)
+        self.push_screen(screen, callback=lambda answer: future.done() or future.set_result(answer or "no"))
+        return await future
+
+    def action_cancel_reply(self) -> None:
+        if self.query_one(CommandMenu).is_open:
+            self.query_one(CommandMenu).show_for("")
+            return
+        if self.replying:
+            self._reply_worker.cancel()
+
+    async def action_interrupt(self) -> None:
+        if self.replying:
+            self._reply_worker.cancel()
+            self._last_interrupt = time.monotonic()
+            return
+        if time.monotonic() - self._last_interrupt < 2.0:
+            await self.action_quit_app()
+            return
+        self._last_interrupt = time.monotonic()
+        self.notify("Press Ctrl+C again to quit.", timeout=2)
+
+    async def action_quit_app(self) -> None:
+        if self.replying:
+            self._reply_worker.cancel()
+        await self.assistant.close()
+        self.exit(0)
+
+
+def _import_runtime() -> None:
+    """Import the heavy agent runtime off the UI thread (~1 s), so the window paints first."""
+    import agentscope.agent  # noqa: F401
+    import agentscope.model  # noqa: F401
+    import agentscope.tool  # noqa: F401
+
+
+def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
+    """Run the TUI until the user quits; returns the exit code."""
+    app = RemeApp(settings, log_file=log_file)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,79 @@
+"""Turns core events into chat widgets and status-line updates (the TUI's only view of the core)."""
+
+from __future__ import annotations
+
+from remecli.agent import events as ev
+from remecli.ui.tui.widgets.assistant_message import AssistantMessage
+from remecli.ui.tui.widgets.chat_view import ChatView
+from remecli.ui.tui.widgets.status_line import StatusLine
+from remecli.ui.tui.widgets.tool_panel import ToolPanel
+
+
+class EventRenderer:
+    """Stateful per reply: the answer being streamed and the open tool panels."""
+
+    def __init__(self, chat: ChatView, status: StatusLine) -> None:
+        self.chat = chat
+        self.status = status
+        self.message: AssistantMessage | None = None
+        self.panels: dict[str, ToolPanel] = {}
+
+    async def render(self, event: ev.CoreEvent) -> None:
+        """Show one event."""
+        if isinstance(event, ev.TextDelta):
+            if self.message is None:
+                self.message = await self.chat.add_assistant()
+            await self.message.append(event.text)
+            self.chat.follow()
+        elif isinstance(event, ev.ThinkingDelta):
+            if self.message is None:
+                self.message = await self.chat.add_assistant()
+            await self.message.append_thinking(event.text)
+        elif isinstance(event, ev.ToolCallStarted):
+            await self._close_message()
+            self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
+            self.status.state = f"running {event.name}…"
+        elif isinstance(event, ev.ToolCallReady):
+            panel = self.panels.get(event.call_id) or await self.chat.add_tool(event.call_id, event.name)
+            self.panels[event.call_id] = panel
+            panel.set_arguments(event.arguments)
+        elif isinstance(event, ev.ToolOutput):
+            if event.call_id in self.panels:
+                self.panels[event.call_id].add_output(event.text)
+        elif isinstance(event, ev.ToolFinished):
+            panel = self.panels.pop(event.call_id, None)
+            if panel is not None:
+                panel.finish(event.state, event.output, event.duration)
+            self.status.state = "thinking…"
+        elif isinstance(event, ev.ContextUsage):
+            self.context_usage(event)
+        elif isinstance(event, ev.Notice):
+            await self._close_message()
+            await self.chat.add_notice(f"• {event.text}")
+            if event.kind == "compaction":
+                self.status.compactions += 1
+        elif isinstance(event, ev.ErrorReport):
+            await self._close_message()
+            await self.chat.add_error(event.message)
+        elif isinstance(event, ev.ReplyFinished):
+            await self._close_message()
+            if event.reason == "exceed_max_iters":
+                await self.chat.add_notice("• Stopped: the reply reached its step limit. Say 'continue' to go on.")
+
+    def context_usage(self, usage: ev.ContextUsage) -> None:
+        """Update the context meter."""
+        self.status.tokens = usage.tokens
+        self.status.max_tokens = usage.max_tokens
+        self.status.compactions = usage.compactions
+
+    async def _close_message(self) -> None:
+        if self.message is not None:
+            await self.message.finish()
+            self.message = None
+
+    async def end_reply(self) -> None:
+        """Flush whatever is still streaming (also after a cancel)."""
+        await self._close_message()
+        for panel in self.panels.values():
+            panel.finish("interrupted", "", panel.duration or 0.0)
+        self.panels.clear()

@@ -1,0 +1,115 @@
+"""The prompt: multi-line text, Enter sends, Ctrl+J / Alt+Enter adds a newline, ↑/↓ history."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+HISTORY_LIMIT = 1_000
+
+
+class InputHistory:
+    """Submitted lines, persisted as JSON lines so they survive restarts."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.entries: list[str] = []
+        if path is not None and path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                try:
+                    self.entries.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
+        self.entries = self.entries[-HISTORY_LIMIT:]
+
+    def add(self, text: str) -> None:
+        """Remember `text` (consecutive duplicates are kept once)."""
+        if not text.strip() or (self.entries and self.entries[-1] == text):
+            return
+        self.entries.append(text)
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(text, ensure_ascii=False) + "\n")
+
+
+class ChatInput(TextArea):
+    """A TextArea that submits on Enter and walks the input history on ↑/↓."""
+
+    DEFAULT_CSS = """
+    ChatInput { height: auto; max-height: 10; min-height: 3; border: round $accent; }
+    ChatInput:focus { border: round $primary; }
+    """
+
+    class Submitted(Message):
+        """The user pressed Enter with this text."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    class Edited(Message):
+        """The text changed (drives slash-command autocomplete)."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    def __init__(self, history: InputHistory, **kwargs) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+        self.input_history = history
+        self._browse: int | None = None
+        self._draft = ""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.submit()
+            return
+        if event.key in ("ctrl+j", "alt+enter", "shift+enter"):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if event.key == "up" and self.cursor_at_first_line and self.input_history.entries:
+            event.stop()
+            event.prevent_default()
+            self._recall(-1)
+            return
+        if event.key == "down" and self.cursor_at_last_line and self._browse is not None:
+            event.stop()
+            event.prevent_default()
+            self._recall(+1)
+            return
+        await super()._on_key(event)
+
+    def _recall(self, step: int) -> None:
+        entries = self.input_history.entries
+        if self._browse is None:
+            self._draft = self.text
+            self._browse = len(entries)
+        self._browse = max(0, min(len(entries), self._browse + step))
+        text = entries[self._browse] if self._browse < len(entries) else self._draft
+        if self._browse == len(entries):
+            self._browse = None
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
+    def submit(self) -> None:
+        """Send the current text (if any) and clear the box."""
+        text = self.text.strip()
+        if not text:
+            return
+        self.input_history.add(text)
+        self._browse = None
+        self.load_text("")
+        self.post_message(self.Submitted(text))
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.post_message(self.Edited(self.text))

@@ -1,0 +1,57 @@
+"""The scrolling conversation: user turns, answers, tool panels, errors and notices."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from remecli.ui.tui.widgets.assistant_message import AssistantMessage
+from remecli.ui.tui.widgets.tool_panel import ToolPanel
+
+
+class ChatView(VerticalScroll):
+    """Appends widgets and keeps the view pinned to the bottom while the user hasn't scrolled up."""
+
+    DEFAULT_CSS = """
+    ChatView { height: 1fr; padding: 0 1; }
+    ChatView .user { background: $boost; padding: 0 1; margin: 0 0 1 0; border-left: thick $accent; }
+    ChatView .notice { color: $text-muted; margin: 0 0 1 0; }
+    ChatView .error { border: round $error; color: $error; padding: 0 1; margin: 0 0 1 0; }
+    ChatView .welcome { color: $text-muted; margin: 0 0 1 0; }
+    """
+
+    can_focus = False
+
+    async def _add(self, widget) -> None:
+        await self.mount(widget)
+        self.scroll_end(animate=False)
+
+    async def add_user(self, text: str) -> None:
+        """A user turn."""
+        await self._add(Static(Text(text), classes="user"))
+
+    async def add_assistant(self) -> AssistantMessage:
+        """A new, empty answer to stream into."""
+        message = AssistantMessage()
+        await self._add(message)
+        return message
+
+    async def add_tool(self, call_id: str, name: str) -> ToolPanel:
+        """A panel for a tool call."""
+        panel = ToolPanel(call_id, name)
+        await self._add(panel)
+        return panel
+
+    async def add_notice(self, text: str, classes: str = "notice") -> None:
+        """A dim one-line notice (compaction, memory, …)."""
+        await self._add(Static(Text(text), classes=classes))
+
+    async def add_error(self, text: str) -> None:
+        """An error panel that says what to do."""
+        await self._add(Static(Text(f"✗ {text}"), classes="error"))
+
+    def follow(self) -> None:
+        """Keep the newest content in view unless the user scrolled away."""
+        if self.max_scroll_y - self.scroll_y < 3:
+            self.scroll_end(animate=False)

@@ -1,0 +1,40 @@
+"""Slash-command autocomplete: the matching commands with their one-line help."""
+
+from __future__ import annotations
+
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from remecli.commands import complete
+
+
+class CommandMenu(OptionList):
+    """Shown above the input while the text is a `/prefix`; Tab or click completes."""
+
+    DEFAULT_CSS = """
+    CommandMenu { height: auto; max-height: 9; display: none; border: round $accent; margin: 0 1; }
+    CommandMenu.-visible { display: block; }
+    """
+
+    can_focus = False
+
+    def show_for(self, text: str) -> None:
+        """Refresh the options for the input `text` (hidden when nothing matches)."""
+        matches = complete(text.strip()) if "\n" not in text else []
+        self.clear_options()
+        for command in matches:
+            self.add_option(Option(f"/{command.name:<9} {command.summary}", id=command.name))
+        if matches:
+            self.highlighted = 0
+        self.set_class(bool(matches), "-visible")
+
+    @property
+    def is_open(self) -> bool:
+        """True while suggestions are shown."""
+        return self.has_class("-visible")
+
+    def selected_name(self) -> str | None:
+        """The highlighted command's name."""
+        if self.highlighted is None or not self.is_open:
+            return None
+        return self.get_option_at_index(self.highlighted).id

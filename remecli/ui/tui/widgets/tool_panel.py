@@ -1,0 +1,91 @@
+"""A tool call as a panel: name, arguments, spinner while running, duration, status, result."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual.content import Content
+from textual.widgets import Collapsible, Static
+
+PREVIEW_LINES = 8
+STATE_ICONS = {"success": "✓", "error": "✗", "denied": "⊘", "interrupted": "■", "running": "…"}
+
+
+def short_arguments(arguments: str, width: int = 80) -> str:
+    """A one-line rendering of a tool call's JSON arguments."""
+    try:
+        data = json.loads(arguments) if arguments else {}
+    except json.JSONDecodeError:
+        data = arguments
+    if isinstance(data, dict):
+        text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in data.items())
+    else:
+        text = str(data)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class ToolPanel(Collapsible):
+    """Collapsed: a title line with status. Expanded: the arguments and the full result."""
+
+    DEFAULT_CSS = """
+    ToolPanel { height: auto; margin: 0 0 1 0; border: round $panel; padding: 0 1; }
+    ToolPanel.-error { border: round $error; }
+    ToolPanel.-denied { border: round $warning; }
+    ToolPanel .tool-preview { color: $text-muted; }
+    """
+
+    def __init__(self, call_id: str, name: str) -> None:
+        self.call_id = call_id
+        self.tool_name = name
+        self.arguments = ""
+        self.output = ""
+        self.state = "running"
+        self.duration: float | None = None
+        self._body = Static("", classes="tool-preview", markup=False)
+        super().__init__(self._body, title=Content(self._title_text()), collapsed=True)
+
+    def _title_text(self) -> str:
+        icon = STATE_ICONS.get(self.state, "?")
+        took = f" · {self.duration:.1f}s" if self.duration is not None else ""
+        args = short_arguments(self.arguments, 60)
+        return f"{icon} {self.tool_name}({args}){took}" + ("" if self.state != "running" else " running…")
+
+    def _refresh(self) -> None:
+        self.title = Content(self._title_text())  # plain text: arguments may contain [brackets]
+        lines = self.output.splitlines()
+        preview = "\n".join(lines[:PREVIEW_LINES])
+        if len(lines) > PREVIEW_LINES:
+            preview += f"\n… {len(lines) - PREVIEW_LINES} more lines (click to expand)"
+        body = Text(f"{self.tool_name} {short_arguments(self.arguments, 400)}\n", style="bold")
+        body.append(self.output if not self.collapsed else preview)
+        self._body.update(body)
+
+    def set_arguments(self, arguments: str) -> None:
+        """The call's complete arguments."""
+        self.arguments = arguments
+        self._refresh()
+
+    def add_output(self, text: str) -> None:
+        """Output streamed while the tool runs."""
+        self.output += text
+        self._refresh()
+
+    def finish(self, state: str, output: str, duration: float) -> None:
+        """The tool ended."""
+        self.state = state
+        self.output = output or self.output
+        self.duration = duration
+        self.set_class(state == "error", "-error")
+        self.set_class(state == "denied", "-denied")
+        self._refresh()
+
+    def _watch_collapsed(self, collapsed: bool) -> None:
+        super()._watch_collapsed(collapsed)
+        self._refresh()
+
+    @property
+    def preview(self) -> str:
+        """The title line as shown."""
+        return self._title_text()

@@ -1,0 +1,25 @@
+"""Shared pytest fixtures. The fake OpenAI server: see tests/fakes/fake_openai.py."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+if str(PROJECT_ROOT) not in sys.path:  # so `tests.fakes` imports under plain `pytest` too
+    sys.path.append(str(PROJECT_ROOT))
+
+from tests.fakes import FakeOpenAIServer  # noqa: E402
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeOpenAIServer]:
+    """A started scripted fake OpenAI server (``.base_url``, ``.add_text(...)``, ...)."""
+    server = FakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,50 @@
+"""Fixtures for the tool tests: a workspace in tmp_path and short limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psutil
+import pytest
+from agentscope.message import TextBlock, ToolResultState
+from agentscope.tool import ToolChunk
+
+from remecli.config.settings import ToolSettings
+from remecli.tools.context import ToolContext
+
+
+def make_ctx(workspace: Path, **overrides: object) -> ToolContext:
+    """A ToolContext on `workspace` with test-friendly limits (override any ToolSettings key)."""
+    values: dict[str, object] = {"bash_timeout": 5.0, "bash_max_timeout": 10.0}
+    values.update(overrides)
+    settings = ToolSettings(**values)
+    return ToolContext(workspace=workspace, working_dir=workspace / ".reme", settings=settings)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def ctx(workspace: Path) -> ToolContext:
+    return make_ctx(workspace)
+
+
+def text_of(chunk: ToolChunk) -> str:
+    """All text blocks of a result, joined."""
+    return "".join(block.text for block in chunk.content if isinstance(block, TextBlock))
+
+
+def is_error(chunk: ToolChunk) -> bool:
+    return chunk.state == ToolResultState.ERROR
+
+
+def process_gone(pid: int) -> bool:
+    """True when `pid` no longer runs (a zombie awaiting its reaper counts as gone)."""
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True

@@ -1,0 +1,25 @@
+"""ToolContext: the workspace and path resolution."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from remecli.config.settings import ToolSettings
+from remecli.tools.context import ToolContext
+
+
+def test_workspace_defaults_to_cwd(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ctx = ToolContext.from_settings(ToolSettings(), working_dir=tmp_path / ".reme")
+    assert ctx.workspace == tmp_path.resolve()
+    other = ToolContext.from_settings(ToolSettings(workspace=str(tmp_path / "w")), tmp_path)
+    assert other.workspace == (tmp_path / "w").resolve()
+
+
+def test_resolve_and_inside(tmp_path) -> None:
+    ctx = ToolContext(tmp_path / "ws", tmp_path / ".reme", ToolSettings())
+    assert ctx.resolve("a/../b.txt") == tmp_path / "ws" / "b.txt"
+    assert ctx.resolve("/etc/hosts") == Path("/etc/hosts")
+    assert ctx.resolve("~") == Path.home()
+    assert ctx.is_inside_workspace("sub/file") and ctx.is_inside_workspace(".")
+    assert not ctx.is_inside_workspace("../ws-sibling/file")
