@@ -7,12 +7,14 @@ Textual; the TUI, the plain REPL and one-shot mode are three consumers of the sa
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from remecli.agent import events as ev
+from remecli.agent.event_stream import NoticeChannel
 from remecli.config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,11 @@ class Assistant:
         self.workspace = (self.cwd / Path(workspace).expanduser()).resolve() if workspace else self.cwd
         self.ask = ask
         self.agent: Any = None
+        self.context: Any = None  # the ContextMiddleware: the session's home
         self.tool_names: list[tuple[str, str]] = []
+        self.notices = NoticeChannel()
+        self.compactions = 0
+        self._lock = asyncio.Lock()
 
     @property
     def model_name(self) -> str:
@@ -59,8 +65,9 @@ class Assistant:
         """Import agentscope and build model, tools, middlewares and agent (idempotent)."""
         if self.agent is not None:
             return
-        from agentscope.agent import Agent, ContextConfig, InjectionConfig
+        from agentscope.agent import Agent
 
+        from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
         from remecli.agent.system_prompt import build_system_prompt, memory_head
         from remecli.llm.model import build_chat_model
         from remecli.llm.retry import RetryMiddleware
@@ -68,7 +75,15 @@ class Assistant:
         from remecli.tools.context import ToolContext
         from remecli.tools.registry import build_toolkit, build_tools, describe_tools
 
-        self.working_dir.mkdir(parents=True, exist_ok=True)
+        context = ContextMiddleware(
+            self.settings,
+            working_dir=self.working_dir,
+            display_root=self.workspace,
+            on_compacted=self._on_compacted,
+            on_notice=self._on_notice,
+        )
+        await context.start()
+        state = await context.restore(self.settings.resume) if self.settings.resume else None
         ctx = ToolContext(workspace=self.workspace, working_dir=self.working_dir, settings=self.settings.tools)
         tools = build_tools(ctx)
         self.tool_names = describe_tools(tools)
@@ -79,24 +94,35 @@ class Assistant:
             tools=self.tool_names,
             memory=memory_head(self.working_dir / "MEMORY.md", self.settings.memory.memory_md_head_lines),
         )
-        middlewares = [
-            RetryMiddleware(self.settings.llm.max_retries),
-            ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask),
-        ]
         self.agent = Agent(
             name="ReMe",
             system_prompt=prompt,
             model=build_chat_model(self.settings.llm, context_size=self.settings.max_input_length),
             toolkit=build_toolkit(tools),
-            middlewares=middlewares,
-            context_config=ContextConfig(tool_result_limit=10**9),
-            injection_config=InjectionConfig(inject_runtime_state=False),
+            middlewares=[
+                context,  # outermost: its overflow retry goes through the retry middleware
+                RetryMiddleware(self.settings.llm.max_retries),
+                ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask),
+            ],
+            state=state,
+            **agent_kwargs(),
         )
+        context.attach(self.agent)
+        self.context = context
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:
             return "no"
         return await self.ask(request)
+
+    def _on_notice(self, notice: Any) -> None:
+        if isinstance(notice, ev.CompactionDone):
+            self.compactions += 1
+        self.notices.put(notice)
+
+    def _on_compacted(self, messages: list[Any]) -> None:
+        """Compacted messages leave the context: hand them to long-term memory."""
+        log.info("compacted %d message(s)", len(messages))
 
     async def send(self, text: str) -> AsyncIterator[ev.CoreEvent]:
         """Send one user message and stream the reply as core events.
@@ -108,7 +134,11 @@ class Assistant:
         if problem:
             yield ev.ErrorReport(problem, kind="config")
             return
-        await self.start()
+        try:
+            await self.start()
+        except LookupError as exc:  # resume=<id> that does not exist
+            yield ev.ErrorReport(str(exc), kind="config")
+            return
         from agentscope.message import UserMsg
 
         from remecli.agent.context_repair import repair_after_error
@@ -117,36 +147,72 @@ class Assistant:
 
         msg = UserMsg(name="user", content=text)
         translator = EventTranslator()
-        try:
-            async for item in self.agent.reply_stream(msg):
-                for core_event in translator.translate(item):
-                    yield core_event
-        except Exception as exc:  # the provider's error: report, repair, stay usable
-            log.exception("reply failed")
-            error = classify(exc, self.settings.llm)
-            dropped = repair_after_error(self.agent.state.context, msg.id)
-            hint = " Your message was not answered; press ↑ to edit and resend it." if dropped else ""
-            yield ev.ErrorReport(error.message + hint, kind=error.kind)
+        async with self._lock:
+            try:
+                async for kind, item in self.notices.merge(lambda: self.agent.reply_stream(msg)):
+                    if kind == "item":
+                        for core_event in translator.translate(item):
+                            yield core_event
+                    elif kind == "notice":
+                        yield item
+                    else:
+                        log.error("reply failed", exc_info=item)
+                        error = classify(item, self.settings.llm)
+                        dropped = repair_after_error(self.agent.state.context, msg.id)
+                        hint = " Your message was not answered; press ↑ to edit and resend it." if dropped else ""
+                        yield ev.ErrorReport(error.message + hint, kind=error.kind)
+            finally:
+                if translator.interrupted_or_unfinished:
+                    await asyncio.shield(self.context.save())
+        yield self.context_usage()
 
     # ------------------------------------------------------------ conversation
     def context_usage(self) -> ev.ContextUsage:
         """Tokens the next request would carry, against the window."""
-        from remecli.agent.message_text import message_text
-        from remecli.llm.tokens import get_token_counter
-
-        counter = get_token_counter(self.settings.memory.token_encoding)
-        state = self.agent.state
-        tokens = counter.count(str(state.summary or "")) + sum(counter.count(message_text(m)) for m in state.context)
-        return ev.ContextUsage(tokens, self.settings.max_input_length)
+        if self.context is None:
+            window = self.settings.max_input_length
+            return ev.ContextUsage(0, window, int(window * self.settings.memory_compact_ratio))
+        tokens, window, _ = self.context.usage()
+        return ev.ContextUsage(tokens, window, self.context.session.threshold_tokens())
 
     def history_markdown(self) -> str:
         """The uncompressed messages with token statistics, for /history."""
-        from remecli.agent.message_text import message_text
-
-        if not self.ready or not self.agent.state.context:
+        if self.context is None:
             return "_No messages yet._"
-        parts = [f"**{m.role}**\n\n{message_text(m)}" for m in self.agent.state.context]
-        return "\n\n---\n\n".join(parts)
+        return "```text\n" + self.context.session.get_history_str() + "\n```"
+
+    async def _idle(self, work: Callable[[], Awaitable[Any]]) -> AsyncIterator[ev.CoreEvent]:
+        """Run a command's work with the agent idle, streaming its notices."""
+        await self.start()
+        async with self._lock:
+            async for kind, item in self.notices.run(work):
+                if kind == "notice":
+                    yield item
+                elif kind == "error":
+                    log.error("command failed", exc_info=item)
+                    yield ev.ErrorReport(f"{type(item).__name__}: {item}")
+
+    async def compact(self, focus: str = "") -> AsyncIterator[ev.CoreEvent]:
+        """`/compact [focus]`: checkpoint now, keep recent messages."""
+        async for event in self._idle(lambda: self.context.compact_now(self.agent, focus)):
+            yield event
+        yield self.context_usage()
+
+    async def new_conversation(self) -> AsyncIterator[ev.CoreEvent]:
+        """`/new`: start over; the old conversation stays in its transcript."""
+        async for event in self._idle(lambda: self.context.new_conversation()):
+            yield event
+        yield ev.Notice("New conversation started.")
+        yield self.context_usage()
+
+    async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:
+        """`/clear`: forget this conversation entirely: nothing is saved anywhere."""
+        async for event in self._idle(lambda: self.context.new_conversation(forget=True)):
+            yield event
+        yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
+        yield self.context_usage()
 
     async def close(self) -> None:
-        """Finish pending work before exit."""
+        """Save the conversation and finish pending work before exit."""
+        if self.context is not None:
+            await self.context.close()

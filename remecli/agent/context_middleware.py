@@ -21,7 +21,6 @@ import inspect
 import json
 import logging
 from collections.abc import AsyncGenerator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,62 +32,28 @@ from remecli.llm.tokens import get_token_counter
 from remecli.memory import persistence
 from remecli.memory.compactor import Compactor
 from remecli.memory.layout import WorkingDir
+from remecli.memory.notices import (
+    CompactionDone,
+    CompactionStarted,
+    ContextUsage,
+    MemoryNotice,
+    ToolResultOffloaded,
+)
 from remecli.memory.session import Session
 from remecli.memory.tool_results import ToolResultStore
 from remecli.memory.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class ContextUsage:
-    """Context size measured before a reasoning step (for the status line's meter)."""
-
-    tokens: int
-    max_input_length: int
-    threshold: int
-
-    @property
-    def percent(self) -> float:
-        return round(100.0 * self.tokens / max(1, self.max_input_length), 1)
-
-
-@dataclass(frozen=True)
-class CompactionStarted:
-    """A compaction began (the UI can show progress)."""
-
-    tokens: int
-    threshold: int
-    trigger: str
-
-
-@dataclass(frozen=True)
-class CompactionDone:
-    """A compaction finished; `error` is set when the model failed and a fallback was used."""
-
-    tokens_before: int
-    tokens_after: int
-    messages_compacted: int
-    trigger: str = "auto"
-    stages: int = 0
-    error: str | None = None
-    filled_sections: tuple[str, ...] = ()
-
-    @property
-    def tokens_saved(self) -> int:
-        return max(0, self.tokens_before - self.tokens_after)
-
-
-@dataclass(frozen=True)
-class ToolResultOffloaded:
-    """An oversized tool output was saved to a file; the context keeps head + tail."""
-
-    tool_name: str
-    path: str
-    chars: int
-
-
-MemoryNotice = ContextUsage | CompactionStarted | CompactionDone | ToolResultOffloaded
+__all__ = [
+    "CompactionDone",
+    "CompactionStarted",
+    "ContextMiddleware",
+    "ContextUsage",
+    "MemoryNotice",
+    "ToolResultOffloaded",
+    "agent_kwargs",
+]
 
 
 def agent_kwargs() -> dict[str, Any]:

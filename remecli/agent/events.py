@@ -9,6 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+# The memory system's notices are core events too (one definition, in remecli.memory.notices).
+from remecli.memory.notices import (
+    CompactionDone,
+    CompactionStarted,
+    ContextUsage,
+    ToolResultOffloaded,
+)
+
 
 @dataclass(frozen=True)
 class TextDelta:
@@ -69,25 +77,11 @@ class UsageReport:
 
 
 @dataclass(frozen=True)
-class ContextUsage:
-    """How full the context window is, as the session counts it."""
-
-    tokens: int
-    max_tokens: int
-    compactions: int = 0
-
-    @property
-    def ratio(self) -> float:
-        """Fraction of the window in use (0..1)."""
-        return self.tokens / self.max_tokens if self.max_tokens else 0.0
-
-
-@dataclass(frozen=True)
 class Notice:
     """A one-line notice: a compaction ran, a background summary finished, …"""
 
     text: str
-    kind: Literal["info", "compaction", "memory", "warning"] = "info"
+    kind: Literal["info", "memory", "warning"] = "info"
 
 
 @dataclass(frozen=True)
@@ -116,7 +110,17 @@ CoreEvent = (
     | ToolFinished
     | UsageReport
     | ContextUsage
+    | CompactionStarted
+    | CompactionDone
+    | ToolResultOffloaded
     | Notice
     | ErrorReport
     | ReplyFinished
 )
+
+
+__all__ = [
+    "CompactionDone", "CompactionStarted", "ContextUsage", "CoreEvent", "ErrorReport", "Notice",
+    "ReplyFinished", "TextDelta", "ThinkingDelta", "ToolCallReady", "ToolCallStarted",
+    "ToolFinished", "ToolOutput", "ToolResultOffloaded", "UsageReport",
+]

@@ -19,6 +19,12 @@ class EventTranslator:
         self._started: dict[str, float] = {}
         self.text: list[str] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
+        self.finished_reason: str | None = None
+
+    @property
+    def interrupted_or_unfinished(self) -> bool:
+        """True unless the reply ended normally (then the context middleware saved it)."""
+        return self.finished_reason not in ("completed", "exceed_max_iters")
 
     def translate(self, event: Any) -> Iterator[ev.CoreEvent]:
         """Yield the core events for one agentscope event (none for the ones we ignore)."""
@@ -61,4 +67,5 @@ class EventTranslator:
             yield ev.UsageReport(event.input_tokens, event.output_tokens)
         elif isinstance(event, ase.ReplyEndEvent):
             reason = str(getattr(event.finished_reason, "value", event.finished_reason))
+            self.finished_reason = reason
             yield ev.ReplyFinished(reason, "".join(self.text), dict(self.usage))

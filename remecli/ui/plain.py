@@ -14,6 +14,7 @@ from rich.markdown import Markdown
 
 from remecli.agent import events as ev
 from remecli.agent.assistant import Assistant
+from remecli.agent.notice_text import notice_line
 from remecli.commands import dispatch, parse
 from remecli.commands.help_text import help_markdown
 from remecli.commands.registry import unknown_command_message
@@ -35,7 +36,7 @@ class PlainRenderer:
             self.out.file.flush()
             self._in_text = True
             return
-        if self._in_text and not isinstance(event, ev.UsageReport | ev.ThinkingDelta):
+        if self._in_text and not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
             self.out.file.write("\n")
             self._in_text = False
         if isinstance(event, ev.ToolCallReady):
@@ -43,8 +44,8 @@ class PlainRenderer:
         elif isinstance(event, ev.ToolFinished):
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.err.print(f"[dim]  → {event.state} ({event.duration:.1f}s) {first}[/dim]", highlight=False)
-        elif isinstance(event, ev.Notice):
-            self.err.print(f"[cyan]• {event.text}[/cyan]", highlight=False)
+        elif notice_line(event):
+            self.err.print(f"[cyan]• {notice_line(event)}[/cyan]", highlight=False)
         elif isinstance(event, ev.ErrorReport):
             self.err.print(f"[red]✗ {event.message}[/red]", highlight=False)
 

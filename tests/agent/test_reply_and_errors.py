@@ -20,7 +20,9 @@ async def test_streamed_answer_and_tool_call(assistant_factory, fake_llm, tmp_pa
     finished = [e for e in events if isinstance(e, ev.ToolFinished)]
     assert finished and finished[0].name == "read" and finished[0].state == "success"
     assert "alpha" in finished[0].output
-    assert isinstance(events[-1], ev.ReplyFinished) and events[-1].reason == "completed"
+    [done] = [e for e in events if isinstance(e, ev.ReplyFinished)]
+    assert done.reason == "completed"
+    assert isinstance(events[-1], ev.ContextUsage) and events[-1].tokens > 0
     # the tool result reached the model in the next request
     second = fake_llm.chat_requests()[1].body["messages"]
     assert any(m["role"] == "tool" and "alpha" in content_text(m) for m in second)
@@ -54,7 +56,6 @@ def _errors(events):
     [
         (401, "invalid_api_key", "auth", "REME_LLM_API_KEY"),
         (404, "model_not_found", "model", "llm.model_name"),
-        (400, "context_length_exceeded", "context_overflow", "/compact"),
     ],
 )
 async def test_non_retryable_errors_are_one_clear_message(assistant_factory, fake_llm, status, code, kind, words) -> None:
@@ -126,4 +127,18 @@ async def test_stream_cut_mid_answer_keeps_context_well_formed(assistant_factory
     assert _errors(events)
     events = await collect(assistant, "q2")
     assert not _errors(events), _errors(events)
+    assert fake_llm.violations == []
+
+
+async def test_context_overflow_compacts_and_retries_once_then_reports(assistant_factory, fake_llm) -> None:
+    fake_llm.add_error(400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded")
+    fake_llm.add_error(400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded")
+    fake_llm.add_text("recovered")
+    assistant = assistant_factory()
+    events = await collect(assistant, "first question")
+    [error] = _errors(events)
+    assert error.kind == "context_overflow" and "/compact" in error.message
+    events = await collect(assistant, "second question")
+    assert not _errors(events)
+    assert "recovered" in "".join(e.text for e in events if isinstance(e, ev.TextDelta))
     assert fake_llm.violations == []

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
 from textual.worker import Worker
 
-from remecli.agent import events as ev
 from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import COMMANDS, dispatch, parse
 from remecli.commands.help_text import help_markdown
@@ -107,6 +106,9 @@ class RemeApp(App):
         problem = missing_key_message(self.settings)
         if problem:
             await chat.add_error(problem)
+
+    def on_ready(self) -> None:
+        """First frame is on screen: now load the agent runtime in the background."""
         self.run_worker(self._boot(), name="boot", exclusive=False)
 
     def _apply_theme(self) -> None:
@@ -183,7 +185,7 @@ class RemeApp(App):
             async for event in self.assistant.send(text):
                 await self.renderer.render(event)
         except asyncio.CancelledError:
-            await self.renderer.render(ev.Notice("Reply cancelled.", "warning"))
+            await self.renderer.note_cancelled()
             raise
         finally:
             await self.renderer.end_reply()

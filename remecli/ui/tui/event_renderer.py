@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from remecli.agent import events as ev
+from remecli.agent.notice_text import notice_line
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_view import ChatView
 from remecli.ui.tui.widgets.status_line import StatusLine
@@ -17,6 +18,7 @@ class EventRenderer:
         self.status = status
         self.message: AssistantMessage | None = None
         self.panels: dict[str, ToolPanel] = {}
+        self.cancel_noted = False
 
     async def render(self, event: ev.CoreEvent) -> None:
         """Show one event."""
@@ -47,24 +49,33 @@ class EventRenderer:
             self.status.state = "thinking…"
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
-        elif isinstance(event, ev.Notice):
+        elif isinstance(event, ev.Notice | ev.CompactionStarted | ev.CompactionDone | ev.ToolResultOffloaded):
             await self._close_message()
-            await self.chat.add_notice(f"• {event.text}")
-            if event.kind == "compaction":
+            line = notice_line(event)
+            if line:
+                await self.chat.add_notice(f"• {line}")
+            if isinstance(event, ev.CompactionDone) and event.messages_compacted:
                 self.status.compactions += 1
         elif isinstance(event, ev.ErrorReport):
             await self._close_message()
             await self.chat.add_error(event.message)
         elif isinstance(event, ev.ReplyFinished):
             await self._close_message()
+            if event.reason == "interrupted":
+                await self.note_cancelled()
             if event.reason == "exceed_max_iters":
                 await self.chat.add_notice("• Stopped: the reply reached its step limit. Say 'continue' to go on.")
 
     def context_usage(self, usage: ev.ContextUsage) -> None:
         """Update the context meter."""
         self.status.tokens = usage.tokens
-        self.status.max_tokens = usage.max_tokens
-        self.status.compactions = usage.compactions
+        self.status.max_tokens = usage.max_input_length
+
+    async def note_cancelled(self) -> None:
+        """Say once per reply that it was cancelled."""
+        if not self.cancel_noted:
+            self.cancel_noted = True
+            await self.chat.add_notice("• Reply cancelled.")
 
     async def _close_message(self) -> None:
         if self.message is not None:
@@ -74,6 +85,7 @@ class EventRenderer:
     async def end_reply(self) -> None:
         """Flush whatever is still streaming (also after a cancel)."""
         await self._close_message()
+        self.cancel_noted = False
         for panel in self.panels.values():
             panel.finish("interrupted", "", panel.duration or 0.0)
         self.panels.clear()

@@ -330,11 +330,11 @@ class HorseScreen(ModalScreen[None]):
     ) -> None:
         super().__init__()
         self.show = HorseShow(seed)
-        self._animate = animate
+        self._auto_play = animate
         self._start_frame = start_frame
         self._fps = fps
         self._timer: Timer | None = None
-        self._closing = False
+        self._dismissing = False
 
     @property
     def phase(self) -> Phase:
@@ -357,7 +357,7 @@ class HorseScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.show.resize(self.app.size.width, self.app.size.height)
         self.step(self._start_frame)
-        if self._animate:
+        if self._auto_play:
             self._timer = self.set_interval(1 / self._fps, self.step)
 
     def step(self, frames: int = 1) -> None:
@@ -373,9 +373,9 @@ class HorseScreen(ModalScreen[None]):
 
     def close(self) -> None:
         """End the show and return to the screen underneath (only once)."""
-        if self._closing:
+        if self._dismissing:
             return
-        self._closing = True
+        self._dismissing = True
         if self._timer is not None:
             self._timer.stop()
         if self.is_current:

@@ -20,7 +20,7 @@ class CommandMenu(OptionList):
 
     def show_for(self, text: str) -> None:
         """Refresh the options for the input `text` (hidden when nothing matches)."""
-        matches = complete(text.strip()) if "\n" not in text else []
+        matches = complete(text.lstrip()) if "\n" not in text else []
         self.clear_options()
         for command in matches:
             self.add_option(Option(f"/{command.name:<9} {command.summary}", id=command.name))

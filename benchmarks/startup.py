@@ -1,0 +1,76 @@
+"""Startup: time from process start to "input ready" for remecli's TUI vs a bare Textual app.
+
+"Input ready" = the app's first `on_ready` (first frame painted) with the input box focused.
+Each run is a fresh `python` process, run headless; process start time comes from the OS
+(psutil), so interpreter start-up and imports are included.
+
+Reproduce:  python benchmarks/startup.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+
+REMECLI = """
+import time, psutil
+t0 = psutil.Process().create_time()
+from remecli.config import load_settings
+from remecli.ui.tui.app import RemeApp
+from remecli.ui.tui.widgets.chat_input import ChatInput
+class Bench(RemeApp):
+    def on_ready(self):
+        super().on_ready()  # starts the background agent boot, as in real use
+        assert isinstance(self.focused, ChatInput)
+        print(f"READY {time.time() - t0:.4f}")
+        self.exit()
+settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={wd}"])
+Bench(settings).run(headless=True, size=(100, 30))
+"""
+
+BARE = """
+import time, psutil
+t0 = psutil.Process().create_time()
+from textual.app import App
+from textual.widgets import Input
+class Bare(App):
+    def compose(self):
+        yield Input()
+    def on_ready(self):
+        self.query_one(Input).focus()
+        print(f"READY {time.time() - t0:.4f}")
+        self.exit()
+Bare().run(headless=True, size=(100, 30))
+"""
+
+
+def one_run(code: str) -> float:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    for line in out.stdout.splitlines():
+        if line.startswith("READY "):
+            return float(line.split()[1])
+    raise RuntimeError(f"no READY line:\n{out.stdout}\n{out.stderr}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as wd:
+        remecli_code = REMECLI.replace("{wd}", wd)
+        one_run(remecli_code), one_run(BARE)  # warm the OS file cache once
+        remecli = [one_run(remecli_code) for _ in range(args.runs)]
+        bare = [one_run(BARE) for _ in range(args.runs)]
+    m_r, m_b = statistics.median(remecli), statistics.median(bare)
+    print(f"runs: {args.runs} each (fresh process, headless, 100x30)")
+    print(f"bare Textual app (one Input)   median {m_b * 1000:7.1f} ms  (min {min(bare) * 1000:.1f}, max {max(bare) * 1000:.1f})")
+    print(f"remecli config=cli             median {m_r * 1000:7.1f} ms  (min {min(remecli) * 1000:.1f}, max {max(remecli) * 1000:.1f})")
+    print(f"ratio remecli / bare: {m_r / m_b:.2f}  (target <= 1.5)")
+    print("reproduce: python benchmarks/startup.py --runs", args.runs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Merge an async source (the agent's reply) with side notices (compaction, memory) into one
+ordered stream, so a front-end sees "compacting…" while the model is still busy."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+_END = object()
+
+
+class NoticeChannel:
+    """Where callbacks drop notices; the stream currently being consumed picks them up."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue | None = None
+        self.backlog: list[Any] = []
+
+    def put(self, item: Any) -> None:
+        """Deliver `item` now if a stream is open, else keep it for the next one."""
+        if self._queue is not None:
+            self._queue.put_nowait(("notice", item))
+        else:
+            self.backlog.append(item)
+
+    async def merge(self, source: Callable[[], AsyncIterator[Any]]) -> AsyncIterator[tuple[str, Any]]:
+        """Yield ("item", x) from `source()` and ("notice", n) as they come, in arrival order.
+
+        An exception from the source is yielded as ("error", exc). If the consumer stops early
+        (cancel), the source is cancelled and awaited, so it can close its tool calls.
+        """
+        queue: asyncio.Queue = asyncio.Queue()
+        for item in self.backlog:
+            queue.put_nowait(("notice", item))
+        self.backlog.clear()
+        self._queue = queue
+
+        async def pump() -> None:
+            try:
+                async for item in source():
+                    await queue.put(("item", item))
+            except Exception as exc:
+                await queue.put(("error", exc))
+            finally:
+                await queue.put(("end", _END))
+
+        task = asyncio.create_task(pump())
+        try:
+            while True:
+                kind, item = await queue.get()
+                if kind == "end":
+                    break
+                yield kind, item
+            while not queue.empty():  # notices that raced the end
+                kind, item = queue.get_nowait()
+                if kind == "notice":
+                    yield kind, item
+        finally:
+            self._queue = None
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    async def run(self, work: Callable[[], Awaitable[Any]]) -> AsyncIterator[tuple[str, Any]]:
+        """Run one coroutine and stream its notices; its result comes last as ("item", result)."""
+
+        async def single() -> AsyncIterator[Any]:
+            yield await work()
+
+        async for pair in self.merge(single):
+            yield pair

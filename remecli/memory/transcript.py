@@ -1,0 +1,175 @@
+"""Append-only transcript `sessions/<session_id>.jsonl`: every message ever added, and checkpoints.
+
+One JSON object per line:
+- `{"t": "msg", "at": …, "msg": <Msg>}`: a message seen for the first time;
+- `{"t": "blocks", "at": …, "msg_id": …, "blocks": [<block>, …]}`: blocks added later to it
+  (one assistant reply grows block by block during a turn);
+- `{"t": "checkpoint", "at": …, "summary": …, "covered": {msg_id: [block keys]}, …}`: a
+  compaction, listing exactly which blocks it folded into the summary (so it can be undone);
+- `{"t": "removed", "at": …, "msg_ids": […]}`: messages the app took out of the context.
+A crash can leave a truncated last line; readers skip it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remecli.memory.files import append_lines
+
+log = logging.getLogger(__name__)
+
+
+def now_iso() -> str:
+    """Local time with offset, seconds precision."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+@dataclass
+class TranscriptData:
+    """What a transcript holds, read back: messages with all their blocks, and checkpoints."""
+
+    messages: list[Any] = field(default_factory=list)
+    checkpoints: list[dict[str, Any]] = field(default_factory=list)
+    removed: set[str] = field(default_factory=set)
+    skipped_lines: int = 0
+
+
+class Transcript:
+    """The append-only log of one conversation."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+
+    @staticmethod
+    def message_record(msg: Any) -> dict[str, Any]:
+        """Record of a message seen for the first time."""
+        return {"t": "msg", "at": now_iso(), "msg": msg.model_dump(mode="json")}
+
+    @staticmethod
+    def blocks_record(msg_id: str, blocks: list[Any]) -> dict[str, Any]:
+        """Record of blocks appended to an already recorded message."""
+        return {
+            "t": "blocks",
+            "at": now_iso(),
+            "msg_id": msg_id,
+            "blocks": [b.model_dump(mode="json") for b in blocks],
+        }
+
+    @staticmethod
+    def checkpoint_record(
+        summary: str,
+        covered: dict[str, list[str]],
+        **info: Any,
+    ) -> dict[str, Any]:
+        """Record of a compaction: the new summary and the block keys it covers."""
+        return {"t": "checkpoint", "at": now_iso(), "summary": summary, "covered": covered, **info}
+
+    @staticmethod
+    def removed_record(msg_ids: list[str]) -> dict[str, Any]:
+        """Record of messages removed from the context without compaction."""
+        return {"t": "removed", "at": now_iso(), "msg_ids": msg_ids}
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        """Append records (blocking file I/O: call it off the event loop)."""
+        append_lines(self.path, [json.dumps(r, ensure_ascii=False) for r in records])
+
+    def exists(self) -> bool:
+        """True when the transcript file exists."""
+        return self.path.is_file()
+
+    def delete(self) -> bool:
+        """Delete the transcript (for `/clear`); True if a file was removed."""
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            return False
+        return True
+
+    def read(self) -> TranscriptData:
+        """Rebuild messages (blocks merged in order), checkpoints and removals."""
+        from agentscope.message import Msg
+
+        data = TranscriptData()
+        if not self.path.is_file():
+            return data
+        by_id: dict[str, Any] = {}
+        with open(self.path, encoding="utf-8") as handle:
+            for line in handle:
+                record = _parse(line)
+                if record is None:
+                    data.skipped_lines += bool(line.strip())
+                    continue
+                kind = record.get("t")
+                if kind == "msg":
+                    msg = Msg.model_validate(record["msg"])
+                    if msg.id in by_id:
+                        by_id[msg.id].content.extend(msg.content)
+                        continue
+                    by_id[msg.id] = msg
+                    data.messages.append(msg)
+                elif kind == "blocks" and record.get("msg_id") in by_id:
+                    extra = Msg.model_validate(
+                        {"name": "x", "role": "assistant", "content": record["blocks"]}
+                    )
+                    by_id[record["msg_id"]].content.extend(extra.content)
+                elif kind == "checkpoint":
+                    data.checkpoints.append(record)
+                elif kind == "removed":
+                    data.removed.update(record.get("msg_ids", []))
+        if data.skipped_lines:
+            log.warning("%s: skipped %d unreadable line(s)", self.path, data.skipped_lines)
+        return data
+
+
+def _parse(line: str) -> dict[str, Any] | None:
+    line = line.strip()
+    if not line:
+        return None
+    with contextlib.suppress(ValueError):
+        record = json.loads(line)
+        if isinstance(record, dict):
+            return record
+    return None
+
+
+def list_sessions(sessions_dir: Path | str) -> list[tuple[str, float]]:
+    """Saved sessions as `(session_id, last modified)`, newest first."""
+    folder = Path(sessions_dir)
+    if not folder.is_dir():
+        return []
+    found: dict[str, float] = {}
+    for path in folder.iterdir():
+        name = path.name
+        for suffix in (".state.json", ".jsonl"):
+            if name.endswith(suffix) and not name.startswith("."):
+                sid = name[: -len(suffix)]
+                found[sid] = max(found.get(sid, 0.0), path.stat().st_mtime)
+    return sorted(found.items(), key=lambda item: item[1], reverse=True)
+
+
+def resolve_session_id(sessions_dir: Path | str, ref: str) -> str:
+    """`last` → the most recently saved session; otherwise `ref` itself if it exists.
+
+    Raises `LookupError` with a message that says what to do.
+    """
+    sessions = list_sessions(sessions_dir)
+    if ref == "last":
+        if not sessions:
+            raise LookupError(
+                f"No saved session to resume in {sessions_dir}. Start without resume=…"
+            )
+        return sessions[0][0]
+    if any(sid == ref for sid, _ in sessions):
+        return ref
+    known = ", ".join(sid for sid, _ in sessions[:5]) or "none"
+    raise LookupError(
+        f"No saved session '{ref}' in {sessions_dir} (recent: {known}). "
+        "Use resume=last or one of these ids."
+    )

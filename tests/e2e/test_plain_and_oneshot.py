@@ -1,0 +1,107 @@
+"""One-shot `-p` through a subprocess, and the plain REPL through a pty: same core, other front-ends."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def base_args(fake_llm, tmp_path: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "remecli", "config=cli",
+        f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model",
+        f"working_dir={tmp_path / '.reme'}",
+    ]
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "REME_LLM_API_KEY": "sk-test"}
+
+
+def test_one_shot_prints_answer_to_stdout(fake_llm, tmp_path: Path) -> None:
+    fake_llm.add_text("Paris is the capital of France.", chunk_size=4)
+    proc = subprocess.run(
+        [*base_args(fake_llm, tmp_path), "-p", "Capital of France?"],
+        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Paris is the capital of France."
+
+
+def test_one_shot_prompt_setting_and_error_exit_code(fake_llm, tmp_path: Path) -> None:
+    fake_llm.add_error(401, "bad key", code="invalid_api_key")
+    proc = subprocess.run(
+        [*base_args(fake_llm, tmp_path), "prompt=hello"],
+        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "REME_LLM_API_KEY" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_one_shot_reads_in_a_pipe(fake_llm, tmp_path: Path) -> None:
+    fake_llm.add_text("ok")
+    proc = subprocess.run(
+        [*base_args(fake_llm, tmp_path), "-p", "hi"],
+        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0 and proc.stdout == "ok\n"
+
+
+class Pty:
+    """A child process on a pseudo-terminal, with a reader that collects its output."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # child
+            os.chdir(cwd)
+            os.execvpe(args[0], args, {**env(), "TERM": "dumb"})
+        self.output = b""
+
+    def read_until(self, needle: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        while needle.encode() not in self.output:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} not seen; output:\n{self.output.decode(errors='replace')}")
+            ready, _, _ = select.select([self.fd], [], [], 0.2)
+            if ready:
+                try:
+                    self.output += os.read(self.fd, 65536)
+                except OSError:
+                    break
+        return self.output.decode(errors="replace")
+
+    def write(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def wait(self, timeout: float = 30.0) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                self.read_until("\x00", timeout=0.3)
+            except AssertionError:
+                pass
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+        os.kill(self.pid, 9)
+        raise AssertionError("plain REPL did not exit")
+
+
+def test_plain_repl_answers_and_runs_slash_commands(fake_llm, tmp_path: Path) -> None:
+    fake_llm.add_text("Hello from the plain REPL.")
+    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain"], tmp_path)
+    term.read_until("/help for commands")
+    term.write("hi there\r")
+    term.read_until("Hello from the plain REPL.")
+    term.write("/help\r")
+    term.read_until("/compact")
+    term.write("/history\r")
+    term.read_until("hi there")
+    term.write("/exit\r")
+    assert term.wait() == 0

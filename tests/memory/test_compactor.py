@@ -1,0 +1,80 @@
+"""The Compactor on its own, through the real agentscope model and the fake server."""
+
+from __future__ import annotations
+
+import json
+
+from remecli.llm.model import build_chat_model
+from remecli.llm.tokens import get_token_counter
+from remecli.memory.compactor import Compactor
+from remecli.memory.prompts import missing_sections, sections
+from tests.memory.conftest import Script, checkpoint, make_settings, request_text, words
+
+
+def _messages(count: int, size: int) -> list:
+    from agentscope.message import AssistantMsg, UserMsg
+
+    out = []
+    for i in range(count):
+        out.append(UserMsg(name="user", content=f"question {i}: {words(size, seed=i)}"))
+        out.append(AssistantMsg(name="ReMe", content=f"answer {i}"))
+    return out
+
+
+def _compactor(fake_llm, tmp_path, window: int, language: str = "") -> Compactor:
+    settings = make_settings(fake_llm, tmp_path)
+    model = build_chat_model(settings.llm, context_size=window)
+    return Compactor(model, get_token_counter("o200k_base"), language, window)
+
+
+async def test_too_large_part_is_compacted_in_stages_that_fit(fake_llm, tmp_path) -> None:
+    script = Script(fake_llm)
+    window = 2_000
+    compactor = _compactor(fake_llm, tmp_path, window)
+    result = await compactor.compact(_messages(12, 60), previous_summary=checkpoint("old"))
+    assert result.ok and result.stages == len(script.compactions) >= 3
+    counter = get_token_counter("o200k_base")
+    for n, body in enumerate(script.compactions, start=1):
+        assert counter.count(json.dumps(body["messages"], ensure_ascii=False)) < window
+        expected_previous = "old 0" if n == 1 else f"gen{n - 1} 0"
+        assert expected_previous in request_text(body)
+        assert f"(part {n} of {result.stages})" in request_text(body)
+    # every message reached some stage
+    seen = "\n".join(request_text(b) for b in script.compactions)
+    assert all(f"question {i}:" in seen for i in range(12))
+    assert result.summary.strip() == checkpoint(f"gen{result.stages}").strip()
+
+
+async def test_nothing_to_compact_returns_previous_summary_unchanged(fake_llm, tmp_path) -> None:
+    script = Script(fake_llm)
+    compactor = _compactor(fake_llm, tmp_path, 8_000)
+    result = await compactor.compact([], previous_summary=checkpoint("keep"))
+    assert result.summary == checkpoint("keep") and script.compactions == []
+
+
+async def test_fenced_answer_with_preamble_is_cleaned(fake_llm, tmp_path) -> None:
+    Script(fake_llm, summaries=lambda body, n: "Here you go:\n```markdown\n" + checkpoint("x") + "\n```")
+    compactor = _compactor(fake_llm, tmp_path, 8_000)
+    result = await compactor.compact(_messages(1, 5))
+    assert result.summary.startswith("## Goal") and not missing_sections(result.summary)
+    assert result.retries == 0
+
+
+async def test_chinese_prompts_and_sections(fake_llm, tmp_path) -> None:
+    zh = "\n\n".join(f"{h}\n- 内容{i}" for i, h in enumerate(sections("zh")))
+    script = Script(fake_llm, summaries=lambda body, n: zh)
+    compactor = _compactor(fake_llm, tmp_path, 8_000, language="zh")
+    result = await compactor.compact(_messages(1, 5), focus="数据库")
+    text = request_text(script.compactions[0])
+    assert "使用中文书写" in text and "数据库" in text and "## 关键上下文" in text
+    assert result.summary.strip() == zh and result.retries == 0
+
+
+async def test_model_failure_gives_deterministic_fallback(fake_llm, tmp_path) -> None:
+    fake_llm.add_error(500, "down")
+    compactor = _compactor(fake_llm, tmp_path, 8_000)
+    result = await compactor.compact(_messages(2, 5), previous_summary=checkpoint("prev"))
+    assert not result.ok and "down" in result.error
+    assert not missing_sections(result.summary)
+    assert "prev 0" in result.summary and "prev 4" in result.summary
+    assert "Automatic summary failed" in result.summary and "question 1" in result.summary
