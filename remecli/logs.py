@@ -23,3 +23,11 @@ def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     return path
+
+
+def route_agentscope_logs() -> None:
+    """agentscope logs to stderr on import ("as" logger); send it to our log file instead,
+    so nothing is printed over the TUI or into a one-shot answer."""
+    agentscope_logger = logging.getLogger("as")
+    agentscope_logger.handlers.clear()
+    agentscope_logger.propagate = True

@@ -16,10 +16,12 @@ from typing import Any
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
 from remecli.config.settings import Settings
+from remecli.logs import route_agentscope_logs
 
 log = logging.getLogger(__name__)
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+SAVED_MARK = "remecli_saved"  # Msg.metadata flag: already handed to long-term memory
 AskFn = Callable[[Any], Awaitable[str]]
 
 
@@ -50,6 +52,8 @@ class Assistant:
         self.notices = NoticeChannel()
         self.compactions = 0
         self._lock = asyncio.Lock()
+        self.memory: Any = None  # FileMemory: summaries, search, tool-result store
+        self._search_tool_task: asyncio.Task | None = None
 
     @property
     def model_name(self) -> str:
@@ -71,10 +75,19 @@ class Assistant:
         from remecli.agent.system_prompt import build_system_prompt, memory_head
         from remecli.llm.model import build_chat_model
         from remecli.llm.retry import RetryMiddleware
+        from remecli.memory.file_memory import FileMemory
         from remecli.tools.approval import ApprovalMiddleware
         from remecli.tools.context import ToolContext
         from remecli.tools.registry import build_toolkit, build_tools, describe_tools
 
+        route_agentscope_logs()
+        self.memory = FileMemory(
+            self.working_dir,
+            settings=self.settings,
+            on_summary_change=lambda running: self.notices.put(ev.BackgroundTasks(running)),
+            on_summary_done=self._on_summary_done,
+        )
+        await self.memory.start(wait_for_index=False)
         context = ContextMiddleware(
             self.settings,
             working_dir=self.working_dir,
@@ -83,6 +96,7 @@ class Assistant:
             on_notice=self._on_notice,
         )
         await context.start()
+        self.memory.adopt_session(context.session)
         state = await context.restore(self.settings.resume) if self.settings.resume else None
         ctx = ToolContext(workspace=self.workspace, working_dir=self.working_dir, settings=self.settings.tools)
         tools = build_tools(ctx)
@@ -109,6 +123,17 @@ class Assistant:
         )
         context.attach(self.agent)
         self.context = context
+        self._search_tool_task = asyncio.create_task(self._add_search_tool_when_ready())
+
+    async def _add_search_tool_when_ready(self) -> None:
+        """Offer `memory_search` to the model once the index is open (built in the background)."""
+        from remecli.tools.memory_search import make_memory_search_tool
+
+        await self.memory.index_ready.wait()
+        tool = make_memory_search_tool(self.memory.index)
+        await self.agent.toolkit.add_tool(tool)
+        self.tool_names.append(("memory_search", "search long-term memory (MEMORY.md, memory/*.md)"))
+        log.info("memory_search offered to the model")
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:
@@ -122,7 +147,24 @@ class Assistant:
 
     def _on_compacted(self, messages: list[Any]) -> None:
         """Compacted messages leave the context: hand them to long-term memory."""
-        log.info("compacted %d message(s)", len(messages))
+        self._summarize(messages)
+
+    def _summarize(self, messages: list[Any]) -> None:
+        """Hand messages to the background summarizer (recorded on disk before it runs)."""
+        if messages and self.settings.memory.summarize:
+            self.memory.add_async_summary_task(messages)
+
+    def _on_summary_done(self, outcome: Any) -> None:
+        kind = "memory" if outcome.status != "failed" else "warning"
+        self.notices.put(ev.Notice(outcome.message, kind))
+
+    def _hand_over_unsaved(self) -> int:
+        """Give the not-yet-saved messages of the context to the summarizer; returns how many."""
+        unsaved = [m for m in self.agent.state.context if not m.metadata.get(SAVED_MARK)]
+        for msg in unsaved:
+            msg.metadata[SAVED_MARK] = True
+        self._summarize([m.model_copy(deep=True) for m in unsaved])
+        return len(unsaved)
 
     async def send(self, text: str) -> AsyncIterator[ev.CoreEvent]:
         """Send one user message and stream the reply as core events.
@@ -193,16 +235,29 @@ class Assistant:
                     yield ev.ErrorReport(f"{type(item).__name__}: {item}")
 
     async def compact(self, focus: str = "") -> AsyncIterator[ev.CoreEvent]:
-        """`/compact [focus]`: checkpoint now, keep recent messages."""
-        async for event in self._idle(lambda: self.context.compact_now(self.agent, focus)):
+        """`/compact [focus]`: checkpoint now, keep recent messages, save the compacted part to
+        long-term memory in the background (and retry summaries left pending earlier)."""
+
+        async def work() -> Any:
+            done = await self.context.compact_now(self.agent, focus)
+            await self.memory.tasks.retry_pending()
+            return done
+
+        async for event in self._idle(work):
             yield event
         yield self.context_usage()
 
     async def new_conversation(self) -> AsyncIterator[ev.CoreEvent]:
-        """`/new`: start over; the old conversation stays in its transcript."""
-        async for event in self._idle(lambda: self.context.new_conversation()):
+        """`/new`: save the conversation to long-term memory in the background, start over."""
+
+        async def work() -> int:
+            count = self._hand_over_unsaved()
+            await self.context.new_conversation()
+            return count
+
+        async for event in self._idle(work):
             yield event
-        yield ev.Notice("New conversation started.")
+        yield ev.Notice("New conversation started; the previous one is being saved to memory/ in the background.")
         yield self.context_usage()
 
     async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:
@@ -212,7 +267,19 @@ class Assistant:
         yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
         yield self.context_usage()
 
-    async def close(self) -> None:
-        """Save the conversation and finish pending work before exit."""
-        if self.context is not None:
-            await self.context.close()
+    def pending_summaries(self) -> int:
+        """Background summaries still running."""
+        return self.memory.tasks.pending_count if self.memory is not None else 0
+
+    async def close(self, *, force: bool = False) -> list[str]:
+        """Every path out goes here: hand the unsaved conversation to the summarizer, save the
+        session, then wait for the summaries (or, with `force`, stop them: their messages stay
+        recorded in sessions/pending/ and are summarized at the next start or /compact).
+        Returns one status line per summary task."""
+        if self.agent is None:
+            return []
+        if self._search_tool_task is not None:
+            self._search_tool_task.cancel()
+        self._hand_over_unsaved()  # recorded on disk at once; marked so it is never handed twice
+        await self.context.close()
+        return await self.memory.close(wait=not force)

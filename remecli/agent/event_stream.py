@@ -16,11 +16,15 @@ class NoticeChannel:
     def __init__(self) -> None:
         self._queue: asyncio.Queue | None = None
         self.backlog: list[Any] = []
+        self.listener: Callable[[Any], Any] | None = None
 
     def put(self, item: Any) -> None:
-        """Deliver `item` now if a stream is open, else keep it for the next one."""
+        """Deliver `item` to the open stream, else to the idle listener (a front-end that
+        wants background notices live), else keep it for the next stream."""
         if self._queue is not None:
             self._queue.put_nowait(("notice", item))
+        elif self.listener is not None:
+            self.listener(item)
         else:
             self.backlog.append(item)
 

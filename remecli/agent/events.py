@@ -85,6 +85,13 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class BackgroundTasks:
+    """How many background memory summaries are running (0 = all done)."""
+
+    running: int
+
+
+@dataclass(frozen=True)
 class ErrorReport:
     """An error phrased for the user; the session stays usable."""
 
@@ -114,12 +121,14 @@ CoreEvent = (
     | CompactionDone
     | ToolResultOffloaded
     | Notice
+    | BackgroundTasks
     | ErrorReport
     | ReplyFinished
 )
 
 
 __all__ = [
+    "BackgroundTasks",
     "CompactionDone", "CompactionStarted", "ContextUsage", "CoreEvent", "ErrorReport", "Notice",
     "ReplyFinished", "TextDelta", "ThinkingDelta", "ToolCallReady", "ToolCallStarted",
     "ToolFinished", "ToolOutput", "ToolResultOffloaded", "UsageReport",

@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 
+from remecli.atomic_write import atomic_write_text
 
-def atomic_write_text(path: Path | str, text: str, *, encoding: str = "utf-8") -> None:
-    """Write `text` to `path` atomically: temp file in the same folder, fsync, `os.replace`.
-
-    A crash (even kill -9) at any moment leaves either the old file or the new one, never a
-    half-written file. Parent folders are created when missing.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(target.parent)
+__all__ = ["append_lines", "atomic_write_text", "create_if_missing"]
 
 
 def create_if_missing(path: Path | str, text: str, *, encoding: str = "utf-8") -> bool:
@@ -59,17 +39,3 @@ def append_lines(path: Path | str, lines: list[str], *, fsync: bool = False) -> 
         out.flush()
         if fsync:
             os.fsync(out.fileno())
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename durable (POSIX); a no-op where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

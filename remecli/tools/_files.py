@@ -1,53 +1,14 @@
-"""File helpers for the file tools: atomic writes, binary sniffing, image headers."""
+"""File helpers for the file tools: binary sniffing, image headers."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _SNIFF_BYTES = 8192
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` atomically (temp file in the same folder, fsync, os.replace).
-
-    A symlink is followed (its target is replaced, the link stays) and an existing file keeps
-    its permission bits. Missing parent folders are created.
-    """
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode: int | None = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        mode = None
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp_name, mode)
-        else:
-            os.chmod(tmp_name, 0o666 & ~_current_umask())
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-
-
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def looks_binary(head: bytes) -> bool:

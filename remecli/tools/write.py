@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
-from remecli.tools._files import atomic_write_bytes
+from remecli.atomic_write import atomic_write_bytes
 from remecli.tools._results import ToolArgumentError, as_text, error, ok
 from remecli.tools.context import ToolContext
 

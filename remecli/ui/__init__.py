@@ -1,0 +1,1 @@
+"""Front-ends: the Textual app (tui) and the line-mode REPL / one-shot printer (plain)."""

@@ -60,6 +60,14 @@ async def _ask_line(request) -> str:
     return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
 
+async def _close(assistant: Assistant) -> list[str]:
+    """Save memory on the way out; a Ctrl+C meanwhile stops waiting (work stays pending)."""
+    try:
+        return await assistant.close()
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return await assistant.close(force=True)
+
+
 def run_once(settings: Settings, question: str) -> int:
     """Answer one question on stdout (tool activity and errors on stderr); non-zero on error."""
 
@@ -74,7 +82,8 @@ def run_once(settings: Settings, question: str) -> int:
             if renderer._in_text:
                 sys.stdout.write("\n")
         finally:
-            await assistant.close()
+            for line in await _close(assistant):
+                renderer.err.print(f"[dim]• {line}[/dim]", highlight=False)
         return 1 if failed else 0
 
     return asyncio.run(main())
@@ -140,7 +149,9 @@ def run_repl(settings: Settings) -> int:
                     sys.stdout.write("\n")
                     renderer._in_text = False
         finally:
-            await assistant.close()
+            err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
+            for line in await _close(assistant):
+                err.print(f"• {line}", highlight=False)
         return 0
 
     return asyncio.run(main())

@@ -21,6 +21,8 @@ def make_settings(fake_llm, tmp_path: Path, *extra: str):
             f"working_dir={tmp_path / '.reme'}",
             f"tools.workspace={tmp_path}",
             "llm.timeout=5",
+            "memory.summarize=false",  # summaries have their own tests; keep requests scripted
+            "search.embedding.backend=none",  # keyword search only: no model load in UI tests
             *extra,
         ],
         environ={},

@@ -22,6 +22,8 @@ def make_app(fake_llm, tmp_path: Path, *extra: str) -> RemeApp:
             "llm.model_name=fake-model",
             f"working_dir={tmp_path / '.reme'}",
             f"tools.workspace={tmp_path}",
+            "memory.summarize=false",  # summaries have their own tests; keep requests scripted
+            "search.embedding.backend=none",  # keyword search only: no model load in UI tests
             *extra,
         ],
         environ={},

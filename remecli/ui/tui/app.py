@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import time
 from pathlib import Path
 
@@ -79,6 +81,8 @@ class RemeApp(App):
         self._reply_worker: Worker | None = None
         self._last_interrupt = 0.0
         self._boot_error: str | None = None
+        self._quitting = False
+        self._shutdown_worker: Worker | None = None
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
@@ -110,6 +114,16 @@ class RemeApp(App):
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
         self.run_worker(self._boot(), name="boot", exclusive=False)
+        self.assistant.notices.listener = self._background_event
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+
+    def _on_sigterm(self) -> None:
+        self.call_later(self.action_quit_app)
+
+    def _background_event(self, event) -> None:
+        """A notice that arrived while no reply runs (background summary finished, …)."""
+        self.call_later(self.renderer.render, event)
 
     def _apply_theme(self) -> None:
         from remecli.ui.tui.themes import ThemeError, load_themes, resolve_theme
@@ -249,6 +263,9 @@ class RemeApp(App):
             self._reply_worker.cancel()
 
     async def action_interrupt(self) -> None:
+        if self._quitting:
+            await self._force_quit()
+            return
         if self.replying:
             self._reply_worker.cancel()
             self._last_interrupt = time.monotonic()
@@ -260,10 +277,36 @@ class RemeApp(App):
         self.notify("Press Ctrl+C again to quit.", timeout=2)
 
     async def action_quit_app(self) -> None:
+        """Every way out (/exit, Ctrl+D, Ctrl+Q, Ctrl+C twice, SIGTERM) saves memory first."""
+        if self._quitting:
+            await self._force_quit()
+            return
+        self._quitting = True
         if self.replying:
             self._reply_worker.cancel()
-        await self.assistant.close()
-        self.exit(0)
+        self._shutdown_worker = self.run_worker(self._save_and_exit(), name="shutdown")
+
+    async def _save_and_exit(self) -> None:
+        if self.assistant.ready:
+            await self.query_one(ChatView).add_notice(
+                "• Saving this conversation to long-term memory before exit… "
+                "(Ctrl+C again to quit now: unfinished work stays in sessions/pending/ and is "
+                "summarized at the next start)"
+            )
+            self.query_one(StatusLine).state = "saving memory…"
+        lines = await self.assistant.close()
+        self.exit(0, message=_exit_message(lines))
+
+    async def _force_quit(self) -> None:
+        if self._shutdown_worker is not None:
+            self._shutdown_worker.cancel()
+        lines = await self.assistant.close(force=True)
+        self.exit(0, message=_exit_message(lines))
+
+
+def _exit_message(lines: list[str]) -> str | None:
+    """What to print after the TUI closes: the summaries' outcome, if any."""
+    return "\n".join(f"remecli: {line}" for line in lines) or None
 
 
 def _import_runtime() -> None:

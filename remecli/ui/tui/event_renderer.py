@@ -56,6 +56,8 @@ class EventRenderer:
                 await self.chat.add_notice(f"• {line}")
             if isinstance(event, ev.CompactionDone) and event.messages_compacted:
                 self.status.compactions += 1
+        elif isinstance(event, ev.BackgroundTasks):
+            self.status.background_tasks = event.running
         elif isinstance(event, ev.ErrorReport):
             await self._close_message()
             await self.chat.add_error(event.message)

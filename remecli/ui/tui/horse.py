@@ -335,6 +335,7 @@ class HorseScreen(ModalScreen[None]):
         self._fps = fps
         self._timer: Timer | None = None
         self._dismissing = False
+        self._close_pending = False
 
     @property
     def phase(self) -> Phase:
@@ -372,14 +373,20 @@ class HorseScreen(ModalScreen[None]):
         return "\n".join(self.query_one(HorseCanvas).current_grid().plain_lines())
 
     def close(self) -> None:
-        """End the show and return to the screen underneath (only once)."""
-        if self._dismissing:
-            return
-        self._dismissing = True
+        """End the show and return to the screen underneath (once; deferred while covered)."""
         if self._timer is not None:
             self._timer.stop()
-        if self.is_current:
-            self.dismiss(None)
+        if self._dismissing:
+            return
+        if self.app.screen is not self:  # another screen is on top: leave once back on top
+            self._close_pending = True
+            return
+        self._dismissing = True
+        self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        if self._close_pending:
+            self.close()
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

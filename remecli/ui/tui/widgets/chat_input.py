@@ -65,6 +65,10 @@ class ChatInput(TextArea):
         self._browse: int | None = None
         self._draft = ""
 
+    def on_mount(self) -> None:
+        if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
+            self.cursor_blink = False
+
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter":
             event.stop()

@@ -35,6 +35,8 @@ class StatusLine(Static):
         self.set_interval(0.12, self._tick)
 
     def _tick(self) -> None:
+        if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a still spinner
+            return
         if self.background_tasks or self.state.endswith("…"):
             self._frame = (self._frame + 1) % len(SPINNER)
 

@@ -34,6 +34,7 @@ class ToolPanel(Collapsible):
     ToolPanel.-error { border: round $error; }
     ToolPanel.-denied { border: round $warning; }
     ToolPanel .tool-preview { color: $text-muted; }
+    ToolPanel CollapsibleTitle { width: 100%; }
     """
 
     def __init__(self, call_id: str, name: str) -> None:

@@ -1,0 +1,71 @@
+"""The confined file tools on their own: what they allow, refuse and never clobber."""
+
+from __future__ import annotations
+
+import pytest
+
+from remecli.memory.summary_tools import MemoryFileTools
+from tests.memory_summary.conftest import DAILY, DAY
+
+
+def text(chunk) -> str:
+    return "".join(block.text for block in chunk.content)
+
+
+def failed(chunk) -> bool:
+    return chunk.state == "error"
+
+
+@pytest.fixture
+def tools(working_dir) -> MemoryFileTools:
+    return MemoryFileTools(working_dir, DAY)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["../x.md", "/etc/passwd", "memory/a.txt", "memory", "sessions/a.md", "index/x.md", ""],
+)
+async def test_refused_paths(tools, path):
+    chunk = await tools.read(path)
+    assert failed(chunk)
+    assert "refused" in text(chunk) or "empty" in text(chunk)
+
+
+async def test_symlink_out_of_the_memory_folder_is_refused(tools, working_dir, tmp_path):
+    (tmp_path / "outside.md").write_text("secret")
+    (working_dir.memory_dir / "link.md").symlink_to(tmp_path / "outside.md")
+    chunk = await tools.write("memory/link.md", "x")
+    assert failed(chunk) and "refused" in text(chunk)
+    assert (tmp_path / "outside.md").read_text() == "secret"
+
+
+async def test_allowed_paths(tools, working_dir):
+    assert not failed(await tools.read("MEMORY.md"))
+    assert not failed(await tools.write("memory/projects/atlas.md", "# Atlas\n"))
+    assert (working_dir.memory_dir / "projects" / "atlas.md").read_text() == "# Atlas\n"
+    assert not failed(await tools.read(str(working_dir.daily_file(DAY))))  # absolute inside
+
+
+async def test_daily_file_gets_its_header(tools, working_dir):
+    chunk = await tools.write(DAILY, "- 10:00 First entry.\n")
+    assert not failed(chunk)
+    assert working_dir.daily_file(DAY).read_text() == "# 2025-01-31\n\n- 10:00 First entry.\n"
+    assert tools.written == [DAILY]
+
+
+async def test_existing_file_must_be_read_before_write_or_edit(tools, working_dir):
+    working_dir.daily_file(DAY).write_text("# 2025-01-31\n\n- 09:00 A.\n")
+    assert "read it first" in text(await tools.write(DAILY, "# 2025-01-31\n"))
+    assert "Read" in text(await tools.edit(DAILY, "- 09:00 A.", "- 09:00 B."))
+    assert working_dir.daily_file(DAY).read_text() == "# 2025-01-31\n\n- 09:00 A.\n"
+
+
+async def test_edit_must_be_unique_and_whole_lines(tools, working_dir):
+    daily = working_dir.daily_file(DAY)
+    daily.write_text("# 2025-01-31\n\n- 09:00 A.\n- 10:00 A.\n- note\n- note\n")
+    await tools.read(DAILY)
+    assert "matches 2 times" in text(await tools.edit(DAILY, "- note", "- B."))
+    assert "part of a line" in text(await tools.edit(DAILY, "- 09:00", "- 09:30"))
+    chunk = await tools.edit(DAILY, "- 10:00  A.", "- 10:00 A, B.")  # tolerant whitespace
+    assert not failed(chunk), text(chunk)
+    assert daily.read_text() == "# 2025-01-31\n\n- 09:00 A.\n- 10:00 A, B.\n- note\n- note\n"
