@@ -6,7 +6,9 @@ Both consume the same core events as the TUI, rendered with rich.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 
 from rich.console import Console
@@ -60,6 +62,13 @@ async def _ask_line(request) -> str:
     return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
 
+def _cancel_on_sigterm() -> None:
+    """SIGTERM cancels the running front-end task, whose `finally` then saves memory."""
+    task = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
 async def _close(assistant: Assistant) -> list[str]:
     """Save memory on the way out; a Ctrl+C meanwhile stops waiting (work stays pending)."""
     try:
@@ -75,6 +84,7 @@ def run_once(settings: Settings, question: str) -> int:
         assistant = Assistant(settings, ask=_ask_line if sys.stdin.isatty() else None)
         renderer = PlainRenderer(Console(), Console(stderr=True))
         failed = False
+        _cancel_on_sigterm()
         try:
             async for event in assistant.send(question):
                 failed = failed or isinstance(event, ev.ErrorReport)
@@ -107,11 +117,12 @@ def run_repl(settings: Settings) -> int:
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
         err.print(f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit.")
+        _cancel_on_sigterm()
         try:
             while True:
                 try:
                     text = (await session.prompt_async("› ")).strip()
-                except (EOFError, KeyboardInterrupt):
+                except (EOFError, KeyboardInterrupt, asyncio.CancelledError):
                     break
                 if not text:
                     continue

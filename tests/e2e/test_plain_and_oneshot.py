@@ -10,6 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from remecli.memory.summarizer import NOTHING_MARKER
+
 
 def base_args(fake_llm, tmp_path: Path) -> list[str]:
     return [
@@ -17,6 +21,12 @@ def base_args(fake_llm, tmp_path: Path) -> list[str]:
         f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model",
         f"working_dir={tmp_path / '.reme'}",
     ]
+
+
+@pytest.fixture(autouse=True)
+def quiet_summarizer(fake_llm) -> None:
+    """After the scripted answers, the memory summarizer finds nothing worth storing."""
+    fake_llm.set_fallback(NOTHING_MARKER)
 
 
 def env() -> dict[str, str]:

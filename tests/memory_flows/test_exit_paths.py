@@ -1,0 +1,119 @@
+"""Every path out of a conversation hands it to long-term memory (daily file, or a recorded
+pending task when the user forces the exit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from remecli.agent import events as ev
+from tests.agent.conftest import collect
+from tests.e2e.test_real_terminal import remecli_script
+from tests.e2e.tmux_driver import TmuxSession, tmux_available
+from tests.memory_flows.conftest import daily_file
+from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
+from tests.ui.test_interactions import ready
+
+
+def summarizing_app(fake_llm, tmp_path: Path):
+    return make_app(fake_llm, tmp_path, "memory.summarize=true")
+
+
+@pytest.mark.parametrize("how", ["/exit", "ctrl+d", "ctrl+q", "ctrl+c ctrl+c"])
+async def test_quitting_the_tui_writes_the_daily_file(fake_llm, memory_model, tmp_path, how) -> None:
+    app = summarizing_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, f"note for {how}: the cache lives in /var/cache/app")
+        await wait_until(pilot, lambda: not app.replying)
+        if how == "/exit":
+            await type_and_send(pilot, "/exit")
+        else:
+            await pilot.press(*how.split())
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=30)
+    text = daily_file(tmp_path / ".reme").read_text()
+    assert f"note for {how}" in text
+
+
+async def test_second_ctrl_c_forces_exit_and_keeps_work_pending(fake_llm, tmp_path) -> None:
+    fake_llm.set_fallback("ok")
+    app = summarizing_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "the release is on friday")
+        await wait_until(pilot, lambda: not app.replying)
+        from tests.fakes.turns import TextTurn
+
+        fake_llm.set_fallback(TextTurn("slow", delay=20))  # the summarizer hangs
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.5)
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=15)
+    pending = list((tmp_path / ".reme" / "sessions" / "pending").glob("*.json"))
+    assert pending, "the unsaved conversation must stay recorded"
+    assert "friday" in pending[0].read_text()
+    assert not daily_file(tmp_path / ".reme").exists()
+
+
+async def test_pending_work_is_summarized_at_next_start(fake_llm, memory_model, tmp_path) -> None:
+    from remecli.memory.file_memory import FileMemory
+    from tests.agent.conftest import make_settings
+
+    pending = tmp_path / ".reme" / "sessions" / "pending"
+    pending.mkdir(parents=True)
+    from agentscope.message import UserMsg
+
+    record = {"id": "t1", "date": time.strftime("%Y-%m-%d"), "attempts": 1, "last_error": "killed",
+              "messages": [UserMsg(name="user", content="left over from a crash").model_dump(mode="json")]}
+    (pending / "t1.json").write_text(json.dumps(record))
+    memory = FileMemory(tmp_path / ".reme", settings=make_settings(fake_llm, tmp_path, "memory.summarize=true"), search=False)
+    await memory.start()
+    await memory.close()
+    assert "left over from a crash" in daily_file(tmp_path / ".reme").read_text()
+    assert not list(pending.glob("*.json"))
+
+
+async def test_auto_compaction_saves_the_compacted_part(assistant_factory, fake_llm, memory_model) -> None:
+    assistant = assistant_factory(
+        "memory.summarize=true", "max_input_length=2000", "memory_compact_ratio=0.5", "memory.keep_recent_tokens=50"
+    )
+    memory_model.answer = "word " * 150
+    fake_llm.add_text("first answer " * 60)
+    events = await collect(assistant, "the first fact: the port is 8443")
+    fake_llm.add_text("## Goal\nx\n## Constraints & Preferences\nx\n## Progress\nx\n## Key Decisions\nx\n## Next Steps\nx\n## Critical Context\nx")
+    events = await collect(assistant, "and the second fact")
+    assert any(isinstance(e, ev.CompactionDone) and e.messages_compacted for e in events)
+    await assistant.memory.await_summary_tasks()
+    assert "the port is 8443" in daily_file(assistant.working_dir).read_text()
+
+
+@pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
+def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: Path) -> None:
+    env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
+    cmd = [remecli_script(), "config=cli", f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model",
+           "search.embedding.backend=none"]
+    term = TmuxSession(cmd, cwd=tmp_path, env=env)
+    try:
+        term.wait_for("ready", timeout=60)
+        term.type("remember: backups run at 02:00")
+        term.wait_for("ok", timeout=30)
+        app = _remecli_process()
+        os.kill(app.pid, signal.SIGTERM)
+        term.wait_for("REMECLI-EXITED=0", timeout=30)
+    finally:
+        term.kill()
+    assert "backups run at 02:00" in daily_file(tmp_path / ".reme").read_text()
+
+
+def _remecli_process() -> psutil.Process:
+    for proc in psutil.process_iter(["cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if any(part.endswith("/remecli") for part in cmdline[:2]) and "config=cli" in cmdline:
+            return proc
+    raise AssertionError("remecli process not found")
