@@ -26,7 +26,6 @@ class EventRenderer:
             if self.message is None:
                 self.message = await self.chat.add_assistant()
             await self.message.append(event.text)
-            self.chat.follow()
         elif isinstance(event, ev.ThinkingDelta):
             if self.message is None:
                 self.message = await self.chat.add_assistant()

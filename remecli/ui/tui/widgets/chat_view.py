@@ -23,9 +23,11 @@ class ChatView(VerticalScroll):
 
     can_focus = False
 
+    def on_mount(self) -> None:
+        self.anchor()  # stay at the bottom as content grows, until the user scrolls up
+
     async def _add(self, widget) -> None:
         await self.mount(widget)
-        self.scroll_end(animate=False)
 
     async def add_user(self, text: str) -> None:
         """A user turn."""
@@ -51,7 +53,3 @@ class ChatView(VerticalScroll):
         """An error panel that says what to do."""
         await self._add(Static(Text(f"✗ {text}"), classes="error"))
 
-    def follow(self) -> None:
-        """Keep the newest content in view unless the user scrolled away."""
-        if self.max_scroll_y - self.scroll_y < 3:
-            self.scroll_end(animate=False)
