@@ -42,7 +42,11 @@ class FileMemory:
         on_summary_change: Callable[[int], Any] | None = None,
         on_summary_done: Callable[[SummaryOutcome], Any] | None = None,
     ) -> None:
-        settings = (settings or Settings()).model_copy(deep=True)
+        if settings is None:
+            from remecli.config import load_settings
+
+            settings = load_settings([])  # defaults < environment (REME_LLM_*, .env)
+        settings = settings.model_copy(deep=True)
         settings.working_dir = str(Path(working_dir).expanduser().resolve())
         top = {"max_input_length": max_input_length, "memory_compact_ratio": memory_compact_ratio, "language": language}
         for key, value in top.items():
