@@ -98,7 +98,12 @@ class Assistant:
         await context.start()
         self.memory.adopt_session(context.session)
         state = await context.restore(self.settings.resume) if self.settings.resume else None
-        ctx = ToolContext(workspace=self.workspace, working_dir=self.working_dir, settings=self.settings.tools)
+        ctx = ToolContext(
+            workspace=self.workspace,
+            working_dir=self.working_dir,
+            settings=self.settings.tools,
+            accepts_images=self.settings.llm.supports_images,
+        )
         tools = build_tools(ctx)
         self.tool_names = describe_tools(tools)
         prompt = build_system_prompt(
@@ -266,6 +271,18 @@ class Assistant:
             yield event
         yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
         yield self.context_usage()
+
+    def update_params(
+        self,
+        max_input_length: int | None = None,
+        memory_compact_ratio: float | None = None,
+        language: str | None = None,
+    ) -> None:
+        """Change the window, the compaction ratio or the language at runtime."""
+        if self.context is not None:
+            self.context.update_params(max_input_length, memory_compact_ratio, language)
+        if self.memory is not None:
+            self.memory.update_params(max_input_length, memory_compact_ratio, language)
 
     def pending_summaries(self) -> int:
         """Background summaries still running."""

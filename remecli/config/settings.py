@@ -22,6 +22,7 @@ class LLMSettings(_Section):
     temperature: float | None = Field(default=None, ge=0, le=2)
     timeout: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=3, ge=0, le=10)
+    supports_images: bool = False
 
 
 class ToolSettings(_Section):

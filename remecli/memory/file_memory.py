@@ -58,7 +58,6 @@ class FileMemory:
             settings.memory.retention_days = retention_days
         self.settings = Settings.model_validate(settings.model_dump())
         self.layout = WorkingDir(Path(self.settings.working_dir))
-        self._model = model
         self.tool_results = ToolResultStore(
             self.layout.tool_result_dir,
             self.settings.memory.tool_result_threshold,
@@ -123,14 +122,8 @@ class FileMemory:
     # ---------------------------------------------------------------- the seed's methods
     @property
     def model(self) -> Any:
-        """The chat model used for checkpoints (built from settings on first use)."""
-        if self._model is None:
-            from remecli.llm.model import build_chat_model
-
-            self._model = build_chat_model(
-                self.settings.llm, context_size=self.settings.max_input_length, stream=False
-            )
-        return self._model
+        """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
+        return self.summarizer.model
 
     async def compact_memory(self, messages: list[Any], previous_summary: str = "", focus: str = "") -> str:
         """A structured checkpoint of `messages`, merged into `previous_summary`."""

@@ -142,3 +142,13 @@ async def test_context_overflow_compacts_and_retries_once_then_reports(assistant
     assert not _errors(events)
     assert "recovered" in "".join(e.text for e in events if isinstance(e, ev.TextDelta))
     assert fake_llm.violations == []
+
+
+async def test_update_params_at_runtime(assistant_factory, fake_llm) -> None:
+    fake_llm.add_text("hi")
+    assistant = assistant_factory()
+    await collect(assistant, "hello")
+    assistant.update_params(max_input_length=4000, memory_compact_ratio=0.5, language="zh")
+    usage = assistant.context_usage()
+    assert usage.max_input_length == 4000 and usage.threshold == 2000
+    assert assistant.memory.settings.language == "zh"

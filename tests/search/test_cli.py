@@ -1,0 +1,63 @@
+"""`remecli search` / `remecli reindex` through `remecli.search.cli.run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from remecli.search.cli import parse_args, run
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("REME_EMBEDDING_API_KEY", "REME_EMBEDDING_BASE_URL", "REME_WORKING_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_search_json_with_key_value_settings(working_dir: Path, capsys) -> None:
+    argv = ["backup schedule", "--json", "--max", "1", f"working_dir={working_dir}",
+            "search.embedding.backend=none"]
+    assert run("search", argv) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert len(hits) == 1
+    assert hits[0]["path"] == "memory/2025-01-02.md"
+    assert hits[0]["signals"] == ["bm25"]
+
+
+def test_search_plain_output_and_no_match(working_dir: Path, capsys) -> None:
+    base = [f"working_dir={working_dir}", "search.embedding.backend=none"]
+    assert run("search", ["部署脚本", *base]) == 0
+    assert "MEMORY.md:5-6" in capsys.readouterr().out
+    assert run("search", ["zeppelin", *base]) == 0
+    assert capsys.readouterr().out.strip() == "no matches"
+
+
+def test_reindex_prints_a_summary(working_dir: Path, capsys) -> None:
+    args = [f"working_dir={working_dir}", "search.embedding.backend=none"]
+    assert run("reindex", args) == 0
+    assert "indexed 2 files" in capsys.readouterr().out
+    assert (working_dir / "index" / "chunks.sqlite").is_file()
+
+
+def test_config_errors_print_one_line_and_exit_2(working_dir: Path, capsys) -> None:
+    assert run("search", ["x", f"working_dir={working_dir}", "search.nope=1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("remecli: unknown setting 'search.nope'") and "\n" not in err
+
+
+def test_missing_working_dir_says_what_to_do(tmp_path: Path, capsys) -> None:
+    assert run("reindex", [f"working_dir={tmp_path / 'absent'}"]) == 1
+    assert "working_dir=PATH" in capsys.readouterr().err
+
+
+def test_usage_errors() -> None:
+    assert parse_args("search", ["q", "--max=3", "a.b=1"]) == (
+        {"query": "q", "json": False, "max": 3, "min_score": None},
+        ["a.b=1"],
+    )
+    assert run("search", ["--json"]) == 2
+    assert run("search", ["q", "--max", "zero"]) == 2
+    assert run("reindex", ["stray"]) == 2

@@ -1,0 +1,57 @@
+"""The agent tool `memory_search`, called the way agentscope's Toolkit calls it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agentscope.message import ToolCallBlock
+from agentscope.state import AgentState
+from agentscope.tool import Toolkit, ToolResponse
+
+from remecli.search import MemoryIndex
+from remecli.tools.memory_search import make_memory_search_tool
+from tests.search.helpers import settings
+
+
+@pytest.fixture
+def index(working_dir: Path):
+    index = MemoryIndex.open(working_dir, settings())
+    index.sync_blocking()
+    yield index
+    index.close()
+
+
+async def _call(toolkit: Toolkit, arguments: dict) -> ToolResponse:
+    block = ToolCallBlock(id="call-1", name="memory_search", input=json.dumps(arguments))
+    final = None
+    async for item in toolkit.call_tool(block, AgentState()):
+        final = item
+    assert isinstance(final, ToolResponse)
+    return final
+
+
+@pytest.mark.parametrize(
+    ("max_results", "min_score"),
+    [(1, 0.1), (1.0, 0), ("1", "0.1"), (" 1 ", 0.0), ("1.0", "0")],
+)
+async def test_int_float_and_numeric_string_arguments(index, max_results, min_score) -> None:
+    toolkit = Toolkit(tools=[make_memory_search_tool(index)])
+    response = await _call(
+        toolkit, {"query": "backup schedule", "max_results": max_results, "min_score": min_score}
+    )
+    assert response.state == "success"
+    hits = json.loads(response.content[0].text)
+    assert len(hits) == 1
+    assert hits[0]["path"] == "memory/2025-01-02.md"
+    assert set(hits[0]) >= {"path", "start_line", "end_line", "score", "snippet", "signals"}
+
+
+async def test_defaults_bad_numbers_and_no_match(index) -> None:
+    tool = make_memory_search_tool(index)
+    assert tool.is_read_only and tool.name == "memory_search"
+    assert tool.input_schema["required"] == ["query"]
+    hits = json.loads((await tool.call(query="deploy", max_results="lots")).content[0].text)
+    assert 1 <= len(hits) <= 5
+    assert json.loads((await tool.call(query="zeppelin")).content[0].text) == []
