@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class EmbeddingSettings(BaseModel):
@@ -18,6 +18,12 @@ class EmbeddingSettings(BaseModel):
     model_name: str = "text-embedding-3-small"
     dimensions: int = Field(default=0, ge=0)
     batch_size: int = Field(default=32, ge=1)
+
+    @field_validator("backend", mode="before")
+    @classmethod
+    def _none_means_keyword_only(cls, value: object) -> object:
+        # `backend=none` on the command line arrives as None (the loader types "none" as null).
+        return "none" if value is None else value
 
 
 class SearchSettings(BaseModel):
@@ -34,4 +40,5 @@ class SearchSettings(BaseModel):
     max_results: int = Field(default=5, ge=1)
     min_score: float = Field(default=0.0, ge=0)
     watch: bool = True
+    watch_debounce_ms: int = Field(default=400, ge=10)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

@@ -1,0 +1,211 @@
+"""LoCoMo evidence recall through remecli's real memory index and `memory_search` tool.
+
+Each LoCoMo session becomes one Markdown file (`memory/session_NN.md`, one turn per line) in a
+working dir per conversation; every question is searched and a hit counts when a returned line
+range covers an evidence turn. Reports evidence any@5/all@5/any@10/all@10 per category for
+BM25-only, vector-only and hybrid (weighted and RRF), categories 1-4 aggregated.
+
+    /work/venv/bin/python benchmarks/locomo_recall.py [--data PATH] [--workdir DIR] [--limit N]
+
+Evaluation only: LoCoMo is CC BY-NC 4.0; nothing from it is copied into the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import shutil
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from remecli.config.search import SearchSettings  # noqa: E402
+from remecli.search import MemoryIndex  # noqa: E402
+from remecli.tools.memory_search import make_memory_search_tool  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo10.json"
+CATEGORY_NAMES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
+MODES = ("bm25", "vector", "hybrid-weighted", "hybrid-rrf", "tool(default)")
+_DIA = re.compile(r"D:?(\d+):0*(\d+)")
+
+
+def parse_evidence(raw: list[str], known: set[str], stats: dict[str, int]) -> list[str]:
+    """Valid dia_ids of one question; repairs 'D8:6; D9:17', 'D:11:26', 'D30:05'."""
+    found: list[str] = []
+    for item in raw:
+        matches = _DIA.findall(item)
+        if not matches:
+            stats["dropped"] += 1
+            continue
+        ids = [f"D{s}:{t}" for s, t in matches]
+        if len(ids) > 1 or ids[0] != item:
+            stats["repaired"] += 1
+        for dia in ids:
+            if dia in known:
+                found.append(dia)
+            else:
+                stats["dropped"] += 1
+    return list(dict.fromkeys(found))
+
+
+def write_conversation(sample: dict, working_dir: Path) -> dict[str, tuple[str, int]]:
+    """Write the sessions as Markdown; dia_id → (relative path, line number)."""
+    conversation = sample["conversation"]
+    memory = working_dir / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    where: dict[str, tuple[str, int]] = {}
+    numbers = sorted(int(k.split("_")[1]) for k in conversation if re.fullmatch(r"session_\d+", k))
+    for n in numbers:
+        rel = f"memory/session_{n:02d}.md"
+        lines = [f"# Session {n} ({conversation.get(f'session_{n}_date_time', '')})", ""]
+        for turn in conversation[f"session_{n}"]:
+            text = turn["text"].replace("\n", " ")
+            if turn.get("blip_caption"):
+                text += f" [shared an image: {turn['blip_caption']}]"
+            lines.append(f"{turn['speaker']}: {text}")
+            where[turn["dia_id"]] = (rel, len(lines))
+        target = working_dir / rel
+        content = "\n".join(lines) + "\n"
+        if not target.exists() or target.read_text(encoding="utf-8") != content:
+            target.write_text(content, encoding="utf-8")
+    return where
+
+
+def covered(hits: list[tuple[str, int, int]], evidence: list[tuple[str, int]]) -> list[bool]:
+    """For each evidence turn: is its line inside one of the hits?"""
+    return [any(p == path and s <= line <= e for p, s, e in hits) for path, line in evidence]
+
+
+def search_modes(index: MemoryIndex, tool, question: str) -> dict[str, list[tuple[str, int, int]]]:
+    """Top-10 (path, start, end) per retrieval mode."""
+    runs = {
+        "bm25": dict(use_vector=False),
+        "vector": dict(use_keyword=False),
+        "hybrid-weighted": dict(method="weighted"),
+        "hybrid-rrf": dict(method="rrf"),
+    }
+    out = {}
+    for mode, kwargs in runs.items():
+        results = index.search_blocking(question, 10, 0.0, **kwargs)
+        out[mode] = [(r.path, r.start_line, r.end_line) for r in results]
+    response = asyncio.run(tool.call(query=question, max_results=10, min_score=0.0))
+    out["tool(default)"] = [
+        (r["path"], r["start_line"], r["end_line"]) for r in json.loads(response.content[0].text)
+    ]
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-locomo-bench"))
+    parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    parser.add_argument("--fresh", action="store_true", help="delete --workdir first")
+    parser.add_argument("--backend", default="local", help="search.embedding.backend")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
+        return 0
+    if args.fresh:
+        shutil.rmtree(args.workdir, ignore_errors=True)
+    samples = json.loads(args.data.read_text(encoding="utf-8"))
+    if args.limit:
+        samples = samples[: args.limit]
+    settings = SearchSettings.model_validate({"embedding": {"backend": args.backend}})
+    # sums[mode][category] = [n, any5, all5, any10, all10]
+    sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
+    stats = {"repaired": 0, "dropped": 0, "questions_without_evidence": 0}
+    started = time.perf_counter()
+    index_seconds = 0.0
+    chunks = 0
+    for sample in samples:
+        working_dir = args.workdir / sample["sample_id"]
+        where = write_conversation(sample, working_dir)
+        t0 = time.perf_counter()
+        index = MemoryIndex.open(working_dir, settings)
+        index.sync_blocking()
+        index_seconds += time.perf_counter() - t0
+        chunks += index.stats()["chunks"]
+        tool = make_memory_search_tool(index)
+        for qa in sample["qa"]:
+            evidence_ids = parse_evidence(qa.get("evidence", []), set(where), stats)
+            if not evidence_ids:
+                stats["questions_without_evidence"] += 1
+                continue
+            evidence = [where[d] for d in evidence_ids]
+            for mode, hits in search_modes(index, tool, qa["question"]).items():
+                row = sums[mode][qa["category"]]
+                hit5, hit10 = covered(hits[:5], evidence), covered(hits[:10], evidence)
+                row[0] += 1
+                row[1] += any(hit5)
+                row[2] += all(hit5)
+                row[3] += any(hit10)
+                row[4] += all(hit10)
+        index.close()
+        print(f"  {sample['sample_id']}: {len(where)} turns indexed", file=sys.stderr)
+    report(sums, stats, chunks, index_seconds, time.perf_counter() - started, settings, args)
+    return 0
+
+
+def report(sums, stats, chunks, index_seconds, total_seconds, settings, args) -> None:
+    """Print the figures and the command to reproduce them."""
+    print(
+        f"\nLoCoMo evidence recall ({chunks} chunks; chunk_tokens={settings.chunk_tokens}, "
+        f"overlap={settings.chunk_overlap}, default fusion={settings.fusion}, "
+        f"embedding backend={args.backend})"
+    )
+    header = (
+        f"{'mode':<16}{'category':<14}{'n':>6}{'any@5':>8}{'all@5':>8}{'any@10':>8}{'all@10':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for mode in MODES:
+        total = [0.0] * 5
+        for category in sorted(sums[mode]):
+            row = sums[mode][category]
+            label = f"{category} {CATEGORY_NAMES.get(category, '')}"
+            print(
+                f"{mode:<16}{label:<14}{int(row[0]):>6}"
+                + "".join(f"{v / row[0]:>8.3f}" for v in row[1:])
+            )
+            if category in (1, 2, 3, 4):
+                total = [a + b for a, b in zip(total, row, strict=True)]
+        if total[0]:
+            print(
+                f"{mode:<16}{'1-4 all':<14}{int(total[0]):>6}"
+                + "".join(f"{v / total[0]:>8.3f}" for v in total[1:])
+            )
+        print()
+    print(
+        f"evidence strings repaired: {stats['repaired']}, dropped: {stats['dropped']}; "
+        f"questions without usable evidence: {stats['questions_without_evidence']}"
+    )
+    print(f"indexing (incl. embedding): {index_seconds:.1f} s; whole run: {total_seconds:.1f} s")
+    print(
+        "reference (plain BM25, 5-line chunks, cat 1-4): any@10 0.852 / all@10 0.721; "
+        "target hybrid any@10 >= 0.95, all@10 >= 0.85"
+    )
+    command = f"/work/venv/bin/python benchmarks/locomo_recall.py --workdir {args.workdir}"
+    if args.fresh:
+        command += " --fresh"
+    if args.limit:
+        command += f" --limit {args.limit}"
+    if args.backend != "local":
+        command += f" --backend {args.backend}"
+    print(f"reproduce: {command}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+"""Hybrid memory search (BM25 + vectors) over MEMORY.md and memory/**/*.md.
+
+    from remecli.search import MemoryIndex
+    index = MemoryIndex.open(working_dir, settings.search)
+    index.sync_blocking()                      # or: await index.sync()
+    results = await index.search("deploy steps", max_results=5)
+"""
+
+from remecli.search.chunker import MarkdownChunker
+from remecli.search.embedders import (
+    ApiEmbedder,
+    Embedder,
+    EmbeddingError,
+    LocalE5Embedder,
+    make_embedder,
+)
+from remecli.search.index import MemoryIndex
+from remecli.search.types import Chunk, SearchResult, SyncReport
+
+__all__ = [
+    "ApiEmbedder",
+    "Chunk",
+    "Embedder",
+    "EmbeddingError",
+    "LocalE5Embedder",
+    "MarkdownChunker",
+    "MemoryIndex",
+    "SearchResult",
+    "SyncReport",
+    "make_embedder",
+]

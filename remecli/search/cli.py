@@ -1,0 +1,148 @@
+"""`remecli search "query" [--json] [--max N] [--min-score X]` and `remecli reindex`.
+
+Both accept the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/notes/.reme`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+from remecli.search.embedders import EmbeddingError
+from remecli.search.index import MemoryIndex
+from remecli.search.types import SearchResult, SyncReport
+
+_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
+USAGE = (
+    'usage: remecli search "query" [--json] [--max N] [--min-score X] [config=NAME] [key=value ...]\n'
+    "       remecli reindex [config=NAME] [key=value ...]"
+)
+
+
+class UsageError(ValueError):
+    """Bad command-line arguments."""
+
+
+def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
+    """Split argv into options (query, json, max, min_score) and settings (key=value)."""
+    options: dict = {"query": None, "json": False, "max": None, "min_score": None}
+    settings: list[str] = []
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        name, _, inline = item.partition("=") if item.startswith("--") else (item, "", "")
+        if name == "--json":
+            options["json"] = True
+        elif name in ("--max", "--min-score"):
+            value = inline or (items.pop(0) if items else "")
+            try:
+                key = "max" if name == "--max" else "min_score"
+                options[key] = int(value) if key == "max" else float(value)
+            except ValueError:
+                raise UsageError(f"{name} needs a number, got {value!r}") from None
+            if key == "max" and options["max"] < 1:
+                raise UsageError("--max must be at least 1")
+        elif name in ("-h", "--help"):
+            raise UsageError("")
+        elif item.startswith("--"):
+            raise UsageError(f"unknown option {item}")
+        elif _SETTING.match(item):
+            settings.append(item)
+        elif command == "search" and options["query"] is None:
+            options["query"] = item
+        else:
+            raise UsageError(f"unexpected argument {item!r}")
+    if command == "search" and not (options["query"] or "").strip():
+        raise UsageError("remecli search needs a query")
+    return options, settings
+
+
+@contextmanager
+def progress_bar():
+    """A rich progress bar on stderr; yields the callback the index reports to."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        tasks: dict[str, int] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield report
+
+
+def format_result(result: SearchResult) -> str:
+    """One human-readable hit: location, score, signals and the first snippet lines."""
+    lines = result.snippet.strip().splitlines()
+    shown = "\n".join(f"    {line}" for line in lines[:4])
+    more = "\n    …" if len(lines) > 4 else ""
+    return (
+        f"{result.path}:{result.start_line}-{result.end_line}  score {result.score:.3f}  "
+        f"[{', '.join(result.signals)}]\n{shown}{more}"
+    )
+
+
+def _summary(report: SyncReport) -> str:
+    text = (
+        f"indexed {report.files_seen} files: {report.files_changed} changed, "
+        f"{report.files_removed} removed; {report.chunks_added} chunks added, "
+        f"{report.chunks_removed} removed, {report.chunks_embedded} embedded"
+    )
+    if report.embedding_error:
+        text += f"\nwarning: {report.embedding_error} (keyword search still works)"
+    return text
+
+
+def run(command: str, argv: list[str]) -> int:
+    """Run `search` or `reindex`; returns the process exit code."""
+    from remecli.config import ConfigError, load_settings
+
+    try:
+        options, setting_args = parse_args(command, argv)
+    except UsageError as exc:
+        print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
+        return 2 if str(exc) else 0
+    try:
+        settings = load_settings(setting_args)
+    except ConfigError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    working_dir = Path(settings.working_dir).expanduser()
+    if not working_dir.is_dir():
+        print(
+            f"remecli: no working dir at {working_dir}; run remecli there first or pass "
+            "working_dir=PATH",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        index = MemoryIndex.open(working_dir, settings.search)
+    except EmbeddingError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with progress_bar() as report_progress:
+            if command == "reindex":
+                print(_summary(index.reindex_blocking(report_progress)))
+                return 0
+            report = index.sync_blocking(report_progress)
+        if report.embedding_error:
+            print(f"warning: {report.embedding_error} (keyword search still works)", file=sys.stderr)
+        results = index.search_blocking(options["query"], options["max"], options["min_score"])
+    finally:
+        index.close()
+    if options["json"]:
+        print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
+    elif not results:
+        print("no matches")
+    else:
+        print("\n\n".join(format_result(r) for r in results))
+    return 0

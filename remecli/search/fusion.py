@@ -1,0 +1,79 @@
+"""Fusing keyword and vector candidates: normalized weighted sum, or reciprocal rank fusion.
+
+Both methods give scores in [0, 1]. When one side has no candidates (no embedder, or no word of
+the query occurs), the other side carries the full weight, so a keyword-only hit still scores 1.
+Ties are broken by the number of signals, then by chunk id (deterministic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RRF_K = 60
+
+
+@dataclass(slots=True)
+class Fused:
+    """A fused candidate: chunk id, final score, and which sides found it."""
+
+    chunk_id: int
+    score: float
+    signals: list[str] = field(default_factory=list)
+
+
+def min_max(scores: list[tuple[int, float]]) -> dict[int, float]:
+    """Scale scores to [0, 1] (best = 1, worst = 0; all equal → all 1)."""
+    if not scores:
+        return {}
+    values = [s for _, s in scores]
+    low, high = min(values), max(values)
+    if high - low <= 1e-12:
+        return {i: 1.0 for i, _ in scores}
+    return {i: (s - low) / (high - low) for i, s in scores}
+
+
+def rank_scores(scores: list[tuple[int, float]], k: int = RRF_K) -> dict[int, float]:
+    """Reciprocal-rank scores scaled so rank 1 = 1 (input is best first)."""
+    ranked: dict[int, float] = {}
+    for rank, (chunk_id, _) in enumerate(scores, start=1):
+        ranked.setdefault(chunk_id, (k + 1) / (k + rank))
+    return ranked
+
+
+def fuse(
+    vector: list[tuple[int, float]],
+    keyword: list[tuple[int, float]],
+    method: str = "weighted",
+    vector_weight: float = 0.7,
+    vector_rescored: list[tuple[int, float]] | None = None,
+) -> list[Fused]:
+    """Combine (chunk id, score) lists from both sides, best first.
+
+    `vector_rescored`: exact vector scores of keyword hits the vector search did not return;
+    the weighted sum uses them instead of 0 (they add no "vector" signal; RRF ignores them).
+    """
+    extra: dict[int, float] = {}
+    if method == "rrf":
+        sides = [("vector", rank_scores(vector), vector_weight),
+                 ("bm25", rank_scores(keyword), 1.0 - vector_weight)]
+    else:
+        hits = {i for i, _ in vector}
+        rescored = [(i, s) for i, s in (vector_rescored or []) if i not in hits]
+        vector_scores = min_max(vector + rescored) if vector else {}
+        extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
+        sides = [("vector", vector_scores, vector_weight), ("bm25", min_max(keyword), 1.0 - vector_weight)]
+    present = [(name, scores, weight) for name, scores, weight in sides if scores]
+    total_weight = sum(weight for _, _, weight in present)
+    if not present:
+        return []
+    fused: dict[int, Fused] = {}
+    for name, scores, weight in present:
+        share = weight / total_weight if total_weight > 0 else 1.0 / len(present)
+        for chunk_id, value in scores.items():
+            item = fused.setdefault(chunk_id, Fused(chunk_id, 0.0))
+            item.score += share * value
+            item.signals.append(name)
+        if name == "vector":
+            for chunk_id, value in extra.items():
+                fused.setdefault(chunk_id, Fused(chunk_id, 0.0)).score += share * value
+    return sorted(fused.values(), key=lambda f: (-f.score, -len(f.signals), f.chunk_id))

@@ -1,0 +1,53 @@
+"""Plain data types shared by the search package: chunks and search results."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A piece of one Markdown file: 1-based inclusive line range and its heading path."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    headings: tuple[str, ...] = ()
+
+    @property
+    def heading_path(self) -> str:
+        """Headings enclosing the chunk, joined with ' > ' ('' at top level)."""
+        return " > ".join(self.headings)
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """One hit: where it is (path relative to the working dir, 1-based lines) and why."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    snippet: str
+    signals: list[str] = field(default_factory=list)
+    heading_path: str = ""
+
+    def to_dict(self) -> dict:
+        """A JSON-ready mapping (the shape `--json` and the agent tool print)."""
+        data = asdict(self)
+        data["score"] = round(self.score, 4)
+        return data
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What one sync did: files seen/changed/removed, chunks added/removed, texts embedded."""
+
+    files_seen: int = 0
+    files_changed: int = 0
+    files_removed: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    chunks_embedded: int = 0
+    embedding_error: str = ""

@@ -1,0 +1,61 @@
+"""The vector side: an in-memory faiss inner-product index with stable chunk ids.
+
+Vectors are L2-normalized, so inner product is cosine similarity. The vectors themselves are
+persisted in the chunk store; this index is rebuilt from there when the index is opened.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import faiss
+import numpy as np
+
+
+class VectorIndex:
+    """Add/remove vectors by chunk id; top-k by cosine similarity."""
+
+    def __init__(self, dimensions: int) -> None:
+        self.dimensions = dimensions
+        self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(dimensions))
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return int(self._index.ntotal)
+
+    def add(self, ids: list[int], vectors: np.ndarray) -> None:
+        """Add (or replace) vectors under chunk ids."""
+        if not ids:
+            return
+        matrix = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(ids), self.dimensions)
+        id_array = np.asarray(ids, dtype=np.int64)
+        with self._lock:
+            self._index.remove_ids(id_array)
+            self._index.add_with_ids(matrix, id_array)
+
+    def remove(self, ids: list[int]) -> None:
+        """Drop the vectors of these chunk ids (unknown ids are ignored)."""
+        if ids:
+            with self._lock:
+                self._index.remove_ids(np.asarray(ids, dtype=np.int64))
+
+    def scores_of(self, query: np.ndarray, ids: list[int]) -> list[tuple[int, float]]:
+        """(chunk id, cosine) for given ids that have a vector (to score the other side's hits)."""
+        q = np.asarray(query, dtype=np.float32).reshape(self.dimensions)
+        found: list[tuple[int, float]] = []
+        with self._lock:
+            for chunk_id in ids:
+                try:
+                    found.append((chunk_id, float(self._index.reconstruct(int(chunk_id)) @ q)))
+                except RuntimeError:  # no vector stored under this id
+                    continue
+        return found
+
+    def search(self, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        """(chunk id, cosine) of the `limit` nearest vectors."""
+        with self._lock:
+            if limit <= 0 or self._index.ntotal == 0:
+                return []
+            q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dimensions)
+            scores, ids = self._index.search(q, min(limit, int(self._index.ntotal)))
+        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
