@@ -21,7 +21,7 @@ SIZE = (100, 30)
 FIXED = Path("/tmp/remecli-snapshot")
 
 
-SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_snapshots"
+SNAPSHOTS = Path(__file__).parent / "screen_snapshots"  # not syrupy's folder: it would prune these
 
 
 @pytest.fixture

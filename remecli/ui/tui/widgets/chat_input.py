@@ -60,7 +60,13 @@ class ChatInput(TextArea):
             super().__init__()
 
     def __init__(self, history: InputHistory, **kwargs) -> None:
-        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+        super().__init__(
+            soft_wrap=True,
+            show_line_numbers=False,
+            tab_behavior="focus",
+            placeholder="Message ReMe…  (/ for commands, Ctrl+J for a new line)",
+            **kwargs,
+        )
         self.input_history = history
         self._browse: int | None = None
         self._draft = ""
