@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         settings = load_settings(inv.settings_args)
+        if inv.prompt is not None:
+            settings.prompt = inv.prompt
     except ConfigError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2

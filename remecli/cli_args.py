@@ -37,6 +37,7 @@ class Invocation:
     command: str = "chat"  # chat | search | reindex | help | version
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
+    prompt: str | None = None  # -p QUESTION, kept exactly as typed
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -54,7 +55,7 @@ def parse_argv(argv: list[str]) -> Invocation:
             question = next(args, None)
             if question is None:
                 raise ValueError("-p needs a question, e.g. remecli config=cli -p \"what is in MEMORY.md?\"")
-            inv.settings_args.append(f"prompt={question}")
+            inv.prompt = question
         else:
             inv.settings_args.append(arg)
     return inv

@@ -54,6 +54,7 @@ class Assistant:
         self._lock = asyncio.Lock()
         self.memory: Any = None  # FileMemory: summaries, search, tool-result store
         self._search_tool_task: asyncio.Task | None = None
+        self._starting: asyncio.Future | None = None
 
     @property
     def model_name(self) -> str:
@@ -66,9 +67,20 @@ class Assistant:
         return self.agent is not None
 
     async def start(self) -> None:
-        """Import agentscope and build model, tools, middlewares and agent (idempotent)."""
+        """Import agentscope and build model, tools, middlewares and agent (idempotent; callers
+        racing here share one start)."""
         if self.agent is not None:
             return
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        try:
+            await asyncio.shield(self._starting)
+        except BaseException:
+            if self._starting.done():
+                self._starting = None  # a failed start may be retried after a fix
+            raise
+
+    async def _start(self) -> None:
         from agentscope.agent import Agent
 
         from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
@@ -97,7 +109,11 @@ class Assistant:
         )
         await context.start()
         self.memory.adopt_session(context.session)
-        state = await context.restore(self.settings.resume) if self.settings.resume else None
+        if self.settings.resume:
+            state = await context.restore(self.settings.resume)
+        else:
+            state = None
+            await self._recover_unsaved()
         ctx = ToolContext(
             workspace=self.workspace,
             working_dir=self.working_dir,
@@ -151,13 +167,39 @@ class Assistant:
         self.notices.put(notice)
 
     def _on_compacted(self, messages: list[Any]) -> None:
-        """Compacted messages leave the context: hand them to long-term memory."""
-        self._summarize(messages)
+        """Compacted messages leave the context: hand them to long-term memory (unless they
+        were handed over already, e.g. before a resume)."""
+        self._summarize([m for m in messages if not m.metadata.get(SAVED_MARK)])
 
     def _summarize(self, messages: list[Any]) -> None:
         """Hand messages to the background summarizer (recorded on disk before it runs)."""
         if messages and self.settings.memory.summarize:
             self.memory.add_async_summary_task(messages)
+
+    async def _recover_unsaved(self) -> None:
+        """A previous run that died (kill -9, power loss) never handed its conversation to
+        long-term memory: summarize what its saved state holds that was never saved."""
+        from remecli.memory import persistence
+        from remecli.memory.layout import WorkingDir
+
+        layout = WorkingDir(self.working_dir)
+        try:
+            saved = await asyncio.to_thread(persistence.load_saved, layout, "last")
+        except LookupError:
+            return
+        if saved.agent_state is None:
+            return
+        unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]
+        if not unsaved or not self.settings.memory.summarize:
+            return
+        for msg in unsaved:
+            msg.metadata[SAVED_MARK] = True
+        agent_state = {**saved.agent_state, "context": [m.model_dump(mode="json") for m in saved.context]}
+        await asyncio.to_thread(
+            persistence.write_state, layout, saved.session_id, agent_state, saved.session_state
+        )
+        log.info("recovering %d unsaved message(s) of session %s", len(unsaved), saved.session_id)
+        self._summarize(unsaved)
 
     def _on_summary_done(self, outcome: Any) -> None:
         kind = "memory" if outcome.status != "failed" else "warning"
@@ -185,6 +227,10 @@ class Assistant:
             await self.start()
         except LookupError as exc:  # resume=<id> that does not exist
             yield ev.ErrorReport(str(exc), kind="config")
+            return
+        except Exception as exc:
+            log.exception("agent start failed")
+            yield ev.ErrorReport(f"Could not start the agent: {exc}", kind="config")
             return
         from agentscope.message import UserMsg
 
@@ -230,7 +276,12 @@ class Assistant:
 
     async def _idle(self, work: Callable[[], Awaitable[Any]]) -> AsyncIterator[ev.CoreEvent]:
         """Run a command's work with the agent idle, streaming its notices."""
-        await self.start()
+        try:
+            await self.start()
+        except Exception as exc:
+            log.exception("agent start failed")
+            yield ev.ErrorReport(f"Could not start the agent: {exc}", kind="config")
+            return
         async with self._lock:
             async for kind, item in self.notices.run(work):
                 if kind == "notice":

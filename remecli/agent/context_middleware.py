@@ -5,7 +5,11 @@
   built-in compression stays off. It adopts the new messages (transcript appended), and when the
   context passes `max_input_length × memory_compact_ratio` it offloads oversized tool results,
   then compacts the older messages into a checkpoint, keeping the newest `keep_recent_tokens`
-  (cut between atoms: a tool call never loses its result).
+  (cut between atoms: a tool call never loses its result). At most one compaction per step.
+  If the compaction model fails (after its retries) while the context still fits the window,
+  the messages are kept and `CompactionDone(messages_compacted=0, error=...)` is sent; the next
+  step tries again. Over the window (or on a provider overflow) the fallback checkpoint is
+  applied: dropping messages is then the only way forward.
 - `on_acting` offloads an oversized tool result as it enters the context; the UI has already
   received the full output through the `ToolResultTextDeltaEvent`s of the tool's chunks.
 - `on_model_call`: on "context length exceeded", force a compaction and retry once.
@@ -128,6 +132,7 @@ class ContextMiddleware(MiddlewareBase):
                 self.counter,
                 self.session.language,
                 self.session.max_input_length,
+                max_retries=self.settings.llm.max_retries,
             )
         summary_text = self.session.summary_message_text()
         if self.session.summary and agent.state.summary != summary_text:
@@ -294,6 +299,10 @@ class ContextMiddleware(MiddlewareBase):
         """Recent tokens kept verbatim; at most half the threshold so compaction progresses."""
         return min(self.keep_recent_tokens, self.session.threshold_tokens() // 2)
 
+    def _fits(self) -> bool:
+        """True while the next request still fits the window (compaction can wait)."""
+        return self.session.context_tokens() < self.session.max_input_length
+
     async def _auto_compact(self) -> None:
         for msg_id, block in self.session.oversized_tool_results(self.store.threshold):
             await self._offload_block(msg_id, block)
@@ -309,8 +318,21 @@ class ContextMiddleware(MiddlewareBase):
             if plan.empty:
                 return CompactionDone(before, before, 0, trigger)
             self._notify(CompactionStarted(before, session.threshold_tokens(), trigger))
-            result = await self.compactor.compact(plan.messages, session.summary, focus)
+            try:
+                result = await self.compactor.compact(plan.messages, session.summary, focus)
+            except asyncio.CancelledError:  # Esc: nothing applied; end the progress notice
+                self._notify(CompactionDone(before, before, 0, trigger, error="cancelled"))
+                raise
             await self.sync()
+            if not result.ok and trigger != "overflow" and self._fits():
+                # The model failed (after its retries) and nothing forces us: keep the messages
+                # rather than replace them by the fallback note. The next step tries again.
+                log.warning("compaction failed; messages kept: %s", result.error)
+                done = CompactionDone(
+                    before, session.context_tokens(), 0, trigger, result.stages, result.error
+                )
+                self._notify(done)
+                return done
             session.apply_compaction(plan, result.summary)
             self.agent.state.context = session.context_messages(rebind=True)
             self.agent.state.summary = session.summary_message_text()

@@ -62,6 +62,10 @@ class NoticeChannel:
                     yield kind, item
         finally:
             self._queue = None
+            while not queue.empty():  # unread notices (e.g. a consumer that was cancelled)
+                kind, item = queue.get_nowait()
+                if kind == "notice":
+                    self.put(item)
             if not task.done():
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

@@ -48,6 +48,30 @@ def parse_value(text: str) -> Any:
     return text
 
 
+def field_annotation(dotted: str) -> Any:
+    """The type annotation of setting `a.b.c` (None if unknown; set_dotted reports that)."""
+    model: Any = Settings
+    annotation: Any = None
+    for part in dotted.split("."):
+        fields = getattr(model, "model_fields", {})
+        if part not in fields:
+            return None
+        annotation = fields[part].annotation
+        model = annotation
+    return annotation
+
+
+def typed_value(dotted: str, text: str) -> Any:
+    """A command-line value for setting `dotted`: text settings take the text as written
+    (`llm.api_key=123456` stays a string), except null for optional ones; others are typed."""
+    annotation = field_annotation(dotted)
+    if annotation is str:
+        return text
+    if annotation == (str | None):
+        return None if text.strip().lower() in ("null", "none", "~") else text
+    return parse_value(text)
+
+
 def config_names() -> list[str]:
     """Names of the config files that ship with remecli."""
     return sorted(p.stem for p in bundled_dir("config").glob("*.yaml"))
@@ -117,10 +141,17 @@ def merge_mapping(target: dict[str, Any], data: Mapping[str, Any], source: str, 
     """Merge a nested mapping into target, key by key, so unknown keys are named."""
     for key, value in data.items():
         dotted = f"{prefix}{key}"
+        if value is None and _is_section(dotted):
+            continue  # `llm:` with every key commented out: nothing to set
         if isinstance(value, Mapping) and value:
             merge_mapping(target, value, source, dotted + ".")
         else:
             set_dotted(target, dotted, value, source)
+
+
+def _is_section(dotted: str) -> bool:
+    annotation = field_annotation(dotted)
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def env_values(environ: Mapping[str, str], cwd: Path) -> dict[str, str]:
@@ -131,7 +162,7 @@ def env_values(environ: Mapping[str, str], cwd: Path) -> dict[str, str]:
     dotenv_path = cwd / ".env"
     if dotenv_path.is_file():
         merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-    merged.update(environ)
+    merged.update({k: v for k, v in environ.items() if v})  # an empty variable doesn't hide .env
     return {name: merged[name] for name in ENV_VARS if merged.get(name)}
 
 
@@ -161,7 +192,7 @@ def load_settings(
     for name, value in env_values(environ, cwd).items():
         set_dotted(data, ENV_VARS[name], value, f"from ${name}")
     for key, value in overrides:
-        set_dotted(data, key, parse_value(value), "on the command line")
+        set_dotted(data, key, typed_value(key, value), "on the command line")
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

@@ -46,7 +46,7 @@ class ToolSettings(_Section):
 class MemorySettings(_Section):
     """Session, compaction and long-term memory knobs."""
 
-    token_encoding: str = "o200k_base"
+    token_encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
     keep_recent_tokens: int = Field(default=10_000, ge=0)
     tool_result_threshold: int = Field(default=1_000, ge=100)
     retention_days: int = Field(default=7, ge=0)

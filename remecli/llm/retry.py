@@ -1,16 +1,23 @@
-"""Bounded exponential backoff around each model call: the only retry loop in remecli."""
+"""Bounded exponential backoff around model calls: the only retry loop in remecli.
+
+`call_with_backoff` is the loop; `RetryMiddleware` applies it to the agent's model calls and
+the compactor applies it to its own requests.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from agentscope.middleware import MiddlewareBase
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+OnRetry = Callable[[int, BaseException, float], None]
 
 
 def backoff_delay(attempt: int, base: float = 0.5, cap: float = 8.0) -> float:
@@ -32,6 +39,37 @@ def is_retryable(exc: BaseException) -> bool:
     )
 
 
+async def call_with_backoff(
+    call: Callable[[], Awaitable[T]],
+    max_retries: int,
+    *,
+    base_delay: float = 0.5,
+    max_delay: float = 8.0,
+    retryable: Callable[[BaseException], bool] = is_retryable,
+    on_retry: OnRetry | None = None,
+    what: str = "model call",
+) -> T:
+    """`await call()`, retried up to `max_retries` times on a `retryable` error.
+
+    Waits `backoff_delay(attempt)` between attempts. The last error is raised as it is;
+    cancellation (`asyncio.CancelledError`) is never retried and propagates at once, also
+    from the wait between attempts.
+    """
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except Exception as exc:
+            if attempt >= max_retries or not retryable(exc):
+                raise
+            delay = backoff_delay(attempt, base_delay, max_delay)
+            log.warning("%s failed (%s); retry %d in %.1fs", what, exc, attempt + 1, delay)
+            if on_retry is not None:
+                on_retry(attempt + 1, exc, delay)
+            await asyncio.sleep(delay)
+            attempt += 1
+
+
 class RetryMiddleware(MiddlewareBase):
     """Retries a failed model call with exponential backoff, `max_retries` times at most.
 
@@ -45,7 +83,7 @@ class RetryMiddleware(MiddlewareBase):
         *,
         base_delay: float = 0.5,
         max_delay: float = 8.0,
-        on_retry: Callable[[int, BaseException, float], None] | None = None,
+        on_retry: OnRetry | None = None,
     ) -> None:
         self.max_retries = max_retries
         self.base_delay = base_delay
@@ -54,16 +92,10 @@ class RetryMiddleware(MiddlewareBase):
 
     async def on_model_call(self, agent: Any, input_kwargs: dict, next_handler: Callable) -> Any:
         """Call the model; on a retryable error wait and try again."""
-        attempt = 0
-        while True:
-            try:
-                return await next_handler(**input_kwargs)
-            except Exception as exc:
-                if attempt >= self.max_retries or not is_retryable(exc):
-                    raise
-                delay = backoff_delay(attempt, self.base_delay, self.max_delay)
-                log.warning("model call failed (%s); retry %d in %.1fs", exc, attempt + 1, delay)
-                if self.on_retry is not None:
-                    self.on_retry(attempt + 1, exc, delay)
-                await asyncio.sleep(delay)
-                attempt += 1
+        return await call_with_backoff(
+            lambda: next_handler(**input_kwargs),
+            self.max_retries,
+            base_delay=self.base_delay,
+            max_delay=self.max_delay,
+            on_retry=self.on_retry,
+        )

@@ -1,9 +1,10 @@
 """Background summaries: hand messages to the summarizer without ever blocking the chat.
 
-Every task first records its messages on disk (`<pending_dir>/<id>.json`, the serialized
-`Msg`s), then summarizes, then deletes the record on success. So a failure, a cancelled task, a
-crash or a kill -9 leaves the messages recorded, and `retry_pending()` (at start and on
-`/compact`) runs them again. Summaries run one at a time, in the order they were added, so two of
+`add()` records the messages on disk (`<pending_dir>/<id>.json`, the serialized `Msg`s,
+written atomically) before it returns, then a task summarizes them and deletes the record on
+success. So a failure, a cancelled task, a crash or a kill -9 (even right after `add()`) leaves
+the messages recorded, and `retry_pending()` (at start and on `/compact`) runs them again; it
+never starts a second run of a record a live task of this process owns. Summaries run one at a time, in the order they were added, so two of
 them never race on today's file. While a task runs, its record is `flock`ed: a second remecli in
 the same working dir skips it instead of summarizing it twice.
 """
@@ -97,7 +98,11 @@ class SummaryTasks:
         return sorted(self.pending_dir.glob("*.json"))
 
     def add(self, messages: list[Any], *, date: dt.date | None = None) -> str:
-        """Start summarizing `messages` in the background; returns the task id at once."""
+        """Start summarizing `messages` in the background; returns the task id at once.
+
+        The record is on disk when this returns (one small atomic write, done here on purpose:
+        a crash right after `add()` must not lose the messages).
+        """
         task_id = uuid.uuid4().hex[:12]
         day = date or dt.date.today()
         record = {
@@ -109,7 +114,13 @@ class SummaryTasks:
             "last_error": "",
             "messages": [m.model_dump(mode="json") for m in messages],
         }
-        self._start(task_id, list(messages), day, record, recorded=False)
+        try:
+            _write_record(self.record_file(task_id), record)
+            recorded = True
+        except OSError:  # the task tries again and reports a failure if it cannot
+            log.exception("could not record summary %s", task_id)
+            recorded = False
+        self._start(task_id, list(messages), day, record, recorded=recorded)
         return task_id
 
     async def retry_pending(self) -> list[str]:
@@ -120,7 +131,7 @@ class SummaryTasks:
             if task_id in self._running:
                 continue
             loaded = await asyncio.to_thread(_load_record, path)
-            if loaded is None:
+            if loaded is None or task_id in self._running:  # a concurrent retry started it
                 continue
             record, messages = loaded
             day = _parse_date(record.get("date"))

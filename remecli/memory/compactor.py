@@ -4,19 +4,25 @@ The checkpoint has six sections (Goal, Constraints & Preferences, Progress with 
 Progress / Blocked, Key Decisions, Next Steps, Critical Context). The request always fits the
 window: a part too large for one request is compacted in stages, each stage updating the
 checkpoint of the previous one. A checkpoint missing sections is asked for again once, then
-accepted with the missing sections taken from the previous checkpoint. Compaction never raises
-(except on cancellation): if the model fails, the previous checkpoint is kept with a
-deterministic note, and the failure is reported in the result.
+accepted with the missing sections taken from the previous checkpoint. Each request is retried
+with exponential backoff on 429/5xx/timeouts (`remecli.llm.retry.call_with_backoff`).
+Compaction never raises except on cancellation: a cancelled request (agentscope's model turns
+`asyncio.CancelledError` into an "interrupted" answer) raises `asyncio.CancelledError` again, so
+Esc stops a compaction at once. If the model keeps failing, the result has `ok=False` and a
+deterministic fallback checkpoint (the previous one plus a note); the caller decides whether to
+use it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from remecli.config.settings import LLMSettings
 from remecli.memory import prompts
 from remecli.memory.blocks import block_text, clip
 
@@ -24,6 +30,7 @@ log = logging.getLogger(__name__)
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n```\s*$", re.DOTALL)
 _SAFETY_TOKENS = 64
+_DEFAULT_RETRIES: int = LLMSettings.model_fields["max_retries"].default
 
 
 @dataclass
@@ -53,6 +60,8 @@ class Compactor:
         *,
         output_reserve: int | None = None,
         block_char_limit: int = 6_000,
+        max_retries: int = _DEFAULT_RETRIES,
+        retry_base_delay: float = 0.5,
     ) -> None:
         self.model = model
         self.counter = counter
@@ -60,6 +69,8 @@ class Compactor:
         self.max_input_length = max_input_length
         self.output_reserve = output_reserve
         self.block_char_limit = block_char_limit
+        self.max_retries = max_retries
+        self.retry_base_delay = retry_base_delay
 
     def update_params(self, max_input_length: int | None = None, language: str | None = None) -> None:
         """Follow runtime changes of the window or language."""
@@ -186,17 +197,37 @@ class Compactor:
         return prompts.assemble(bodies, self.language)
 
     async def _ask(self, request: list[Any]) -> str:
-        """One model call; the text of the complete answer."""
-        from agentscope.model import ChatResponse
+        """One model request (retried with backoff on transient errors); the answer's text."""
+        from remecli.llm.retry import call_with_backoff
+
+        return await call_with_backoff(
+            lambda: self._ask_once(request),
+            self.max_retries,
+            base_delay=self.retry_base_delay,
+            what="compaction request",
+        )
+
+    async def _ask_once(self, request: list[Any]) -> str:
+        """One model call; the text of the complete answer.
+
+        Raises `asyncio.CancelledError` when the call was interrupted: agentscope's model
+        swallows the cancellation and returns an answer marked `INTERRUPTED` instead.
+        """
+        from agentscope.model import ChatResponse, FinishedReason
 
         response = await self.model(messages=request)
         final = None
+        interrupted = False
         if isinstance(response, ChatResponse):
             final = response
+            interrupted = response.finished_reason == FinishedReason.INTERRUPTED
         else:
             async for chunk in response:
+                interrupted |= chunk.finished_reason == FinishedReason.INTERRUPTED
                 if chunk.is_last or final is None:
                     final = chunk
+        if interrupted:
+            raise asyncio.CancelledError("compaction request interrupted")
         if final is None:
             raise RuntimeError("the model returned an empty answer")
         return "".join(getattr(b, "text", "") for b in final.content if b.type == "text")

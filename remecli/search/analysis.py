@@ -72,9 +72,34 @@ class MixedTokenizer(Tokenizer):
             yield token
 
 
+_FUNCTION_WORDS = """
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
+her hers herself it its itself they them their theirs themselves
+what which who whom whose this that these those here there when where why how
+am is are was were be been being have has had having do does did doing can will just should now
+a an the and but if or because as until while of at by for with about against between into
+through during before after above below to from up down in out on off over under again further
+then once all any both each few more most other some such no nor not only own same so than too
+very us may yet tbd
+s t d ll m o re ve y don ain aren couldn didn doesn hadn hasn haven isn mightn mustn needn shan
+shouldn wasn weren wouldn
+"""
+QUERY_STOP_WORDS: frozenset[str] = frozenset(_FUNCTION_WORDS.split()) | frozenset(STOP_WORDS)
+
+
 def make_analyzer():
     """The analyzer used for both indexing and queries."""
     return MixedTokenizer() | LowercaseFilter() | StopFilter(STOP_WORDS, minsize=1) | StemFilter()
+
+
+def make_query_analyzer():
+    """The analyzer of queries: the index's, with the longer stop list `QUERY_STOP_WORDS`."""
+    return (
+        MixedTokenizer()
+        | LowercaseFilter()
+        | StopFilter(QUERY_STOP_WORDS, minsize=1)
+        | StemFilter()
+    )
 
 
 def query_terms(analyzer, text: str) -> list[str]:

@@ -10,7 +10,7 @@ from whoosh import scoring
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 from whoosh.query import Or, Term
 
-from remecli.search.analysis import make_analyzer, query_terms
+from remecli.search.analysis import make_analyzer, make_query_analyzer, query_terms
 
 _META_BOOST = 0.5
 
@@ -35,6 +35,7 @@ class KeywordIndex:
         else:
             self._index = whoosh_index.create_in(str(folder), _schema())
         self._analyzer = self._index.schema["content"].analyzer
+        self._query_analyzer = make_query_analyzer()
         self._lock = threading.Lock()
         self._searcher = self._index.searcher(weighting=scoring.BM25F())
 
@@ -62,7 +63,8 @@ class KeywordIndex:
 
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """(chunk id, BM25 score) of the best `limit` chunks matching any query term."""
-        terms = query_terms(self._analyzer, query)
+        # Content words only; a query of function words alone keeps the index's analysis.
+        terms = query_terms(self._query_analyzer, query) or query_terms(self._analyzer, query)
         if not terms or limit <= 0:
             return []
         clauses = [Term("content", t) for t in terms]

@@ -1,18 +1,19 @@
 """Which tool calls can destroy or leak: a pure classifier used by the approval policy.
 
 A heuristic, not a sandbox: it reads the command the way a careful reviewer would (tokens,
-pipes, redirections, `sh -c` bodies) and names the first risk it finds.
+pipes, redirections, `sh -c` bodies, `$(…)`/backticks, `python -c` one-liners, here-documents)
+and names the first risk it finds. Parsing lives in `danger_shell`; the rules live here.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from remecli.tools import danger_shell as sh
 from remecli.tools.context import ToolContext
 
 
@@ -24,27 +25,64 @@ class Danger:
     reason: str
 
 
-_SEPARATORS = {";", "&&", "||", "|", "|&", "&", "(", ")", ";;", "{", "}"}
-_WRAPPERS = {"env", "nice", "nohup", "time", "command", "exec", "builtin", "xargs", "stdbuf"}
-_SUPERUSER = {"sudo", "doas", "su", "pkexec", "run0"}
-_SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"}
-_INTERPRETERS = _SHELLS | {"python", "python3", "perl", "ruby", "node"}
+_MAX_DEPTH = 3
+_DOWNLOADERS = {"curl", "wget", "fetch"}
 _DISK_TOOLS = {"mkfs", "fdisk", "sfdisk", "parted", "wipefs", "shred", "mkswap", "blkdiscard"}
 _POWER = {"shutdown", "reboot", "halt", "poweroff"}
+_RAW_NETWORK = {"nc", "ncat", "netcat", "socat"}
 _SAFE_DEVICES = re.compile(r"^/dev/(null|zero|stdout|stderr|stdin|tty|fd/\d+)$")
 _DISK_DEVICE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|loop|md|dm-)")
 _FORK_BOMB = re.compile(r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:")
-_UPLOAD_FILE_FLAGS = {"-T", "--upload-file", "--post-file"}
-_DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "--post-data"}
+_UPLOAD_FILE_FLAGS = ("-T", "--upload-file", "--post-file", "--body-file")
+_DATA_FLAGS = {
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-urlencode",
+    "--data-raw",
+    "--data-ascii",
+    "--json",
+    "-F",
+    "--form",
+    "--form-string",
+    "--post-data",
+    "--body-data",
+}
+# Short options of curl / wget that take a value (so `-XPOST` is not read as containing -O).
+_CURL_VALUED = "AbcCdDeEFHKmoQrtTuUwxXyYzP"
+_WGET_VALUED = "OPoaAeiBUtTwQlDRIX"
 # Commands whose every non-flag argument is a path they modify.
 _MODIFY_ALL = {"rm", "rmdir", "mv", "touch", "mkdir", "truncate", "tee", "unlink", "shred"}
 # Commands whose last argument is the path they write.
 _MODIFY_LAST = {"cp", "ln", "install", "rsync"}
-_EXEC_DELETE = re.compile(
+_PY_DELETE = re.compile(
     r"\b(shutil\.rmtree|os\.(remove|unlink|rmdir|removedirs)|\.unlink\(|\.rmdir\()"
 )
-_EXEC_SHELL = re.compile(r"\b(os\.system|os\.popen|subprocess\.\w+)\s*\(")
-_STRING_LITERAL = re.compile(r"(?:'''|\"\"\"|'|\")(.*?)(?:'''|\"\"\"|'|\")", re.S)
+_PY_SHELL = re.compile(r"\b(os\.system|os\.popen|os\.exec\w*|pty\.spawn|subprocess\.\w+)\s*\(")
+_PY_WRITES = (
+    re.compile(
+        r"""\bopen\(\s*[rbf]?['"](?P<path>[^'"]+)['"]\s*,\s*(mode\s*=\s*)?['"][^'"]*[wax+]"""
+    ),
+    re.compile(r"""\bPath\(\s*[rbf]?['"](?P<path>[^'"]+)['"]\s*\)\s*\.(write_|touch|mkdir)"""),
+)
+# Perl, Ruby, Node and PHP one-liners.
+_OTHER_DELETE = re.compile(
+    r"\b(unlink|unlinkSync|rmtree|remove_tree|rmdir|rmdirSync|rmSync|rm_rf|rm_r|rm_f"
+    r"|remove_dir|remove_entry\w*)\b|\b(File|Dir)\.delete\b|\bfs(\.promises)?\.rm\s*\("
+    r"|\bFileUtils\.rm\b"
+)
+_OTHER_SHELL = re.compile(
+    r"\b(system|exec|execSync|execFileSync|spawn|spawnSync|popen|qx|shell_exec|passthru"
+    r"|proc_open)\b|`|%x[({\[]"
+)
+_OTHER_WRITES = (
+    re.compile(
+        r"""\b(writeFileSync|appendFileSync|writeFile|appendFile|File\.write"""
+        r"""|file_put_contents)\s*\(\s*['"](?P<path>[^'"]+)['"]"""
+    ),
+    re.compile(r"""\bopen\s*\(?[^,;]+,\s*['"]\+?>{1,2}\s*(['"]\s*,\s*['"])?(?P<path>[^'"]+)['"]"""),
+)
+_STRING_LITERAL = re.compile(r"(?:'''|\"\"\"|'|\"|`)(.*?)(?:'''|\"\"\"|'|\"|`)", re.S)
 
 
 def classify(tool_name: str, args: Mapping[str, Any], ctx: ToolContext) -> Danger | None:
@@ -57,7 +95,7 @@ def classify(tool_name: str, args: Mapping[str, Any], ctx: ToolContext) -> Dange
             return Danger("outside-workspace", f"{tool_name} outside the workspace: {path}")
         return None
     if tool_name == "execute_code":
-        return _classify_code(str(args.get("code") or ""), ctx)
+        return classify_code(str(args.get("code") or ""), ctx)
     return None
 
 
@@ -71,22 +109,27 @@ def classify_command(command: str, ctx: ToolContext, depth: int = 0) -> Danger |
     """The first risk in a shell command line (relative paths follow `cd`s along the line)."""
     if _FORK_BOMB.search(command):
         return Danger("fork-bomb", "a fork bomb")
-    segments = _segments(command)
+    command, heredocs = sh.cut_heredocs(command)
+    if depth < _MAX_DEPTH:
+        for body in sh.substitutions(command):
+            found = classify_command(body, ctx, depth + 1)
+            if found:
+                return found
+    segments = sh.segments(command)
     base = str(ctx.workspace)
     for index, (separator, tokens) in enumerate(segments):
-        program, args, _ = _program(tokens)
+        program, args, _ = sh.program_of(tokens)
         if program in ("cd", "pushd"):
             target = next((arg for arg in args if not arg.startswith("-")), "~")
             base = os.path.join(base, os.path.expandvars(os.path.expanduser(target)))
             continue
-        found = _classify_simple(tokens, ctx, depth, base)
+        piped = separator in ("|", "|&") and index > 0
+        found = _classify_simple(tokens, ctx, depth, base, heredocs)
         if found:
             return found
-        if separator in ("|", "|&") and index > 0:
-            previous = _program(segments[index - 1][1])[0]
-            program = _program(tokens)[0]
-            if previous in ("curl", "wget", "fetch") and program in _INTERPRETERS:
-                return Danger("pipe-to-shell", f"pipes a download into {program}")
+        previous = sh.program_of(segments[index - 1][1])[0] if piped else ""
+        if previous in _DOWNLOADERS and _runs_stdin(program, args):
+            return Danger("pipe-to-shell", f"pipes a download into {program}")
     if re.search(r"(<\(|\$\(|`)\s*(curl|wget)\b", command) and re.search(
         r"\b(ba|z|da|k)?sh\b|\bsource\b|\beval\b", command
     ):
@@ -94,94 +137,28 @@ def classify_command(command: str, ctx: ToolContext, depth: int = 0) -> Danger |
     return None
 
 
-def _segments(command: str) -> list[tuple[str, list[str]]]:
-    """Split a command line into simple commands, each with the separator before it."""
-    lexer = shlex.shlex(command.replace("\n", " ; "), posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to a rough split
-        tokens = re.findall(r"[;&|()<>]+|[^\s;&|()<>]+", command)
-    segments: list[tuple[str, list[str]]] = []
-    separator, current = "", []
-    for token in tokens:
-        if token in _SEPARATORS:
-            if current:
-                segments.append((separator, current))
-            separator, current = token, []
-        elif token == "$" and current == []:
-            continue
-        else:
-            current.append(token)
-    if current:
-        segments.append((separator, current))
-    return segments
-
-
-def _program(tokens: list[str]) -> tuple[str, list[str], bool]:
-    """(program name, its arguments, whether it runs as superuser), wrappers skipped."""
-    superuser = False
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        name = os.path.basename(token)
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", token):  # VAR=value prefix
-            index += 1
-        elif name in _SUPERUSER:
-            superuser = True
-            index += 1
-            while index < len(tokens) and tokens[index].startswith("-"):
-                index += 1
-        elif name in _WRAPPERS or name == "timeout":
-            index += 1
-            while index < len(tokens) and (
-                tokens[index].startswith("-") or (name == "timeout" and tokens[index][0].isdigit())
-            ):
-                index += 1
-        else:
-            return name, tokens[index + 1 :], superuser
-    return "", [], superuser
-
-
-def _split_redirections(args: list[str]) -> tuple[list[str], list[str]]:
-    """(plain arguments, redirection targets written to)."""
-    plain, targets = [], []
-    skip = False
-    for index, token in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if ">" in token and set(token) <= set("<>&|"):
-            target = args[index + 1] if index + 1 < len(args) else ""
-            skip = True
-            if target and not (token.endswith("&") and target.isdigit()):
-                targets.append(target)
-        elif "<" in token and set(token) <= set("<>&|"):
-            skip = True
-        else:
-            plain.append(token)
-    return plain, targets
-
-
-def _classify_simple(tokens: list[str], ctx: ToolContext, depth: int, base: str) -> Danger | None:
-    program, raw_args, superuser = _program(tokens)
-    args, written = _split_redirections(raw_args)
+def _classify_simple(
+    tokens: list[str], ctx: ToolContext, depth: int, base: str, heredocs: dict[str, str]
+) -> Danger | None:
+    program, raw_args, superuser = sh.program_of(tokens)
+    redirections = sh.split_redirections(raw_args, heredocs)
+    args = redirections.plain
     if superuser:
         return Danger("superuser", "runs a command as superuser (sudo)")
-    for target in written:
+    for target in redirections.written:
         if _DISK_DEVICE.match(target):
             return Danger("disk-write", f"writes to the disk device {target}")
         if not _writable_without_asking(target, ctx, base):
             return Danger("outside-workspace", f"writes outside the workspace: {target}")
     if not program:
         return None
+    language = sh.language_of(program)
+    if language and depth < _MAX_DEPTH:
+        return _classify_interpreter(program, language, args, redirections, ctx, depth, base)
     flags = [arg for arg in args if arg.startswith("-")]
     operands = [arg for arg in args if not arg.startswith("-")]
     short = "".join(flag[1:] for flag in flags if not flag.startswith("--"))
-    if program in _SHELLS and "-c" in flags and depth < 3:
-        body = args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else ""
-        return classify_command(body, ctx, depth + 1)
-    if program == "eval" and depth < 3:
+    if program == "eval" and depth < _MAX_DEPTH:
         return classify_command(" ".join(args), ctx, depth + 1)
     if program == "rm" and ("r" in short or "R" in short or "--recursive" in flags):
         return Danger("recursive-delete", f"deletes recursively: rm {' '.join(args)}")
@@ -199,14 +176,11 @@ def _classify_simple(tokens: list[str], ctx: ToolContext, depth: int, base: str)
         return Danger("power", f"{program} stops the machine")
     if program in ("curl", "wget") and _uploads(args):
         return Danger("upload", f"{program} uploads data")
-    if program in ("scp", "sftp", "rsync") and any(_is_remote(arg) for arg in operands):
+    if program in ("scp", "sftp", "rsync") and any(sh.is_remote(arg) for arg in operands):
         return Danger("upload", f"{program} copies files to or from another machine")
-    modified = (
-        operands if program in _MODIFY_ALL else operands[-1:] if program in _MODIFY_LAST else []
-    )
-    if program in ("chmod", "chown", "chgrp"):
-        modified = operands[1:]
-    for path in modified:
+    if program in _RAW_NETWORK and "z" not in short:
+        return Danger("upload", f"{program} sends data over a raw network connection")
+    for path in _written_paths(program, args, operands, short):
         if not _writable_without_asking(path, ctx, base):
             return Danger(
                 "outside-workspace", f"{program} changes files outside the workspace: {path}"
@@ -214,9 +188,120 @@ def _classify_simple(tokens: list[str], ctx: ToolContext, depth: int, base: str)
     return None
 
 
+def _classify_interpreter(
+    program: str,
+    language: str,
+    args: list[str],
+    redirections: sh.Redirections,
+    ctx: ToolContext,
+    depth: int,
+    base: str,
+) -> Danger | None:
+    """`bash -c`, `python -c`, `perl -e`… and interpreters fed a here-document."""
+    inline = sh.inline_code(language, args)
+    if inline is None and redirections.stdin_text is not None and _runs_stdin(program, args):
+        inline = sh.InlineCode(redirections.stdin_text, [], False)
+    if inline is None:
+        return None
+    if inline.in_place:
+        for path in inline.operands:
+            if not _writable_without_asking(path, ctx, base):
+                return Danger(
+                    "outside-workspace", f"{program} -i edits outside the workspace: {path}"
+                )
+    if language == "shell":
+        return classify_command(inline.code, ctx, depth + 1)
+    return classify_code(inline.code, ctx, language, depth + 1)
+
+
+def _runs_stdin(program: str, args: list[str]) -> bool:
+    """True when an interpreter takes its program from stdin (`| sh`, `python3 -`)."""
+    language = sh.language_of(program)
+    if language is None or sh.inline_code(language, args) is not None:
+        return False
+    if language == "shell" and "-s" in args:
+        return True  # `bash -s stable`: the words after -s are arguments, the code is stdin
+    return "-m" not in args and all(arg.startswith("-") for arg in args)
+
+
+def _written_paths(program: str, args: list[str], operands: list[str], short: str) -> list[str]:
+    """The paths a file-writing command changes (empty for commands that write none)."""
+    if program in _MODIFY_ALL:
+        return operands
+    if program in ("cp", "mv", "ln", "install"):
+        targets = sh.option_values(args, "t", ["--target-directory"], "tSmogb")
+        if targets:
+            return targets
+        if program == "install" and "d" in short:
+            return operands
+        return operands[-1:] if len(operands) > 1 or program != "ln" else ["."]
+    if program in _MODIFY_LAST:
+        return operands[-1:]
+    if program in ("chmod", "chown", "chgrp"):
+        return operands[1:]
+    if program == "sed":
+        return _sed_in_place_files(args)
+    if program == "tar":
+        return _tar_written(args)
+    if program == "unzip" and "l" not in short:
+        return sh.option_values(args, "d", [], "dx") or ["."]
+    if program == "curl":
+        return sh.option_values(args, "o", ["--output", "--output-dir"], _CURL_VALUED)
+    if program == "wget":
+        found = sh.option_values(args, "O", ["--output-document"], _WGET_VALUED)
+        return found + sh.option_values(args, "P", ["--directory-prefix"], _WGET_VALUED)
+    return []
+
+
+def _sed_in_place_files(args: list[str]) -> list[str]:
+    """Files `sed -i` rewrites (none without -i/--in-place)."""
+    in_place, script_given, operands = False, False, []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-e", "--expression", "-f", "--file"):
+            script_given = skip = True
+        elif arg.startswith(("--expression=", "--file=")):
+            script_given = True
+        elif arg.startswith("--in-place"):
+            in_place = True
+        elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
+            for position, letter in enumerate(arg[1:], start=1):
+                if letter == "i":
+                    in_place = True
+                    break  # the rest is the backup suffix
+                if letter in "ef":
+                    script_given = True
+                    skip = position == len(arg) - 1
+                    break
+        elif not arg.startswith("--"):
+            operands.append(arg)
+    if not in_place:
+        return []
+    return operands if script_given else operands[1:]
+
+
+def _tar_written(args: list[str]) -> list[str]:
+    """Where tar writes: the folder it extracts into, or the archive it creates."""
+    if not args:
+        return []
+    bundle = args[0].lstrip("-") if not args[0].startswith("--") else ""
+    short = bundle + "".join(a[1:] for a in args[1:] if a.startswith("-") and a[1:2] != "-")
+    if "x" in short or any(arg.startswith(("--extract", "--get")) for arg in args):
+        return sh.option_values(args, "C", ["--directory"], "CfbHKLNTVgX") or ["."]
+    if any(letter in short for letter in "cru") or any(
+        arg.startswith(("--create", "--append", "--update")) for arg in args
+    ):
+        archives = sh.option_values(args, "f", ["--file"], "fCbHKLNTVgX")
+        if bundle and not args[0].startswith("-") and "f" in bundle and len(args) > 1:
+            archives.append(args[1])
+        return [archive for archive in archives if archive not in ("", "-")]
+    return []
+
+
 def _classify_git(args: list[str]) -> Danger | None:
-    sub = next((arg for arg in args if not arg.startswith("-")), "")
-    rest = args[args.index(sub) + 1 :] if sub else []
+    sub, rest = sh.git_subcommand(args)
     short = "".join(arg[1:] for arg in rest if arg.startswith("-") and not arg.startswith("--"))
     if sub == "push" and (
         "f" in short
@@ -242,10 +327,6 @@ def _finds_and_removes(args: list[str]) -> bool:
     )
 
 
-def _is_remote(arg: str) -> bool:
-    return bool(re.match(r"^([\w.-]+@)?[\w.-]+:", arg)) and not re.match(r"^[A-Za-z]:\\", arg)
-
-
 def _writable_without_asking(path: str, ctx: ToolContext, base: str = "") -> bool:
     """Inside the workspace, remecli's working folder, a scratch folder, or a harmless device.
 
@@ -260,25 +341,40 @@ def _writable_without_asking(path: str, ctx: ToolContext, base: str = "") -> boo
 
 
 def _uploads(args: list[str]) -> bool:
-    """curl/wget arguments that send a local file or data away."""
+    """curl/wget arguments that send a local file, stdin or a command's output away."""
     for index, arg in enumerate(args):
         following = args[index + 1] if index + 1 < len(args) else ""
-        if arg in _UPLOAD_FILE_FLAGS or arg.startswith(("--upload-file=", "--post-file=")):
+        if arg in _UPLOAD_FILE_FLAGS or arg.startswith(tuple(f + "=" for f in _UPLOAD_FILE_FLAGS)):
             return True
-        if arg in _DATA_FLAGS and (following.startswith(("@", "<")) or "=@" in following):
+        value = following if arg in _DATA_FLAGS else ""
+        match = re.match(r"^(-d|-F|--data[\w-]*=|--form=|--json=|--post-data=|--body-data=)", arg)
+        if match and match.end() < len(arg):
+            value = arg[match.end() :]
+        if value and (value.startswith(("@", "<")) or "=@" in value or "=<" in value):
             return True
-        if re.match(r"^(-d|-F|--data[\w-]*=|--form=)([@<]|\S*=@)", arg):
-            return True
+        if value and re.search(r"\$\(|`|^\$$|\$$", value):
+            return True  # sends a command's output, e.g. --data "$(cat ~/.ssh/id_rsa)"
     return False
 
 
-def _classify_code(code: str, ctx: ToolContext) -> Danger | None:
-    """Python code: file deletion, or shell commands (as string literals) that are dangerous."""
-    if _EXEC_DELETE.search(code):
+def classify_code(
+    code: str, ctx: ToolContext, language: str = "python", depth: int = 1
+) -> Danger | None:
+    """Code run by execute_code or an interpreter one-liner: deletions, writes outside the
+    workspace, and shell commands (as string literals) that are dangerous."""
+    python = language == "python"
+    if (_PY_DELETE if python else _OTHER_DELETE).search(code):
         return Danger("code-delete", "the program deletes files or folders")
-    if _EXEC_SHELL.search(code):
+    for pattern in _PY_WRITES if python else _OTHER_WRITES:
+        for match in pattern.finditer(code):
+            path = match.group("path")
+            if not _writable_without_asking(path, ctx):
+                return Danger(
+                    "outside-workspace", f"the program writes outside the workspace: {path}"
+                )
+    if (_PY_SHELL if python else _OTHER_SHELL).search(code) and depth <= _MAX_DEPTH:
         for literal in _STRING_LITERAL.findall(code):
-            found = classify_command(literal, ctx, depth=1)
+            found = classify_command(literal, ctx, depth)
             if found:
                 return Danger(found.kind, f"the program runs a shell command that {found.reason}")
     return None

@@ -13,6 +13,7 @@ import sys
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.text import Text
 
 from remecli.agent import events as ev
 from remecli.agent.assistant import Assistant
@@ -29,27 +30,37 @@ class PlainRenderer:
     def __init__(self, out: Console, err: Console) -> None:
         self.out = out
         self.err = err
-        self._in_text = False
+        self.in_text = False
 
     def render(self, event: ev.CoreEvent) -> None:
         """Print one event."""
         if isinstance(event, ev.TextDelta):
             self.out.file.write(event.text)
             self.out.file.flush()
-            self._in_text = True
+            self.in_text = True
             return
-        if self._in_text and not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
-            self.out.file.write("\n")
-            self._in_text = False
+        if not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
+            self.end_text()
         if isinstance(event, ev.ToolCallReady):
-            self.err.print(f"[dim]⚙ {event.name} {event.arguments[:200]}[/dim]", highlight=False)
+            self.line(f"⚙ {event.name} {event.arguments[:200]}", "dim")
         elif isinstance(event, ev.ToolFinished):
             first = (event.output.strip().splitlines() or [""])[0][:120]
-            self.err.print(f"[dim]  → {event.state} ({event.duration:.1f}s) {first}[/dim]", highlight=False)
+            self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
         elif notice_line(event):
-            self.err.print(f"[cyan]• {notice_line(event)}[/cyan]", highlight=False)
+            self.line(f"• {notice_line(event)}", "cyan")
         elif isinstance(event, ev.ErrorReport):
-            self.err.print(f"[red]✗ {event.message}[/red]", highlight=False)
+            self.line(f"✗ {event.message}", "red")
+
+    def end_text(self) -> None:
+        """Finish a streamed answer with a newline."""
+        if self.in_text:
+            self.out.file.write("\n")
+            self.out.file.flush()
+            self.in_text = False
+
+    def line(self, text: str, style: str) -> None:
+        """One stderr line; the text is data, never markup."""
+        self.err.print(Text(text, style=style), highlight=False)
 
 
 async def _ask_line(request) -> str:
@@ -66,7 +77,8 @@ def _cancel_on_sigterm() -> None:
     """SIGTERM cancels the running front-end task, whose `finally` then saves memory."""
     task = asyncio.current_task()
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
 
 
 async def _close(assistant: Assistant) -> list[str]:
@@ -75,6 +87,29 @@ async def _close(assistant: Assistant) -> list[str]:
         return await assistant.close()
     except (KeyboardInterrupt, asyncio.CancelledError):
         return await assistant.close(force=True)
+
+
+async def _reply_cancellable(assistant: Assistant, text: str, renderer: PlainRenderer) -> bool:
+    """Stream one reply; Ctrl+C cancels just this reply (False), not the REPL."""
+
+    async def consume() -> None:
+        async for event in assistant.send(text):
+            renderer.render(event)
+
+    task = asyncio.ensure_future(consume())
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        await task
+        return True
+    except asyncio.CancelledError:
+        if not task.cancelled():
+            raise  # the REPL itself is being cancelled (SIGTERM)
+        return False
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
 
 
 def run_once(settings: Settings, question: str) -> int:
@@ -89,11 +124,10 @@ def run_once(settings: Settings, question: str) -> int:
             async for event in assistant.send(question):
                 failed = failed or isinstance(event, ev.ErrorReport)
                 renderer.render(event)
-            if renderer._in_text:
-                sys.stdout.write("\n")
+            renderer.end_text()
         finally:
             for line in await _close(assistant):
-                renderer.err.print(f"[dim]• {line}[/dim]", highlight=False)
+                renderer.line(f"• {line}", "dim")
         return 1 if failed else 0
 
     return asyncio.run(main())
@@ -151,18 +185,13 @@ def run_repl(settings: Settings) -> int:
                     async for event in dispatch(assistant, command, arg):
                         renderer.render(event)
                     continue
-                try:
-                    async for event in assistant.send(text):
-                        renderer.render(event)
-                except KeyboardInterrupt:
+                if not await _reply_cancellable(assistant, text, renderer):
                     err.print("Reply cancelled.")
-                if renderer._in_text:
-                    sys.stdout.write("\n")
-                    renderer._in_text = False
+                renderer.end_text()
         finally:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(assistant):
-                err.print(f"• {line}", highlight=False)
+                renderer.line(f"• {line}", "")
         return 0
 
     return asyncio.run(main())

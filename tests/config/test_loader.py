@@ -125,3 +125,30 @@ def test_help_and_version_do_not_import_agentscope() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "usage: remecli" in proc.stdout and "remecli 0." in proc.stdout
     assert proc.stdout.strip().endswith("CLEAN")
+
+
+def test_text_settings_keep_the_text_as_typed(tmp_path: Path) -> None:
+    s = load(["llm.api_key=123456", "resume=20260101", "prompt=[draft] fix {x}", "llm.model_name=true"], cwd=tmp_path)
+    assert s.llm.api_key == "123456" and s.resume == "20260101"
+    assert s.prompt == "[draft] fix {x}" and s.llm.model_name == "true"
+    assert load(["resume=null"], cwd=tmp_path).resume is None
+
+
+def test_commented_out_section_and_empty_env(tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text("llm:\n  # model_name: x\ntools:\n")
+    assert load(["config=c"], cwd=tmp_path).llm.model_name == "gpt-4o-mini"
+    (tmp_path / ".env").write_text("REME_LLM_API_KEY=sk-from-dotenv\n")
+    assert load(env={"REME_LLM_API_KEY": ""}, cwd=tmp_path).llm.api_key == "sk-from-dotenv"
+
+
+def test_unknown_token_encoding_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="memory.token_encoding"):
+        load(["memory.token_encoding=bogus"], cwd=tmp_path)
+
+
+def test_dash_p_keeps_the_question_verbatim() -> None:
+    from remecli.cli_args import parse_argv
+
+    for question in ("none", "42", "[draft] x", '{"a": 1}'):
+        inv = parse_argv(["config=cli", "-p", question])
+        assert inv.prompt == question and inv.settings_args == ["config=cli"]

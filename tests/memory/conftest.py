@@ -28,7 +28,7 @@ def is_compaction(body: dict[str, Any]) -> bool:
 
 
 def make_settings(fake_llm, tmp_path: Path, **overrides: Any) -> Settings:
-    """Small window settings pointing at the fake server."""
+    """Small window settings pointing at the fake server (`max_retries` for the LLM too)."""
     memory = MemorySettings(
         keep_recent_tokens=overrides.pop("keep_recent_tokens", 200),
         tool_result_threshold=overrides.pop("tool_result_threshold", 1000),
@@ -38,7 +38,12 @@ def make_settings(fake_llm, tmp_path: Path, **overrides: Any) -> Settings:
         working_dir=str(tmp_path / ".reme"),
         max_input_length=overrides.pop("max_input_length", 6000),
         memory_compact_ratio=overrides.pop("memory_compact_ratio", 0.2),
-        llm=LLMSettings(base_url=fake_llm.base_url, api_key="sk-test", model_name="fake-model"),
+        llm=LLMSettings(
+            base_url=fake_llm.base_url,
+            api_key="sk-test",
+            model_name="fake-model",
+            max_retries=overrides.pop("max_retries", 3),
+        ),
         memory=memory,
         **overrides,
     )

@@ -112,27 +112,6 @@ async def test_summary_missing_sections_is_retried_then_filled_from_previous(
     assert retry_messages[-2]["role"] == "assistant" and "Key Decisions" in str(retry_messages[-1])
 
 
-async def test_compaction_llm_failure_keeps_previous_summary_and_turn_succeeds(
-    rig_factory, fake_llm
-) -> None:
-    outcomes = iter([checkpoint("kept"), ErrorTurn(500, "compactor down")])
-    script = Script(fake_llm, summaries=lambda body, n: next(outcomes))
-    rig = rig_factory(keep_recent_tokens=150)
-    turn = 0
-    while len(_done(rig.notices)) < 2 and turn < 40:
-        script.add(f"answer {turn}")
-        events = await rig.ask(words(60, seed=turn))
-        assert type(events[-1]).__name__ == "ReplyEndEvent"
-        turn += 1
-    failed = _done(rig.notices)[1]
-    assert failed.error and "compactor down" in failed.error
-    assert failed.tokens_after < failed.tokens_before
-    summary = rig.mw.session.summary
-    assert "kept 0" in summary and "kept 3" in summary
-    assert "Automatic summary failed" in summary
-    assert fake_llm.violations == []
-
-
 async def test_context_length_exceeded_forces_compaction_and_retries_once(
     rig_factory, fake_llm
 ) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
 from remecli.memory.compactor import Compactor
 from remecli.memory.prompts import missing_sections, sections
+from tests.fakes.turns import ErrorTurn, TextTurn
 from tests.memory.conftest import Script, checkpoint, make_settings, request_text, words
 
 
@@ -21,10 +23,19 @@ def _messages(count: int, size: int) -> list:
     return out
 
 
-def _compactor(fake_llm, tmp_path, window: int, language: str = "") -> Compactor:
+def _compactor(
+    fake_llm, tmp_path, window: int, language: str = "", max_retries: int = 0
+) -> Compactor:
     settings = make_settings(fake_llm, tmp_path)
     model = build_chat_model(settings.llm, context_size=window)
-    return Compactor(model, get_token_counter("o200k_base"), language, window)
+    return Compactor(
+        model,
+        get_token_counter("o200k_base"),
+        language,
+        window,
+        max_retries=max_retries,
+        retry_base_delay=0.01,
+    )
 
 
 async def test_too_large_part_is_compacted_in_stages_that_fit(fake_llm, tmp_path) -> None:
@@ -70,11 +81,43 @@ async def test_chinese_prompts_and_sections(fake_llm, tmp_path) -> None:
     assert result.summary.strip() == zh and result.retries == 0
 
 
-async def test_model_failure_gives_deterministic_fallback(fake_llm, tmp_path) -> None:
-    fake_llm.add_error(500, "down")
-    compactor = _compactor(fake_llm, tmp_path, 8_000)
+async def test_model_failure_after_retries_gives_deterministic_fallback(fake_llm, tmp_path) -> None:
+    fake_llm.set_fallback(ErrorTurn(500, "down"))
+    compactor = _compactor(fake_llm, tmp_path, 8_000, max_retries=2)
     result = await compactor.compact(_messages(2, 5), previous_summary=checkpoint("prev"))
+    assert len(fake_llm.chat_requests()) == 3  # the first try and two retries
     assert not result.ok and "down" in result.error
     assert not missing_sections(result.summary)
     assert "prev 0" in result.summary and "prev 4" in result.summary
     assert "Automatic summary failed" in result.summary and "question 1" in result.summary
+
+
+async def test_transient_server_error_is_retried_into_a_real_checkpoint(fake_llm, tmp_path) -> None:
+    fake_llm.add_error(500, "hiccup")
+    fake_llm.add_error(429, "slow down", code="rate_limit_exceeded")
+    script = Script(fake_llm)
+    compactor = _compactor(fake_llm, tmp_path, 8_000, max_retries=2)
+    result = await compactor.compact(_messages(2, 5), previous_summary=checkpoint("prev"))
+    assert result.ok and result.error is None
+    assert len(fake_llm.chat_requests()) == 3 and len(script.compactions) == 1
+    assert result.summary.strip() == checkpoint("gen1").strip()
+
+
+async def test_a_request_error_is_not_retried(fake_llm, tmp_path) -> None:
+    fake_llm.add_error(400, "bad request")
+    Script(fake_llm)
+    compactor = _compactor(fake_llm, tmp_path, 8_000, max_retries=3)
+    result = await compactor.compact(_messages(1, 5))
+    assert not result.ok and "bad request" in result.error
+    assert len(fake_llm.chat_requests()) == 1
+
+
+async def test_cancelling_a_compaction_raises_and_sends_nothing_more(fake_llm, tmp_path) -> None:
+    fake_llm.set_fallback(TextTurn(checkpoint("late"), delay=30.0))
+    compactor = _compactor(fake_llm, tmp_path, 8_000, max_retries=3)
+    task = asyncio.create_task(compactor.compact(_messages(2, 5), checkpoint("prev")))
+    await fake_llm.wait_for_requests_async(1, path="/v1/chat/completions")
+    task.cancel()
+    done, _ = await asyncio.wait({task}, timeout=10)
+    assert task in done and task.cancelled()  # not turned into a fallback checkpoint
+    assert len(fake_llm.chat_requests()) == 1  # neither the section retry nor a backoff retry

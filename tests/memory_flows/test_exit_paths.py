@@ -117,3 +117,18 @@ def _remecli_process() -> psutil.Process:
         if any(part.endswith("/remecli") for part in cmdline[:2]) and "config=cli" in cmdline:
             return proc
     raise AssertionError("remecli process not found")
+
+
+async def test_a_crashed_session_is_saved_at_next_start(assistant_factory, fake_llm, memory_model) -> None:
+    crashed = assistant_factory("memory.summarize=true")
+    await collect(crashed, "the vault code is in the blue binder")
+    # no close(): the process died here (its state file was saved after the turn)
+    survivor = assistant_factory("memory.summarize=true")
+    await survivor.start()
+    await survivor.memory.await_summary_tasks()
+    assert "blue binder" in daily_file(survivor.working_dir).read_text()
+    await survivor.close()
+    third = assistant_factory("memory.summarize=true")  # already recovered: not summarized again
+    await third.start()
+    assert third.pending_summaries() == 0
+    await third.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
-from textual.worker import Worker
+from textual.worker import Worker, WorkerError
 
 from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import COMMANDS, dispatch, parse
@@ -116,7 +116,8 @@ class RemeApp(App):
         self.run_worker(self._boot(), name="boot", exclusive=False)
         self.assistant.notices.listener = self._background_event
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            for sig in (signal.SIGTERM, signal.SIGHUP):  # kill, closed terminal, dropped SSH
+                asyncio.get_running_loop().add_signal_handler(sig, self._on_sigterm)
 
     def _on_sigterm(self) -> None:
         self.call_later(self.action_quit_app)
@@ -144,7 +145,8 @@ class RemeApp(App):
             await self.assistant.start()
         except Exception as exc:
             log.exception("agent start failed")
-            self._boot_error = f"Could not start the agent: {exc}. Details in {self.log_file}."
+            where = f" Details in {self.log_file}." if self.log_file else ""
+            self._boot_error = f"Could not start the agent: {exc}.{where}"
             await self.query_one(ChatView).add_error(self._boot_error)
             status.state = "error"
             return
@@ -184,6 +186,9 @@ class RemeApp(App):
             command, arg = parsed
             await self._run_command(command, arg)
             return
+        if self._boot_error:
+            await chat.add_error(self._boot_error + " Fix the setting and restart remecli.")
+            return
         await chat.add_user(text)
         self._reply_worker = self.run_worker(self._reply(text), name="reply", exclusive=True)
 
@@ -196,8 +201,9 @@ class RemeApp(App):
         status = self.query_one(StatusLine)
         status.state = "thinking…"
         try:
-            async for event in self.assistant.send(text):
-                await self.renderer.render(event)
+            async with contextlib.aclosing(self.assistant.send(text)) as stream:
+                async for event in stream:
+                    await self.renderer.render(event)
         except asyncio.CancelledError:
             await self.renderer.note_cancelled()
             raise
@@ -282,11 +288,13 @@ class RemeApp(App):
             await self._force_quit()
             return
         self._quitting = True
-        if self.replying:
-            self._reply_worker.cancel()
         self._shutdown_worker = self.run_worker(self._save_and_exit(), name="shutdown")
 
     async def _save_and_exit(self) -> None:
+        if self.replying:  # let the reply close its tool calls before the session is saved
+            self._reply_worker.cancel()
+            with contextlib.suppress(WorkerError):
+                await self._reply_worker.wait()
         if self.assistant.ready:
             await self.query_one(ChatView).add_notice(
                 "• Saving this conversation to long-term memory before exit… "

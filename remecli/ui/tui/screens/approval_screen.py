@@ -25,6 +25,8 @@ class ApprovalScreen(ModalScreen[str]):
     ApprovalScreen Button { margin: 0 1; }
     """
 
+    AUTO_FOCUS = "#no"  # Enter typed by habit must never approve a dangerous call
+
     BINDINGS = [
         Binding("y", "answer('yes')", "Yes"),
         Binding("n,escape", "answer('no')", "No"),

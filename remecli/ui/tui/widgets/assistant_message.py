@@ -38,7 +38,7 @@ class AssistantMessage(Vertical):
         """Add reasoning text (dimmed, in a collapsible above the answer)."""
         self._thinking_text.append(delta)
         if self._thinking is None:
-            self._thinking = Static("", classes="thinking")
+            self._thinking = Static("", classes="thinking", markup=False)
             box = Collapsible(self._thinking, title="thinking…", collapsed=False)
             await self.mount(box, before=self._markdown)
         self._thinking.update("".join(self._thinking_text))

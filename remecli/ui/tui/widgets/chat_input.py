@@ -19,7 +19,7 @@ class InputHistory:
         self.path = path
         self.entries: list[str] = []
         if path is not None and path.is_file():
-            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            for line in _read_lines(path):
                 try:
                     self.entries.append(json.loads(line))
                 except json.JSONDecodeError:
@@ -32,9 +32,19 @@ class InputHistory:
             return
         self.entries.append(text)
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(text, ensure_ascii=False) + "\n")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(text, ensure_ascii=False) + "\n")
+            except OSError:  # history is a convenience: never let it break the prompt
+                self.path = None
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
 
 
 class ChatInput(TextArea):
