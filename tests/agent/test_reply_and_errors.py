@@ -152,3 +152,25 @@ async def test_update_params_at_runtime(assistant_factory, fake_llm) -> None:
     usage = assistant.context_usage()
     assert usage.max_input_length == 4000 and usage.threshold == 2000
     assert assistant.memory.settings.language == "zh"
+
+
+async def test_resume_last_continues_with_the_same_context(assistant_factory, fake_llm) -> None:
+    fake_llm.add_text("Noted: blue.")
+    first = assistant_factory()
+    await collect(first, "my favourite colour is blue")
+    await first.close()
+    before = fake_llm.chat_requests()[-1].body["messages"]
+    fake_llm.add_text("Blue.")
+    second = assistant_factory("resume=last")
+    await collect(second, "what is my favourite colour?")
+    after = fake_llm.chat_requests()[-1].body["messages"]
+    assert after[: len(before)][1:] == before[1:]  # same conversation (system prompt time may differ)
+    assert content_text(after[-1]) == "what is my favourite colour?"
+    assert [content_text(m) for m in after[1:-1]] == ["my favourite colour is blue", "Noted: blue."]
+    assert second.agent.state.session_id == first.agent.state.session_id
+
+
+async def test_resume_unknown_id_says_what_to_do(assistant_factory) -> None:
+    events = await collect(assistant_factory("resume=nope-123"), "hi")
+    [error] = _errors(events)
+    assert "nope-123" in error.message
