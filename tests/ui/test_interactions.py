@@ -145,3 +145,37 @@ async def test_command_palette_lists_slash_commands(fake_llm, tmp_path) -> None:
         from remecli.ui.tui.screens.text_screen import TextScreen
 
         assert isinstance(app.screen, TextScreen)
+
+
+async def test_history_screen_lists_messages_with_token_stats(fake_llm, tmp_path) -> None:
+    from remecli.ui.tui.screens.text_screen import TextScreen
+
+    fake_llm.add_text("Paris.")
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "capital of France?")
+        await wait_until(pilot, lambda: not app.replying)
+        await type_and_send(pilot, "/history")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TextScreen)
+        text = app.screen.markdown
+        assert "capital of France?" in text and "Paris." in text and "tokens" in text.lower()
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, TextScreen)
+
+
+async def test_thinking_is_shown_dimmed_and_collapsed_after_the_answer(fake_llm, tmp_path) -> None:
+    from textual.widgets import Collapsible
+
+    fake_llm.add_text("42.", reasoning="Let me think about the question first.")
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "answer?")
+        await wait_until(pilot, lambda: not app.replying)
+        message = app.query_one(AssistantMessage)
+        [box] = message.query(Collapsible)
+        assert box.collapsed and "think" in str(message.query_one(".thinking").render())
+        assert message.text == "42."
