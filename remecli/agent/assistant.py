@@ -162,7 +162,7 @@ class Assistant:
         return await self.ask(request)
 
     def _on_notice(self, notice: Any) -> None:
-        if isinstance(notice, ev.CompactionDone):
+        if isinstance(notice, ev.CompactionDone) and notice.messages_compacted:
             self.compactions += 1
         self.notices.put(notice)
 

@@ -5,11 +5,9 @@
   built-in compression stays off. It adopts the new messages (transcript appended), and when the
   context passes `max_input_length × memory_compact_ratio` it offloads oversized tool results,
   then compacts the older messages into a checkpoint, keeping the newest `keep_recent_tokens`
-  (cut between atoms: a tool call never loses its result). At most one compaction per step.
-  If the compaction model fails (after its retries) while the context still fits the window,
-  the messages are kept and `CompactionDone(messages_compacted=0, error=...)` is sent; the next
-  step tries again. Over the window (or on a provider overflow) the fallback checkpoint is
-  applied: dropping messages is then the only way forward.
+  (cut between atoms: a tool call never loses its result). One try per step: if the model
+  fails while the context fits the window, the messages are kept (`CompactionDone` with
+  `messages_compacted=0` and `error`); over the window the fallback checkpoint is applied.
 - `on_acting` offloads an oversized tool result as it enters the context; the UI has already
   received the full output through the `ToolResultTextDeltaEvent`s of the tool's chunks.
 - `on_model_call`: on "context length exceeded", force a compaction and retry once.
@@ -299,10 +297,6 @@ class ContextMiddleware(MiddlewareBase):
         """Recent tokens kept verbatim; at most half the threshold so compaction progresses."""
         return min(self.keep_recent_tokens, self.session.threshold_tokens() // 2)
 
-    def _fits(self) -> bool:
-        """True while the next request still fits the window (compaction can wait)."""
-        return self.session.context_tokens() < self.session.max_input_length
-
     async def _auto_compact(self) -> None:
         for msg_id, block in self.session.oversized_tool_results(self.store.threshold):
             await self._offload_block(msg_id, block)
@@ -318,19 +312,12 @@ class ContextMiddleware(MiddlewareBase):
             if plan.empty:
                 return CompactionDone(before, before, 0, trigger)
             self._notify(CompactionStarted(before, session.threshold_tokens(), trigger))
-            try:
-                result = await self.compactor.compact(plan.messages, session.summary, focus)
-            except asyncio.CancelledError:  # Esc: nothing applied; end the progress notice
-                self._notify(CompactionDone(before, before, 0, trigger, error="cancelled"))
-                raise
+            # cancellation (Esc) propagates from here: nothing applied, no CompactionDone
+            result = await self.compactor.compact(plan.messages, session.summary, focus)
             await self.sync()
-            if not result.ok and trigger != "overflow" and self._fits():
-                # The model failed (after its retries) and nothing forces us: keep the messages
-                # rather than replace them by the fallback note. The next step tries again.
-                log.warning("compaction failed; messages kept: %s", result.error)
-                done = CompactionDone(
-                    before, session.context_tokens(), 0, trigger, result.stages, result.error
-                )
+            fits = session.context_tokens() < session.max_input_length
+            if not result.ok and trigger != "overflow" and fits:  # keep; the next step retries
+                done = CompactionDone(before, before, 0, trigger, result.stages, result.error)
                 self._notify(done)
                 return done
             session.apply_compaction(plan, result.summary)
@@ -338,23 +325,12 @@ class ContextMiddleware(MiddlewareBase):
             self.agent.state.summary = session.summary_message_text()
             after = session.context_tokens()
             record = Transcript.checkpoint_record(
-                result.summary,
-                plan.covered,
-                number=session.checkpoints,
-                trigger=trigger,
-                focus=focus,
-                tokens_before=before,
-                tokens_after=after,
-                error=result.error,
+                result.summary, plan.covered, number=session.checkpoints, trigger=trigger,
+                focus=focus, tokens_before=before, tokens_after=after, error=result.error,
             )
             await self._append([record])
             done = CompactionDone(
-                before,
-                after,
-                len(plan.messages),
-                trigger,
-                result.stages,
-                result.error,
+                before, after, len(plan.messages), trigger, result.stages, result.error,
                 tuple(result.filled_sections),
             )
         if plan.messages and self.on_compacted is not None:

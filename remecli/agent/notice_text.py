@@ -13,7 +13,9 @@ def notice_line(event: object) -> str | None:
         why = "on request" if event.trigger == "manual" else f"context {event.tokens:,} > {event.threshold:,} tokens"
         return f"Compacting the conversation into a checkpoint ({why})…"
     if isinstance(event, ev.CompactionDone):
-        if event.messages_compacted == 0 and not event.error:
+        if event.messages_compacted == 0 and event.error:
+            return f"Compaction failed ({event.error}); all messages were kept and it will be retried."
+        if event.messages_compacted == 0:
             return "Nothing to compact yet; the checkpoint is unchanged."
         line = (
             f"Compacted {event.messages_compacted} message(s): {event.tokens_before:,} → "

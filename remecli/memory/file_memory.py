@@ -136,6 +136,7 @@ class FileMemory:
                 get_token_counter(self.settings.memory.token_encoding),
                 self.settings.language,
                 self.settings.max_input_length,
+                max_retries=self.settings.llm.max_retries,
             )
         result = await self._compactor.compact(messages, previous_summary, focus)
         return result.summary

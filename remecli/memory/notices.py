@@ -29,7 +29,9 @@ class CompactionStarted:
 
 @dataclass(frozen=True)
 class CompactionDone:
-    """A compaction finished; `error` is set when the model failed and a fallback was used."""
+    """A compaction finished. `error` is set when the model failed: with messages_compacted > 0
+    a fallback checkpoint was applied (the context did not fit otherwise); with 0 nothing was
+    applied, the messages stay and the next reasoning step tries again."""
 
     tokens_before: int
     tokens_after: int

@@ -57,10 +57,8 @@ async def test_cancelling_during_a_compaction_stops_the_reply(rig_factory, fake_
         assert ends and ends[-1].finished_reason == "interrupted"
     assert len(fake_llm.chat_requests()) == sent_before + 1  # no retry, no reasoning call
     assert script.steps == ["never sent"]
-    # nothing was compacted, and the progress notice was closed
-    assert rig.mw.session.summary == "" and rig.compacted == []
-    assert _done(rig.notices)[-1].error == "cancelled"
-    assert _done(rig.notices)[-1].messages_compacted == 0
+    # nothing was compacted
+    assert rig.mw.session.summary == "" and rig.compacted == [] and _done(rig.notices) == []
 
     # the conversation goes on with a well-formed context
     slow["on"] = False
