@@ -33,26 +33,22 @@ async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> 
         timeout: Seconds before the command and all its child processes are killed
             (capped at the configured maximum).
     """
-    settings = ctx.settings
     try:
         command = as_text(command, "command")
-        limit = settings.bash_timeout
-        if timeout is not None:
-            limit = min(as_float(timeout, "timeout", minimum=0.001), settings.bash_max_timeout)
+        limit = run_limit(ctx, timeout)
     except ToolArgumentError as exc:
         return error(str(exc))
-    if not command.strip():
-        return error("The command is empty: pass the shell command line to run in `command`.")
-    if not ctx.workspace.is_dir():
-        return error(f"The workspace folder {ctx.workspace} does not exist.")
+    problem = input_problem(ctx, command, "command", "the shell command line to run")
+    if problem:
+        return error(problem)
     result = await run_in_process_group(
         [user_shell(), "-c", command],
         cwd=ctx.workspace,
         timeout_s=limit,
-        max_bytes=settings.max_output_bytes,
-        max_lines=settings.max_output_lines,
+        max_bytes=ctx.settings.max_output_bytes,
+        max_lines=ctx.settings.max_output_lines,
     )
-    return format_process_result(result, limit, settings.bash_max_timeout)
+    return format_process_result(result, limit, ctx.settings.bash_max_timeout)
 
 
 def format_process_result(
@@ -79,3 +75,19 @@ def format_process_result(
         status += " [Background processes left running were stopped.]"
     text = f"{body}\n{status}"
     return ok(text, **metadata) if result.exit_code == 0 else error(text, **metadata)
+
+
+def run_limit(ctx: ToolContext, timeout: object) -> float:
+    """Seconds a bash/execute_code run may take: the default, or the model's ask up to the cap."""
+    if timeout is None:
+        return ctx.settings.bash_timeout
+    return min(as_float(timeout, "timeout", minimum=0.001), ctx.settings.bash_max_timeout)
+
+
+def input_problem(ctx: ToolContext, text: str, name: str, what: str) -> str | None:
+    """Why a run cannot start (empty input, missing workspace), or None."""
+    if not text.strip():
+        return f"The {name} is empty: pass {what} in `{name}`."
+    if not ctx.workspace.is_dir():
+        return f"The workspace folder {ctx.workspace} does not exist."
+    return None

@@ -12,8 +12,8 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.tools._process import run_in_process_group
-from remecli.tools._results import ToolArgumentError, as_float, as_text, error
-from remecli.tools.bash import format_process_result
+from remecli.tools._results import ToolArgumentError, as_text, error
+from remecli.tools.bash import format_process_result, input_problem, run_limit
 from remecli.tools.context import ToolContext
 
 
@@ -27,18 +27,14 @@ async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None
         code: The complete Python source to run.
         timeout: Seconds before the program and its child processes are killed.
     """
-    settings = ctx.settings
     try:
         code = as_text(code, "code")
-        limit = settings.bash_timeout
-        if timeout is not None:
-            limit = min(as_float(timeout, "timeout", minimum=0.001), settings.bash_max_timeout)
+        limit = run_limit(ctx, timeout)
     except ToolArgumentError as exc:
         return error(str(exc))
-    if not code.strip():
-        return error("The code is empty: pass the Python source to run in `code`.")
-    if not ctx.workspace.is_dir():
-        return error(f"The workspace folder {ctx.workspace} does not exist.")
+    problem = input_problem(ctx, code, "code", "the Python source to run")
+    if problem:
+        return error(problem)
     folder = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="remecli-code-"))
     try:
         script = folder / "snippet.py"
@@ -47,14 +43,14 @@ async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None
             [sys.executable, "-u", str(script)],
             cwd=ctx.workspace,
             timeout_s=limit,
-            max_bytes=settings.max_output_bytes,
-            max_lines=settings.max_output_lines,
+            max_bytes=ctx.settings.max_output_bytes,
+            max_lines=ctx.settings.max_output_lines,
             env={"PYTHONPATH": _python_path(ctx.workspace)},
         )
     finally:
         # Synchronous on purpose: one tiny file, and it must also run when cancelled.
         shutil.rmtree(folder, ignore_errors=True)
-    return format_process_result(result, limit, settings.bash_max_timeout)
+    return format_process_result(result, limit, ctx.settings.bash_max_timeout)
 
 
 def _python_path(workspace: Path) -> str:
