@@ -5,7 +5,11 @@ working dir per conversation; every question is searched and a hit counts when a
 range covers an evidence turn. Reports evidence any@5/all@5/any@10/all@10 per category for
 BM25-only, vector-only and hybrid (weighted and RRF), categories 1-4 aggregated.
 
-    /work/venv/bin/python benchmarks/locomo_recall.py [--data PATH] [--workdir DIR] [--limit N]
+    /work/venv/bin/python benchmarks/locomo_recall.py [--data PATH] [--workdir DIR]
+        [--conversations 0-4|5-9|0,3,7] [--limit N]
+
+`--conversations` selects conversations by index (0-9), so decisions can be made on a dev split
+(0-4) and checked on a held-out test split (5-9).
 
 Evaluation only: LoCoMo is CC BY-NC 4.0; nothing from it is copied into the project.
 """
@@ -60,6 +64,20 @@ def parse_evidence(raw: list[str], known: set[str], stats: dict[str, int]) -> li
     return list(dict.fromkeys(found))
 
 
+def parse_selection(spec: str, count: int) -> list[int]:
+    """Indexes from '0-4', '5-9', '0,3,7' or '' (= all), each checked against `count`."""
+    if not spec.strip():
+        return list(range(count))
+    chosen: list[int] = []
+    for part in spec.split(","):
+        first, _, last = part.strip().partition("-")
+        low, high = int(first), int(last or first)
+        if not 0 <= low <= high < count:
+            raise SystemExit(f"--conversations {spec!r}: indexes must be within 0-{count - 1}")
+        chosen += range(low, high + 1)
+    return list(dict.fromkeys(chosen))
+
+
 def write_conversation(sample: dict, working_dir: Path) -> dict[str, tuple[str, int]]:
     """Write the sessions as Markdown; dia_id → (relative path, line number)."""
     conversation = sample["conversation"]
@@ -88,6 +106,15 @@ def covered(hits: list[tuple[str, int, int]], evidence: list[tuple[str, int]]) -
     return [any(p == path and s <= line <= e for p, s, e in hits) for path, line in evidence]
 
 
+def chunk_line_total(index: MemoryIndex) -> int:
+    """Sum of the chunks' line spans (inclusive), to report the average chunk length."""
+    return sum(
+        stored.chunk.end_line - stored.chunk.start_line + 1
+        for rel in index.store.files()
+        for stored in index.store.chunks_of(rel)
+    )
+
+
 def search_modes(index: MemoryIndex, tool, question: str) -> dict[str, list[tuple[str, int, int]]]:
     """Top-10 (path, start, end) per retrieval mode."""
     runs = {
@@ -112,6 +139,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-locomo-bench"))
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    parser.add_argument(
+        "--conversations", default="", help="conversation indexes, e.g. 0-4 (dev) or 5-9 (test)"
+    )
     parser.add_argument("--fresh", action="store_true", help="delete --workdir first")
     parser.add_argument("--backend", default="local", help="search.embedding.backend")
     args = parser.parse_args()
@@ -121,6 +151,7 @@ def main() -> int:
     if args.fresh:
         shutil.rmtree(args.workdir, ignore_errors=True)
     samples = json.loads(args.data.read_text(encoding="utf-8"))
+    samples = [samples[k] for k in parse_selection(args.conversations, len(samples))]
     if args.limit:
         samples = samples[: args.limit]
     settings = SearchSettings.model_validate({"embedding": {"backend": args.backend}})
@@ -130,6 +161,7 @@ def main() -> int:
     started = time.perf_counter()
     index_seconds = 0.0
     chunks = 0
+    chunk_lines = 0
     for sample in samples:
         working_dir = args.workdir / sample["sample_id"]
         where = write_conversation(sample, working_dir)
@@ -138,6 +170,7 @@ def main() -> int:
         index.sync_blocking()
         index_seconds += time.perf_counter() - t0
         chunks += index.stats()["chunks"]
+        chunk_lines += chunk_line_total(index)
         tool = make_memory_search_tool(index)
         for qa in sample["qa"]:
             evidence_ids = parse_evidence(qa.get("evidence", []), set(where), stats)
@@ -155,14 +188,17 @@ def main() -> int:
                 row[4] += all(hit10)
         index.close()
         print(f"  {sample['sample_id']}: {len(where)} turns indexed", file=sys.stderr)
+    stats["chunk_lines"] = chunk_lines
     report(sums, stats, chunks, index_seconds, time.perf_counter() - started, settings, args)
     return 0
 
 
 def report(sums, stats, chunks, index_seconds, total_seconds, settings, args) -> None:
     """Print the figures and the command to reproduce them."""
+    average = stats["chunk_lines"] / chunks if chunks else 0.0
     print(
-        f"\nLoCoMo evidence recall ({chunks} chunks; chunk_tokens={settings.chunk_tokens}, "
+        f"\nLoCoMo evidence recall ({chunks} chunks, {average:.1f} lines on average; "
+        f"conversations {args.conversations or 'all'}; chunk_tokens={settings.chunk_tokens}, "
         f"overlap={settings.chunk_overlap}, default fusion={settings.fusion}, "
         f"embedding backend={args.backend})"
     )
@@ -200,6 +236,8 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args) ->
     command = f"/work/venv/bin/python benchmarks/locomo_recall.py --workdir {args.workdir}"
     if args.fresh:
         command += " --fresh"
+    if args.conversations:
+        command += f" --conversations {args.conversations}"
     if args.limit:
         command += f" --limit {args.limit}"
     if args.backend != "local":
