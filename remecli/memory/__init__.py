@@ -1,23 +1,6 @@
-"""Memory of remecli: the session of a conversation, compaction, tool-result offload, transcript.
+"""Memory of remecli: the session of a conversation, compaction, tool-result offload, transcript,
+background summaries and the `FileMemory` library facade (remecli.memory.file_memory).
 
-Nothing here imports Textual; agentscope is imported lazily where messages are built or parsed.
+Submodules are imported where they are used (nothing here is imported eagerly, so the UI can
+import the small `notices` module without loading the rest). Nothing here imports Textual.
 """
-
-from remecli.memory.compactor import CompactionResult, Compactor
-from remecli.memory.files import atomic_write_text
-from remecli.memory.layout import WorkingDir
-from remecli.memory.session import CompactionPlan, Session
-from remecli.memory.tool_results import ToolResultStore
-from remecli.memory.transcript import Transcript, TranscriptData
-
-__all__ = [
-    "CompactionPlan",
-    "CompactionResult",
-    "Compactor",
-    "Session",
-    "ToolResultStore",
-    "Transcript",
-    "TranscriptData",
-    "WorkingDir",
-    "atomic_write_text",
-]
