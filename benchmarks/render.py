@@ -69,7 +69,12 @@ async def run(tokens: int, rate: float) -> None:
     Markdown.append = timed_append
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as wd:
         settings = load_settings(
-            ["config=cli", "llm.api_key=sk-bench", f"working_dir={wd}", "search.embedding.backend=none"],
+            [
+                "config=cli",
+                "llm.api_key=sk-bench",
+                f"working_dir={wd}",
+                "search.embedding.backend=none",
+            ],
             environ={},
         )
         app = RemeApp(settings)
@@ -98,10 +103,16 @@ async def run(tokens: int, rate: float) -> None:
             j += 1
         if j < len(done_marks):
             lags.append(done_marks[j][0] - arrived)
-    print(f"answer: {len(ids):,} tokens, {len(answer):,} chars, {answer.count('```') // 2} code blocks")
-    print(f"stream: {rate:g} tokens/s in {len(fragments)} fragments of {step} tokens; wall {wall:.1f} s")
-    print(f"view lag behind the stream: median {statistics.median(lags) * 1000:.0f} ms, "
-          f"p95 {statistics.quantiles(lags, n=20)[-1] * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms")
+    print(
+        f"answer: {len(ids):,} tokens, {len(answer):,} chars, {answer.count('```') // 2} code blocks"
+    )
+    print(
+        f"stream: {rate:g} tokens/s in {len(fragments)} fragments of {step} tokens; wall {wall:.1f} s"
+    )
+    print(
+        f"view lag behind the stream: median {statistics.median(lags) * 1000:.0f} ms, "
+        f"p95 {statistics.quantiles(lags, n=20)[-1] * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms"
+    )
     print(f"CPU time: {cpu:.1f} s ({cpu / wall:.0%} of one core)")
     print(f"reproduce: python benchmarks/render.py --tokens {tokens} --rate {rate:g}")
 

@@ -61,7 +61,9 @@ class HashingEmbedder:
 def make_vocabulary(rng: random.Random, size: int = 5000) -> list[str]:
     """Pronounceable pseudo-words, a few frequent and many rare (Zipf-like use below)."""
     syllables = ["ka", "lo", "mi", "ter", "san", "vo", "ri", "pel", "dun", "ax", "zi", "mor"]
-    return list(dict.fromkeys("".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(size)))
+    return list(
+        dict.fromkeys("".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(size))
+    )
 
 
 def write_workspace(root: Path, files: int, sections: int, seed: int = 7) -> list[str]:
@@ -131,7 +133,9 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--sections", type=int, default=10, help="sections (≈ chunks) per file")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--local-sample", type=int, default=200, help="chunks to time the e5 model on")
+    parser.add_argument(
+        "--local-sample", type=int, default=200, help="chunks to time the e5 model on"
+    )
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-scale-bench"))
     args = parser.parse_args()
     shutil.rmtree(args.workdir, ignore_errors=True)
@@ -151,8 +155,10 @@ def main() -> int:
     index.close()  # checkpoints the SQLite write-ahead logs before measuring the size
     size = folder_size(index.folder)
     index = MemoryIndex.open(args.workdir, settings, embedder=embedder)
-    print(f"full index: {index_seconds:.1f} s for {stats['files']} files / {stats['chunks']} chunks "
-          f"({report.chunks_embedded} embedded); index size {size / 1e6:.1f} MB")
+    print(
+        f"full index: {index_seconds:.1f} s for {stats['files']} files / {stats['chunks']} chunks "
+        f"({report.chunks_embedded} embedded); index size {size / 1e6:.1f} MB"
+    )
 
     rng = random.Random(11)
     queries = [" ".join(rng.sample(vocab[:2000], 3)) for _ in range(args.queries)]
@@ -184,13 +190,19 @@ def main() -> int:
     bm25_ms = time_calls(bm25, queries)
     embed_ms = time_calls(embedder.embed_query, queries)
     kernel_p50 = percentile(numpy_ms, 50) + percentile(bm25_ms, 50) + percentile(embed_ms, 50)
-    print(f"memory_search (tool, warm, {len(queries)} queries): p50 {percentile(tool_ms, 50):.1f} ms, "
-          f"p95 {percentile(tool_ms, 95):.1f} ms")
-    print(f"raw kernels: numpy top-{limit} p50 {percentile(numpy_ms, 50):.1f} ms, "
-          f"BM25 alone p50 {percentile(bm25_ms, 50):.1f} ms (p95 {percentile(bm25_ms, 95):.1f}), "
-          f"query embedding p50 {percentile(embed_ms, 50):.2f} ms")
-    print(f"ratio memory_search p50 / sum of kernel p50s: {percentile(tool_ms, 50) / kernel_p50:.2f}x "
-          "(target <= 3x)")
+    print(
+        f"memory_search (tool, warm, {len(queries)} queries): p50 {percentile(tool_ms, 50):.1f} ms, "
+        f"p95 {percentile(tool_ms, 95):.1f} ms"
+    )
+    print(
+        f"raw kernels: numpy top-{limit} p50 {percentile(numpy_ms, 50):.1f} ms, "
+        f"BM25 alone p50 {percentile(bm25_ms, 50):.1f} ms (p95 {percentile(bm25_ms, 95):.1f}), "
+        f"query embedding p50 {percentile(embed_ms, 50):.2f} ms"
+    )
+    print(
+        f"ratio memory_search p50 / sum of kernel p50s: {percentile(tool_ms, 50) / kernel_p50:.2f}x "
+        "(target <= 3x)"
+    )
 
     target = next(iter(index.memory_files().values()))
     before = embedder.documents_embedded
@@ -199,8 +211,10 @@ def main() -> int:
     before = embedder.documents_embedded
     watched = asyncio.run(edit_latency(index, target, "quibblefrost", watch=True))
     watched_embedded = embedder.documents_embedded - before
-    print(f"edit → searchable: {direct:.2f} s via sync() ({direct_embedded} chunk(s) re-embedded); "
-          f"{watched:.2f} s via the watcher, 200 ms debounce ({watched_embedded} re-embedded)")
+    print(
+        f"edit → searchable: {direct:.2f} s via sync() ({direct_embedded} chunk(s) re-embedded); "
+        f"{watched:.2f} s via the watcher, 200 ms debounce ({watched_embedded} re-embedded)"
+    )
     index.close()
 
     sample = [c.text for c in index_sample(args.workdir, args.local_sample)]
@@ -209,11 +223,15 @@ def main() -> int:
     t0 = time.perf_counter()
     local.embed_documents(sample)
     rate = len(sample) / (time.perf_counter() - t0)
-    print(f"local e5 model: {rate:.1f} chunks/s on this machine → full corpus of "
-          f"{stats['chunks']} chunks ≈ {stats['chunks'] / rate / 60:.0f} min (cached afterwards)")
-    print("reproduce: /work/venv/bin/python benchmarks/search_scale.py "
-          f"--files {args.files} --sections {args.sections} --queries {args.queries} "
-          f"--local-sample {args.local_sample}")
+    print(
+        f"local e5 model: {rate:.1f} chunks/s on this machine → full corpus of "
+        f"{stats['chunks']} chunks ≈ {stats['chunks'] / rate / 60:.0f} min (cached afterwards)"
+    )
+    print(
+        "reproduce: /work/venv/bin/python benchmarks/search_scale.py "
+        f"--files {args.files} --sections {args.sections} --queries {args.queries} "
+        f"--local-sample {args.local_sample}"
+    )
     return 0
 
 

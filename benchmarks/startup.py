@@ -66,8 +66,12 @@ def main() -> None:
         bare = [one_run(BARE) for _ in range(args.runs)]
     m_r, m_b = statistics.median(remecli), statistics.median(bare)
     print(f"runs: {args.runs} each (fresh process, headless, 100x30)")
-    print(f"bare Textual app (one Input)   median {m_b * 1000:7.1f} ms  (min {min(bare) * 1000:.1f}, max {max(bare) * 1000:.1f})")
-    print(f"remecli config=cli             median {m_r * 1000:7.1f} ms  (min {min(remecli) * 1000:.1f}, max {max(remecli) * 1000:.1f})")
+    print(
+        f"bare Textual app (one Input)   median {m_b * 1000:7.1f} ms  (min {min(bare) * 1000:.1f}, max {max(bare) * 1000:.1f})"
+    )
+    print(
+        f"remecli config=cli             median {m_r * 1000:7.1f} ms  (min {min(remecli) * 1000:.1f}, max {max(remecli) * 1000:.1f})"
+    )
     print(f"ratio remecli / bare: {m_r / m_b:.2f}  (target <= 1.5)")
     print("reproduce: python benchmarks/startup.py --runs", args.runs)
 

@@ -107,8 +107,14 @@ async def conversation(turns: int) -> None:
         if "context checkpoint" in system:
             return "\n\n".join(
                 f"{h}\n- {_text(rng, 25)}"
-                for h in ("## Goal", "## Constraints & Preferences", "## Progress",
-                          "## Key Decisions", "## Next Steps", "## Critical Context")
+                for h in (
+                    "## Goal",
+                    "## Constraints & Preferences",
+                    "## Progress",
+                    "## Key Decisions",
+                    "## Next Steps",
+                    "## Critical Context",
+                )
             )
         if body["messages"][-1]["role"] == "user" and rng.random() < 0.5:
             return ToolCallsTurn(calls=make_tool_calls([("read", {"path": "f.txt"})]))
@@ -148,10 +154,14 @@ async def conversation(turns: int) -> None:
         print(f"  tokens saved by compaction: {saved:,}  (mean {saved // max(1, len(done)):,})")
         print(f"  tool results offloaded: {len(offloads)}")
         print(f"  peak estimated context: {peak:,} tokens (threshold {int(32_000 * 0.7):,})")
-        print(f"  final context: {mw.session.context_tokens():,} tokens, "
-              f"{len(agent.state.context)} messages; "
-              f"{len(mw.session.all_messages())} messages in the transcript")
-        print(f"  chat requests: {len(server.chat_requests())}, violations: {len(server.violations)}")
+        print(
+            f"  final context: {mw.session.context_tokens():,} tokens, "
+            f"{len(agent.state.context)} messages; "
+            f"{len(mw.session.all_messages())} messages in the transcript"
+        )
+        print(
+            f"  chat requests: {len(server.chat_requests())}, violations: {len(server.violations)}"
+        )
         print(f"  wall time: {elapsed:.1f} s ({elapsed / turns * 1000:.0f} ms/turn incl. HTTP)")
 
 
@@ -160,8 +170,10 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=50)
     args = parser.parse_args()
-    print("Command: /work/venv/bin/python benchmarks/token_accounting.py "
-          f"--turns {args.turns} --repeats {args.repeats}\n")
+    print(
+        "Command: /work/venv/bin/python benchmarks/token_accounting.py "
+        f"--turns {args.turns} --repeats {args.repeats}\n"
+    )
     accounting([10, 100, 1_000, 5_000], args.repeats)
     asyncio.run(conversation(args.turns))
 

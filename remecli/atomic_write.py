@@ -29,7 +29,9 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_current_umask()
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -54,7 +54,9 @@ def parse_argv(argv: list[str]) -> Invocation:
         if arg in ("-p", "--prompt"):
             question = next(args, None)
             if question is None:
-                raise ValueError("-p needs a question, e.g. remecli config=cli -p \"what is in MEMORY.md?\"")
+                raise ValueError(
+                    '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?"'
+                )
             inv.prompt = question
         else:
             inv.settings_args.append(arg)

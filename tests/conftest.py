@@ -13,6 +13,7 @@ if str(PROJECT_ROOT) not in sys.path:  # so `tests.fakes` imports under plain `p
     sys.path.append(str(PROJECT_ROOT))
 
 from tests.fakes import FakeOpenAIServer  # noqa: E402
+from tests.fakes.fake_tavily import tavily  # noqa: E402,F401  (fixture: fake Tavily endpoint)
 
 
 @pytest.fixture

@@ -40,7 +40,9 @@ def test_core_package_does_not_import_ui(package: str) -> None:
 
 
 def test_checker_catches_a_violation(tmp_path: Path) -> None:
-    (tmp_path / "bad.py").write_text("import os\nfrom textual.app import App\nimport remecli.ui.tui\n")
+    (tmp_path / "bad.py").write_text(
+        "import os\nfrom textual.app import App\nimport remecli.ui.tui\n"
+    )
     global PACKAGE
     saved, PACKAGE = PACKAGE, tmp_path.parent
     try:

@@ -39,12 +39,16 @@ def missing_key_message(settings: Settings) -> str | None:
 class Assistant:
     """One conversation with the ReAct agent, its tools and its memory."""
 
-    def __init__(self, settings: Settings, *, cwd: Path | None = None, ask: AskFn | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, cwd: Path | None = None, ask: AskFn | None = None
+    ) -> None:
         self.settings = settings
         self.cwd = (cwd or Path.cwd()).resolve()
         self.working_dir = (self.cwd / Path(settings.working_dir).expanduser()).resolve()
         workspace = settings.tools.workspace
-        self.workspace = (self.cwd / Path(workspace).expanduser()).resolve() if workspace else self.cwd
+        self.workspace = (
+            (self.cwd / Path(workspace).expanduser()).resolve() if workspace else self.cwd
+        )
         self.ask = ask
         self.agent: Any = None
         self.context: Any = None  # the ContextMiddleware: the session's home
@@ -127,7 +131,9 @@ class Assistant:
             workspace=self.workspace,
             working_dir=self.working_dir,
             tools=self.tool_names,
-            memory=memory_head(self.working_dir / "MEMORY.md", self.settings.memory.memory_md_head_lines),
+            memory=memory_head(
+                self.working_dir / "MEMORY.md", self.settings.memory.memory_md_head_lines
+            ),
         )
         self.agent = Agent(
             name="ReMe",
@@ -153,7 +159,9 @@ class Assistant:
         await self.memory.index_ready.wait()
         tool = make_memory_search_tool(self.memory.index)
         await self.agent.toolkit.add_tool(tool)
-        self.tool_names.append(("memory_search", "search long-term memory (MEMORY.md, memory/*.md)"))
+        self.tool_names.append(
+            ("memory_search", "search long-term memory (MEMORY.md, memory/*.md)")
+        )
         log.info("memory_search offered to the model")
 
     async def _ask(self, request: Any) -> str:
@@ -194,7 +202,10 @@ class Assistant:
             return
         for msg in unsaved:
             msg.metadata[SAVED_MARK] = True
-        agent_state = {**saved.agent_state, "context": [m.model_dump(mode="json") for m in saved.context]}
+        agent_state = {
+            **saved.agent_state,
+            "context": [m.model_dump(mode="json") for m in saved.context],
+        }
         await asyncio.to_thread(
             persistence.write_state, layout, saved.session_id, agent_state, saved.session_state
         )
@@ -252,7 +263,11 @@ class Assistant:
                         log.error("reply failed", exc_info=item)
                         error = classify(item, self.settings.llm)
                         dropped = repair_after_error(self.agent.state.context, msg.id)
-                        hint = " Your message was not answered; press ↑ to edit and resend it." if dropped else ""
+                        hint = (
+                            " Your message was not answered; press ↑ to edit and resend it."
+                            if dropped
+                            else ""
+                        )
                         yield ev.ErrorReport(error.message + hint, kind=error.kind)
             finally:
                 if translator.interrupted_or_unfinished:
@@ -313,7 +328,9 @@ class Assistant:
 
         async for event in self._idle(work):
             yield event
-        yield ev.Notice("New conversation started; the previous one is being saved to memory/ in the background.")
+        yield ev.Notice(
+            "New conversation started; the previous one is being saved to memory/ in the background."
+        )
         yield self.context_usage()
 
     async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:

@@ -174,7 +174,9 @@ class ContextMiddleware(MiddlewareBase):
         await self._measure_overhead()
         session = self.session
         self._notify(
-            ContextUsage(session.context_tokens(), session.max_input_length, session.threshold_tokens())
+            ContextUsage(
+                session.context_tokens(), session.max_input_length, session.threshold_tokens()
+            )
         )
         if session.over_threshold():
             await self._auto_compact()
@@ -325,12 +327,23 @@ class ContextMiddleware(MiddlewareBase):
             self.agent.state.summary = session.summary_message_text()
             after = session.context_tokens()
             record = Transcript.checkpoint_record(
-                result.summary, plan.covered, number=session.checkpoints, trigger=trigger,
-                focus=focus, tokens_before=before, tokens_after=after, error=result.error,
+                result.summary,
+                plan.covered,
+                number=session.checkpoints,
+                trigger=trigger,
+                focus=focus,
+                tokens_before=before,
+                tokens_after=after,
+                error=result.error,
             )
             await self._append([record])
             done = CompactionDone(
-                before, after, len(plan.messages), trigger, result.stages, result.error,
+                before,
+                after,
+                len(plan.messages),
+                trigger,
+                result.stages,
+                result.error,
                 tuple(result.filled_sections),
             )
         if plan.messages and self.on_compacted is not None:
@@ -365,7 +378,9 @@ class ContextMiddleware(MiddlewareBase):
         prompt = await agent._get_system_prompt()
         tools = await agent.toolkit.get_tool_schemas(agent.state.tool_context.activated_groups)
         tools_text = json.dumps(tools, ensure_ascii=False) if tools else ""
-        self.session.overhead_tokens = self.counter.count(prompt) + self.counter.count(tools_text) + 4
+        self.session.overhead_tokens = (
+            self.counter.count(prompt) + self.counter.count(tools_text) + 4
+        )
 
     async def _append(self, records: list[dict[str, Any]]) -> None:
         if not records:

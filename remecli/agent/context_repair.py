@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-FAILED_NOTE = "<system-reminder>This tool call was not executed: the reply failed.</system-reminder>"
+FAILED_NOTE = (
+    "<system-reminder>This tool call was not executed: the reply failed.</system-reminder>"
+)
 
 
 def repair_after_error(context: list[Any], user_msg_id: str) -> bool:
@@ -31,7 +33,10 @@ def repair_after_error(context: list[Any], user_msg_id: str) -> bool:
             if isinstance(block, ToolCallBlock) and block.id not in answered:
                 msg.content.append(
                     ToolResultBlock(
-                        id=block.id, name=block.name, output=FAILED_NOTE, state=ToolResultState.ERROR
+                        id=block.id,
+                        name=block.name,
+                        output=FAILED_NOTE,
+                        state=ToolResultState.ERROR,
                     )
                 )
     return False

@@ -28,7 +28,9 @@ class NoticeChannel:
         else:
             self.backlog.append(item)
 
-    async def merge(self, source: Callable[[], AsyncIterator[Any]]) -> AsyncIterator[tuple[str, Any]]:
+    async def merge(
+        self, source: Callable[[], AsyncIterator[Any]]
+    ) -> AsyncIterator[tuple[str, Any]]:
         """Yield ("item", x) from `source()` and ("notice", n) as they come, in arrival order.
 
         An exception from the source is yielded as ("error", exc). If the consumer stops early

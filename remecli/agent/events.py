@@ -129,7 +129,19 @@ CoreEvent = (
 
 __all__ = [
     "BackgroundTasks",
-    "CompactionDone", "CompactionStarted", "ContextUsage", "CoreEvent", "ErrorReport", "Notice",
-    "ReplyFinished", "TextDelta", "ThinkingDelta", "ToolCallReady", "ToolCallStarted",
-    "ToolFinished", "ToolOutput", "ToolResultOffloaded", "UsageReport",
+    "CompactionDone",
+    "CompactionStarted",
+    "ContextUsage",
+    "CoreEvent",
+    "ErrorReport",
+    "Notice",
+    "ReplyFinished",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCallReady",
+    "ToolCallStarted",
+    "ToolFinished",
+    "ToolOutput",
+    "ToolResultOffloaded",
+    "UsageReport",
 ]

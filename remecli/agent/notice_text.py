@@ -10,11 +10,17 @@ def notice_line(event: object) -> str | None:
     if isinstance(event, ev.Notice):
         return event.text
     if isinstance(event, ev.CompactionStarted):
-        why = "on request" if event.trigger == "manual" else f"context {event.tokens:,} > {event.threshold:,} tokens"
+        why = (
+            "on request"
+            if event.trigger == "manual"
+            else f"context {event.tokens:,} > {event.threshold:,} tokens"
+        )
         return f"Compacting the conversation into a checkpoint ({why})…"
     if isinstance(event, ev.CompactionDone):
         if event.messages_compacted == 0 and event.error:
-            return f"Compaction failed ({event.error}); all messages were kept and it will be retried."
+            return (
+                f"Compaction failed ({event.error}); all messages were kept and it will be retried."
+            )
         if event.messages_compacted == 0:
             return "Nothing to compact yet; the checkpoint is unchanged."
         line = (

@@ -19,7 +19,11 @@ def memory_head(memory_md: Path, max_lines: int) -> str:
     if not any(line.strip() for line in lines):
         return ""
     head = "\n".join(lines[:max_lines])
-    more = f"\n… ({len(lines) - max_lines} more lines: `read` MEMORY.md)" if len(lines) > max_lines else ""
+    more = (
+        f"\n… ({len(lines) - max_lines} more lines: `read` MEMORY.md)"
+        if len(lines) > max_lines
+        else ""
+    )
     return f"## MEMORY.md (what you already know about the user)\n{head}{more}"
 
 
@@ -35,11 +39,14 @@ def build_system_prompt(
     """The system prompt: name, workspace, memory folder, current time, tools, MEMORY.md head."""
     now = now or datetime.now().astimezone()
     tool_lines = "\n".join(f"- `{name}`: {desc}" for name, desc in tools) or "- (none)"
-    return render(
-        load_prompt(PROMPTS, "system", language),
-        now=now.strftime("%Y-%m-%d %H:%M %Z (%A)"),
-        workspace=workspace,
-        working_dir=working_dir,
-        tools=tool_lines,
-        memory_head=memory,
-    ).rstrip() + "\n"
+    return (
+        render(
+            load_prompt(PROMPTS, "system", language),
+            now=now.strftime("%Y-%m-%d %H:%M %Z (%A)"),
+            workspace=workspace,
+            working_dir=working_dir,
+            tools=tool_lines,
+            memory_head=memory,
+        ).rstrip()
+        + "\n"
+    )

@@ -43,7 +43,9 @@ class EventTranslator:
             self._args.setdefault(event.tool_call_id, []).append(event.delta)
         elif isinstance(event, ase.ToolCallEndEvent):
             call_id = event.tool_call_id
-            yield ev.ToolCallReady(call_id, self._names.get(call_id, "?"), "".join(self._args.get(call_id, [])))
+            yield ev.ToolCallReady(
+                call_id, self._names.get(call_id, "?"), "".join(self._args.get(call_id, []))
+            )
         elif isinstance(event, ase.ToolResultStartEvent):
             self._names.setdefault(event.tool_call_id, event.tool_call_name)
             self._started[event.tool_call_id] = time.monotonic()

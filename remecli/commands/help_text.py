@@ -17,7 +17,14 @@ def help_markdown(
     log_file: str = "",
 ) -> str:
     """Markdown for /help: commands, key bindings, where config and memory live."""
-    lines = ["# remecli help", "", "## Commands", "", "| command | what it does | waits |", "|---|---|---|"]
+    lines = [
+        "# remecli help",
+        "",
+        "## Commands",
+        "",
+        "| command | what it does | waits |",
+        "|---|---|---|",
+    ]
     for command in COMMANDS.values():
         usage = command.usage or f"/{command.name}"
         lines.append(f"| `{usage}` | {command.summary} | {'yes' if command.waits else 'no'} |")
@@ -44,5 +51,7 @@ def help_markdown(
     if log_file:
         lines.append(f"- Log file: `{log_file}`")
     if not tavily_enabled:
-        lines.append("- Web search is off: set `TAVILY_API_KEY` (or `tools.tavily_api_key=…`) to enable it.")
+        lines.append(
+            "- Web search is off: set `TAVILY_API_KEY` (or `tools.tavily_api_key=…`) to enable it."
+        )
     return "\n".join(lines) + "\n"

@@ -73,10 +73,16 @@ COMMANDS: dict[str, SlashCommand] = {
             ui="clear_view",
             handler=_clear,
         ),
-        SlashCommand("history", "Show the uncompressed messages with token statistics", False, "history"),
-        SlashCommand("help", "Show commands, key bindings, config and memory locations", False, "help"),
+        SlashCommand(
+            "history", "Show the uncompressed messages with token statistics", False, "history"
+        ),
+        SlashCommand(
+            "help", "Show commands, key bindings, config and memory locations", False, "help"
+        ),
         SlashCommand("exit", "Quit (pending memory summaries are finished first)", False, "exit"),
-        SlashCommand("horse", "Year of the Horse: fireworks, a galloping horse, a blessing", False, "horse"),
+        SlashCommand(
+            "horse", "Year of the Horse: fireworks, a galloping horse, a blessing", False, "horse"
+        ),
     )
 }
 
@@ -97,7 +103,9 @@ def complete(prefix: str) -> list[SlashCommand]:
     return [c for name, c in COMMANDS.items() if f"/{name}".startswith(prefix.lower())]
 
 
-async def dispatch(assistant: Assistant, command: SlashCommand, arg: str) -> AsyncIterator[ev.CoreEvent]:
+async def dispatch(
+    assistant: Assistant, command: SlashCommand, arg: str
+) -> AsyncIterator[ev.CoreEvent]:
     """Run a command's core part, yielding its events (front-ends then perform `command.ui`)."""
     if command.handler is not None:
         async for event in command.handler(assistant, arg):

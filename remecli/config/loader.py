@@ -44,7 +44,9 @@ def parse_value(text: str) -> Any:
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"value {text!r} looks like JSON but does not parse: {exc.msg}") from None
+            raise ConfigError(
+                f"value {text!r} looks like JSON but does not parse: {exc.msg}"
+            ) from None
     return text
 
 
@@ -84,7 +86,11 @@ def resolve_config(name: str, cwd: Path) -> Path:
     if as_path.suffix in (".yaml", ".yml") or os.sep in name:
         candidates.append(as_path if as_path.is_absolute() else cwd / as_path)
     else:
-        candidates += [bundled_dir("config") / f"{name}.yaml", cwd / f"{name}.yaml", cwd / f"{name}.yml"]
+        candidates += [
+            bundled_dir("config") / f"{name}.yaml",
+            cwd / f"{name}.yaml",
+            cwd / f"{name}.yml",
+        ]
     for path in candidates:
         if path.is_file():
             return path
@@ -122,11 +128,15 @@ def set_dotted(target: dict[str, Any], dotted: str, value: Any, source: str) -> 
             prefix = ".".join(parts[:i])
             allowed = ", ".join(model.model_fields)
             where = f" in '{prefix}'" if prefix else ""
-            raise ConfigError(f"unknown setting '{dotted}' ({source}); allowed keys{where}: {allowed}")
+            raise ConfigError(
+                f"unknown setting '{dotted}' ({source}); allowed keys{where}: {allowed}"
+            )
         annotation = model.model_fields[part].annotation if model is not None else None
         is_section = isinstance(annotation, type) and issubclass(annotation, BaseModel)
         if model is not None and not is_section and i < len(parts) - 1:
-            raise ConfigError(f"unknown setting '{dotted}' ({source}); '{'.'.join(parts[: i + 1])}' has no sub-keys")
+            raise ConfigError(
+                f"unknown setting '{dotted}' ({source}); '{'.'.join(parts[: i + 1])}' has no sub-keys"
+            )
         model = annotation if is_section else None
         if i == len(parts) - 1:
             node[part] = value
@@ -137,7 +147,9 @@ def set_dotted(target: dict[str, Any], dotted: str, value: Any, source: str) -> 
             node = child
 
 
-def merge_mapping(target: dict[str, Any], data: Mapping[str, Any], source: str, prefix: str = "") -> None:
+def merge_mapping(
+    target: dict[str, Any], data: Mapping[str, Any], source: str, prefix: str = ""
+) -> None:
     """Merge a nested mapping into target, key by key, so unknown keys are named."""
     for key, value in data.items():
         dotted = f"{prefix}{key}"
@@ -179,7 +191,9 @@ def load_settings(
     for arg in args:
         key, sep, value = arg.partition("=")
         if not sep or not key:
-            raise ConfigError(f"argument {arg!r} is not key=value (e.g. config=cli llm.model_name=gpt-4o)")
+            raise ConfigError(
+                f"argument {arg!r} is not key=value (e.g. config=cli llm.model_name=gpt-4o)"
+            )
         if key == "config":
             config_list += [name.strip() for name in value.split(",") if name.strip()]
         else:

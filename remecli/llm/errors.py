@@ -24,7 +24,12 @@ def is_context_overflow(exc: BaseException) -> bool:
     text = f"{getattr(exc, 'code', '') or ''} {exc}".lower()
     return any(
         marker in text
-        for marker in ("context_length_exceeded", "context length", "maximum context", "too many tokens")
+        for marker in (
+            "context_length_exceeded",
+            "context length",
+            "maximum context",
+            "too many tokens",
+        )
     )
 
 

@@ -25,7 +25,9 @@ def build_chat_model(
     from agentscope.model import OpenAIChatModel
 
     return OpenAIChatModel(
-        credential=OpenAICredential(api_key=settings.api_key or _NO_KEY, base_url=settings.base_url),
+        credential=OpenAICredential(
+            api_key=settings.api_key or _NO_KEY, base_url=settings.base_url
+        ),
         model=settings.model_name,
         parameters=OpenAIChatModel.Parameters(temperature=settings.temperature),
         stream=stream,

@@ -72,7 +72,9 @@ class Compactor:
         self.max_retries = max_retries
         self.retry_base_delay = retry_base_delay
 
-    def update_params(self, max_input_length: int | None = None, language: str | None = None) -> None:
+    def update_params(
+        self, max_input_length: int | None = None, language: str | None = None
+    ) -> None:
         """Follow runtime changes of the window or language."""
         if max_input_length is not None:
             self.max_input_length = int(max_input_length)
@@ -188,7 +190,9 @@ class Compactor:
         still_missing = prompts.missing_sections(second)
         if not still_missing:
             return second
-        best, gaps = (second, still_missing) if len(still_missing) <= len(missing) else (text, missing)
+        best, gaps = (
+            (second, still_missing) if len(still_missing) <= len(missing) else (text, missing)
+        )
         bodies = prompts.split_sections(best)
         old = prompts.split_sections(previous)
         for index in gaps:

@@ -48,7 +48,11 @@ class FileMemory:
             settings = load_settings([])  # defaults < environment (REME_LLM_*, .env)
         settings = settings.model_copy(deep=True)
         settings.working_dir = str(Path(working_dir).expanduser().resolve())
-        top = {"max_input_length": max_input_length, "memory_compact_ratio": memory_compact_ratio, "language": language}
+        top = {
+            "max_input_length": max_input_length,
+            "memory_compact_ratio": memory_compact_ratio,
+            "language": language,
+        }
         for key, value in top.items():
             if value is not None:
                 setattr(settings, key, value)
@@ -65,7 +69,10 @@ class FileMemory:
         )
         self.summarizer = Summarizer(self.settings, self.layout, model=model)
         self.tasks = SummaryTasks(
-            self.summarizer, pending_dir_of(self.layout), on_change=on_summary_change, on_done=on_summary_done
+            self.summarizer,
+            pending_dir_of(self.layout),
+            on_change=on_summary_change,
+            on_done=on_summary_done,
         )
         self.search_enabled = search
         self.index: Any = None
@@ -96,7 +103,9 @@ class FileMemory:
         from remecli.search import MemoryIndex
 
         try:
-            index = await asyncio.to_thread(MemoryIndex.open, self.layout.root, self.settings.search)
+            index = await asyncio.to_thread(
+                MemoryIndex.open, self.layout.root, self.settings.search
+            )
             await index.sync()
             if self.settings.search.watch:
                 index.start_watching()
@@ -125,7 +134,9 @@ class FileMemory:
         """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
         return self.summarizer.model
 
-    async def compact_memory(self, messages: list[Any], previous_summary: str = "", focus: str = "") -> str:
+    async def compact_memory(
+        self, messages: list[Any], previous_summary: str = "", focus: str = ""
+    ) -> str:
         """A structured checkpoint of `messages`, merged into `previous_summary`."""
         from remecli.llm.tokens import get_token_counter
         from remecli.memory.compactor import Compactor
@@ -158,7 +169,9 @@ class FileMemory:
         """Wait for background summaries; one status line per task."""
         return await self.tasks.await_all(timeout)
 
-    async def memory_search(self, query: str, max_results: int = 5, min_score: float = 0.1) -> list[dict]:
+    async def memory_search(
+        self, query: str, max_results: int = 5, min_score: float = 0.1
+    ) -> list[dict]:
         """Hybrid (BM25 + vector) search over MEMORY.md and memory/*.md."""
         if self.index is None:
             if self._index_task is not None:

@@ -15,9 +15,7 @@ def estimate(session: Session) -> dict[str, Any]:
     detail = []
     for index, (_mid, entry) in enumerate(session.live_entries(), start=1):
         msg = entry.ctx if entry.ctx is not None else entry.msg
-        preview = " ".join(
-            block_text(b, 80) for b in msg.content if block_key(b) in entry.live
-        )
+        preview = " ".join(block_text(b, 80) for b in msg.content if block_key(b) in entry.live)
         detail.append(
             {"index": index, "role": msg.role, "tokens": entry.tokens, "preview": preview[:100]}
         )

@@ -292,7 +292,9 @@ class Session:
             grouped.setdefault(source.id, (source, []))[1].extend(atom)
         messages = [src.model_copy(update={"content": blocks}) for src, blocks in grouped.values()]
         to_compact = sum(t for *_rest, t in atoms[:cut])
-        return CompactionPlan(messages=messages, covered=covered, tokens=to_compact, kept_tokens=kept)
+        return CompactionPlan(
+            messages=messages, covered=covered, tokens=to_compact, kept_tokens=kept
+        )
 
     def apply_compaction(self, plan: CompactionPlan, summary: str) -> None:
         """Mark the planned blocks compressed and install the new summary."""
@@ -376,7 +378,9 @@ class Session:
             self.update_params(**state.get("params", {}))
         self.checkpoints = int(state.get("checkpoints", 0))
         if "messages" in state:
-            pairs = [(Msg.model_validate(r["msg"]), set(r.get("live", []))) for r in state["messages"]]
+            pairs = [
+                (Msg.model_validate(r["msg"]), set(r.get("live", []))) for r in state["messages"]
+            ]
         else:
             pairs = [(m, set()) for m in history or []]
         for msg, live_keys in pairs:
@@ -386,10 +390,14 @@ class Session:
             self._order.append(msg.id)
             if live_keys and context is None:
                 entry.compressed -= live_keys
-                self._set_live(entry, {
-                    block_key(b): block_tokens(self.counter, b)
-                    for b in msg.content if block_key(b) in live_keys
-                })
+                self._set_live(
+                    entry,
+                    {
+                        block_key(b): block_tokens(self.counter, b)
+                        for b in msg.content
+                        if block_key(b) in live_keys
+                    },
+                )
         if context is not None:
             for msg in context:
                 self._adopt(msg, [], revive=True)

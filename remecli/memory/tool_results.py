@@ -103,8 +103,10 @@ def offload_messages(store: ToolResultStore, messages: list) -> int:
             if block.type != "tool_result":
                 continue
             output = block.output
-            text = output if isinstance(output, str) else "".join(
-                getattr(b, "text", "") for b in output
+            text = (
+                output
+                if isinstance(output, str)
+                else "".join(getattr(b, "text", "") for b in output)
             )
             kept, path = store.offload_detail(block.name, text)
             if path is None:

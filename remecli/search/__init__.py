@@ -1,9 +1,9 @@
 """Hybrid memory search (BM25 + vectors) over MEMORY.md and memory/**/*.md.
 
-    from remecli.search import MemoryIndex
-    index = MemoryIndex.open(working_dir, settings.search)
-    index.sync_blocking()                      # or: await index.sync()
-    results = await index.search("deploy steps", max_results=5)
+from remecli.search import MemoryIndex
+index = MemoryIndex.open(working_dir, settings.search)
+index.sync_blocking()                      # or: await index.sync()
+results = await index.search("deploy steps", max_results=5)
 """
 
 from remecli.search.chunker import MarkdownChunker

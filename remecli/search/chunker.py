@@ -184,7 +184,11 @@ class MarkdownChunker:
             units = self._units(block)
             block_tokens = sum(u.tokens for u in units)
             used = sum(u.tokens for u in current)
-            if current and block_tokens <= self.max_tokens and used + block_tokens > self.max_tokens:
+            if (
+                current
+                and block_tokens <= self.max_tokens
+                and used + block_tokens > self.max_tokens
+            ):
                 current = flush_with_overlap(block_tokens)
                 used = sum(u.tokens for u in current)
             for unit in units:

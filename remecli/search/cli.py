@@ -67,8 +67,15 @@ def progress_bar():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
         tasks: dict[str, int] = {}
 
         def report(stage: str, done: int, total: int) -> None:
@@ -135,7 +142,9 @@ def run(command: str, argv: list[str]) -> int:
                 return 0
             report = index.sync_blocking(report_progress)
         if report.embedding_error:
-            print(f"warning: {report.embedding_error} (keyword search still works)", file=sys.stderr)
+            print(
+                f"warning: {report.embedding_error} (keyword search still works)", file=sys.stderr
+            )
         results = index.search_blocking(options["query"], options["max"], options["min_score"])
     finally:
         index.close()

@@ -73,8 +73,9 @@ class LocalE5Embedder:
         with self._lock:
             model = self._get_model()
             rows = [
-                np.asarray(model.passage(texts[k : k + self.batch_size]), dtype=np.float32)
-                .reshape(-1, self.dimensions)
+                np.asarray(model.passage(texts[k : k + self.batch_size]), dtype=np.float32).reshape(
+                    -1, self.dimensions
+                )
                 for k in range(0, len(texts), self.batch_size)
             ]
         return normalize_rows(np.vstack(rows))
@@ -120,7 +121,9 @@ class ApiEmbedder:
         rows = sorted(response.data, key=lambda item: item.index)
         matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
         if matrix.shape[0] != len(texts):
-            raise EmbeddingError(f"embedding API returned {matrix.shape[0]} vectors for {len(texts)} texts")
+            raise EmbeddingError(
+                f"embedding API returned {matrix.shape[0]} vectors for {len(texts)} texts"
+            )
         if not self.dimensions:
             self.dimensions = int(matrix.shape[1])
         elif matrix.shape[1] != self.dimensions:

@@ -54,14 +54,19 @@ def fuse(
     """
     extra: dict[int, float] = {}
     if method == "rrf":
-        sides = [("vector", rank_scores(vector), vector_weight),
-                 ("bm25", rank_scores(keyword), 1.0 - vector_weight)]
+        sides = [
+            ("vector", rank_scores(vector), vector_weight),
+            ("bm25", rank_scores(keyword), 1.0 - vector_weight),
+        ]
     else:
         hits = {i for i, _ in vector}
         rescored = [(i, s) for i, s in (vector_rescored or []) if i not in hits]
         vector_scores = min_max(vector + rescored) if vector else {}
         extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
-        sides = [("vector", vector_scores, vector_weight), ("bm25", min_max(keyword), 1.0 - vector_weight)]
+        sides = [
+            ("vector", vector_scores, vector_weight),
+            ("bm25", min_max(keyword), 1.0 - vector_weight),
+        ]
     present = [(name, scores, weight) for name, scores, weight in sides if scores]
     total_weight = sum(weight for _, _, weight in present)
     if not present:

@@ -210,14 +210,18 @@ class MemoryIndex:
             same = old_by_key.get((text_hash, chunk.headings))
             if same:
                 kept = same.pop(0)
-                if (kept.chunk.start_line, kept.chunk.end_line) != (chunk.start_line, chunk.end_line):
+                if (kept.chunk.start_line, kept.chunk.end_line) != (
+                    chunk.start_line,
+                    chunk.end_line,
+                ):
                     moved.append((kept.id, chunk.start_line, chunk.end_line))
             else:
                 add.append((chunk, text_hash))
         remove_ids = [s.id for rest in old_by_key.values() for s in rest]
         new_ids = self.store.update_chunks(remove_ids, moved, add)
         batch.add += [
-            (i, rel, c.text, f"{rel} {c.heading_path}") for i, (c, _) in zip(new_ids, add, strict=True)
+            (i, rel, c.text, f"{rel} {c.heading_path}")
+            for i, (c, _) in zip(new_ids, add, strict=True)
         ]
         batch.remove_ids += remove_ids
         batch.files.append((rel, content_hash, stat.st_mtime_ns, stat.st_size))
@@ -307,7 +311,12 @@ class MemoryIndex:
         keyword = self.keyword.search(query, limit) if use_keyword else []
         vector: list[tuple[int, float]] = []
         rescored: list[tuple[int, float]] = []
-        if use_vector and self.embedder is not None and self.vectors is not None and len(self.vectors):
+        if (
+            use_vector
+            and self.embedder is not None
+            and self.vectors is not None
+            and len(self.vectors)
+        ):
             try:
                 query_vector = self._query_vector(query)
                 vector = self.vectors.search(query_vector, limit)

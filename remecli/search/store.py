@@ -65,7 +65,8 @@ class ChunkStore:
         """Record a file's content hash and stat."""
         with self._lock, self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (path, content_hash, mtime_ns, size)
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
+                (path, content_hash, mtime_ns, size),
             )
 
     def chunks_of(self, path: str) -> list[StoredChunk]:
@@ -104,8 +105,14 @@ class ChunkStore:
                 cursor = self._db.execute(
                     "INSERT INTO chunks (path, start_line, end_line, headings, text, text_hash) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    (chunk.path, chunk.start_line, chunk.end_line, json.dumps(chunk.headings),
-                     chunk.text, text_hash),
+                    (
+                        chunk.path,
+                        chunk.start_line,
+                        chunk.end_line,
+                        json.dumps(chunk.headings),
+                        chunk.text,
+                        text_hash,
+                    ),
                 )
                 new_ids.append(int(cursor.lastrowid))
         return new_ids
@@ -172,4 +179,6 @@ class ChunkStore:
 
 def _row_to_chunk(row: tuple) -> StoredChunk:
     chunk_id, path, start, end, headings, text, text_hash = row
-    return StoredChunk(chunk_id, Chunk(path, start, end, text, tuple(json.loads(headings))), text_hash)
+    return StoredChunk(
+        chunk_id, Chunk(path, start, end, text, tuple(json.loads(headings))), text_hash
+    )

@@ -150,7 +150,9 @@ def run_repl(settings: Settings) -> int:
             history=FileHistory(str(assistant.working_dir / "plain_history")),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
-        err.print(f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit.")
+        err.print(
+            f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
+        )
         _cancel_on_sigterm()
         try:
             while True:
@@ -169,18 +171,24 @@ def run_repl(settings: Settings) -> int:
                     if command.ui == "exit":
                         break
                     if command.ui == "help":
-                        out.print(Markdown(help_markdown(
-                            working_dir=str(assistant.working_dir),
-                            workspace=str(assistant.workspace),
-                            config_hint="`remecli config=cli key=value …`",
-                            tavily_enabled=bool(settings.tools.tavily_api_key),
-                        )))
+                        out.print(
+                            Markdown(
+                                help_markdown(
+                                    working_dir=str(assistant.working_dir),
+                                    workspace=str(assistant.workspace),
+                                    config_hint="`remecli config=cli key=value …`",
+                                    tavily_enabled=bool(settings.tools.tavily_api_key),
+                                )
+                            )
+                        )
                         continue
                     if command.ui == "history":
                         out.print(Markdown(assistant.history_markdown()))
                         continue
                     if command.ui == "horse":
-                        out.print("🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!")
+                        out.print(
+                            "🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!"
+                        )
                         continue
                     async for event in dispatch(assistant, command, arg):
                         renderer.render(event)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from remecli.agent import events as ev
 from tests.agent.conftest import collect
-from tests.tools.test_web_search import tavily  # noqa: F401  (fixture: fake Tavily on 127.0.0.1)
 
 
 def tool_messages(request) -> list[str]:
@@ -16,7 +15,9 @@ def tool_messages(request) -> list[str]:
     return out
 
 
-async def test_each_tool_runs_and_its_result_reaches_the_model(assistant_factory, fake_llm, tavily, tmp_path) -> None:  # noqa: F811
+async def test_each_tool_runs_and_its_result_reaches_the_model(
+    assistant_factory, fake_llm, tavily, tmp_path
+) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text("print('hello')\n")
     url = f"http://127.0.0.1:{tavily.server_address[1]}"
@@ -24,7 +25,11 @@ async def test_each_tool_runs_and_its_result_reaches_the_model(assistant_factory
         ("ls", {"path": "src"}, "app.py"),
         ("read", {"path": "src/app.py"}, "print('hello')"),
         ("write", {"path": "notes/todo.md", "content": "- ship it\n"}, "bytes"),
-        ("edit", {"path": "notes/todo.md", "old_text": "ship it", "new_text": "ship it today"}, "today"),
+        (
+            "edit",
+            {"path": "notes/todo.md", "old_text": "ship it", "new_text": "ship it today"},
+            "today",
+        ),
         ("bash", {"command": "cat notes/todo.md && echo done-$((6*7))"}, "done-42"),
         ("execute_code", {"code": "print(sum(range(10)))"}, "45"),
         ("web_search", {"query": "remecli"}, "http"),

@@ -28,7 +28,12 @@ async def test_streamed_answer_and_tool_call(assistant_factory, fake_llm, tmp_pa
     assert any(m["role"] == "tool" and "alpha" in content_text(m) for m in second)
     # the system prompt names the assistant, the workspace, the time and the tools
     system = content_text(second[0])
-    assert "ReMe" in system and str(tmp_path) in system and "`read`" in system and "Current time" in system
+    assert (
+        "ReMe" in system
+        and str(tmp_path) in system
+        and "`read`" in system
+        and "Current time" in system
+    )
 
 
 async def test_streaming_requests_usage(assistant_factory, fake_llm) -> None:
@@ -58,7 +63,9 @@ def _errors(events):
         (404, "model_not_found", "model", "llm.model_name"),
     ],
 )
-async def test_non_retryable_errors_are_one_clear_message(assistant_factory, fake_llm, status, code, kind, words) -> None:
+async def test_non_retryable_errors_are_one_clear_message(
+    assistant_factory, fake_llm, status, code, kind, words
+) -> None:
     fake_llm.add_error(status, "nope", code=code)
     fake_llm.add_text("recovered")
     assistant = assistant_factory()
@@ -112,7 +119,9 @@ async def test_missing_api_key_says_how_to_set_it(fake_llm, tmp_path) -> None:
     from remecli.agent.assistant import Assistant
     from remecli.config import load_settings
 
-    settings = load_settings(["config=cli", f"working_dir={tmp_path}/.reme"], environ={}, cwd=tmp_path)
+    settings = load_settings(
+        ["config=cli", f"working_dir={tmp_path}/.reme"], environ={}, cwd=tmp_path
+    )
     events = await collect(Assistant(settings, cwd=tmp_path), "q")
     [error] = _errors(events)
     assert "REME_LLM_API_KEY" in error.message and "llm.api_key" in error.message
@@ -130,9 +139,15 @@ async def test_stream_cut_mid_answer_keeps_context_well_formed(assistant_factory
     assert fake_llm.violations == []
 
 
-async def test_context_overflow_compacts_and_retries_once_then_reports(assistant_factory, fake_llm) -> None:
-    fake_llm.add_error(400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded")
-    fake_llm.add_error(400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded")
+async def test_context_overflow_compacts_and_retries_once_then_reports(
+    assistant_factory, fake_llm
+) -> None:
+    fake_llm.add_error(
+        400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded"
+    )
+    fake_llm.add_error(
+        400, "This model's maximum context length is 8192 tokens", code="context_length_exceeded"
+    )
     fake_llm.add_text("recovered")
     assistant = assistant_factory()
     events = await collect(assistant, "first question")
@@ -164,7 +179,9 @@ async def test_resume_last_continues_with_the_same_context(assistant_factory, fa
     second = assistant_factory("resume=last")
     await collect(second, "what is my favourite colour?")
     after = fake_llm.chat_requests()[-1].body["messages"]
-    assert after[: len(before)][1:] == before[1:]  # same conversation (system prompt time may differ)
+    assert (
+        after[: len(before)][1:] == before[1:]
+    )  # same conversation (system prompt time may differ)
     assert content_text(after[-1]) == "what is my favourite colour?"
     assert [content_text(m) for m in after[1:-1]] == ["my favourite colour is blue", "Noted: blue."]
     assert second.agent.state.session_id == first.agent.state.session_id

@@ -46,9 +46,14 @@ def test_dotenv_fills_in_but_real_env_wins(tmp_path: Path) -> None:
 
 def test_every_env_var_maps_to_a_setting(tmp_path: Path) -> None:
     env = {
-        "REME_LLM_API_KEY": "k", "REME_LLM_BASE_URL": "http://h/v1", "REME_LLM_MODEL": "m",
-        "REME_EMBEDDING_API_KEY": "ek", "REME_EMBEDDING_BASE_URL": "http://e/v1",
-        "REME_EMBEDDING_MODEL": "em", "REME_WORKING_DIR": "/tmp/w", "TAVILY_API_KEY": "tv",
+        "REME_LLM_API_KEY": "k",
+        "REME_LLM_BASE_URL": "http://h/v1",
+        "REME_LLM_MODEL": "m",
+        "REME_EMBEDDING_API_KEY": "ek",
+        "REME_EMBEDDING_BASE_URL": "http://e/v1",
+        "REME_EMBEDDING_MODEL": "em",
+        "REME_WORKING_DIR": "/tmp/w",
+        "TAVILY_API_KEY": "tv",
     }
     s = load(env=env, cwd=tmp_path)
     assert (s.llm.api_key, s.llm.base_url, s.llm.model_name) == ("k", "http://h/v1", "m")
@@ -68,8 +73,17 @@ def test_config_by_path_and_yml_in_cwd(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("true", True), ("False", False), ("null", None), ("42", 42), ("0.5", 0.5),
-     ('["a", 1]', ["a", 1]), ('{"k": 2}', {"k": 2}), ("gpt-4o", "gpt-4o"), ("1e3", 1000.0)],
+    [
+        ("true", True),
+        ("False", False),
+        ("null", None),
+        ("42", 42),
+        ("0.5", 0.5),
+        ('["a", 1]', ["a", 1]),
+        ('{"k": 2}', {"k": 2}),
+        ("gpt-4o", "gpt-4o"),
+        ("1e3", 1000.0),
+    ],
 )
 def test_values_are_typed(text: str, value) -> None:
     assert parse_value(text) == value
@@ -78,7 +92,11 @@ def test_values_are_typed(text: str, value) -> None:
 @pytest.mark.parametrize(
     ("args", "files", "expected"),
     [
-        (["llm.modle=x"], {}, "unknown setting 'llm.modle' (on the command line); allowed keys in 'llm': base_url"),
+        (
+            ["llm.modle=x"],
+            {},
+            "unknown setting 'llm.modle' (on the command line); allowed keys in 'llm': base_url",
+        ),
         (["colour=red"], {}, "unknown setting 'colour'"),
         (["max_input_length=lots"], {}, "invalid setting 'max_input_length' (got 'lots')"),
         (["memory_compact_ratio=1.5"], {}, "invalid setting 'memory_compact_ratio'"),
@@ -87,7 +105,11 @@ def test_values_are_typed(text: str, value) -> None:
         (["config=nope"], {}, "unknown config 'nope'"),
         (["config=bad"], {"bad.yaml": "llm: [unclosed\n"}, "malformed YAML in"),
         (["config=list"], {"list.yaml": "- a\n- b\n"}, "must be a mapping of settings"),
-        (["config=typo"], {"typo.yaml": "llm:\n  temprature: 0.2\n"}, "unknown setting 'llm.temprature' (in "),
+        (
+            ["config=typo"],
+            {"typo.yaml": "llm:\n  temprature: 0.2\n"},
+            "unknown setting 'llm.temprature' (in ",
+        ),
         (["justaword"], {}, "is not key=value"),
         (["llm.model_name.x=1"], {}, "unknown setting 'llm.model_name.x'"),
     ],
@@ -110,7 +132,10 @@ def test_unknown_config_lists_packaged_names(tmp_path: Path) -> None:
 def test_cli_prints_one_line_and_exit_2_on_bad_config(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "remecli", "config=cli", "llm.modle=x"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
@@ -128,7 +153,10 @@ def test_help_and_version_do_not_import_agentscope() -> None:
 
 
 def test_text_settings_keep_the_text_as_typed(tmp_path: Path) -> None:
-    s = load(["llm.api_key=123456", "resume=20260101", "prompt=[draft] fix {x}", "llm.model_name=true"], cwd=tmp_path)
+    s = load(
+        ["llm.api_key=123456", "resume=20260101", "prompt=[draft] fix {x}", "llm.model_name=true"],
+        cwd=tmp_path,
+    )
     assert s.llm.api_key == "123456" and s.resume == "20260101"
     assert s.prompt == "[draft] fix {x}" and s.llm.model_name == "true"
     assert load(["resume=null"], cwd=tmp_path).resume is None

@@ -17,8 +17,12 @@ from remecli.memory.summarizer import NOTHING_MARKER
 
 def base_args(fake_llm, tmp_path: Path) -> list[str]:
     return [
-        sys.executable, "-m", "remecli", "config=cli",
-        f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model",
+        sys.executable,
+        "-m",
+        "remecli",
+        "config=cli",
+        f"llm.base_url={fake_llm.base_url}",
+        "llm.model_name=fake-model",
         f"working_dir={tmp_path / '.reme'}",
     ]
 
@@ -37,7 +41,11 @@ def test_one_shot_prints_answer_to_stdout(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_text("Paris is the capital of France.", chunk_size=4)
     proc = subprocess.run(
         [*base_args(fake_llm, tmp_path), "-p", "Capital of France?"],
-        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90,
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Paris is the capital of France."
@@ -47,7 +55,11 @@ def test_one_shot_prompt_setting_and_error_exit_code(fake_llm, tmp_path: Path) -
     fake_llm.add_error(401, "bad key", code="invalid_api_key")
     proc = subprocess.run(
         [*base_args(fake_llm, tmp_path), "prompt=hello"],
-        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90,
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
@@ -58,7 +70,12 @@ def test_one_shot_reads_in_a_pipe(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_text("ok")
     proc = subprocess.run(
         [*base_args(fake_llm, tmp_path), "-p", "hi"],
-        cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90, stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=90,
+        stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 0 and proc.stdout == "ok\n"
 
@@ -77,7 +94,9 @@ class Pty:
         deadline = time.monotonic() + timeout
         while needle.encode() not in self.output:
             if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} not seen; output:\n{self.output.decode(errors='replace')}")
+                raise AssertionError(
+                    f"{needle!r} not seen; output:\n{self.output.decode(errors='replace')}"
+                )
             ready, _, _ = select.select([self.fd], [], [], 0.2)
             if ready:
                 try:

@@ -10,7 +10,9 @@ import pytest
 
 from tests.e2e.tmux_driver import TmuxSession, tmux_available
 
-pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
+pytestmark = pytest.mark.skipif(
+    not tmux_available(), reason="tmux is not installed (.ci/run installs it)"
+)
 
 
 def remecli_script() -> str:
@@ -25,7 +27,12 @@ def test_ask_see_streamed_answer_history_and_exit(fake_llm, tmp_path: Path) -> N
     fake_llm.add_text("The answer is **forty-two**, streamed in pieces.", chunk_size=4, delay=0.05)
     fake_llm.add_text("Second answer.")
     env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
-    cmd = [remecli_script(), "config=cli", f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model"]
+    cmd = [
+        remecli_script(),
+        "config=cli",
+        f"llm.base_url={fake_llm.base_url}",
+        "llm.model_name=fake-model",
+    ]
     term = TmuxSession(cmd, cwd=tmp_path, env=env)
     try:
         term.wait_for("ready", timeout=60)
@@ -46,4 +53,3 @@ def test_ask_see_streamed_answer_history_and_exit(fake_llm, tmp_path: Path) -> N
     content = sent.body["messages"][-1]["content"]
     text = content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
     assert text == "What is the answer?"
-

@@ -13,7 +13,15 @@ from pathlib import Path
 class TmuxSession:
     """One detached tmux session running `command` at a fixed size."""
 
-    def __init__(self, command: list[str], *, cwd: Path, env: dict[str, str], width: int = 110, height: int = 32):
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        cwd: Path,
+        env: dict[str, str],
+        width: int = 110,
+        height: int = 32,
+    ):
         self.name = f"remecli-test-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         shell = (
@@ -21,7 +29,18 @@ class TmuxSession:
             "echo REMECLI-EXITED=$?; sleep 60"
         )
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), shell],
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                self.name,
+                "-x",
+                str(width),
+                "-y",
+                str(height),
+                shell,
+            ],
             check=True,
         )
 
@@ -57,12 +76,17 @@ class TmuxSession:
         deadline = time.monotonic() + timeout
         while needle in self.screen():
             if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} still on screen after {timeout}s:\n{self.screen()}")
+                raise AssertionError(
+                    f"{needle!r} still on screen after {timeout}s:\n{self.screen()}"
+                )
             time.sleep(0.2)
 
     def alive(self) -> bool:
         """True while the session exists."""
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return (
+            subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode
+            == 0
+        )
 
     def kill(self) -> None:
         """End the session."""

@@ -85,8 +85,13 @@ class Rig:
 def rig_factory(fake_llm, tmp_path):
     """Build a Rig: `rig_factory(tools=[...], state=None, **settings overrides)`."""
 
-    def build(tools: list | None = None, state: Any = None, settings: Settings | None = None,
-              mw: Any = None, **overrides: Any) -> Rig:
+    def build(
+        tools: list | None = None,
+        state: Any = None,
+        settings: Settings | None = None,
+        mw: Any = None,
+        **overrides: Any,
+    ) -> Rig:
         from agentscope.agent import Agent
         from agentscope.tool import Toolkit
 

@@ -121,11 +121,14 @@ async def test_context_length_exceeded_forces_compaction_and_retries_once(
         script.add(f"answer {turn}")
         await rig.ask(words(60, seed=turn))
     assert script.compactions == []  # far below the configured threshold
-    overflow = ErrorTurn(400, "This model's maximum context length is 4096 tokens",
-                         code="context_length_exceeded")
+    overflow = ErrorTurn(
+        400, "This model's maximum context length is 4096 tokens", code="context_length_exceeded"
+    )
     script.add(overflow, "answer after compaction")
     events = await rig.ask("one more question")
-    text = "".join(getattr(e, "delta", "") for e in events if type(e).__name__ == "TextBlockDeltaEvent")
+    text = "".join(
+        getattr(e, "delta", "") for e in events if type(e).__name__ == "TextBlockDeltaEvent"
+    )
     assert text == "answer after compaction"
     [done] = _done(rig.notices)
     assert done.trigger == "overflow" and done.messages_compacted > 0

@@ -28,7 +28,9 @@ def _done(notices: list) -> list[CompactionDone]:
 
 
 def _reply_text(events: list) -> str:
-    return "".join(getattr(e, "delta", "") for e in events if type(e).__name__ == "TextBlockDeltaEvent")
+    return "".join(
+        getattr(e, "delta", "") for e in events if type(e).__name__ == "TextBlockDeltaEvent"
+    )
 
 
 async def test_cancelling_during_a_compaction_stops_the_reply(rig_factory, fake_llm) -> None:
@@ -85,7 +87,10 @@ async def test_transient_error_is_retried_into_a_real_checkpoint(rig_factory, fa
     assert done.error is None and done.messages_compacted > 0
     assert done.tokens_after < done.tokens_before
     assert len(script.compactions) == 2
-    assert "gen2 0" in rig.mw.session.summary and "Automatic summary failed" not in rig.agent.state.summary
+    assert (
+        "gen2 0" in rig.mw.session.summary
+        and "Automatic summary failed" not in rig.agent.state.summary
+    )
     assert len(rig.compacted) == 1
     assert fake_llm.violations == []
 

@@ -64,7 +64,10 @@ async def test_nothing_to_compact_returns_previous_summary_unchanged(fake_llm, t
 
 
 async def test_fenced_answer_with_preamble_is_cleaned(fake_llm, tmp_path) -> None:
-    Script(fake_llm, summaries=lambda body, n: "Here you go:\n```markdown\n" + checkpoint("x") + "\n```")
+    Script(
+        fake_llm,
+        summaries=lambda body, n: "Here you go:\n```markdown\n" + checkpoint("x") + "\n```",
+    )
     compactor = _compactor(fake_llm, tmp_path, 8_000)
     result = await compactor.compact(_messages(1, 5))
     assert result.summary.startswith("## Goal") and not missing_sections(result.summary)

@@ -38,7 +38,9 @@ def conversations(draw) -> list:
             blocks += [ToolCallBlock(id=i, name="probe", input='{"path": "x"}') for i in ids]
             for i in draw(st.permutations(ids)):
                 size = draw(st.integers(1, 120))
-                blocks.append(ToolResultBlock(id=i, name="probe", output=words(size), state="success"))
+                blocks.append(
+                    ToolResultBlock(id=i, name="probe", output=words(size), state="success")
+                )
         if not rounds or draw(st.booleans()):
             blocks.append(TextBlock(text=f"answer {turn}"))
         messages.append(Msg(name="ReMe", role="assistant", content=blocks))
@@ -76,8 +78,9 @@ def _check_kept(memory: list) -> None:
     budgets=st.tuples(st.integers(0, 1_500), st.integers(0, 1_500)),
     keep_last=st.sampled_from([0, 300]),
 )
-def test_kept_part_is_always_a_valid_context(server, tmp_path, conversation, split, budgets,
-                                             keep_last) -> None:
+def test_kept_part_is_always_a_valid_context(
+    server, tmp_path, conversation, split, budgets, keep_last
+) -> None:
     counter = get_token_counter("o200k_base")
     session = Session(counter)
     cut = min(split, len(conversation))

@@ -68,9 +68,7 @@ async def test_agent_context_gets_reference_while_ui_events_get_full_output(
     assert not expired.exists()  # cleanup at start
 
     events = await rig.ask("dump the log")
-    streamed = "".join(
-        e.delta for e in events if type(e).__name__ == "ToolResultTextDeltaEvent"
-    )
+    streamed = "".join(e.delta for e in events if type(e).__name__ == "ToolResultTextDeltaEvent")
     assert streamed == full  # the UI sees everything
     [end] = [e for e in events if type(e).__name__ == "ToolResultEndEvent"]
     saved = end.metadata["offloaded_to"]
@@ -83,15 +81,16 @@ async def test_agent_context_gets_reference_while_ui_events_get_full_output(
     assert notices and notices[0].chars == len(full)
 
 
-async def test_old_oversized_results_are_offloaded_before_compacting(
-    rig_factory, fake_llm
-) -> None:
+async def test_old_oversized_results_are_offloaded_before_compacting(rig_factory, fake_llm) -> None:
     big = words(400)
     tool = text_tool("dump", lambda kw: big)
     script = Script(fake_llm, steps=[tool_calls(("dump", {"path": "a"})), "first done"])
     # a high threshold at first: the result enters the context whole
     rig = rig_factory(
-        tools=[tool], tool_result_threshold=100_000, max_input_length=6_000, memory_compact_ratio=0.9
+        tools=[tool],
+        tool_result_threshold=100_000,
+        max_input_length=6_000,
+        memory_compact_ratio=0.9,
     )
     await rig.ask("dump it")
     assert big in str(rig.agent.state.context[-1].content)
@@ -112,12 +111,16 @@ def test_offload_messages_for_the_library_api(tmp_path) -> None:
 
     from remecli.memory.tool_results import offload_messages
 
-    reply = Msg(name="ReMe", role="assistant", content=[
-        ToolCallBlock(id="a", name="cat", input="{}"),
-        ToolResultBlock(id="a", name="cat", output="q" * 5000, state="success"),
-        ToolCallBlock(id="b", name="cat", input="{}"),
-        ToolResultBlock(id="b", name="cat", output="small", state="success"),
-    ])
+    reply = Msg(
+        name="ReMe",
+        role="assistant",
+        content=[
+            ToolCallBlock(id="a", name="cat", input="{}"),
+            ToolResultBlock(id="a", name="cat", output="q" * 5000, state="success"),
+            ToolCallBlock(id="b", name="cat", input="{}"),
+            ToolResultBlock(id="b", name="cat", output="small", state="success"),
+        ],
+    )
     store = ToolResultStore(tmp_path / "tool_result")
     assert offload_messages(store, [reply]) == 1
     assert "[Full content saved to: tool_result/" in reply.content[1].output

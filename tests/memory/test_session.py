@@ -53,7 +53,9 @@ def _recount(session: Session) -> int:
 
 @pytest.fixture
 def session() -> Session:
-    return Session(get_token_counter("o200k_base"), max_input_length=4_000, memory_compact_ratio=0.5)
+    return Session(
+        get_token_counter("o200k_base"), max_input_length=4_000, memory_compact_ratio=0.5
+    )
 
 
 def test_sync_adopts_only_the_tail_and_counts_incrementally(session) -> None:
@@ -73,8 +75,13 @@ def test_sync_adopts_only_the_tail_and_counts_incrementally(session) -> None:
     assert [row["role"] for row in stats["messages_detail"]] == ["user", "assistant"]
     assert stats["context_usage_ratio"] == round(100 * _recount(session) / 4_000, 2)
     assert set(stats) >= {
-        "total_messages", "compressed_summary_tokens", "messages_tokens", "estimated_tokens",
-        "max_input_length", "context_usage_ratio", "messages_detail",
+        "total_messages",
+        "compressed_summary_tokens",
+        "messages_tokens",
+        "estimated_tokens",
+        "max_input_length",
+        "context_usage_ratio",
+        "messages_detail",
     }
 
 

@@ -45,9 +45,13 @@ class MemoryAwareModel:
         if len(tools) == 1:
             transcript = _text(next(m for m in body["messages"] if m["role"] == "user"))
             said = re.findall(r"^\[\d\d:\d\d\] user: (.+)$", transcript, flags=re.M)
-            content = f"# {dt.date.today().isoformat()}\n\n" + "".join(f"- said: {s.strip()}\n" for s in said)
+            content = f"# {dt.date.today().isoformat()}\n\n" + "".join(
+                f"- said: {s.strip()}\n" for s in said
+            )
             self.summaries += 1
-            return ToolCallsTurn([ToolCall("write", json.dumps({"path": daily, "content": content}))])
+            return ToolCallsTurn(
+                [ToolCall("write", json.dumps({"path": daily, "content": content}))]
+            )
         return "Saved."
 
 

@@ -49,7 +49,9 @@ Ship the release.
 """
 
 
-async def test_compact_new_summary_saved_keeps_recent(assistant_factory, fake_llm, memory_model, tmp_path) -> None:
+async def test_compact_new_summary_saved_keeps_recent(
+    assistant_factory, fake_llm, memory_model, tmp_path
+) -> None:
     assistant = summarizing(assistant_factory)
     await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship", "what next?")
     fake_llm.add_text(CHECKPOINT)  # the compactor's answer
@@ -92,10 +94,16 @@ async def test_clear_forgets_without_saving(assistant_factory, memory_model, tmp
     sessions = assistant.working_dir / "sessions"
     assert not (sessions / f"{old_session}.jsonl").exists()
     assert not (sessions / f"{old_session}.state.json").exists()
-    assert "purple" not in "".join(p.read_text() for p in assistant.working_dir.rglob("*") if p.is_file() and p.suffix in (".md", ".json", ".jsonl"))
+    assert "purple" not in "".join(
+        p.read_text()
+        for p in assistant.working_dir.rglob("*")
+        if p.is_file() and p.suffix in (".md", ".json", ".jsonl")
+    )
 
 
-async def test_history_shows_uncompressed_messages_with_token_stats(assistant_factory, memory_model) -> None:
+async def test_history_shows_uncompressed_messages_with_token_stats(
+    assistant_factory, memory_model
+) -> None:
     assistant = assistant_factory()
     await chat(assistant, "hello history")
     text = assistant.history_markdown()

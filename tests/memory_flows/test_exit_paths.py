@@ -26,7 +26,9 @@ def summarizing_app(fake_llm, tmp_path: Path):
 
 
 @pytest.mark.parametrize("how", ["/exit", "ctrl+d", "ctrl+q", "ctrl+c ctrl+c"])
-async def test_quitting_the_tui_writes_the_daily_file(fake_llm, memory_model, tmp_path, how) -> None:
+async def test_quitting_the_tui_writes_the_daily_file(
+    fake_llm, memory_model, tmp_path, how
+) -> None:
     app = summarizing_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
@@ -69,24 +71,42 @@ async def test_pending_work_is_summarized_at_next_start(fake_llm, memory_model, 
     pending.mkdir(parents=True)
     from agentscope.message import UserMsg
 
-    record = {"id": "t1", "date": time.strftime("%Y-%m-%d"), "attempts": 1, "last_error": "killed",
-              "messages": [UserMsg(name="user", content="left over from a crash").model_dump(mode="json")]}
+    record = {
+        "id": "t1",
+        "date": time.strftime("%Y-%m-%d"),
+        "attempts": 1,
+        "last_error": "killed",
+        "messages": [
+            UserMsg(name="user", content="left over from a crash").model_dump(mode="json")
+        ],
+    }
     (pending / "t1.json").write_text(json.dumps(record))
-    memory = FileMemory(tmp_path / ".reme", settings=make_settings(fake_llm, tmp_path, "memory.summarize=true"), search=False)
+    memory = FileMemory(
+        tmp_path / ".reme",
+        settings=make_settings(fake_llm, tmp_path, "memory.summarize=true"),
+        search=False,
+    )
     await memory.start()
     await memory.close()
     assert "left over from a crash" in daily_file(tmp_path / ".reme").read_text()
     assert not list(pending.glob("*.json"))
 
 
-async def test_auto_compaction_saves_the_compacted_part(assistant_factory, fake_llm, memory_model) -> None:
+async def test_auto_compaction_saves_the_compacted_part(
+    assistant_factory, fake_llm, memory_model
+) -> None:
     assistant = assistant_factory(
-        "memory.summarize=true", "max_input_length=2000", "memory_compact_ratio=0.5", "memory.keep_recent_tokens=50"
+        "memory.summarize=true",
+        "max_input_length=2000",
+        "memory_compact_ratio=0.5",
+        "memory.keep_recent_tokens=50",
     )
     memory_model.answer = "word " * 150
     fake_llm.add_text("first answer " * 60)
     events = await collect(assistant, "the first fact: the port is 8443")
-    fake_llm.add_text("## Goal\nx\n## Constraints & Preferences\nx\n## Progress\nx\n## Key Decisions\nx\n## Next Steps\nx\n## Critical Context\nx")
+    fake_llm.add_text(
+        "## Goal\nx\n## Constraints & Preferences\nx\n## Progress\nx\n## Key Decisions\nx\n## Next Steps\nx\n## Critical Context\nx"
+    )
     events = await collect(assistant, "and the second fact")
     assert any(isinstance(e, ev.CompactionDone) and e.messages_compacted for e in events)
     await assistant.memory.await_summary_tasks()
@@ -96,8 +116,13 @@ async def test_auto_compaction_saves_the_compacted_part(assistant_factory, fake_
 @pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
 def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: Path) -> None:
     env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
-    cmd = [remecli_script(), "config=cli", f"llm.base_url={fake_llm.base_url}", "llm.model_name=fake-model",
-           "search.embedding.backend=none"]
+    cmd = [
+        remecli_script(),
+        "config=cli",
+        f"llm.base_url={fake_llm.base_url}",
+        "llm.model_name=fake-model",
+        "search.embedding.backend=none",
+    ]
     term = TmuxSession(cmd, cwd=tmp_path, env=env)
     try:
         term.wait_for("ready", timeout=60)
@@ -119,7 +144,9 @@ def _remecli_process() -> psutil.Process:
     raise AssertionError("remecli process not found")
 
 
-async def test_a_crashed_session_is_saved_at_next_start(assistant_factory, fake_llm, memory_model) -> None:
+async def test_a_crashed_session_is_saved_at_next_start(
+    assistant_factory, fake_llm, memory_model
+) -> None:
     crashed = assistant_factory("memory.summarize=true")
     await collect(crashed, "the vault code is in the blue binder")
     # no close(): the process died here (its state file was saved after the turn)

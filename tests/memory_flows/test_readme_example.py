@@ -18,11 +18,21 @@ def library_example() -> str:
 
 
 def test_readme_library_example_runs(fake_llm, memory_model, tmp_path: Path) -> None:
-    env = {**os.environ, "REME_LLM_API_KEY": "sk-test", "REME_LLM_BASE_URL": fake_llm.base_url,
-           "REME_LLM_MODEL": "fake-model"}
+    env = {
+        **os.environ,
+        "REME_LLM_API_KEY": "sk-test",
+        "REME_LLM_BASE_URL": fake_llm.base_url,
+        "REME_LLM_MODEL": "fake-model",
+    }
     (tmp_path / "example.py").write_text(library_example())
-    proc = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "example.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "written" in proc.stdout or "saved" in proc.stdout.lower()
     daily = list((tmp_path / ".reme" / "memory").glob("*.md"))

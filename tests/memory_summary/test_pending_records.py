@@ -122,4 +122,3 @@ async def test_a_crash_right_after_add_leaves_a_record_the_next_start_summarizes
     assert "the staging DB is db-7" in first_user_text(fake_llm.chat_requests()[0].body)
     assert "db-7" in working_dir.daily_file(DAY).read_text(encoding="utf-8")
     assert later.pending_records() == []
-

@@ -30,7 +30,9 @@ class CharNgramEmbedder:
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         self.documents_embedded += len(texts)
-        return np.vstack([self._vector(t) for t in texts]) if texts else np.zeros((0, self.dimensions))
+        return (
+            np.vstack([self._vector(t) for t in texts]) if texts else np.zeros((0, self.dimensions))
+        )
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._vector(text)

@@ -22,7 +22,6 @@ Tried a new sourdough recipe; the crumb was too dense.
 """
 
 
-
 def settings(**changes) -> SearchSettings:
     """Search settings with keyword-only embedding unless changed."""
     data = {"embedding": {"backend": "none"}, **changes}

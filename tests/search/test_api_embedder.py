@@ -28,9 +28,13 @@ class EmbeddingServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                owner.requests.append({"path": self.path, "auth": self.headers["Authorization"], **body})
+                owner.requests.append(
+                    {"path": self.path, "auth": self.headers["Authorization"], **body}
+                )
                 if owner.fail or self.path != "/v1/embeddings":
-                    self._send(401, {"error": {"message": "bad key", "type": "invalid_request_error"}})
+                    self._send(
+                        401, {"error": {"message": "bad key", "type": "invalid_request_error"}}
+                    )
                     return
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
                 vectors = model.embed_documents(texts)[:, : body.get("dimensions", 64)]
@@ -38,8 +42,15 @@ class EmbeddingServer:
                     {"object": "embedding", "index": i, "embedding": [float(x) * 3 for x in v]}
                     for i, v in enumerate(vectors)
                 ]
-                self._send(200, {"object": "list", "data": data, "model": body["model"],
-                                 "usage": {"prompt_tokens": 1, "total_tokens": 1}})
+                self._send(
+                    200,
+                    {
+                        "object": "list",
+                        "data": data,
+                        "model": body["model"],
+                        "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                    },
+                )
 
             def _send(self, status: int, payload: dict) -> None:
                 raw = json.dumps(payload).encode()
@@ -72,8 +83,14 @@ def server() -> Iterator[EmbeddingServer]:
 
 
 def _api_settings(base_url: str, **extra):
-    embedding = {"backend": "auto", "api_key": "sk-test", "base_url": base_url,
-                 "model_name": "tiny-embed", "batch_size": 2, **extra}
+    embedding = {
+        "backend": "auto",
+        "api_key": "sk-test",
+        "base_url": base_url,
+        "model_name": "tiny-embed",
+        "batch_size": 2,
+        **extra,
+    }
     return settings(embedding=embedding)
 
 
@@ -84,7 +101,9 @@ async def test_api_embedder_indexes_searches_and_caches(working_dir: Path, serve
     try:
         report = await index.sync()
         assert report.chunks_embedded == 4 and not report.embedding_error
-        batches = [r for r in server.requests if isinstance(r["input"], list) and len(r["input"]) > 1]
+        batches = [
+            r for r in server.requests if isinstance(r["input"], list) and len(r["input"]) > 1
+        ]
         assert batches and all(len(r["input"]) <= 2 for r in batches)
         first = server.requests[0]
         assert first["path"] == "/v1/embeddings" and first["auth"] == "Bearer sk-test"

@@ -20,7 +20,9 @@ word = st.sampled_from(["alpha", "beta", "gamma", "delta", "部署", "脚本", "
 sentence = st.lists(word, min_size=1, max_size=12).map(" ".join)
 heading = st.tuples(st.integers(1, 3), sentence).map(lambda t: "#" * t[0] + " " + t[1])
 item = sentence.map(lambda s: "- " + s)
-fence = st.lists(sentence, min_size=0, max_size=6).map(lambda lines: "\n".join(["```", *lines, "```"]))
+fence = st.lists(sentence, min_size=0, max_size=6).map(
+    lambda lines: "\n".join(["```", *lines, "```"])
+)
 long_line = st.lists(sentence, min_size=8, max_size=20).map(". ".join)
 block = st.one_of(heading, sentence, item, fence, long_line, st.just(""))
 document = st.lists(block, min_size=0, max_size=25).map("\n".join)
@@ -71,7 +73,9 @@ def test_fences_that_fit_are_never_split(text: str) -> None:
 
 def test_real_token_counter_respects_the_budget_and_overlaps() -> None:
     chunker = MarkdownChunker(max_tokens=60, overlap_tokens=15)
-    text = "# Log\n" + "\n".join(f"Line {n}: we talked about topic {n} at length." for n in range(40))
+    text = "# Log\n" + "\n".join(
+        f"Line {n}: we talked about topic {n} at length." for n in range(40)
+    )
     chunks = chunker.chunk("memory/log.md", text)
     assert len(chunks) > 3
     for chunk in chunks:

@@ -18,8 +18,14 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_search_json_with_key_value_settings(working_dir: Path, capsys) -> None:
-    argv = ["backup schedule", "--json", "--max", "1", f"working_dir={working_dir}",
-            "search.embedding.backend=none"]
+    argv = [
+        "backup schedule",
+        "--json",
+        "--max",
+        "1",
+        f"working_dir={working_dir}",
+        "search.embedding.backend=none",
+    ]
     assert run("search", argv) == 0
     hits = json.loads(capsys.readouterr().out)
     assert len(hits) == 1

@@ -40,7 +40,10 @@ def test_one_side_empty_gives_the_other_side_full_weight() -> None:
 
 
 def test_rrf_rewards_agreement_and_scales_rank_one_to_one() -> None:
-    assert rank_scores([(9, 0.1), (3, 0.05)]) == {9: 1.0, 3: pytest.approx((RRF_K + 1) / (RRF_K + 2))}
+    assert rank_scores([(9, 0.1), (3, 0.05)]) == {
+        9: 1.0,
+        3: pytest.approx((RRF_K + 1) / (RRF_K + 2)),
+    }
     fused = fuse([(1, 0.9), (2, 0.8)], [(2, 5.0), (1, 1.0)], "rrf", 0.5)
     assert fused[0].score == pytest.approx(fused[1].score)
     assert fused[0].score < 1.0

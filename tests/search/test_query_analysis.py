@@ -13,7 +13,9 @@ DEPLOY = "The billing deploy failed on Friday and was rolled back.\n"
 
 
 def test_query_drops_function_words_and_contraction_pieces() -> None:
-    terms = query_terms(make_query_analyzer(), "What did Caroline's friends say when they didn't go?")
+    terms = query_terms(
+        make_query_analyzer(), "What did Caroline's friends say when they didn't go?"
+    )
     assert terms == ["carolin", "friend", "sai", "go"]
     # The index keeps question words and pronouns, so a fallback can still match them.
     assert "what" in query_terms(make_analyzer(), "What did they do?")

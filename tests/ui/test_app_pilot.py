@@ -65,7 +65,9 @@ async def test_question_streams_answer_and_shows_tool_panel(fake_llm, tmp_path) 
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.query_one(StatusLine).state == "ready")
         await type_and_send(pilot, "What is on my list?")
-        await wait_until(pilot, lambda: any("buy milk" in m.text for m in app.query(AssistantMessage)))
+        await wait_until(
+            pilot, lambda: any("buy milk" in m.text for m in app.query(AssistantMessage))
+        )
         await wait_until(pilot, lambda: not app.replying)
         [panel] = app.query(ToolPanel)
         assert panel.tool_name == "read" and panel.state == "success"
@@ -92,7 +94,9 @@ async def test_unknown_slash_command_and_help(fake_llm, tmp_path) -> None:
 
 
 async def test_no_api_key_still_starts_and_says_how(tmp_path) -> None:
-    settings = load_settings(["config=cli", f"working_dir={tmp_path / '.reme'}"], environ={}, cwd=tmp_path)
+    settings = load_settings(
+        ["config=cli", f"working_dir={tmp_path / '.reme'}"], environ={}, cwd=tmp_path
+    )
     app = RemeApp(settings, cwd=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)

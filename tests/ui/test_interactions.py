@@ -28,7 +28,9 @@ async def test_escape_cancels_mid_stream_and_context_stays_consistent(fake_llm, 
         assert 0 < len(partial) < len("word " * 400)
         assert any("cancelled" in str(w.render()) for w in app.query(".notice"))
         await type_and_send(pilot, "and now?")
-        await wait_until(pilot, lambda: any("next answer" in m.text for m in app.query(AssistantMessage)))
+        await wait_until(
+            pilot, lambda: any("next answer" in m.text for m in app.query(AssistantMessage))
+        )
     assert fake_llm.violations == []
 
 
@@ -39,13 +41,20 @@ async def test_escape_cancels_a_running_tool_call(fake_llm, tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         await type_and_send(pilot, "wait a while")
-        await wait_until(pilot, lambda: len(app.query(ToolPanel)) == 1 and "running" in app.query_one(ToolPanel).preview)
+        await wait_until(
+            pilot,
+            lambda: (
+                len(app.query(ToolPanel)) == 1 and "running" in app.query_one(ToolPanel).preview
+            ),
+        )
         await pilot.pause(0.3)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.replying, timeout=10)
         assert app.query_one(ToolPanel).state == "interrupted"
         await type_and_send(pilot, "go on")
-        await wait_until(pilot, lambda: any("after the cancel" in m.text for m in app.query(AssistantMessage)))
+        await wait_until(
+            pilot, lambda: any("after the cancel" in m.text for m in app.query(AssistantMessage))
+        )
     # the second request carries a result for the interrupted call: no orphan tool call
     assert fake_llm.violations == []
     second = fake_llm.chat_requests()[-1].body["messages"]

@@ -10,7 +10,9 @@ from tests.ui.test_interactions import ready
 
 
 async def test_reasoning_and_answer_with_brackets_render_as_text(fake_llm, tmp_path) -> None:
-    fake_llm.add_text("Use list[str] and [/nope] literally.", reasoning="thinking about [/b] and [bold]x")
+    fake_llm.add_text(
+        "Use list[str] and [/nope] literally.", reasoning="thinking about [/b] and [bold]x"
+    )
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
@@ -25,7 +27,9 @@ async def test_typing_before_ready_starts_the_agent_once(fake_llm, tmp_path) -> 
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await type_and_send(pilot, "so fast")
-        await wait_until(pilot, lambda: any("early answer" in m.text for m in app.query(AssistantMessage)))
+        await wait_until(
+            pilot, lambda: any("early answer" in m.text for m in app.query(AssistantMessage))
+        )
         await wait_until(pilot, lambda: not app.replying)
         assert app.assistant.memory is not None
         assert app.assistant._starting is not None

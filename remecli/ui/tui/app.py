@@ -49,7 +49,9 @@ class SlashCommands(Provider):
         for name, command in COMMANDS.items():
             score = matcher.match(f"/{name} {command.summary}")
             if score > 0:
-                yield Hit(score, matcher.highlight(f"/{name}"), self._runner(name), help=command.summary)
+                yield Hit(
+                    score, matcher.highlight(f"/{name}"), self._runner(name), help=command.summary
+                )
 
     def _runner(self, name: str):
         return lambda: self.app.run_command_text(f"/{name}")
@@ -72,7 +74,9 @@ class RemeApp(App):
         Binding("tab", "complete", "Complete", show=False, priority=True),
     ]
 
-    def __init__(self, settings: Settings, *, cwd: Path | None = None, log_file: Path | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, cwd: Path | None = None, log_file: Path | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.log_file = log_file
@@ -176,7 +180,9 @@ class RemeApp(App):
         """Handle one submitted line: a slash command or a message to the agent."""
         chat = self.query_one(ChatView)
         if self.replying:
-            self.notify("A reply is still running: wait, or press Esc to cancel it.", severity="warning")
+            self.notify(
+                "A reply is still running: wait, or press Esc to cancel it.", severity="warning"
+            )
             return
         if text.startswith("/"):
             parsed = parse(text)
@@ -230,7 +236,9 @@ class RemeApp(App):
             return
         if command.ui == "clear_view":
             await self.query_one(ChatView).remove_children()
-        self._reply_worker = self.run_worker(self._command(command, arg), name="command", exclusive=True)
+        self._reply_worker = self.run_worker(
+            self._command(command, arg), name="command", exclusive=True
+        )
 
     async def _command(self, command, arg: str) -> None:
         status = self.query_one(StatusLine)
@@ -258,7 +266,9 @@ class RemeApp(App):
     async def _ask_approval(self, request) -> str:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         screen = ApprovalScreen(request.tool_name, dict(request.arguments), request.reason)
-        self.push_screen(screen, callback=lambda answer: future.done() or future.set_result(answer or "no"))
+        self.push_screen(
+            screen, callback=lambda answer: future.done() or future.set_result(answer or "no")
+        )
         return await future
 
     def action_cancel_reply(self) -> None:

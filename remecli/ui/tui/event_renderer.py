@@ -35,7 +35,9 @@ class EventRenderer:
             self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
             self.status.state = f"running {event.name}…"
         elif isinstance(event, ev.ToolCallReady):
-            panel = self.panels.get(event.call_id) or await self.chat.add_tool(event.call_id, event.name)
+            panel = self.panels.get(event.call_id) or await self.chat.add_tool(
+                event.call_id, event.name
+            )
             self.panels[event.call_id] = panel
             panel.set_arguments(event.arguments)
         elif isinstance(event, ev.ToolOutput):
@@ -48,7 +50,9 @@ class EventRenderer:
             self.status.state = "thinking…"
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
-        elif isinstance(event, ev.Notice | ev.CompactionStarted | ev.CompactionDone | ev.ToolResultOffloaded):
+        elif isinstance(
+            event, ev.Notice | ev.CompactionStarted | ev.CompactionDone | ev.ToolResultOffloaded
+        ):
             await self._close_message()
             line = notice_line(event)
             if line:
@@ -65,7 +69,9 @@ class EventRenderer:
             if event.reason == "interrupted":
                 await self.note_cancelled()
             if event.reason == "exceed_max_iters":
-                await self.chat.add_notice("• Stopped: the reply reached its step limit. Say 'continue' to go on.")
+                await self.chat.add_notice(
+                    "• Stopped: the reply reached its step limit. Say 'continue' to go on."
+                )
 
     def context_usage(self, usage: ev.ContextUsage) -> None:
         """Update the context meter."""

@@ -52,4 +52,3 @@ class ChatView(VerticalScroll):
     async def add_error(self, text: str) -> None:
         """An error panel that says what to do."""
         await self._add(Static(Text(f"✗ {text}"), classes="error"))
-

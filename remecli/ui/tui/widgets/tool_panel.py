@@ -51,7 +51,9 @@ class ToolPanel(Collapsible):
         icon = STATE_ICONS.get(self.state, "?")
         took = f" · {self.duration:.1f}s" if self.duration is not None else ""
         args = short_arguments(self.arguments, 60)
-        return f"{icon} {self.tool_name}({args}){took}" + ("" if self.state != "running" else " running…")
+        return f"{icon} {self.tool_name}({args}){took}" + (
+            "" if self.state != "running" else " running…"
+        )
 
     def _refresh(self) -> None:
         self.title = Content(self._title_text())  # plain text: arguments may contain [brackets]
