@@ -88,6 +88,7 @@ class Assistant:
         from agentscope.agent import Agent
 
         from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
+        from remecli.agent.context_repair import WellFormedRequests
         from remecli.agent.system_prompt import build_system_prompt, memory_head
         from remecli.llm.model import build_chat_model
         from remecli.llm.retry import RetryMiddleware
@@ -142,6 +143,7 @@ class Assistant:
             toolkit=build_toolkit(tools),
             middlewares=[
                 context,  # outermost: its overflow retry goes through the retry middleware
+                WellFormedRequests(),
                 RetryMiddleware(self.settings.llm.max_retries),
                 ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask),
             ],

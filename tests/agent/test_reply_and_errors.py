@@ -3,6 +3,8 @@ clear message and leaves the session usable with a well-formed context."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from remecli.agent import events as ev
@@ -191,3 +193,19 @@ async def test_resume_unknown_id_says_what_to_do(assistant_factory) -> None:
     events = await collect(assistant_factory("resume=nope-123"), "hi")
     [error] = _errors(events)
     assert "nope-123" in error.message
+
+
+async def test_malformed_tool_call_arguments_do_not_poison_the_next_request(
+    assistant_factory, fake_llm, tmp_path
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    fake_llm.add_tool_calls([("read", '{"path": "a.txt"')])  # the model streams broken JSON
+    fake_llm.add_text("done")
+    events = await collect(assistant_factory(), "read a.txt")
+    assert not _errors(events)
+    sent = fake_llm.chat_requests()[-1].body["messages"]
+    calls = [c for m in sent if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    assert calls and json.loads(calls[0]["function"]["arguments"]) == {"path": "a.txt"}
+    from tests.fakes import find_violations
+
+    assert find_violations(fake_llm.chat_requests()[-1].body) == []  # we never send it back
