@@ -14,6 +14,7 @@ if str(PROJECT_ROOT) not in sys.path:  # so `tests.fakes` imports under plain `p
 
 from tests.fakes import FakeOpenAIServer  # noqa: E402
 from tests.fakes.fake_tavily import tavily  # noqa: E402,F401  (fixture: fake Tavily endpoint)
+from tests.fakes.memory_model import MemoryAwareModel  # noqa: E402
 
 
 @pytest.fixture
@@ -24,3 +25,11 @@ def fake_llm() -> Iterator[FakeOpenAIServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def memory_model(fake_llm: FakeOpenAIServer) -> MemoryAwareModel:
+    """The fake server answers the summarizer (writes the daily file) and the agent ("ok")."""
+    model = MemoryAwareModel()
+    fake_llm.set_fallback(model)
+    return model

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ class Assistant:
         self.compactions = 0
         self._lock = asyncio.Lock()
         self.memory: Any = None  # FileMemory: summaries, search, tool-result store
+        self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._search_tool_task: asyncio.Task | None = None
         self._starting: asyncio.Future | None = None
 
@@ -136,6 +138,7 @@ class Assistant:
                 self.working_dir / "MEMORY.md", self.settings.memory.memory_md_head_lines
             ),
         )
+        self.approval = ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask)
         self.agent = Agent(
             name="ReMe",
             system_prompt=prompt,
@@ -145,7 +148,7 @@ class Assistant:
                 context,  # outermost: its overflow retry goes through the retry middleware
                 WellFormedRequests(),
                 RetryMiddleware(self.settings.llm.max_retries),
-                ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask),
+                self.approval,
             ],
             state=state,
             **agent_kwargs(),
@@ -168,7 +171,10 @@ class Assistant:
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:
-            return "no"
+            raise RuntimeError(
+                "this call needs the user's approval and remecli is running non-interactively; "
+                "the user can allow such calls with tools.approval=never"
+            )
         return await self.ask(request)
 
     def _on_notice(self, notice: Any) -> None:
@@ -265,18 +271,52 @@ class Assistant:
                         log.error("reply failed", exc_info=item)
                         error = classify(item, self.settings.llm)
                         dropped = repair_after_error(self.agent.state.context, msg.id)
-                        hint = (
-                            " Your message was not answered; press ↑ to edit and resend it."
-                            if dropped
-                            else ""
-                        )
-                        yield ev.ErrorReport(error.message + hint, kind=error.kind)
+                        yield ev.ErrorReport(error.message, kind=error.kind, unanswered=dropped)
             finally:
                 if translator.interrupted_or_unfinished:
                     await asyncio.shield(self.context.save())
         yield self.context_usage()
 
     # ------------------------------------------------------------ conversation
+    def replay(self) -> list[ev.CoreEvent]:
+        """The current context as core events, so a front-end can show a resumed conversation."""
+        from remecli.memory.blocks import output_text
+
+        events: list[ev.CoreEvent] = []
+        if self.agent is None:
+            return events
+        if self.agent.state.summary:
+            events.append(
+                ev.Notice("Resumed: earlier turns are summarized in the checkpoint (see /history).")
+            )
+        for msg in self.agent.state.context:
+            if msg.role == "user":
+                text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
+                events.append(ev.UserMessage(text))
+                continue
+            names: dict[str, str] = {}
+            for block in msg.content:
+                kind = getattr(block, "type", "")
+                if kind == "text":
+                    events.append(ev.TextDelta(block.text))
+                elif kind == "tool_call":
+                    names[block.id] = block.name
+                    events.append(ev.ToolCallStarted(block.id, block.name))
+                    events.append(ev.ToolCallReady(block.id, block.name, block.input))
+                elif kind == "tool_result":
+                    state = str(getattr(block.state, "value", block.state))
+                    events.append(
+                        ev.ToolFinished(
+                            block.id,
+                            names.get(block.id, block.name),
+                            state,
+                            output_text(block.output),
+                            0.0,
+                        )
+                    )
+            events.append(ev.ReplyFinished("completed"))
+        return events
+
     def context_usage(self) -> ev.ContextUsage:
         """Tokens the next request would carry, against the window."""
         if self.context is None:
@@ -289,10 +329,15 @@ class Assistant:
         """The uncompressed messages with token statistics, for /history."""
         if self.context is None:
             return "_No messages yet._"
-        return "```text\n" + self.context.session.get_history_str() + "\n```"
+        text = self.context.session.get_history_str()
+        longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+        fence = "`" * max(3, longest + 1)  # longer than any backtick run inside: never closed early
+        return f"{fence}text\n{text}\n{fence}"
 
-    async def _idle(self, work: Callable[[], Awaitable[Any]]) -> AsyncIterator[ev.CoreEvent]:
-        """Run a command's work with the agent idle, streaming its notices."""
+    async def _idle(
+        self, work: Callable[[], Awaitable[Any]], *, yield_result: bool = False
+    ) -> AsyncIterator[ev.CoreEvent]:
+        """Run a command's work with the agent idle, streaming its notices (and its result)."""
         try:
             await self.start()
         except Exception as exc:
@@ -301,7 +346,7 @@ class Assistant:
             return
         async with self._lock:
             async for kind, item in self.notices.run(work):
-                if kind == "notice":
+                if kind == "notice" or (kind == "item" and yield_result):
                     yield item
                 elif kind == "error":
                     log.error("command failed", exc_info=item)
@@ -316,7 +361,12 @@ class Assistant:
             await self.memory.tasks.retry_pending()
             return done
 
-        async for event in self._idle(work):
+        reported = False
+        async for event in self._idle(work, yield_result=True):
+            if isinstance(event, ev.CompactionDone):
+                if reported:
+                    continue
+                reported = True
             yield event
         yield self.context_usage()
 
@@ -326,6 +376,7 @@ class Assistant:
         async def work() -> int:
             count = self._hand_over_unsaved()
             await self.context.new_conversation()
+            self.approval.reset_session()
             return count
 
         async for event in self._idle(work):
@@ -337,7 +388,12 @@ class Assistant:
 
     async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:
         """`/clear`: forget this conversation entirely: nothing is saved anywhere."""
-        async for event in self._idle(lambda: self.context.new_conversation(forget=True)):
+
+        async def work() -> str:
+            self.approval.reset_session()
+            return await self.context.new_conversation(forget=True)
+
+        async for event in self._idle(work):
             yield event
         yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
         yield self.context_usage()

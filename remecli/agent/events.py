@@ -19,6 +19,13 @@ from remecli.memory.notices import (
 
 
 @dataclass(frozen=True)
+class UserMessage:
+    """A user turn (replayed when a conversation is resumed)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class TextDelta:
     """A piece of the assistant's answer."""
 
@@ -97,6 +104,7 @@ class ErrorReport:
 
     message: str
     kind: str = "error"
+    unanswered: bool = False  # the user's message was taken back out of the context
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,8 @@ class ReplyFinished:
 
 
 CoreEvent = (
-    TextDelta
+    UserMessage
+    | TextDelta
     | ThinkingDelta
     | ToolCallStarted
     | ToolCallReady
@@ -144,4 +153,5 @@ __all__ = [
     "ToolOutput",
     "ToolResultOffloaded",
     "UsageReport",
+    "UserMessage",
 ]

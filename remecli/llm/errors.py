@@ -97,5 +97,5 @@ def _detail(exc: BaseException) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-    return str(getattr(exc, "message", exc))
+            return str(inner["message"]).rstrip(". ")
+    return str(getattr(exc, "message", exc)).rstrip(". ")

@@ -4,14 +4,17 @@ Modes: `never` runs every call; `dangerous` asks only when `danger_reason` finds
 `always` asks for every call of a tool that is not read-only. Read-only tools never ask.
 
 Answers: "yes" allows this one call; "no" denies it (the model gets "Denied by user" and the
-loop goes on); "always" allows, for the rest of the session, every later call of the same tool
-with the same kind of risk (e.g. bash + "recursive-delete"; in `always` mode a safe call's kind
-is "any"), so approving `rm -r build` never silently approves `git push --force`.
+loop goes on); "always" allows, until the conversation ends (/new, /clear), later calls of the
+same tool with the same kind of risk (e.g. bash + "recursive-delete"; in `always` mode a safe
+call's kind is "any") whose paths all stay inside the workspace; a call that reaches outside
+it is covered only by an "always" given to that exact call. So approving `rm -r build` never
+silently approves `git push --force` or `rm -rf ~`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -46,6 +49,14 @@ class ApprovalRequest:
     arguments: dict[str, Any]
     reason: str
     kind: str = ANY_KIND
+    scope: str = "the workspace"  # what an "always" answer covers, for the prompt
+
+    @property
+    def always_covers(self) -> str:
+        """One line for the prompt: what answering "always" allows."""
+        if self.scope == "the workspace":
+            return f"later {self.tool_name} calls that {self.kind} inside the workspace"
+        return "this exact call again"
 
 
 AskCallback = Callable[[ApprovalRequest], Awaitable[str]]
@@ -63,7 +74,7 @@ class ApprovalMiddleware(MiddlewareBase):
     mode: ApprovalMode
     ctx: ToolContext
     ask: AskCallback
-    allowed_for_session: set[tuple[str, str]] = field(default_factory=set)
+    allowed_for_session: set[tuple[str, str, str]] = field(default_factory=set)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,11 +88,26 @@ class ApprovalMiddleware(MiddlewareBase):
         if self.mode == "never":
             return None
         found = classify(tool_name, arguments, self.ctx)
+        scope = self._scope(arguments)
         if found is not None:
-            return ApprovalRequest(tool_name, dict(arguments), found.reason, found.kind)
+            return ApprovalRequest(tool_name, dict(arguments), found.reason, found.kind, scope)
         if self.mode == "always":
-            return ApprovalRequest(tool_name, dict(arguments), f"run {tool_name}", ANY_KIND)
+            return ApprovalRequest(tool_name, dict(arguments), f"run {tool_name}", ANY_KIND, scope)
         return None
+
+    def _scope(self, arguments: Mapping[str, Any]) -> str:
+        """ "the workspace" when every path-like word of the call stays inside it, else the
+        call itself (an "always" then covers only that exact call)."""
+        words: list[str] = []
+        for value in arguments.values():
+            if isinstance(value, str):
+                words += value.replace("=", " ").split()
+        for word in words:
+            word = word.strip("'\"`;|&()<>")
+            looks_like_path = word.startswith(("/", "~", "..", "$")) or "/.." in word
+            if looks_like_path and (word.startswith("$") or not self.ctx.is_inside_workspace(word)):
+                return json.dumps(dict(arguments), sort_keys=True, ensure_ascii=False)
+        return "the workspace"
 
     async def on_check_permission(
         self,
@@ -101,8 +127,12 @@ class ApprovalMiddleware(MiddlewareBase):
             return _allow(f"approval mode {self.mode!r} runs this call without asking")
         return await self._decide(request)
 
+    def reset_session(self) -> None:
+        """Forget every "always" answer (a new conversation starts)."""
+        self.allowed_for_session.clear()
+
     async def _decide(self, request: ApprovalRequest) -> PermissionDecision:
-        key = (request.tool_name, request.kind)
+        key = (request.tool_name, request.kind, request.scope)
         async with self._lock:  # one question at a time; a prior "always" may settle the rest
             if key in self.allowed_for_session:
                 return _allow("allowed for this session by the user")

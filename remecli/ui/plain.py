@@ -117,7 +117,7 @@ def run_once(settings: Settings, question: str) -> int:
 
     async def main() -> int:
         assistant = Assistant(settings, ask=_ask_line if sys.stdin.isatty() else None)
-        renderer = PlainRenderer(Console(), Console(stderr=True))
+        renderer = PlainRenderer(Console(), Console(stderr=True, soft_wrap=True))
         failed = False
         _cancel_on_sigterm()
         try:
@@ -144,7 +144,7 @@ def run_repl(settings: Settings) -> int:
     async def main() -> int:
         assistant = Assistant(settings, ask=_ask_line)
         assistant.working_dir.mkdir(parents=True, exist_ok=True)
-        out, err = Console(), Console(stderr=True)
+        out, err = Console(), Console(stderr=True, soft_wrap=True)
         renderer = PlainRenderer(out, err)
         session: PromptSession = PromptSession(
             history=FileHistory(str(assistant.working_dir / "plain_history")),
@@ -194,7 +194,8 @@ def run_repl(settings: Settings) -> int:
                         renderer.render(event)
                     continue
                 if not await _reply_cancellable(assistant, text, renderer):
-                    err.print("Reply cancelled.")
+                    renderer.end_text()
+                    err.print("\nReply cancelled.")
                 renderer.end_text()
         finally:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")

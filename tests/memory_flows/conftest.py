@@ -1,65 +1,11 @@
-"""A fake model that plays both the assistant and the memory summarizer.
-
-Requests from the summarizer (its system prompt keeps "the daily memory log") get a scripted
-read → write → done sequence that appends every user line of the conversation to the daily
-file; the main agent gets plain answers. So each test sees real files written by the real
-summarizer agent through real HTTP.
-"""
+"""Helpers for the memory-flow tests (the `memory_model` fixture lives in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
 from pathlib import Path
 
-import pytest
-
 from tests.agent.conftest import assistant_factory  # noqa: F401  (re-exported fixture)
-from tests.fakes.turns import ToolCall, ToolCallsTurn
-
-
-def _text(message: dict) -> str:
-    content = message.get("content") or ""
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
-
-
-def is_summarizer(body: dict) -> bool:
-    return "daily memory log" in _text(body["messages"][0])
-
-
-class MemoryAwareModel:
-    """Callable handler for `fake_llm.set_fallback`."""
-
-    def __init__(self, answer: str = "ok") -> None:
-        self.answer = answer
-        self.summaries = 0
-
-    def __call__(self, body: dict):
-        if not is_summarizer(body):
-            return self.answer
-        daily = f"memory/{dt.date.today().isoformat()}.md"
-        tools = [m for m in body["messages"] if m["role"] == "tool"]
-        if not tools:
-            return ToolCallsTurn([ToolCall("read", json.dumps({"path": daily}))])
-        if len(tools) == 1:
-            transcript = _text(next(m for m in body["messages"] if m["role"] == "user"))
-            said = re.findall(r"^\[\d\d:\d\d\] user: (.+)$", transcript, flags=re.M)
-            content = f"# {dt.date.today().isoformat()}\n\n" + "".join(
-                f"- said: {s.strip()}\n" for s in said
-            )
-            self.summaries += 1
-            return ToolCallsTurn(
-                [ToolCall("write", json.dumps({"path": daily, "content": content}))]
-            )
-        return "Saved."
-
-
-@pytest.fixture
-def memory_model(fake_llm) -> MemoryAwareModel:
-    model = MemoryAwareModel()
-    fake_llm.set_fallback(model)
-    return model
 
 
 def daily_file(working_dir: Path) -> Path:

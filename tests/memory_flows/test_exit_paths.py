@@ -136,6 +136,30 @@ def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: P
     assert "backups run at 02:00" in daily_file(tmp_path / ".reme").read_text()
 
 
+@pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
+def test_closing_the_terminal_saves_memory_and_ends_the_process(
+    fake_llm, memory_model, tmp_path: Path
+) -> None:
+    env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
+    cmd = [
+        remecli_script(),
+        "config=cli",
+        f"llm.base_url={fake_llm.base_url}",
+        "llm.model_name=fake-model",
+        "search.embedding.backend=none",
+    ]
+    term = TmuxSession(cmd, cwd=tmp_path, env=env)
+    try:
+        term.wait_for("ready", timeout=60)
+        term.type("remember: the wifi password is on the fridge")
+        term.wait_for("ok", timeout=30)
+        app = _remecli_process()
+    finally:
+        term.kill()  # the terminal goes away: SIGHUP
+    app.wait(timeout=60)  # raises if remecli lingers
+    assert "wifi password is on the fridge" in daily_file(tmp_path / ".reme").read_text()
+
+
 def _remecli_process() -> psutil.Process:
     for proc in psutil.process_iter(["cmdline"]):
         cmdline = proc.info["cmdline"] or []

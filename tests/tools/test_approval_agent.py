@@ -94,6 +94,32 @@ async def test_always_covers_the_same_kind_for_the_session(fake_llm, project) ->
     assert "Denied by user" in tool_results(fake_llm.chat_requests()[3].body)[-1]
 
 
+async def test_always_does_not_cover_the_same_risk_outside_the_workspace(
+    fake_llm, project, tmp_path
+) -> None:
+    outside = tmp_path / "outside-dir"
+    outside.mkdir()
+    fake_llm.add_tool_calls([("bash", {"command": "rm -rf build"})])
+    fake_llm.add_tool_calls([("bash", {"command": f"rm -rf {outside}"})])
+    fake_llm.add_text("ok")
+    user = ScriptedUser("always", "no")
+    middleware_agent = make_agent(fake_llm, project, "dangerous", user)
+    await middleware_agent.reply(UserMsg("user", "clean"))
+    assert outside.exists()  # asked again, and denied
+    assert [r.kind for r in user.asked] == ["recursive-delete", "recursive-delete"]
+    assert "inside the workspace" in user.asked[0].always_covers
+    assert user.asked[1].always_covers == "this exact call again"
+
+
+def test_reset_session_forgets_always_answers(project) -> None:
+    from remecli.tools.approval import ApprovalMiddleware
+
+    middleware = ApprovalMiddleware("dangerous", project, ScriptedUser())
+    middleware.allowed_for_session.add(("bash", "recursive-delete", "the workspace"))
+    middleware.reset_session()
+    assert middleware.allowed_for_session == set()
+
+
 async def test_always_mode_asks_for_writes_but_never_for_read_only_tools(fake_llm, project) -> None:
     fake_llm.add_tool_calls([("ls", {"path": "."}), ("read", {"path": "build/out.o"})])
     fake_llm.add_tool_calls([("write", {"path": "new.txt", "content": "hi"})])

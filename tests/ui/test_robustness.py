@@ -61,3 +61,52 @@ async def test_unwritable_working_dir_is_reported_not_a_crash(fake_llm, tmp_path
         texts = " ".join(str(w.render()) for w in app.query(".error"))
         assert "Could not start the agent" in texts
     assert fake_llm.requests == []
+
+
+async def test_resume_shows_the_previous_conversation(fake_llm, tmp_path) -> None:
+    fake_llm.add_tool_calls([("ls", {"path": "."})], text="Looking.")
+    fake_llm.add_text("Your folder has files.")
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "what is here?")
+        await wait_until(pilot, lambda: not app.replying)
+        await type_and_send(pilot, "/exit")
+        await wait_until(pilot, lambda: app.return_code is not None)
+    resumed = make_app(fake_llm, tmp_path, "resume=last")
+    async with resumed.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        users = [str(w.render()) for w in resumed.query(".user")]
+        assert any("what is here?" in u for u in users)
+        assert any("Your folder has files." in m.text for m in resumed.query(AssistantMessage))
+        from remecli.ui.tui.widgets.tool_panel import ToolPanel
+
+        assert [p.tool_name for p in resumed.query(ToolPanel)] == ["ls"]
+
+
+async def test_ctrl_d_with_a_draft_does_not_quit_and_typing_returns_to_the_prompt(
+    fake_llm, tmp_path
+) -> None:
+    from remecli.ui.tui.widgets.chat_input import ChatInput
+
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("d", "r", "a", "f", "t", "home", "ctrl+d")
+        await pilot.pause(0.1)
+        assert app.is_running and app.query_one(ChatInput).text == "raft"
+        app.query_one(ChatInput).blur()
+        await pilot.press("x")
+        assert isinstance(app.focused, ChatInput) and app.query_one(ChatInput).text.startswith("x")
+
+
+async def test_palette_quit_saves_memory_like_exit(fake_llm, memory_model, tmp_path) -> None:
+    from tests.memory_flows.conftest import daily_file
+
+    app = make_app(fake_llm, tmp_path, "memory.summarize=true")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "remember the palette quits too")
+        await wait_until(pilot, lambda: not app.replying)
+        await app.action_quit()
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=30)
+    assert "palette quits too" in daily_file(tmp_path / ".reme").read_text()

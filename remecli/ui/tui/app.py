@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import time
 from pathlib import Path
@@ -31,8 +32,8 @@ log = logging.getLogger(__name__)
 
 KEYS = [
     ("Enter", "send"),
-    ("Ctrl+J / Alt+Enter", "new line"),
-    ("↑ / ↓", "input history (on the first / last line)"),
+    ("Ctrl+J", "new line in the prompt"),
+    ("↑ / ↓", "input history (on the first / last line); move in the / menu"),
     ("Tab", "complete a /command"),
     ("Esc", "cancel the reply in flight"),
     ("Ctrl+C", "cancel; twice to quit"),
@@ -69,7 +70,7 @@ class RemeApp(App):
     BINDINGS = [
         Binding("escape", "cancel_reply", "Cancel", show=False),
         Binding("ctrl+c", "interrupt", "Cancel / quit", priority=True, show=False),
-        Binding("ctrl+d", "quit_app", "Quit", priority=True, show=False),
+        Binding("ctrl+d", "ctrl_d", "Quit", priority=True, show=False),
         Binding("ctrl+q", "quit_app", "Quit", priority=True, show=False),
         Binding("tab", "complete", "Complete", show=False, priority=True),
     ]
@@ -93,12 +94,13 @@ class RemeApp(App):
         menu = CommandMenu(id="command-menu")
         history = InputHistory(self.assistant.working_dir / "input_history.jsonl")
         chat_input = ChatInput(history, id="input")
+        chat_input.completion_menu = menu
         yield menu
         yield chat_input
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        self._apply_theme()
+        theme_problem = self._apply_theme()
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
@@ -111,26 +113,57 @@ class RemeApp(App):
             f"{self.assistant.working_dir}.",
             classes="welcome",
         )
-        problem = missing_key_message(self.settings)
-        if problem:
-            await chat.add_error(problem)
+        for problem in (theme_problem, missing_key_message(self.settings)):
+            if problem:
+                await chat.add_error(problem)
 
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
         self.run_worker(self._boot(), name="boot", exclusive=False)
         self.assistant.notices.listener = self._background_event
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            for sig in (signal.SIGTERM, signal.SIGHUP):  # kill, closed terminal, dropped SSH
-                asyncio.get_running_loop().add_signal_handler(sig, self._on_sigterm)
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            loop.add_signal_handler(signal.SIGHUP, self._on_hangup)  # closed terminal, dropped SSH
 
     def _on_sigterm(self) -> None:
         self.call_later(self.action_quit_app)
+
+    def _on_hangup(self) -> None:
+        """The terminal is gone: nothing to restore or draw. Save memory, then leave at once
+        (Textual's orderly exit would wait on the dead terminal forever)."""
+
+        async def save_then_leave() -> None:
+            try:
+                await asyncio.wait_for(self.assistant.close(), timeout=120)
+            except BaseException:
+                log.exception("saving on hang-up failed; unsaved work stays in sessions/")
+            finally:
+                logging.shutdown()
+                os._exit(0)
+
+        if not self._quitting:
+            self._quitting = True
+            asyncio.ensure_future(save_then_leave())
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (command palette, bindings) takes the same saving path."""
+        await self.action_quit_app()
+
+    async def action_ctrl_d(self) -> None:
+        """Ctrl+D quits on an empty prompt (as in a shell); otherwise it deletes forward."""
+        box = self.query_one(ChatInput)
+        if self.screen is self.screen_stack[0] and box.text:
+            box.action_delete_right()
+            return
+        await self.action_quit_app()
 
     def _background_event(self, event) -> None:
         """A notice that arrived while no reply runs (background summary finished, …)."""
         self.call_later(self.renderer.render, event)
 
-    def _apply_theme(self) -> None:
+    def _apply_theme(self) -> str | None:
+        """Register the theme files and select `theme`; the problem, if any, as one line."""
         from remecli.ui.tui.themes import ThemeError, load_themes, resolve_theme
 
         try:
@@ -139,7 +172,10 @@ class RemeApp(App):
                 self.register_theme(theme)
             self.theme = resolve_theme(self.settings.theme, themes).name
         except ThemeError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
+            problem = f"{exc} (using the '{self.theme}' theme for now)"
+            self.notify(problem, severity="error", timeout=10)
+            return problem
+        return None
 
     async def _boot(self) -> None:
         status = self.query_one(StatusLine)
@@ -154,10 +190,21 @@ class RemeApp(App):
             await self.query_one(ChatView).add_error(self._boot_error)
             status.state = "error"
             return
+        for event in self.assistant.replay():  # a resumed conversation shows where it left off
+            await self.renderer.render(event)
+        await self.renderer.end_reply()
         status.state = "ready"
         self.renderer.context_usage(self.assistant.context_usage())
 
     # ----------------------------------------------------------------- input
+    def on_key(self, event) -> None:
+        """Typing while focus is elsewhere on the chat screen (a tool panel) goes to the prompt."""
+        box = self.query_one(ChatInput)
+        if self.screen is self.screen_stack[0] and self.focused is not box and event.is_printable:
+            box.focus()
+            box.insert(event.character or "")
+            event.stop()
+
     def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
         self.query_one(CommandMenu).show_for(message.text)
 
@@ -264,8 +311,12 @@ class RemeApp(App):
 
     # --------------------------------------------------------------- actions
     async def _ask_approval(self, request) -> str:
+        status = self.query_one(StatusLine)
+        status.state = f"waiting for your approval of {request.tool_name}…"
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        screen = ApprovalScreen(request.tool_name, dict(request.arguments), request.reason)
+        screen = ApprovalScreen(
+            request.tool_name, dict(request.arguments), request.reason, request.always_covers
+        )
         self.push_screen(
             screen, callback=lambda answer: future.done() or future.set_result(answer or "no")
         )

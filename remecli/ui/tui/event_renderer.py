@@ -22,9 +22,13 @@ class EventRenderer:
 
     async def render(self, event: ev.CoreEvent) -> None:
         """Show one event."""
-        if isinstance(event, ev.TextDelta):
+        if isinstance(event, ev.UserMessage):
+            await self._close_message()
+            await self.chat.add_user(event.text)
+        elif isinstance(event, ev.TextDelta):
             if self.message is None:
                 self.message = await self.chat.add_assistant()
+                self.status.state = "answering…"
             await self.message.append(event.text)
         elif isinstance(event, ev.ThinkingDelta):
             if self.message is None:
@@ -63,7 +67,8 @@ class EventRenderer:
             self.status.background_tasks = event.running
         elif isinstance(event, ev.ErrorReport):
             await self._close_message()
-            await self.chat.add_error(event.message)
+            hint = " Your message was not answered; press ↑ to edit and resend it."
+            await self.chat.add_error(event.message + (hint if event.unanswered else ""))
         elif isinstance(event, ev.ReplyFinished):
             await self._close_message()
             if event.reason == "interrupted":

@@ -23,6 +23,7 @@ class ApprovalScreen(ModalScreen[str]):
     ApprovalScreen .call { background: $boost; padding: 0 1; margin-bottom: 1; max-height: 12; }
     ApprovalScreen Horizontal { height: auto; align: center middle; }
     ApprovalScreen Button { margin: 0 1; }
+    ApprovalScreen .hint { color: $text-muted; margin-top: 1; }
     """
 
     AUTO_FOCUS = "#no"  # Enter typed by habit must never approve a dangerous call
@@ -33,11 +34,14 @@ class ApprovalScreen(ModalScreen[str]):
         Binding("a", "answer('always')", "Always"),
     ]
 
-    def __init__(self, tool_name: str, arguments: dict, reason: str) -> None:
+    def __init__(
+        self, tool_name: str, arguments: dict, reason: str, always_covers: str = ""
+    ) -> None:
         super().__init__()
         self.tool_name = tool_name
         self.arguments = arguments
         self.reason = reason
+        self.always_covers = always_covers
 
     def compose(self) -> ComposeResult:
         args = json.dumps(self.arguments, ensure_ascii=False, indent=2)
@@ -48,7 +52,12 @@ class ApprovalScreen(ModalScreen[str]):
             with Horizontal():
                 yield Button("Yes (y)", id="yes", variant="success")
                 yield Button("No (n)", id="no", variant="error")
-                yield Button("Always this session (a)", id="always", variant="warning")
+                yield Button("Always (a)", id="always", variant="warning")
+            if self.always_covers:
+                yield Static(
+                    Text(f"Always = allow {self.always_covers}, until /new or /clear."),
+                    classes="hint",
+                )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "no")

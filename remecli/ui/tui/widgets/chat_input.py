@@ -1,9 +1,13 @@
-"""The prompt: multi-line text, Enter sends, Ctrl+J / Alt+Enter adds a newline, ↑/↓ history."""
+"""The prompt: multi-line text, Enter sends, Ctrl+J adds a newline, ↑/↓ history.
+
+(Alt+Enter and Shift+Enter also add a newline where the terminal reports them distinctly; many
+terminals send them as a plain Enter, so Ctrl+J is the documented key.)"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.message import Message
@@ -78,6 +82,7 @@ class ChatInput(TextArea):
             **kwargs,
         )
         self.input_history = history
+        self.completion_menu: Any = None  # the CommandMenu to steer with ↑/↓ while it is open
         self._browse: int | None = None
         self._draft = ""
 
@@ -95,6 +100,15 @@ class ChatInput(TextArea):
             event.stop()
             event.prevent_default()
             self.insert("\n")
+            return
+        menu = self.completion_menu
+        if event.key in ("up", "down") and menu is not None and menu.is_open:
+            event.stop()
+            event.prevent_default()
+            if event.key == "up":
+                menu.action_cursor_up()
+            else:
+                menu.action_cursor_down()
             return
         if event.key == "up" and self.cursor_at_first_line and self.input_history.entries:
             event.stop()
