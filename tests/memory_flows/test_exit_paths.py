@@ -128,7 +128,7 @@ def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: P
         term.wait_for("ready", timeout=60)
         term.type("remember: backups run at 02:00")
         term.wait_for("ok", timeout=30)
-        app = _remecli_process()
+        app = _remecli_process(fake_llm.base_url)
         os.kill(app.pid, signal.SIGTERM)
         term.wait_for("REMECLI-EXITED=0", timeout=30)
     finally:
@@ -153,17 +153,21 @@ def test_closing_the_terminal_saves_memory_and_ends_the_process(
         term.wait_for("ready", timeout=60)
         term.type("remember: the wifi password is on the fridge")
         term.wait_for("ok", timeout=30)
-        app = _remecli_process()
+        app = _remecli_process(fake_llm.base_url)
     finally:
         term.kill()  # the terminal goes away: SIGHUP
     app.wait(timeout=60)  # raises if remecli lingers
     assert "wifi password is on the fridge" in daily_file(tmp_path / ".reme").read_text()
 
 
-def _remecli_process() -> psutil.Process:
+def _remecli_process(base_url: str) -> psutil.Process:
+    """The remecli this test started (its fake server's URL is unique to the test)."""
     for proc in psutil.process_iter(["cmdline"]):
         cmdline = proc.info["cmdline"] or []
-        if any(part.endswith("/remecli") for part in cmdline[:2]) and "config=cli" in cmdline:
+        if (
+            any(part.endswith("/remecli") for part in cmdline[:2])
+            and f"llm.base_url={base_url}" in cmdline
+        ):
             return proc
     raise AssertionError("remecli process not found")
 
