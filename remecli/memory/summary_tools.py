@@ -30,8 +30,8 @@ from remecli.tools.registry import CheckedFunctionTool
 
 READ_MAX_LINES = 2_000
 CHANGED_HINT = (
-    "The file changed since you read it (probably edited by the user). Read it again with "
-    "`read`, then redo your change on the fresh content; never drop the user's lines."
+    "If the file changed since you read it (the user may have edited it), read it again with "
+    "`read` and redo your change on the fresh content; never drop the user's lines."
 )
 
 
@@ -221,8 +221,8 @@ class MemoryFileTools:
         match.spans = [span for span in match.spans if _whole_lines(content, span)]
         if not match.spans:  # e.g. the user extended the line: never splice into it
             return error(
-                f"`old_text` matches only part of a line in {name}; it must be whole lines. "
-                + CHANGED_HINT
+                f"`old_text` matches only part of a line in {name}: copy whole lines from what "
+                "`read` returned (to add lines, include the line they follow). " + CHANGED_HINT
             )
         if len(match.spans) > 1:
             lines = ", ".join(str(line_of(content, start)) for start, _ in match.spans[:20])

@@ -137,7 +137,7 @@ async def test_user_edit_between_read_and_edit_is_kept(fake_llm, tmp_path, worki
     assert result.status == "written", result
     requests = fake_llm.chat_requests()
     failed_edit = tool_messages(requests[2].body)[-1]
-    assert "Read it again" in failed_edit, failed_edit
+    assert "read it again" in failed_edit, failed_edit
     assert "do not change" in tool_messages(requests[3].body)[-1]  # the re-read saw the user line
     assert daily.read_text() == "# 2025-01-31\n\n" + mine + new_entry
 
