@@ -280,42 +280,9 @@ class Assistant:
     # ------------------------------------------------------------ conversation
     def replay(self) -> list[ev.CoreEvent]:
         """The current context as core events, so a front-end can show a resumed conversation."""
-        from remecli.memory.blocks import output_text
+        from remecli.agent.replay import replay_events
 
-        events: list[ev.CoreEvent] = []
-        if self.agent is None:
-            return events
-        if self.agent.state.summary:
-            events.append(
-                ev.Notice("Resumed: earlier turns are summarized in the checkpoint (see /history).")
-            )
-        for msg in self.agent.state.context:
-            if msg.role == "user":
-                text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
-                events.append(ev.UserMessage(text))
-                continue
-            names: dict[str, str] = {}
-            for block in msg.content:
-                kind = getattr(block, "type", "")
-                if kind == "text":
-                    events.append(ev.TextDelta(block.text))
-                elif kind == "tool_call":
-                    names[block.id] = block.name
-                    events.append(ev.ToolCallStarted(block.id, block.name))
-                    events.append(ev.ToolCallReady(block.id, block.name, block.input))
-                elif kind == "tool_result":
-                    state = str(getattr(block.state, "value", block.state))
-                    events.append(
-                        ev.ToolFinished(
-                            block.id,
-                            names.get(block.id, block.name),
-                            state,
-                            output_text(block.output),
-                            0.0,
-                        )
-                    )
-            events.append(ev.ReplyFinished("completed"))
-        return events
+        return replay_events(self.agent.state) if self.agent is not None else []
 
     def context_usage(self) -> ev.ContextUsage:
         """Tokens the next request would carry, against the window."""

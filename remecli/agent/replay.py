@@ -1,0 +1,44 @@
+"""A saved conversation as core events, so any front-end can show a resumed session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remecli.agent import events as ev
+from remecli.memory.blocks import output_text
+
+
+def replay_events(state: Any) -> list[ev.CoreEvent]:
+    """User turns, answers and tool calls of `state.context` (an agentscope AgentState)."""
+    events: list[ev.CoreEvent] = []
+    if state.summary:
+        events.append(
+            ev.Notice("Resumed: earlier turns are summarized in the checkpoint (see /history).")
+        )
+    for msg in state.context:
+        if msg.role == "user":
+            text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
+            events.append(ev.UserMessage(text))
+            continue
+        names: dict[str, str] = {}
+        for block in msg.content:
+            kind = getattr(block, "type", "")
+            if kind == "text":
+                events.append(ev.TextDelta(block.text))
+            elif kind == "tool_call":
+                names[block.id] = block.name
+                events.append(ev.ToolCallStarted(block.id, block.name))
+                events.append(ev.ToolCallReady(block.id, block.name, block.input))
+            elif kind == "tool_result":
+                result_state = str(getattr(block.state, "value", block.state))
+                events.append(
+                    ev.ToolFinished(
+                        block.id,
+                        names.get(block.id, block.name),
+                        result_state,
+                        output_text(block.output),
+                        0.0,
+                    )
+                )
+        events.append(ev.ReplyFinished("completed"))
+    return events
