@@ -113,8 +113,13 @@ async def test_auto_compaction_saves_the_compacted_part(
     assert "the port is 8443" in daily_file(assistant.working_dir).read_text()
 
 
-@pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
-def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: Path) -> None:
+needs_tmux = pytest.mark.skipif(
+    not tmux_available(), reason="tmux is not installed (.ci/run installs it)"
+)
+
+
+def chat_in_tmux(fake_llm, tmp_path: Path, line: str) -> tuple[TmuxSession, psutil.Process]:
+    """The installed remecli in a real terminal, after one answered message."""
     env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
     cmd = [
         remecli_script(),
@@ -126,9 +131,18 @@ def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: P
     term = TmuxSession(cmd, cwd=tmp_path, env=env)
     try:
         term.wait_for("ready", timeout=60)
-        term.type("remember: backups run at 02:00")
+        term.type(line)
         term.wait_for("ok", timeout=30)
-        app = _remecli_process(fake_llm.base_url)
+        return term, _remecli_process(fake_llm.base_url)
+    except BaseException:
+        term.kill()
+        raise
+
+
+@needs_tmux
+def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: Path) -> None:
+    term, app = chat_in_tmux(fake_llm, tmp_path, "remember: backups run at 02:00")
+    try:
         os.kill(app.pid, signal.SIGTERM)
         term.wait_for("REMECLI-EXITED=0", timeout=30)
     finally:
@@ -136,26 +150,12 @@ def test_sigterm_saves_memory_before_exiting(fake_llm, memory_model, tmp_path: P
     assert "backups run at 02:00" in daily_file(tmp_path / ".reme").read_text()
 
 
-@pytest.mark.skipif(not tmux_available(), reason="tmux is not installed (.ci/run installs it)")
+@needs_tmux
 def test_closing_the_terminal_saves_memory_and_ends_the_process(
     fake_llm, memory_model, tmp_path: Path
 ) -> None:
-    env = {"REME_LLM_API_KEY": "sk-test", "HOME": str(tmp_path), "TERM": "xterm-256color"}
-    cmd = [
-        remecli_script(),
-        "config=cli",
-        f"llm.base_url={fake_llm.base_url}",
-        "llm.model_name=fake-model",
-        "search.embedding.backend=none",
-    ]
-    term = TmuxSession(cmd, cwd=tmp_path, env=env)
-    try:
-        term.wait_for("ready", timeout=60)
-        term.type("remember: the wifi password is on the fridge")
-        term.wait_for("ok", timeout=30)
-        app = _remecli_process(fake_llm.base_url)
-    finally:
-        term.kill()  # the terminal goes away: SIGHUP
+    term, app = chat_in_tmux(fake_llm, tmp_path, "remember: the wifi password is on the fridge")
+    term.kill()  # the terminal goes away: SIGHUP
     app.wait(timeout=60)  # raises if remecli lingers
     assert "wifi password is on the fridge" in daily_file(tmp_path / ".reme").read_text()
 
