@@ -190,10 +190,11 @@ class RemeApp(App):
             await self.query_one(ChatView).add_error(self._boot_error)
             status.state = "error"
             return
-        for event in self.assistant.replay():  # a resumed conversation shows where it left off
-            await self.renderer.render(event)
-        await self.renderer.end_reply()
-        status.state = "ready"
+        if self.settings.resume and not self.replying and not self.query(".user"):
+            for event in self.assistant.replay():  # a resumed conversation, where it left off
+                await self.renderer.render(event)
+            await self.renderer.end_reply()
+        status.state = "ready" if not self.replying else status.state
         self.renderer.context_usage(self.assistant.context_usage())
 
     # ----------------------------------------------------------------- input
