@@ -31,6 +31,19 @@ class PlainRenderer:
         self.out = out
         self.err = err
         self.in_text = False
+        self.asked: set[str] = set()  # calls already shown by the approval question
+
+    async def ask(self, request) -> str:
+        """Approval prompt in line mode (it shows the call, so its ⚙ line is not repeated)."""
+        self.end_text()
+        self.asked.add(_call_key(request.tool_name, dict(request.arguments)))
+        arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
+        question = (
+            f"\n⚙ {request.tool_name} {arguments}\n  needs your approval: {request.reason}\n"
+            "  [y]es / [n]o / [a]lways: "
+        )
+        answer = (await asyncio.to_thread(input, question)).strip().lower()
+        return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
     def render(self, event: ev.CoreEvent) -> None:
         """Print one event."""
@@ -42,7 +55,8 @@ class PlainRenderer:
         if not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
             self.end_text()
         if isinstance(event, ev.ToolCallReady):
-            self.line(f"⚙ {event.name} {event.arguments[:200]}", "dim")
+            if _call_key(event.name, event.arguments) not in self.asked:
+                self.line(f"⚙ {event.name} {event.arguments[:200]}", "dim")
         elif isinstance(event, ev.ToolFinished):
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
@@ -63,14 +77,14 @@ class PlainRenderer:
         self.err.print(Text(text, style=style), highlight=False)
 
 
-async def _ask_line(request) -> str:
-    """Approval prompt in line mode."""
-    question = (
-        f"\nAllow {request.tool_name} {json.dumps(dict(request.arguments), ensure_ascii=False)[:300]}?\n"
-        f"  {request.reason}\n  [y]es / [n]o / [a]lways: "
-    )
-    answer = (await asyncio.to_thread(input, question)).strip().lower()
-    return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
+def _call_key(name: str, arguments: object) -> str:
+    """One spelling of a tool call, whether its arguments come as text or as a dict."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return f"{name}:{arguments}"
+    return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
 def _cancel_on_sigterm() -> None:
@@ -116,8 +130,8 @@ def run_once(settings: Settings, question: str) -> int:
     """Answer one question on stdout (tool activity and errors on stderr); non-zero on error."""
 
     async def main() -> int:
-        assistant = Assistant(settings, ask=_ask_line if sys.stdin.isatty() else None)
         renderer = PlainRenderer(Console(), Console(stderr=True, soft_wrap=True))
+        assistant = Assistant(settings, ask=renderer.ask if sys.stdin.isatty() else None)
         failed = False
         _cancel_on_sigterm()
         try:
@@ -142,10 +156,10 @@ def run_repl(settings: Settings) -> int:
     from remecli.commands import COMMANDS
 
     async def main() -> int:
-        assistant = Assistant(settings, ask=_ask_line)
-        assistant.working_dir.mkdir(parents=True, exist_ok=True)
         out, err = Console(), Console(stderr=True, soft_wrap=True)
         renderer = PlainRenderer(out, err)
+        assistant = Assistant(settings, ask=renderer.ask)
+        assistant.working_dir.mkdir(parents=True, exist_ok=True)
         session: PromptSession = PromptSession(
             history=FileHistory(str(assistant.working_dir / "plain_history")),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),

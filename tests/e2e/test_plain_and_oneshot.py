@@ -134,3 +134,21 @@ def test_plain_repl_answers_and_runs_slash_commands(fake_llm, tmp_path: Path) ->
     term.read_until("hi there")
     term.write("/exit\r")
     assert term.wait() == 0
+
+
+def test_plain_repl_asks_approval_once_per_call(fake_llm, tmp_path: Path) -> None:
+    (tmp_path / "build").mkdir()
+    fake_llm.add_tool_calls([("bash", {"command": "rm -rf build"})])
+    fake_llm.add_text("Left it alone.")
+    term = Pty(
+        [*base_args(fake_llm, tmp_path), "ui=plain", f"tools.workspace={tmp_path}"], tmp_path
+    )
+    term.read_until("/help for commands")
+    term.write("clean up\r")
+    term.read_until("[a]lways:")
+    term.write("n\r")
+    out = term.read_until("Left it alone.")
+    term.write("/exit\r")
+    assert term.wait() == 0
+    assert out.count("⚙ bash") == 1 and "needs your approval" in out
+    assert (tmp_path / "build").exists()
