@@ -312,8 +312,7 @@ class RemeApp(App):
 
     # --------------------------------------------------------------- actions
     async def _ask_approval(self, request) -> str:
-        status = self.query_one(StatusLine)
-        status.state = f"waiting for your approval of {request.tool_name}…"
+        self.renderer.set_waiting(f"waiting for your approval of {request.tool_name}…")
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         screen = ApprovalScreen(
             request.tool_name, dict(request.arguments), request.reason, request.always_covers
@@ -321,7 +320,10 @@ class RemeApp(App):
         self.push_screen(
             screen, callback=lambda answer: future.done() or future.set_result(answer or "no")
         )
-        return await future
+        try:
+            return await future
+        finally:
+            self.renderer.set_waiting(None)
 
     def action_cancel_reply(self) -> None:
         if self.query_one(CommandMenu).is_open:

@@ -19,6 +19,7 @@ class EventRenderer:
         self.message: AssistantMessage | None = None
         self.panels: dict[str, ToolPanel] = {}
         self.cancel_noted = False
+        self.waiting: str | None = None
 
     async def render(self, event: ev.CoreEvent) -> None:
         """Show one event."""
@@ -37,7 +38,7 @@ class EventRenderer:
         elif isinstance(event, ev.ToolCallStarted):
             await self._close_message()
             self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
-            self.status.state = f"running {event.name}…"
+            self._set_state(f"running {event.name}…")
         elif isinstance(event, ev.ToolCallReady):
             panel = self.panels.get(event.call_id) or await self.chat.add_tool(
                 event.call_id, event.name
@@ -51,7 +52,7 @@ class EventRenderer:
             panel = self.panels.pop(event.call_id, None)
             if panel is not None:
                 panel.finish(event.state, event.output, event.duration)
-            self.status.state = "thinking…"
+            self._set_state("thinking…")
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
         elif isinstance(
@@ -77,6 +78,16 @@ class EventRenderer:
                 await self.chat.add_notice(
                     "• Stopped: the reply reached its step limit. Say 'continue' to go on."
                 )
+
+    def set_waiting(self, text: str | None) -> None:
+        """While the user is asked for approval, the status says so (tool events arriving
+        meanwhile don't overwrite it); None when the answer is in."""
+        self.waiting = text
+        self.status.state = text or "running…"
+
+    def _set_state(self, text: str) -> None:
+        if not self.waiting:
+            self.status.state = text
 
     def context_usage(self, usage: ev.ContextUsage) -> None:
         """Update the context meter."""
