@@ -55,7 +55,6 @@ class Assistant:
         self.context: Any = None  # the ContextMiddleware: the session's home
         self.tool_names: list[tuple[str, str]] = []
         self.notices = NoticeChannel()
-        self.compactions = 0
         self._lock = asyncio.Lock()
         self.memory: Any = None  # FileMemory: summaries, search, tool-result store
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
@@ -112,7 +111,7 @@ class Assistant:
             working_dir=self.working_dir,
             display_root=self.workspace,
             on_compacted=self._on_compacted,
-            on_notice=self._on_notice,
+            on_notice=self.notices.put,
         )
         await context.start()
         self.memory.adopt_session(context.session)
@@ -176,11 +175,6 @@ class Assistant:
                 "the user can allow such calls with tools.approval=never"
             )
         return await self.ask(request)
-
-    def _on_notice(self, notice: Any) -> None:
-        if isinstance(notice, ev.CompactionDone) and notice.messages_compacted:
-            self.compactions += 1
-        self.notices.put(notice)
 
     def _on_compacted(self, messages: list[Any]) -> None:
         """Compacted messages leave the context: hand them to long-term memory (unless they

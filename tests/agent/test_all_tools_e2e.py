@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from remecli.agent import events as ev
 from tests.agent.conftest import collect
-
-
-def tool_messages(request) -> list[str]:
-    out = []
-    for m in request.body["messages"]:
-        if m["role"] == "tool":
-            c = m["content"]
-            out.append(c if isinstance(c, str) else "".join(p.get("text", "") for p in c))
-    return out
+from tests.fakes.messages import tool_texts
 
 
 async def test_each_tool_runs_and_its_result_reaches_the_model(
@@ -47,7 +39,7 @@ async def test_each_tool_runs_and_its_result_reaches_the_model(
     requests = fake_llm.chat_requests()
     assert len(requests) == len(calls) + 1
     for i, (name, _, needle) in enumerate(calls):
-        results = tool_messages(requests[i + 1])
+        results = tool_texts(requests[i + 1].body)
         assert needle in results[-1], (name, results[-1][:300])
     assert (tmp_path / "notes" / "todo.md").read_text() == "- ship it today\n"
     assert fake_llm.violations == []

@@ -9,6 +9,7 @@ import pytest
 
 from remecli.agent import events as ev
 from tests.agent.conftest import collect
+from tests.fakes.messages import content_text
 
 
 async def test_streamed_answer_and_tool_call(assistant_factory, fake_llm, tmp_path) -> None:
@@ -44,14 +45,6 @@ async def test_streaming_requests_usage(assistant_factory, fake_llm) -> None:
     usage = [e for e in events if isinstance(e, ev.UsageReport)]
     assert usage and usage[0].input_tokens > 0
     assert fake_llm.chat_requests()[0].body["stream"] is True
-
-
-def content_text(message: dict) -> str:
-    """A chat message's text, whether content is a string or a list of parts."""
-    content = message["content"]
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content)
 
 
 def _errors(events):

@@ -13,16 +13,12 @@ import datetime as dt
 import json
 import re
 
+from tests.fakes.messages import content_text
 from tests.fakes.turns import ToolCall, ToolCallsTurn
 
 
-def _text(message: dict) -> str:
-    content = message.get("content") or ""
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
-
-
 def is_summarizer(body: dict) -> bool:
-    return "daily memory log" in _text(body["messages"][0])
+    return "daily memory log" in content_text(body["messages"][0])
 
 
 class MemoryAwareModel:
@@ -40,7 +36,7 @@ class MemoryAwareModel:
         if not tools:
             return ToolCallsTurn([ToolCall("read", json.dumps({"path": daily}))])
         if len(tools) == 1:
-            transcript = _text(next(m for m in body["messages"] if m["role"] == "user"))
+            transcript = content_text(next(m for m in body["messages"] if m["role"] == "user"))
             said = re.findall(r"^\[\d\d:\d\d\] user: (.+)$", transcript, flags=re.M)
             content = f"# {dt.date.today().isoformat()}\n\n" + "".join(
                 f"- said: {s.strip()}\n" for s in said

@@ -10,6 +10,7 @@ import pytest
 
 from remecli.config.settings import LLMSettings, Settings
 from remecli.memory.layout import WorkingDir
+from tests.fakes.messages import tool_texts
 
 DAY = dt.date(2025, 1, 31)
 DAILY = "memory/2025-01-31.md"
@@ -43,14 +44,7 @@ def assistant(text: str, hhmm: str, day: dt.date = DAY) -> Any:
 
 def tool_messages(body: dict) -> list[str]:
     """Contents of the tool results in a chat request, in order."""
-    out = []
-    for message in body["messages"]:
-        if message["role"] == "tool":
-            content = message["content"]
-            if not isinstance(content, str):
-                content = "".join(part.get("text", "") for part in content)
-            out.append(content)
-    return out
+    return tool_texts(body)
 
 
 def first_user_text(body: dict) -> str:

@@ -14,6 +14,7 @@ from remecli.llm.model import build_chat_model
 from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest
 from remecli.tools.context import ToolContext
 from remecli.tools.registry import build_toolkit, build_tools
+from tests.fakes.messages import tool_texts
 from tests.tools.conftest import make_ctx
 
 
@@ -44,7 +45,7 @@ def make_agent(fake_llm, ctx: ToolContext, mode: str, user: ScriptedUser) -> Age
 
 def tool_results(request_body: dict) -> list[str]:
     """The contents of the `tool` messages of a chat request."""
-    return [str(m["content"]) for m in request_body["messages"] if m["role"] == "tool"]
+    return tool_texts(request_body)
 
 
 @pytest.fixture

@@ -5,17 +5,13 @@ from __future__ import annotations
 from remecli.ui.tui.screens.approval_screen import ApprovalScreen
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
+from tests.fakes.messages import tool_texts
 from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 
 
 def tool_results(fake_llm) -> list[str]:
-    out = []
-    for m in fake_llm.chat_requests()[-1].body["messages"]:
-        if m["role"] == "tool":
-            c = m["content"]
-            out.append(c if isinstance(c, str) else "".join(p.get("text", "") for p in c))
-    return out
+    return tool_texts(fake_llm.chat_requests()[-1].body)
 
 
 async def test_approve_runs_the_dangerous_command(fake_llm, tmp_path) -> None:
