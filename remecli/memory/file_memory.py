@@ -90,8 +90,7 @@ class FileMemory:
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
-        if self.tasks.pending_records():
-            await self.tasks.retry_pending()
+        await self.tasks.retry_pending()
         if self.index_ready is None:
             self.index_ready = asyncio.Event()
         if self.search_enabled:
