@@ -12,17 +12,19 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
 from remecli.config.settings import Settings
 from remecli.logs import route_agentscope_logs
 
+if TYPE_CHECKING:
+    from remecli.memory.file_memory import FileMemory
+
 log = logging.getLogger(__name__)
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
-SAVED_MARK = "remecli_saved"  # Msg.metadata flag: already handed to long-term memory
 AskFn = Callable[[Any], Awaitable[str]]
 
 
@@ -43,22 +45,21 @@ class Assistant:
     def __init__(
         self, settings: Settings, *, cwd: Path | None = None, ask: AskFn | None = None
     ) -> None:
+        from remecli.config.locations import Locations
+
         self.settings = settings
         self.cwd = (cwd or Path.cwd()).resolve()
-        self.working_dir = (self.cwd / Path(settings.working_dir).expanduser()).resolve()
-        workspace = settings.tools.workspace
-        self.workspace = (
-            (self.cwd / Path(workspace).expanduser()).resolve() if workspace else self.cwd
-        )
+        self.locations = Locations.from_settings(settings, self.cwd)
+        self.working_dir = self.locations.root
+        self.workspace = self.locations.workspace
         self.ask = ask
         self.agent: Any = None
         self.context: Any = None  # the ContextMiddleware: the session's home
         self.tool_names: list[tuple[str, str]] = []
         self.notices = NoticeChannel()
         self._lock = asyncio.Lock()
-        self.memory: Any = None  # FileMemory: summaries, search, tool-result store
+        self.memory: FileMemory | None = None  # the memory runtime of this conversation
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
-        self._search_tool_task: asyncio.Task | None = None
         self._starting: asyncio.Future | None = None
 
     @property
@@ -99,43 +100,32 @@ class Assistant:
         from remecli.tools.registry import build_toolkit, build_tools, describe_tools
 
         route_agentscope_logs()
-        self.memory = FileMemory(
+        memory = FileMemory(
             self.working_dir,
             settings=self.settings,
+            workspace=self.workspace,
             on_summary_change=lambda running: self.notices.put(ev.BackgroundTasks(running)),
             on_summary_done=self._on_summary_done,
-        )
-        await self.memory.start(wait_for_index=False)
-        context = ContextMiddleware(
-            self.settings,
-            working_dir=self.working_dir,
-            display_root=self.workspace,
-            on_compacted=self._on_compacted,
             on_notice=self.notices.put,
         )
-        await context.start()
-        self.memory.adopt_session(context.session)
-        if self.settings.resume:
-            state = await context.restore(self.settings.resume)
-        else:
-            state = None
-            await self._recover_unsaved()
+        self.memory = memory
+        await memory.start(wait_for_index=False, recover=not self.settings.resume)
+        context = ContextMiddleware(memory=memory)
+        state = await memory.conversation.restore(self.settings.resume) if self.settings.resume else None
         ctx = ToolContext(
             workspace=self.workspace,
             working_dir=self.working_dir,
             settings=self.settings.tools,
             accepts_images=self.settings.llm.supports_images,
         )
-        tools = build_tools(ctx)
+        tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)
         prompt = build_system_prompt(
             language=self.settings.language,
             workspace=self.workspace,
             working_dir=self.working_dir,
             tools=self.tool_names,
-            memory=memory_head(
-                self.working_dir / "MEMORY.md", self.settings.memory.memory_md_head_lines
-            ),
+            memory=memory_head(memory.layout.memory_md, self.settings.memory.memory_md_head_lines),
         )
         self.approval = ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask)
         self.agent = Agent(
@@ -154,19 +144,6 @@ class Assistant:
         )
         context.attach(self.agent)
         self.context = context
-        self._search_tool_task = asyncio.create_task(self._add_search_tool_when_ready())
-
-    async def _add_search_tool_when_ready(self) -> None:
-        """Offer `memory_search` to the model once the index is open (built in the background)."""
-        from remecli.tools.memory_search import make_memory_search_tool
-
-        await self.memory.index_ready.wait()
-        tool = make_memory_search_tool(self.memory.index)
-        await self.agent.toolkit.add_tool(tool)
-        self.tool_names.append(
-            ("memory_search", "search long-term memory (MEMORY.md, memory/*.md)")
-        )
-        log.info("memory_search offered to the model")
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:
@@ -176,55 +153,9 @@ class Assistant:
             )
         return await self.ask(request)
 
-    def _on_compacted(self, messages: list[Any]) -> None:
-        """Compacted messages leave the context: hand them to long-term memory (unless they
-        were handed over already, e.g. before a resume)."""
-        self._summarize([m for m in messages if not m.metadata.get(SAVED_MARK)])
-
-    def _summarize(self, messages: list[Any]) -> None:
-        """Hand messages to the background summarizer (recorded on disk before it runs)."""
-        if messages and self.settings.memory.summarize:
-            self.memory.add_async_summary_task(messages)
-
-    async def _recover_unsaved(self) -> None:
-        """A previous run that died (kill -9, power loss) never handed its conversation to
-        long-term memory: summarize what its saved state holds that was never saved."""
-        from remecli.memory import persistence
-        from remecli.memory.layout import WorkingDir
-
-        layout = WorkingDir(self.working_dir)
-        try:
-            saved = await asyncio.to_thread(persistence.load_saved, layout, "last")
-        except LookupError:
-            return
-        if saved.agent_state is None:
-            return
-        unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]
-        if not unsaved or not self.settings.memory.summarize:
-            return
-        for msg in unsaved:
-            msg.metadata[SAVED_MARK] = True
-        agent_state = {
-            **saved.agent_state,
-            "context": [m.model_dump(mode="json") for m in saved.context],
-        }
-        await asyncio.to_thread(
-            persistence.write_state, layout, saved.session_id, agent_state, saved.session_state
-        )
-        log.info("recovering %d unsaved message(s) of session %s", len(unsaved), saved.session_id)
-        self._summarize(unsaved)
-
     def _on_summary_done(self, outcome: Any) -> None:
         kind = "memory" if outcome.status != "failed" else "warning"
         self.notices.put(ev.Notice(outcome.message, kind))
-
-    def _hand_over_unsaved(self) -> int:
-        """Give the not-yet-saved messages of the context to the summarizer; returns how many."""
-        unsaved = [m for m in self.agent.state.context if not m.metadata.get(SAVED_MARK)]
-        for msg in unsaved:
-            msg.metadata[SAVED_MARK] = True
-        self._summarize([m.model_copy(deep=True) for m in unsaved])
-        return len(unsaved)
 
     async def send(self, text: str) -> AsyncIterator[ev.CoreEvent]:
         """Send one user message and stream the reply as core events.
@@ -335,7 +266,7 @@ class Assistant:
         """`/new`: save the conversation to long-term memory in the background, start over."""
 
         async def work() -> int:
-            count = self._hand_over_unsaved()
+            count = self.memory.hand_over_unsaved()
             await self.context.new_conversation()
             self.approval.reset_session()
             return count
@@ -365,11 +296,18 @@ class Assistant:
         memory_compact_ratio: float | None = None,
         language: str | None = None,
     ) -> None:
-        """Change the window, the compaction ratio or the language at runtime."""
-        if self.context is not None:
-            self.context.update_params(max_input_length, memory_compact_ratio, language)
+        """Change the window, the compaction ratio or the language at runtime (the memory
+        runtime's one `update_params`; before the start, the settings it will be built from)."""
         if self.memory is not None:
             self.memory.update_params(max_input_length, memory_compact_ratio, language)
+            return
+        for key, value in (
+            ("max_input_length", max_input_length),
+            ("memory_compact_ratio", memory_compact_ratio),
+            ("language", language),
+        ):
+            if value is not None:
+                setattr(self.settings, key, value)
 
     def pending_summaries(self) -> int:
         """Background summaries still running."""
@@ -382,8 +320,5 @@ class Assistant:
         Returns one status line per summary task."""
         if self.agent is None:
             return []
-        if self._search_tool_task is not None:
-            self._search_tool_task.cancel()
-        self._hand_over_unsaved()  # recorded on disk at once; marked so it is never handed twice
-        await self.context.close()
+        self.memory.hand_over_unsaved()  # recorded on disk at once; never handed twice
         return await self.memory.close(wait=not force)

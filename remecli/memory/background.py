@@ -40,7 +40,7 @@ RECORD_VERSION = 1
 
 def pending_dir_of(working_dir: WorkingDir) -> Path:
     """Where pending summary records live: `sessions/pending/` under the working dir."""
-    return working_dir.sessions_dir / "pending"
+    return working_dir.pending_dir
 
 
 @dataclass

@@ -1,9 +1,14 @@
-"""`FileMemory`: the memory system as a library, usable without the TUI (and used by it).
+"""`FileMemory`: the memory runtime — the one owner of a conversation's memory.
 
-Markdown files are the source of truth (`MEMORY.md`, `memory/YYYY-MM-DD.md`); the search index
-is derived from them. The methods are the seed's: start, close, compact_memory, summary_memory,
-compact_tool_result, add_async_summary_task, await_summary_tasks, memory_search,
-get_in_memory_memory, update_params.
+It owns the layout, the conversation (session, tool-result store, compactor, transcript,
+persistence), the background summaries, the search index, `update_params`, and the policy of
+what is handed to long-term memory when (the saved mark, recovery of a crashed run, hand-over on
+compaction and on every way out). The agentscope middleware, the app and the library API all run
+through it. Markdown files are the source of truth (`MEMORY.md`, `memory/YYYY-MM-DD.md`); the index
+is derived from them.
+
+The seed's methods: start, close, compact_memory, summary_memory, compact_tool_result,
+add_async_summary_task, await_summary_tasks, memory_search, get_in_memory_memory, update_params.
 """
 
 from __future__ import annotations
@@ -12,20 +17,27 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remecli.config.settings import Settings
-from remecli.memory.background import SummaryOutcome, SummaryTasks, pending_dir_of
+from remecli.memory.background import SummaryOutcome, SummaryTasks
+from remecli.memory.conversation import Conversation
 from remecli.memory.layout import WorkingDir
+from remecli.memory.notices import MemoryNotice
 from remecli.memory.session import Session
 from remecli.memory.summarizer import Summarizer, SummaryResult
-from remecli.memory.tool_results import ToolResultStore, offload_messages
+from remecli.memory.tool_results import offload_messages
+
+if TYPE_CHECKING:
+    from remecli.search import MemoryIndex
 
 log = logging.getLogger(__name__)
 
+SAVED_MARK = "remecli_saved"  # Msg.metadata flag: already handed to long-term memory
+
 
 class FileMemory:
-    """File-based long-term memory for one working dir."""
+    """File-based long-term memory for one working dir, and the memory of its conversation."""
 
     def __init__(
         self,
@@ -39,8 +51,10 @@ class FileMemory:
         tool_result_threshold: int | None = None,
         retention_days: int | None = None,
         search: bool = True,
+        workspace: Path | None = None,
         on_summary_change: Callable[[int], Any] | None = None,
         on_summary_done: Callable[[SummaryOutcome], Any] | None = None,
+        on_notice: Callable[[MemoryNotice], Any] | None = None,
     ) -> None:
         if settings is None:
             from remecli.config import load_settings
@@ -61,38 +75,54 @@ class FileMemory:
         if retention_days is not None:
             settings.memory.retention_days = retention_days
         self.settings = Settings.model_validate(settings.model_dump())
-        self.layout = WorkingDir(Path(self.settings.working_dir))
-        self.tool_results = ToolResultStore(
-            self.layout.tool_result_dir,
-            self.settings.memory.tool_result_threshold,
-            self.settings.memory.retention_days,
-        )
+        self.layout = WorkingDir(Path(self.settings.working_dir), workspace)
+        from remecli.llm.tokens import get_token_counter
+
+        self.counter = get_token_counter(self.settings.memory.token_encoding)
         self.summarizer = Summarizer(self.settings, self.layout, model=model)
+        self.conversation = Conversation(
+            self.settings,
+            self.layout,
+            self.counter,
+            lambda: self.model,
+            display_root=workspace,
+        )
+        self.conversation.on_compacted = self.hand_over
+        self.conversation.on_notice = on_notice
         self.tasks = SummaryTasks(
             self.summarizer,
-            pending_dir_of(self.layout),
+            self.layout.pending_dir,
             on_change=on_summary_change,
             on_done=on_summary_done,
         )
         self.search_enabled = search
-        self.index: Any = None
-        self.index_ready: asyncio.Event | None = None  # set once the search index is open
-        self._session: Session | None = None
-        self._compactor: Any = None
-        self._index_task: asyncio.Task | None = None
+        self.index: MemoryIndex | None = None
+        self.index_ready = asyncio.Event()  # set once the search index is open
+        self._index_task: asyncio.Task[None] | None = None
+
+    @property
+    def tool_results(self) -> Any:
+        """The one tool-result store (oversized outputs under `tool_result/`)."""
+        return self.conversation.store
+
+    @property
+    def model(self) -> Any:
+        """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
+        return self.summarizer.model
 
     # ---------------------------------------------------------------- lifecycle
-    async def start(self, *, wait_for_index: bool = True) -> None:
+    async def start(self, *, wait_for_index: bool = True, recover: bool = False) -> None:
         """Create the layout, clean expired tool results and stale temp files, retry summaries
-        left pending by an earlier run, and open the search index (watching for edits)."""
+        left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
+        the search index (watching for edits)."""
         from remecli.atomic_write import remove_stale_temp_files
 
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
         await self.tasks.retry_pending()
-        if self.index_ready is None:
-            self.index_ready = asyncio.Event()
+        if recover:
+            await self.recover_unsaved()
         if self.search_enabled:
             self._index_task = asyncio.create_task(self._open_index())
             if wait_for_index:
@@ -114,8 +144,11 @@ class FileMemory:
             log.exception("memory index failed to open; memory_search stays off")
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
-        """Finish (or, with wait=False, cancel and record) background summaries, stop the
-        watcher, clean expired tool results. Returns one status line per summary task."""
+        """Save the conversation, finish (or, with wait=False, cancel and record) background
+        summaries, stop the watcher, clean expired tool results. Returns one status line per
+        summary task."""
+        if self.conversation.bound:
+            await self.conversation.save()
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         if self._index_task is not None and not self._index_task.done():
             self._index_task.cancel()
@@ -127,28 +160,68 @@ class FileMemory:
         await asyncio.to_thread(self.tool_results.cleanup)
         return lines
 
-    # ---------------------------------------------------------------- the seed's methods
-    @property
-    def model(self) -> Any:
-        """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
-        return self.summarizer.model
+    # ---------------------------------------------------------------- hand-over policy
+    def hand_over(self, messages: list[Any]) -> int:
+        """Messages leave the context (compacted): summarize those not handed over already
+        (e.g. before a resume). Returns how many were handed over."""
+        fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
+        self._summarize(fresh)
+        return len(fresh)
 
+    def hand_over_unsaved(self) -> int:
+        """Give the not-yet-saved messages of the context to the summarizer (recorded on disk at
+        once; marked so they are never handed twice); returns how many."""
+        if not self.conversation.bound:
+            return 0
+        unsaved = [m for m in self.conversation.state.context if not m.metadata.get(SAVED_MARK)]
+        for msg in unsaved:
+            msg.metadata[SAVED_MARK] = True
+        self._summarize([m.model_copy(deep=True) for m in unsaved])
+        return len(unsaved)
+
+    def _summarize(self, messages: list[Any]) -> None:
+        """Hand messages to the background summarizer (recorded on disk before it runs)."""
+        if messages and self.settings.memory.summarize:
+            self.add_async_summary_task(messages)
+
+    async def recover_unsaved(self) -> int:
+        """A previous run that died (kill -9, power loss) never handed its conversation to
+        long-term memory: summarize what its saved state holds that was never saved."""
+        from remecli.memory import persistence
+
+        try:
+            saved = await asyncio.to_thread(persistence.load_saved, self.layout, "last")
+        except LookupError:
+            return 0
+        if saved.agent_state is None:
+            return 0
+        unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]
+        if not unsaved or not self.settings.memory.summarize:
+            return 0
+        for msg in unsaved:
+            msg.metadata[SAVED_MARK] = True
+        agent_state = {
+            **saved.agent_state,
+            "context": [m.model_dump(mode="json") for m in saved.context],
+        }
+        await asyncio.to_thread(
+            persistence.write_state,
+            self.layout,
+            saved.session_id,
+            agent_state,
+            saved.session_state,
+        )
+        log.info("recovering %d unsaved message(s) of session %s", len(unsaved), saved.session_id)
+        self._summarize(unsaved)
+        return len(unsaved)
+
+    # ---------------------------------------------------------------- the seed's methods
     async def compact_memory(
         self, messages: list[Any], previous_summary: str = "", focus: str = ""
     ) -> str:
         """A structured checkpoint of `messages`, merged into `previous_summary`."""
-        from remecli.llm.tokens import get_token_counter
-        from remecli.memory.compactor import Compactor
-
-        if self._compactor is None:
-            self._compactor = Compactor(
-                self.model,
-                get_token_counter(self.settings.memory.token_encoding),
-                self.settings.language,
-                self.settings.max_input_length,
-                max_retries=self.settings.llm.max_retries,
-            )
-        result = await self._compactor.compact(messages, previous_summary, focus)
+        compactor = self.conversation.get_compactor()
+        result = await compactor.compact(messages, previous_summary, focus)
         return result.summary
 
     async def summary_memory(self, messages: list[Any]) -> SummaryResult:
@@ -169,33 +242,28 @@ class FileMemory:
         return await self.tasks.await_all(timeout)
 
     async def memory_search(
-        self, query: str, max_results: int = 5, min_score: float = 0.1
-    ) -> list[dict]:
-        """Hybrid (BM25 + vector) search over MEMORY.md and memory/*.md."""
-        if self.index is None:
-            if self._index_task is not None:
-                await self._index_task
-            if self.index is None:
-                return []
-        results = await self.index.search(query, int(max_results), float(min_score))
+        self, query: str, max_results: int | None = None, min_score: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Hybrid (BM25 + vector) search over MEMORY.md and memory/*.md; the defaults come from
+        the search settings."""
+        index = await self.wait_for_index()
+        if index is None:
+            return []
+        search = self.settings.search
+        count = search.max_results if max_results is None else int(max_results)
+        floor = search.min_score if min_score is None else float(min_score)
+        results = await index.search(query, count, floor)
         return [r.to_dict() for r in results]
 
+    async def wait_for_index(self) -> MemoryIndex | None:
+        """The open index, waiting for it if it is being opened (None when search is off)."""
+        if self.index is None and self._index_task is not None:
+            await asyncio.shield(self._index_task)
+        return self.index
+
     def get_in_memory_memory(self) -> Session:
-        """The token-aware session of one conversation (created on first call)."""
-        if self._session is None:
-            from remecli.llm.tokens import get_token_counter
-
-            self._session = Session(
-                get_token_counter(self.settings.memory.token_encoding),
-                max_input_length=self.settings.max_input_length,
-                memory_compact_ratio=self.settings.memory_compact_ratio,
-                language=self.settings.language,
-            )
-        return self._session
-
-    def adopt_session(self, session: Session) -> None:
-        """Use `session` (e.g. the agent's) as this memory's in-memory session."""
-        self._session = session
+        """The token-aware session of the conversation."""
+        return self.conversation.session
 
     def update_params(
         self,
@@ -203,15 +271,13 @@ class FileMemory:
         memory_compact_ratio: float | None = None,
         language: str | None = None,
     ) -> None:
-        """Change the window, the compaction ratio or the language at runtime."""
+        """Change the window, the compaction ratio or the language at runtime (one place: the
+        settings, the session, the compactor and the summarizer follow)."""
         if max_input_length is not None:
             self.settings.max_input_length = max_input_length
         if memory_compact_ratio is not None:
             self.settings.memory_compact_ratio = memory_compact_ratio
         if language is not None:
-            self.settings.language = language
-        if self._session is not None:
-            self._session.update_params(max_input_length, memory_compact_ratio, language)
-        if self._compactor is not None:
-            self._compactor.update_params(max_input_length, language)
+            self.settings.language = language  # type: ignore[assignment]
+        self.conversation.update_params(max_input_length, memory_compact_ratio, language)
         self.summarizer.update_params(max_input_length=max_input_length, language=language)

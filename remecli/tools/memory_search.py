@@ -1,38 +1,61 @@
-"""The agent's `memory_search` tool: hybrid search over the Markdown memory (read-only)."""
+"""The agent's `memory_search` tool: hybrid search over the Markdown memory (read-only).
+
+It is bound to the memory runtime (anything with `memory_search`, `search_enabled` and the
+search settings); its defaults come from `search.max_results` and `search.min_score`.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import FunctionTool, ToolChunk
+from agentscope.tool import ToolChunk
 
-from remecli.search import MemoryIndex
+from remecli.config.settings import Settings
+from remecli.tools._results import error
 
 DESCRIPTION = (
     "Search long-term memory (MEMORY.md and memory/*.md) with hybrid keyword + semantic "
     "retrieval. Returns a JSON list of hits with path, start_line, end_line, score, snippet and "
     "the matching signals; read the file for more context around a hit."
 )
+MAX_RESULTS_CAP = 50
 
-INPUT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "query": {"type": "string", "description": "What to look for (words or a question)."},
-        "max_results": {
-            "type": "integer",
-            "description": "How many hits to return (1-50).",
-            "default": 5,
+
+class MemorySearcher(Protocol):
+    """What the tool needs of the memory runtime."""
+
+    settings: Settings
+    search_enabled: bool
+
+    async def memory_search(
+        self, query: str, max_results: int | None = None, min_score: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Hits as JSON-ready dicts."""
+        ...
+
+
+def memory_search_schema(memory: MemorySearcher) -> dict[str, Any]:
+    """The tool's JSON schema, with the configured defaults."""
+    search = memory.settings.search
+    return {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What to look for (words or a question)."},
+            "max_results": {
+                "type": "integer",
+                "description": f"How many hits to return (1-{MAX_RESULTS_CAP}).",
+                "default": search.max_results,
+            },
+            "min_score": {
+                "type": "number",
+                "description": "Drop hits scoring below this (0-1).",
+                "default": search.min_score,
+            },
         },
-        "min_score": {
-            "type": "number",
-            "description": "Drop hits scoring below this (0-1).",
-            "default": 0.1,
-        },
-    },
-    "required": ["query"],
-}
+        "required": ["query"],
+    }
 
 
 def _as_int(value: Any, default: int) -> int:
@@ -49,29 +72,27 @@ def _as_float(value: Any, default: float) -> float:
         return default
 
 
-def make_memory_search_tool(index: MemoryIndex) -> FunctionTool:
-    """Wrap `index` as the read-only `memory_search` tool (register it once the index is ready)."""
+async def memory_search(
+    memory: MemorySearcher,
+    query: str,
+    max_results: int | None = None,
+    min_score: float | None = None,
+) -> ToolChunk:
+    """Search long-term memory.
 
-    async def memory_search(query: str, max_results: int = 5, min_score: float = 0.1) -> ToolChunk:
-        """Search long-term memory.
-
-        Args:
-            query: What to look for.
-            max_results: How many hits to return.
-            min_score: Drop hits scoring below this (0-1).
-        """
-        limit = min(max(_as_int(max_results, 5), 1), 50)
-        threshold = min(max(_as_float(min_score, 0.1), 0.0), 1.0)
-        results = await index.search(str(query), max_results=limit, min_score=threshold)
-        text = json.dumps([r.to_dict() for r in results], ensure_ascii=False)
-        # agentscope 2.0.11 accumulates the ToolChunk a tool returns into the ToolResponse the agent
-        # sees; a ToolResponse returned from the function itself would be stringified.
-        return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)
-
-    return FunctionTool(
-        memory_search,
-        name="memory_search",
-        description=DESCRIPTION,
-        input_schema=INPUT_SCHEMA,
-        is_read_only=True,
-    )
+    Args:
+        query: What to look for.
+        max_results: How many hits to return.
+        min_score: Drop hits scoring below this (0-1).
+    """
+    search = memory.settings.search
+    limit = min(max(_as_int(max_results, search.max_results), 1), MAX_RESULTS_CAP)
+    threshold = min(max(_as_float(min_score, search.min_score), 0.0), 1.0)
+    try:
+        results = await memory.memory_search(str(query), limit, threshold)
+    except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
+        return error(f"memory_search failed ({exc}); read MEMORY.md or memory/*.md directly.")
+    text = json.dumps(results, ensure_ascii=False)
+    # agentscope 2.0.11 accumulates the ToolChunk a tool returns into the ToolResponse the agent
+    # sees; a ToolResponse returned from the function itself would be stringified.
+    return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)

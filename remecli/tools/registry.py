@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -15,34 +16,57 @@ from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.execute_code import execute_code
 from remecli.tools.ls import ls
+from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
+from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
 from remecli.tools.read import read
-from remecli.tools.web_search import ENABLE_HINT, web_search
+from remecli.tools.web_search import web_search
 from remecli.tools.write import write
 
-TOOL_NAMES: tuple[str, ...] = ("bash", "ls", "read", "edit", "write", "execute_code", "web_search")
-READ_ONLY_TOOLS = frozenset({"ls", "read", "web_search", "memory_search"})
-WEB_SEARCH_HINT = ENABLE_HINT
 
-ONE_LINERS: dict[str, str] = {
-    "bash": "run a shell command in the workspace (timeout, output tail-truncated)",
-    "ls": "list a folder, sorted, folders marked with /",
-    "read": "read a text file page by page; images shown or described",
-    "edit": "replace one unique piece of a file; returns a diff",
-    "write": "create or overwrite a whole file",
-    "execute_code": "run a Python program in a separate process",
-    "web_search": "search the web (Tavily)",
-    "memory_search": "search long-term memory (MEMORY.md, memory/*.md)",
-}
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool, described once: its function (first argument: the `ToolContext`, or the memory
+    runtime for memory tools), whether it only reads, its one-line description, and when it is
+    offered."""
 
-_FUNCTIONS: dict[str, Callable[..., object]] = {
-    "bash": bash,
-    "ls": ls,
-    "read": read,
-    "edit": edit,
-    "write": write,
-    "execute_code": execute_code,
-    "web_search": web_search,
-}
+    name: str
+    function: Callable[..., Any]
+    one_liner: str
+    read_only: bool = False
+    needs_memory: bool = False
+    enabled: Callable[[ToolContext], bool] = lambda ctx: True
+    schema: Callable[[Any], dict[str, Any]] | None = None
+    description: str | None = None
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec("bash", bash, "run a shell command in the workspace (timeout, output tail-truncated)"),
+    ToolSpec("ls", ls, "list a folder, sorted, folders marked with /", read_only=True),
+    ToolSpec(
+        "read", read, "read a text file page by page; images shown or described", read_only=True
+    ),
+    ToolSpec("edit", edit, "replace one unique piece of a file; returns a diff"),
+    ToolSpec("write", write, "create or overwrite a whole file"),
+    ToolSpec("execute_code", execute_code, "run a Python program in a separate process"),
+    ToolSpec(
+        "web_search",
+        web_search,
+        "search the web (Tavily)",
+        read_only=True,
+        enabled=lambda ctx: bool(ctx.settings.tavily_api_key),
+    ),
+    ToolSpec(
+        "memory_search",
+        memory_search,
+        "search long-term memory (MEMORY.md, memory/*.md)",
+        read_only=True,
+        needs_memory=True,
+        schema=memory_search_schema,
+        description=MEMORY_SEARCH_DESCRIPTION,
+    ),
+)
+SPECS: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if not spec.needs_memory)
 
 
 class CheckedFunctionTool(FunctionTool):
@@ -74,16 +98,26 @@ class CheckedFunctionTool(FunctionTool):
         return FunctionTool._convert_func_result_to_chunk(result)
 
 
-def build_tools(ctx: ToolContext, extra: Sequence[FunctionTool] = ()) -> list[FunctionTool]:
-    """The agent's tools bound to `ctx`, then `extra` (e.g. memory_search).
+def build_tools(
+    ctx: ToolContext, extra: Sequence[FunctionTool] = (), *, memory: MemorySearcher | None = None
+) -> list[FunctionTool]:
+    """The agent's tools bound to `ctx` (and to the memory runtime `memory`, when given), then
+    `extra`.
 
-    `web_search` is included only when a Tavily key is set. `ls`, `read` and `web_search` are
-    read-only; the other tools keep agentscope's default permission (ASK), which the
-    ApprovalMiddleware decides — an agent built without it stops at their first call.
+    A tool is offered when it is enabled (`web_search` needs a Tavily key; memory tools need the
+    runtime and its search). Read-only tools are allowed outright; the others keep agentscope's
+    default permission (ASK), which the ApprovalMiddleware decides — an agent built without it
+    stops at their first call.
     """
-    names = [name for name in TOOL_NAMES if name != "web_search" or ctx.settings.tavily_api_key]
-    tools = [_function_tool(ctx, name) for name in names]
-    taken = set(names)
+    tools: list[FunctionTool] = []
+    for spec in TOOLS:
+        if spec.needs_memory:
+            if memory is None or not memory.search_enabled:
+                continue
+        elif not spec.enabled(ctx):
+            continue
+        tools.append(_function_tool(spec, memory if spec.needs_memory else ctx, ctx))
+    taken = {tool.name for tool in tools}
     for tool in extra:
         if tool.name in taken:
             raise ValueError(f"Two tools are named {tool.name!r}.")
@@ -101,25 +135,22 @@ def describe_tools(tools: Sequence[FunctionTool]) -> list[tuple[str, str]]:
     """(name, one-line description) per tool, for the system prompt and /help."""
     described = []
     for tool in tools:
-        line = ONE_LINERS.get(tool.name) or (tool.description or "").strip().split("\n")[0]
+        spec = SPECS.get(tool.name)
+        line = spec.one_liner if spec else (tool.description or "").strip().split("\n")[0]
         described.append((tool.name, line))
     return described
 
 
-def _function_tool(ctx: ToolContext, name: str) -> FunctionTool:
-    func = partial(_FUNCTIONS[name], ctx)
-    description = None
-    if name == "bash":
-        description = _with_limits(bash.__doc__ or "", ctx)
+def _function_tool(spec: ToolSpec, bound: Any, ctx: ToolContext) -> FunctionTool:
+    description = _with_limits(bash.__doc__ or "", ctx) if spec.name == "bash" else spec.description
     return CheckedFunctionTool(
-        func,
-        name=name,
+        partial(spec.function, bound),
+        name=spec.name,
         description=description,
-        is_read_only=name in READ_ONLY_TOOLS,
-        is_concurrency_safe=name in READ_ONLY_TOOLS,
+        input_schema=spec.schema(bound) if spec.schema else None,
+        is_read_only=spec.read_only,
+        is_concurrency_safe=spec.read_only,
     )
-
-
 def _with_limits(docstring: str, ctx: ToolContext) -> str:
     """bash's description with the configured timeouts spelled out."""
     summary = docstring.split("\n    Args:")[0]
