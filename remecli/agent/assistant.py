@@ -111,7 +111,11 @@ class Assistant:
         self.memory = memory
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         context = ContextMiddleware(memory=memory)
-        state = await memory.conversation.restore(self.settings.resume) if self.settings.resume else None
+        state = (
+            await memory.conversation.restore(self.settings.resume)
+            if self.settings.resume
+            else None
+        )
         ctx = ToolContext(
             workspace=self.workspace,
             working_dir=self.working_dir,

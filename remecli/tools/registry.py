@@ -151,6 +151,8 @@ def _function_tool(spec: ToolSpec, bound: Any, ctx: ToolContext) -> FunctionTool
         is_read_only=spec.read_only,
         is_concurrency_safe=spec.read_only,
     )
+
+
 def _with_limits(docstring: str, ctx: ToolContext) -> str:
     """bash's description with the configured timeouts spelled out."""
     summary = docstring.split("\n    Args:")[0]
