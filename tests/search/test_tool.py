@@ -10,8 +10,11 @@ from agentscope.message import ToolCallBlock
 from agentscope.state import AgentState
 from agentscope.tool import Toolkit, ToolResponse
 
+from remecli.config.settings import Settings
+from remecli.memory.file_memory import FileMemory
 from remecli.search import MemoryIndex
-from remecli.tools.memory_search import make_memory_search_tool
+from remecli.tools.context import ToolContext
+from remecli.tools.registry import build_tools
 from tests.search.helpers import settings
 
 
@@ -21,6 +24,16 @@ def index(working_dir: Path):
     index.sync_blocking()
     yield index
     index.close()
+
+
+def make_memory_search_tool(index: MemoryIndex, working_dir: Path):
+    """The registry's memory_search, bound to a runtime whose index is `index`."""
+    full = Settings(working_dir=str(working_dir), search=settings())
+    memory = FileMemory(working_dir, settings=full)
+    memory.index = index
+    ctx = ToolContext(workspace=working_dir, working_dir=working_dir, settings=full.tools)
+    [tool] = [t for t in build_tools(ctx, memory=memory) if t.name == "memory_search"]
+    return tool
 
 
 async def _call(toolkit: Toolkit, arguments: dict) -> ToolResponse:
@@ -36,8 +49,10 @@ async def _call(toolkit: Toolkit, arguments: dict) -> ToolResponse:
     ("max_results", "min_score"),
     [(1, 0.1), (1.0, 0), ("1", "0.1"), (" 1 ", 0.0), ("1.0", "0")],
 )
-async def test_int_float_and_numeric_string_arguments(index, max_results, min_score) -> None:
-    toolkit = Toolkit(tools=[make_memory_search_tool(index)])
+async def test_int_float_and_numeric_string_arguments(
+    index, working_dir, max_results, min_score
+) -> None:
+    toolkit = Toolkit(tools=[make_memory_search_tool(index, working_dir)])
     response = await _call(
         toolkit, {"query": "backup schedule", "max_results": max_results, "min_score": min_score}
     )
@@ -48,8 +63,8 @@ async def test_int_float_and_numeric_string_arguments(index, max_results, min_sc
     assert set(hits[0]) >= {"path", "start_line", "end_line", "score", "snippet", "signals"}
 
 
-async def test_defaults_bad_numbers_and_no_match(index) -> None:
-    tool = make_memory_search_tool(index)
+async def test_defaults_bad_numbers_and_no_match(index, working_dir) -> None:
+    tool = make_memory_search_tool(index, working_dir)
     assert tool.is_read_only and tool.name == "memory_search"
     assert tool.input_schema["required"] == ["query"]
     hits = json.loads((await tool.call(query="deploy", max_results="lots")).content[0].text)
