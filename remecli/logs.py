@@ -6,15 +6,14 @@ import logging
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 
 
 def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
     """Send all logging to a rotating file under the working dir; return its path."""
-    base = (cwd or Path.cwd()) / Path(settings.working_dir).expanduser()
-    log_dir = base / "logs"
-    log_dir.mkdir(parents=True, exist_ok=True)
-    path = log_dir / "remecli.log"
+    path = Locations.from_settings(settings, cwd).log_file
+    path.parent.mkdir(parents=True, exist_ok=True)
     handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()

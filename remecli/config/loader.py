@@ -12,8 +12,8 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from remecli.config.errors import ConfigError
+from remecli.config.locations import bundled_dir
 from remecli.config.settings import Settings
-from remecli.resources import bundled_dir
 
 # Environment variable -> dotted setting. Documented in the README (Configuration).
 ENV_VARS: dict[str, str] = {

@@ -16,8 +16,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
 
+_PACKAGE = Path(__file__).resolve().parent.parent
 MEMORY_MD_HEADER = "# MEMORY\n\nLong-term memory: preferences, decisions and project facts.\n"
 FOLDER_MODE = 0o700  # the working dir holds conversations: private to the user
+
+
+def bundled_dir(name: str) -> Path:
+    """The packaged `config` or `themes` folder: inside the wheel, else at the checkout's top."""
+    installed = _PACKAGE / "_bundled" / name
+    if installed.is_dir():
+        return installed
+    return _PACKAGE.parent / name
 
 
 def resolve_against(cwd: Path, raw: str | Path) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from remecli.config.settings import LLMSettings
+from remecli.llm.endpoint import Endpoint
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def is_context_overflow(exc: BaseException) -> bool:
     )
 
 
-def classify(exc: BaseException, settings: LLMSettings) -> LLMError:
+def classify(exc: BaseException, settings: Endpoint) -> LLMError:
     """Turn an openai / network exception into an `LLMError` the user can act on."""
     import openai
 

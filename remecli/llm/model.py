@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from remecli.config.settings import LLMSettings
+from remecli.llm.endpoint import Endpoint
 
 if TYPE_CHECKING:
     from agentscope.model import OpenAIChatModel
@@ -14,7 +14,7 @@ _NO_KEY = "not-needed"
 
 
 def build_chat_model(
-    settings: LLMSettings, *, context_size: int = 128_000, stream: bool = True
+    settings: Endpoint, *, context_size: int = 128_000, stream: bool = True
 ) -> OpenAIChatModel:
     """An `OpenAIChatModel` for any OpenAI-compatible endpoint.
 

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from remecli.memory.blocks import block_key, block_text
 
-if TYPE_CHECKING:
-    from remecli.memory.session import Session
+
+class SessionView(Protocol):
+    """What a report reads of a session (its public accounting)."""
+
+    overhead_tokens: int
+    max_input_length: int
+    checkpoints: int
+
+    @property
+    def live_message_count(self) -> int: ...
+    @property
+    def compressed_message_count(self) -> int: ...
+    @property
+    def summary_tokens(self) -> int: ...
+    @property
+    def live_tokens(self) -> int: ...
+    def live_entries(self) -> list[tuple[str, Any]]: ...
+    def context_tokens(self) -> int: ...
+    def threshold_tokens(self) -> int: ...
 
 
-def estimate(session: Session) -> dict[str, Any]:
+def estimate(session: SessionView) -> dict[str, Any]:
     """Token statistics of what the model receives, with per-message detail."""
     detail = []
     for index, (_mid, entry) in enumerate(session.live_entries(), start=1):
@@ -21,10 +38,10 @@ def estimate(session: Session) -> dict[str, Any]:
         )
     total = session.context_tokens()
     return {
-        "total_messages": session._live_messages,
-        "compressed_messages": sum(1 for e in session._entries.values() if not e.live),
-        "compressed_summary_tokens": session._summary_tokens,
-        "messages_tokens": session._live_tokens,
+        "total_messages": session.live_message_count,
+        "compressed_messages": session.compressed_message_count,
+        "compressed_summary_tokens": session.summary_tokens,
+        "messages_tokens": session.live_tokens,
         "system_tokens": session.overhead_tokens,
         "estimated_tokens": total,
         "max_input_length": session.max_input_length,
@@ -34,9 +51,9 @@ def estimate(session: Session) -> dict[str, Any]:
     }
 
 
-def history_str(session: Session, max_block_chars: int = 600) -> str:
+def history_str(session: SessionView, max_block_chars: int = 600) -> str:
     """The non-compressed messages with token statistics, blocks clipped to `max_block_chars`."""
-    stats = session.estimate_tokens()
+    stats = estimate(session)
     lines = [
         f"Context: {stats['total_messages']} messages, ~{stats['estimated_tokens']:,} tokens "
         f"of {stats['max_input_length']:,} ({stats['context_usage_ratio']:.1f}%); "

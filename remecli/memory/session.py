@@ -7,7 +7,6 @@ per block with a running total: a turn's accounting cost depends on what it adde
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from remecli.memory import prompts
@@ -18,38 +17,11 @@ from remecli.memory.blocks import (
     group_atoms,
     output_text,
 )
+from remecli.memory.entries import CompactionPlan, Entry
+from remecli.memory.report import estimate, history_str
 from remecli.memory.transcript import Transcript
 
 STATE_VERSION = 1
-
-
-@dataclass
-class _Entry:
-    """One message: its full form, which block keys are live / compressed, and its context copy."""
-
-    msg: Any
-    live: dict[str, int] = field(default_factory=dict)
-    compressed: set[str] = field(default_factory=set)
-    ctx: Any = None
-    ctx_seen: int = 0
-
-    @property
-    def tokens(self) -> int:
-        return sum(self.live.values()) + MSG_OVERHEAD if self.live else 0
-
-
-@dataclass
-class CompactionPlan:
-    """What a compaction folds into the summary and what it keeps, cut between atoms."""
-
-    messages: list[Any]
-    covered: dict[str, list[str]]
-    tokens: int
-    kept_tokens: int
-
-    @property
-    def empty(self) -> bool:
-        return not self.covered
 
 
 class Session:
@@ -73,7 +45,7 @@ class Session:
     # ----------------------------------------------------------------- lifecycle
     def clear(self) -> None:
         """Forget messages, marks and summary."""
-        self._entries: dict[str, _Entry] = {}
+        self._entries: dict[str, Entry] = {}
         self._order: list[str] = []
         self._live_tokens = 0
         self._live_messages = 0
@@ -143,7 +115,7 @@ class Session:
         entry = self._entries.get(msg.id)
         is_new = entry is None
         if entry is None:
-            entry = _Entry(msg=msg)
+            entry = Entry(msg=msg)
             self._entries[msg.id] = entry
             self._order.append(msg.id)
             records.append(Transcript.message_record(msg))
@@ -170,12 +142,12 @@ class Session:
         if added and not is_new:
             records.append(Transcript.blocks_record(msg.id, added))
 
-    def _account(self, entry: _Entry, before: int) -> None:
+    def _account(self, entry: Entry, before: int) -> None:
         after = entry.tokens
         self._live_tokens += after - before
         self._live_messages += (after > 0) - (before > 0)
 
-    def _set_live(self, entry: _Entry, live: dict[str, int]) -> None:
+    def _set_live(self, entry: Entry, live: dict[str, int]) -> None:
         before = entry.tokens
         entry.live = live
         self._account(entry, before)
@@ -205,7 +177,28 @@ class Session:
         """True when the context passes `max_input_length × memory_compact_ratio`."""
         return self.context_tokens() > self.threshold_tokens()
 
-    def live_entries(self) -> list[tuple[str, _Entry]]:
+    @property
+    def live_message_count(self) -> int:
+        """Messages with at least one block the model still sees."""
+        return self._live_messages
+
+    @property
+    def compressed_message_count(self) -> int:
+        """Messages folded into the summary entirely."""
+        return sum(1 for e in self._entries.values() if not e.live)
+
+    @property
+    def summary_tokens(self) -> int:
+        """Tokens of the summary message."""
+        return self._summary_tokens
+
+    @property
+    def live_tokens(self) -> int:
+        """Tokens of the live messages."""
+        return self._live_tokens
+
+    def live_entries(self) -> list[tuple[str, Entry]]:
+        """Messages the model still sees, in order, with their accounting."""
         return [(mid, self._entries[mid]) for mid in self._order if self._entries[mid].live]
 
     def context_messages(self, rebind: bool = False) -> list[Any]:
@@ -247,14 +240,10 @@ class Session:
 
     def estimate_tokens(self) -> dict[str, Any]:
         """Token statistics of what the model receives, with per-message detail."""
-        from remecli.memory.report import estimate
-
         return estimate(self)
 
     def get_history_str(self, max_block_chars: int = 600) -> str:
         """A readable dump of the non-compressed messages with token statistics (`/history`)."""
-        from remecli.memory.report import history_str
-
         return history_str(self, max_block_chars)
 
     # ----------------------------------------------------------------- compaction
@@ -384,7 +373,7 @@ class Session:
         else:
             pairs = [(m, set()) for m in history or []]
         for msg, live_keys in pairs:
-            entry = _Entry(msg=msg)
+            entry = Entry(msg=msg)
             entry.compressed = {block_key(b) for b in msg.content}
             self._entries[msg.id] = entry
             self._order.append(msg.id)

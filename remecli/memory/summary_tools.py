@@ -24,9 +24,9 @@ from agentscope.tool import FunctionTool, ToolChunk
 
 from remecli.memory.files import atomic_write_text
 from remecli.memory.layout import WorkingDir
-from remecli.tools._match import find_matches, line_of, tolerant_replacement
-from remecli.tools._results import ToolArgumentError, as_int, as_text, error, ok
+from remecli.tools.matching import find_matches, line_of, tolerant_replacement
 from remecli.tools.registry import CheckedFunctionTool
+from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 READ_MAX_LINES = 2_000
 CHANGED_HINT = (

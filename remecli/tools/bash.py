@@ -8,8 +8,8 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.tools._process import ProcessResult, run_in_process_group
-from remecli.tools._results import ToolArgumentError, as_float, as_text, error, ok
 from remecli.tools.context import ToolContext
+from remecli.tools.results import ToolArgumentError, as_float, as_text, error, ok
 
 
 def user_shell() -> str:

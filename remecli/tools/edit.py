@@ -11,9 +11,9 @@ from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
 from remecli.tools._files import UTF8_BOM, looks_binary
-from remecli.tools._match import closest_line, find_matches, line_of, tolerant_replacement
-from remecli.tools._results import ToolArgumentError, as_text, error, ok
 from remecli.tools.context import ToolContext
+from remecli.tools.matching import closest_line, find_matches, line_of, tolerant_replacement
+from remecli.tools.results import ToolArgumentError, as_text, error, ok
 
 MAX_DIFF_LINES = 80
 

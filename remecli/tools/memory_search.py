@@ -13,7 +13,7 @@ from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import Settings
-from remecli.tools._results import error
+from remecli.tools.results import error
 
 DESCRIPTION = (
     "Search long-term memory (MEMORY.md and memory/*.md) with hybrid keyword + semantic "

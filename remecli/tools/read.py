@@ -20,8 +20,8 @@ from remecli.tools._files import (
     read_head,
     sniff_image,
 )
-from remecli.tools._results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
+from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 MAX_LINE_CHARS = 2_000
 MAX_IMAGE_BYTES = 5 * 1024 * 1024

@@ -10,7 +10,6 @@ from typing import Any
 from agentscope.message import ToolResultState
 from agentscope.tool import FunctionTool, ToolChunk, Toolkit, ToolResponse
 
-from remecli.tools._results import error
 from remecli.tools.bash import bash
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
@@ -19,6 +18,7 @@ from remecli.tools.ls import ls
 from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
 from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
 from remecli.tools.read import read
+from remecli.tools.results import error
 from remecli.tools.web_search import web_search
 from remecli.tools.write import write
 

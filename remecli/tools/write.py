@@ -8,8 +8,8 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
-from remecli.tools._results import ToolArgumentError, as_text, error, ok
 from remecli.tools.context import ToolContext
+from remecli.tools.results import ToolArgumentError, as_text, error, ok
 
 
 async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:

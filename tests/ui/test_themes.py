@@ -8,7 +8,7 @@ import pytest
 from textual.app import App
 from textual.theme import BUILTIN_THEMES
 
-from remecli.resources import bundled_dir
+from remecli.config.locations import bundled_dir
 from remecli.ui.tui.themes import (
     DEFAULT_THEME,
     ThemeError,

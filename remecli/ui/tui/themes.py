@@ -27,7 +27,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
 from remecli.config.errors import ConfigError
-from remecli.resources import bundled_dir
+from remecli.config.locations import bundled_dir
 
 DEFAULT_THEME = "remecli-dark"
 
