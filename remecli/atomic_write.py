@@ -17,18 +17,19 @@ from pathlib import Path
 TEMP_SUFFIX = ".tmp"
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes, *, new_mode: int | None = None) -> None:
     """Replace `path` with `data` atomically.
 
     A symlink is followed (its target is replaced, the link stays); an existing file keeps its
-    permission bits, a new one gets the usual umask-based mode. Missing parents are created.
+    permission bits, a new one gets `new_mode` (default: the usual umask-based mode). Missing
+    parents are created.
     """
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_current_umask()
+        mode = new_mode if new_mode is not None else 0o666 & ~_current_umask()
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent
     )
@@ -46,9 +47,11 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
     _fsync_dir(target.parent)
 
 
-def atomic_write_text(path: Path | str, text: str, *, encoding: str = "utf-8") -> None:
+def atomic_write_text(
+    path: Path | str, text: str, *, encoding: str = "utf-8", new_mode: int | None = None
+) -> None:
     """Replace `path` with `text` atomically (newlines written as given)."""
-    atomic_write_bytes(path, text.encode(encoding))
+    atomic_write_bytes(path, text.encode(encoding), new_mode=new_mode)
 
 
 def remove_stale_temp_files(folder: Path, older_than_s: float = 3600.0) -> int:
@@ -66,9 +69,25 @@ def remove_stale_temp_files(folder: Path, older_than_s: float = 3600.0) -> int:
 
 
 def _current_umask() -> int:
-    mask = os.umask(0)
+    """The process umask, read without changing it (setting it, even for a moment, would let
+    files other threads create meanwhile be world-writable)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return _UMASK_AT_IMPORT
+
+
+def _read_umask_once() -> int:
+    mask = os.umask(0o022)  # at import, before any writer thread exists
     os.umask(mask)
     return mask
+
+
+_UMASK_AT_IMPORT = _read_umask_once()
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -80,6 +80,7 @@ class SummaryTasks:
         self._running: dict[str, asyncio.Task[SummaryOutcome]] = {}
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
+        self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
 
     # ------------------------------------------------------------------ public
     @property
@@ -296,8 +297,10 @@ class SummaryTasks:
         if self.on_change is None:
             return
         result = self._call(self.on_change, len(self._running))
-        if result is not None:
-            asyncio.ensure_future(result)
+        if result is not None:  # an async callback: keep the task until it ends
+            task = asyncio.ensure_future(result)
+            self._callbacks.add(task)
+            task.add_done_callback(self._callbacks.discard)
 
     async def _notify(self, outcome: SummaryOutcome) -> None:
         if self.on_done is None or outcome.status == "skipped":
