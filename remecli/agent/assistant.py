@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
@@ -20,6 +20,7 @@ from remecli.config.settings import Settings
 from remecli.logs import route_agentscope_logs
 
 if TYPE_CHECKING:
+    from remecli.memory.background import SummaryOutcome
     from remecli.memory.file_memory import FileMemory
 
 log = logging.getLogger(__name__)
@@ -157,8 +158,15 @@ class Assistant:
             )
         return await self.ask(request)
 
-    def _on_summary_done(self, outcome: Any) -> None:
-        kind = "memory" if outcome.status != "failed" else "warning"
+    @property
+    def runtime(self) -> FileMemory:
+        """The memory runtime (exists once `start()` has run)."""
+        if self.memory is None:
+            raise RuntimeError("the assistant has not started; call start() first")
+        return self.memory
+
+    def _on_summary_done(self, outcome: SummaryOutcome) -> None:
+        kind: Literal["memory", "warning"] = "memory" if outcome.status != "failed" else "warning"
         self.notices.put(ev.Notice(outcome.message, kind))
 
     async def send(self, text: str) -> AsyncIterator[ev.CoreEvent]:
@@ -254,7 +262,7 @@ class Assistant:
 
         async def work() -> Any:
             done = await self.context.compact_now(self.agent, focus)
-            await self.memory.tasks.retry_pending()
+            await self.runtime.tasks.retry_pending()
             return done
 
         reported = False
@@ -270,7 +278,7 @@ class Assistant:
         """`/new`: save the conversation to long-term memory in the background, start over."""
 
         async def work() -> int:
-            count = self.memory.hand_over_unsaved()
+            count = self.runtime.hand_over_unsaved()
             await self.context.new_conversation()
             self.approval.reset_session()
             return count
@@ -322,7 +330,7 @@ class Assistant:
         session, then wait for the summaries (or, with `force`, stop them: their messages stay
         recorded in sessions/pending/ and are summarized at the next start or /compact).
         Returns one status line per summary task."""
-        if self.agent is None:
+        if self.agent is None or self.memory is None:
             return []
         self.memory.hand_over_unsaved()  # recorded on disk at once; never handed twice
         return await self.memory.close(wait=not force)
