@@ -117,11 +117,3 @@ def rebuild_from_transcript(data: TranscriptData) -> tuple[list[Any], str]:
             context.append(msg.model_copy(update={"content": blocks}))
     summary = data.checkpoints[-1].get("summary", "") if data.checkpoints else ""
     return context, summary
-
-
-def undo_last_checkpoint(data: TranscriptData) -> tuple[list[Any], str]:
-    """Context and summary as they were before the last compaction (from the transcript)."""
-    trimmed = TranscriptData(
-        messages=data.messages, checkpoints=data.checkpoints[:-1], removed=data.removed
-    )
-    return rebuild_from_transcript(trimmed)

@@ -22,7 +22,17 @@ async def test_reasoning_and_answer_with_brackets_render_as_text(fake_llm, tmp_p
         assert "list[str]" in app.query_one(AssistantMessage).text
 
 
-async def test_typing_before_ready_starts_the_agent_once(fake_llm, tmp_path) -> None:
+async def test_typing_before_ready_starts_the_agent_once(fake_llm, tmp_path, monkeypatch) -> None:
+    from remecli.agent.assistant import Assistant
+
+    starts: list[int] = []
+    real_start = Assistant._start
+
+    async def counted_start(self: Assistant) -> None:
+        starts.append(1)
+        await real_start(self)
+
+    monkeypatch.setattr(Assistant, "_start", counted_start)
     fake_llm.add_text("early answer")
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -33,6 +43,7 @@ async def test_typing_before_ready_starts_the_agent_once(fake_llm, tmp_path) -> 
         await wait_until(pilot, lambda: not app.replying)
         assert app.assistant.memory is not None
         assert app.assistant._starting is not None
+        assert len(starts) == 1
 
 
 async def test_enter_on_the_approval_prompt_denies(fake_llm, tmp_path) -> None:

@@ -21,10 +21,6 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     ),
     "zh": ("## 目标", "## 约束与偏好", "## 进展", "## 关键决策", "## 下一步", "## 关键上下文"),
 }
-PROGRESS_SUBSECTIONS: dict[str, tuple[str, ...]] = {
-    "": ("### Done", "### In Progress", "### Blocked"),
-    "zh": ("### 已完成", "### 进行中", "### 受阻"),
-}
 EMPTY_ITEM = {"": "- (none)", "zh": "- （无）"}
 _HEADING = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
