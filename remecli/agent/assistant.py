@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -92,7 +93,7 @@ class Assistant:
 
         from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
         from remecli.agent.context_repair import WellFormedRequests
-        from remecli.agent.system_prompt import build_system_prompt, memory_head
+        from remecli.agent.live_prompt import LivePrompt
         from remecli.llm.model import build_chat_model
         from remecli.llm.retry import RetryMiddleware
         from remecli.memory.file_memory import FileMemory
@@ -125,21 +126,16 @@ class Assistant:
         )
         tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)
-        prompt = build_system_prompt(
-            language=self.settings.language,
-            workspace=self.workspace,
-            working_dir=self.working_dir,
-            tools=self.tool_names,
-            memory=memory_head(memory.layout.memory_md, self.settings.memory.memory_md_head_lines),
-        )
+        live_prompt = LivePrompt(self._render_prompt, memory.layout.memory_md)
         self.approval = ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask)
         self.agent = Agent(
             name="ReMe",
-            system_prompt=prompt,
+            system_prompt=live_prompt.current(),
             model=build_chat_model(self.settings.llm, context_size=self.settings.max_input_length),
             toolkit=build_toolkit(tools),
             middlewares=[
                 context,  # outermost: its overflow retry goes through the retry middleware
+                live_prompt,  # MEMORY.md and the time, refreshed at the start of a reply
                 WellFormedRequests(),
                 RetryMiddleware(self.settings.llm.max_retries),
                 self.approval,
@@ -149,6 +145,27 @@ class Assistant:
         )
         context.attach(self.agent)
         self.context = context
+
+    def _render_prompt(self, now: datetime) -> str:
+        """The system prompt: the tools offered, the head of MEMORY.md as it is now."""
+        from remecli.agent.system_prompt import build_system_prompt, memory_head
+
+        memory = self.runtime
+        settings = memory.settings
+        head = memory_head(
+            memory.layout.memory_md,
+            settings.memory.memory_md_head_lines,
+            settings.memory.memory_md_max_tokens,
+            memory.counter.count,
+        )
+        return build_system_prompt(
+            language=settings.language,
+            workspace=self.workspace,
+            working_dir=self.working_dir,
+            tools=self.tool_names,
+            memory=head,
+            now=now,
+        )
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -11,18 +11,44 @@ from remecli.prompt_files import load_prompt, render
 PROMPTS = Path(__file__).parent / "prompts"
 
 
-def memory_head(memory_md: Path, max_lines: int) -> str:
-    """The first `max_lines` of MEMORY.md, framed for the system prompt ("" if none)."""
+BYTES_PER_TOKEN_CAP = 8  # never read more than this many bytes per allowed token
+
+
+def memory_head(
+    memory_md: Path,
+    max_lines: int,
+    max_tokens: int = 0,
+    count: Callable[[str], int] | None = None,
+) -> str:
+    """The head of MEMORY.md, framed for the system prompt ("" if none).
+
+    At most `max_lines` lines and, with `count`, at most `max_tokens` tokens (a line too long
+    for the budget is cut); a huge file is never read whole. What was left out is said.
+    """
     if max_lines <= 0 or not memory_md.is_file():
         return ""
-    lines = memory_md.read_text(encoding="utf-8", errors="replace").splitlines()
+    size = memory_md.stat().st_size
+    limit = max_tokens * BYTES_PER_TOKEN_CAP if max_tokens > 0 else size
+    with memory_md.open("rb") as handle:
+        raw = handle.read(limit)
+    lines = raw.decode("utf-8", errors="replace").splitlines()
     if not any(line.strip() for line in lines):
         return ""
-    head = "\n".join(lines[:max_lines])
+    kept: list[str] = []
+    used = 0
+    for line in lines[:max_lines]:
+        cost = count(line) + 1 if count is not None and max_tokens > 0 else 0
+        if count is not None and max_tokens > 0 and used + cost > max_tokens:
+            room = max(0, (max_tokens - used) * 3)
+            if room:
+                kept.append(line[:room] + " …")
+            break
+        kept.append(line)
+        used += cost
+    head = "\n".join(kept)
+    complete = len(kept) == len(lines) and size <= limit and not head.endswith(" …")
     more = (
-        f"\n… ({len(lines) - max_lines} more lines: `read` MEMORY.md)"
-        if len(lines) > max_lines
-        else ""
+        "" if complete else f"\n… (MEMORY.md is {size:,} bytes; only its head is shown: `read` it)"
     )
     return f"## MEMORY.md (what you already know about the user)\n{head}{more}"
 

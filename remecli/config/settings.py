@@ -51,6 +51,7 @@ class MemorySettings(_Section):
     tool_result_threshold: int = Field(default=1_000, ge=100)
     retention_days: int = Field(default=7, ge=0)
     memory_md_head_lines: int = Field(default=200, ge=0)
+    memory_md_max_tokens: int = Field(default=4_000, ge=0)
     summarize: bool = True
 
 
