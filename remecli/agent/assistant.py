@@ -278,7 +278,8 @@ class Assistant:
         long-term memory in the background (and retry summaries left pending earlier)."""
 
         async def work() -> Any:
-            done = await self.context.compact_now(self.agent, focus)
+            self.runtime.hand_over_unsaved()  # what was said so far is saved, compacted or not
+            done = await self.context.compact_now(self.agent, focus, short=True)
             await self.runtime.tasks.retry_pending()
             return done
 

@@ -183,13 +183,16 @@ class ContextMiddleware(MiddlewareBase):
         """Start over (`/new`, or `/clear` with `forget=True`); returns the new session id."""
         return await self.conversation.new_conversation(forget=forget)
 
-    async def compact_now(self, agent: Agent | None = None, focus: str = "") -> CompactionDone:
-        """Compact now (for `/compact [focus]`), keeping the recent messages."""
+    async def compact_now(
+        self, agent: Agent | None = None, focus: str = "", *, short: bool = False
+    ) -> CompactionDone:
+        """Compact now (for `/compact [focus]`), keeping the recent messages (see
+        `Conversation.compact_now` for `short`)."""
         if agent is not None:
             self.attach(agent)
         await self.conversation.sync()
         await self.measure_overhead()
-        return await self.conversation.compact_now(focus)
+        return await self.conversation.compact_now(focus, short=short)
 
     # ------------------------------------------------------------------ hooks
     async def on_compress_context(

@@ -180,10 +180,23 @@ class Conversation:
         if self.session.over_threshold():
             await self.compact(self.keep_budget(), trigger="auto")
 
-    async def compact_now(self, focus: str = "") -> CompactionDone:
-        """Compact now (`/compact [focus]`), keeping the recent messages."""
+    async def compact_now(self, focus: str = "", *, short: bool = False) -> CompactionDone:
+        """Compact now, keeping the recent messages. With `short` (the user's `/compact`), a
+        conversation that fits the keep-recent budget is compacted all but its last exchange."""
         await self.sync()
-        return await self.compact(self.keep_budget(), trigger="manual", focus=focus)
+        keep = self.keep_budget()
+        if short and self.session.plan_compaction(keep, self.session.threshold_tokens() // 2).empty:
+            keep = self.last_exchange_tokens()
+        return await self.compact(keep, trigger="manual", focus=focus)
+
+    def last_exchange_tokens(self) -> int:
+        """Tokens from the last user message to the end (what the user just asked and got)."""
+        total = 0
+        for _mid, entry in reversed(self.session.live_entries()):
+            total += entry.tokens
+            if (entry.ctx if entry.ctx is not None else entry.msg).role == "user":
+                break
+        return total
 
     async def compact_for_overflow(self) -> None:
         """The provider said the context is too long: compact hard, keeping a quarter at most."""

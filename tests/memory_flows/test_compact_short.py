@@ -1,0 +1,26 @@
+"""`/compact` on a conversation shorter than the keep-recent budget (issue 16.4): it compacts
+everything but the last exchange, and saves the whole conversation to long-term memory."""
+
+from __future__ import annotations
+
+from remecli.agent import events as ev
+from tests.memory_flows.test_commands import CHECKPOINT, chat, daily_file, run
+
+
+async def test_compact_under_the_keep_recent_budget_keeps_only_the_last_exchange(
+    assistant_factory, fake_llm, memory_model
+) -> None:
+    assistant = assistant_factory("memory.summarize=true")  # keep_recent_tokens: 10,000
+    await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship", "what next?")
+    last_question = assistant.agent.state.context[-2]
+    fake_llm.add_text(CHECKPOINT)
+    events = await run(assistant, "compact")
+    [done] = [e for e in events if isinstance(e, ev.CompactionDone)]
+    assert done.messages_compacted == 4  # two earlier exchanges (user + answer each)
+    context = assistant.agent.state.context
+    assert [m.role for m in context] == ["user", "assistant"]
+    assert context[0].id == last_question.id  # the last exchange is what stays
+    assert "## Goal" in str(assistant.agent.state.summary)
+    await assistant.memory.await_summary_tasks()
+    saved = daily_file(assistant.working_dir).read_text()
+    assert "tabs over spaces" in saved
