@@ -113,11 +113,11 @@ class Assistant:
         self.memory = memory
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         context = ContextMiddleware(memory=memory)
-        state = (
-            await memory.conversation.restore(self.settings.resume)
-            if self.settings.resume
-            else None
-        )
+        state = None
+        if self.settings.resume:
+            state = await memory.conversation.restore(self.settings.resume)
+            if memory.conversation.restore_problem:
+                self.notices.put(ev.Notice(memory.conversation.restore_problem, "warning"))
         ctx = ToolContext(
             workspace=self.workspace,
             working_dir=self.working_dir,

@@ -86,6 +86,7 @@ class Conversation:
         self.on_compacted: CompactedFn | None = None
         self.on_notice: NoticeFn | None = None
         self.holder: HasState | None = None
+        self.restore_problem = ""  # what was wrong with the state file the last restore read
         self._model_of = model_of
         self._compact_lock = asyncio.Lock()
         self._io_lock = asyncio.Lock()
@@ -231,6 +232,7 @@ class Conversation:
         from agentscope.state import AgentState
 
         saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
+        self.restore_problem = saved.problem
         if saved.agent_state is not None:
             state = AgentState.model_validate(saved.agent_state)
         else:

@@ -33,6 +33,7 @@ class SavedSession:
     history: list[Any] = field(default_factory=list)
     context: list[Any] = field(default_factory=list)
     from_transcript: bool = False
+    problem: str = ""  # what was wrong with the state file, when it was rebuilt
 
 
 def write_state(
@@ -71,20 +72,22 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     session_id = resolve_session_id(working_dir.sessions_dir, ref)
     data = Transcript(working_dir.transcript_file(session_id)).read()
     state_path = working_dir.state_file(session_id)
+    problem = ""
     if state_path.is_file():
         try:
             payload = json.loads(state_path.read_text(encoding="utf-8"))
-            agent_state = payload["agent_state"]
+            agent_state, session_state = _checked_state(payload)
             context = [Msg.model_validate(m) for m in agent_state.get("context", [])]
             return SavedSession(
                 session_id=session_id,
                 agent_state=agent_state,
-                session_state=payload.get("session", {}),
+                session_state=session_state,
                 history=data.messages,
                 context=context,
             )
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("unreadable %s (%s); rebuilding from the transcript", state_path, exc)
+            problem = f"{state_path.name} was unreadable ({exc}); rebuilt from the transcript."
     if not data.messages:
         raise LookupError(
             f"Session '{session_id}' has no readable state or transcript in "
@@ -98,7 +101,24 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
         history=data.messages,
         context=context,
         from_transcript=True,
+        problem=problem,
     )
+
+
+def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The agent-state and session parts of a state file, or ValueError if they are not the
+    shapes this version writes (the agent state must also validate as an `AgentState`)."""
+    from agentscope.state import AgentState
+
+    if not isinstance(payload, dict):
+        raise ValueError("the state file is not a JSON object")
+    agent_state, session_state = payload["agent_state"], payload.get("session", {})
+    if not isinstance(agent_state, dict) or not isinstance(session_state, dict):
+        raise ValueError("the agent state or session part has the wrong shape")
+    if not isinstance(agent_state.get("context", []), list):
+        raise ValueError("the saved context is not a list")
+    AgentState.model_validate(agent_state)
+    return agent_state, session_state
 
 
 def rebuild_from_transcript(data: TranscriptData) -> tuple[list[Any], str]:

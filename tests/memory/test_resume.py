@@ -49,7 +49,7 @@ async def test_resume_restores_the_same_context_the_model_would_get(
     assert fake_llm.violations == []
 
 
-async def test_transcript_keeps_everything_and_checkpoints_can_be_undone(
+async def test_transcript_keeps_everything_and_implies_the_context(
     rig_factory, fake_llm, tmp_path
 ) -> None:
     rig, _script, _tool = await _conversation(rig_factory, fake_llm)
