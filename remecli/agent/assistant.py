@@ -110,14 +110,18 @@ class Assistant:
             on_summary_done=self._on_summary_done,
             on_notice=self.notices.put,
         )
-        self.memory = memory
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         context = ContextMiddleware(memory=memory)
         state = None
         if self.settings.resume:
-            state = await memory.conversation.restore(self.settings.resume)
+            try:
+                state = await memory.conversation.restore(self.settings.resume)
+            except BaseException:
+                await memory.close(wait=False)  # nothing of this start stays running
+                raise
             if memory.conversation.restore_problem:
                 self.notices.put(ev.Notice(memory.conversation.restore_problem, "warning"))
+        self.memory = memory
         ctx = ToolContext(
             workspace=self.workspace,
             working_dir=self.working_dir,

@@ -34,6 +34,7 @@ from remecli.memory.notices import (
     ToolResultOffloaded,
 )
 from remecli.memory.session import Session
+from remecli.memory.session_lock import SessionInUse, SessionLock, is_live
 from remecli.memory.tool_results import ToolResultStore
 from remecli.memory.transcript import Transcript
 
@@ -87,6 +88,7 @@ class Conversation:
         self.on_notice: NoticeFn | None = None
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
+        self.lock = SessionLock(layout.sessions_dir)  # tells other processes this one is live
         self._model_of = model_of
         self._compact_lock = asyncio.Lock()
         self._io_lock = asyncio.Lock()
@@ -96,6 +98,7 @@ class Conversation:
         """Work on `holder.state` (the agent's); the session's summary is carried over."""
         if self.holder is holder:
             return
+        self.lock.hold(holder.state.session_id)
         self.holder = holder
         summary_text = self.session.summary_message_text()
         if self.session.summary and holder.state.summary != summary_text:
@@ -232,6 +235,13 @@ class Conversation:
         from agentscope.state import AgentState
 
         saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
+        if saved.session_id != self.lock.session_id and is_live(
+            self.layout.sessions_dir, saved.session_id
+        ):
+            raise SessionInUse(
+                f"Conversation {saved.session_id} is open in another remecli on this working "
+                "dir; close it there first, or start a new conversation without resume=…"
+            )
         self.restore_problem = saved.problem
         if saved.agent_state is not None:
             state = AgentState.model_validate(saved.agent_state)
@@ -258,6 +268,7 @@ class Conversation:
         state.context = []
         state.summary = ""
         state.session_id = AgentState().session_id
+        self.lock.hold(state.session_id)
         return state.session_id
 
     # ------------------------------------------------------------------ compaction

@@ -25,6 +25,7 @@ from remecli.memory.conversation import Conversation
 from remecli.memory.layout import WorkingDir
 from remecli.memory.notices import MemoryNotice
 from remecli.memory.session import Session
+from remecli.memory.session_lock import is_live
 from remecli.memory.summarizer import Summarizer, SummaryResult
 from remecli.memory.tool_results import offload_messages
 
@@ -158,6 +159,7 @@ class FileMemory:
             self.index.close()
             self.index = None
         await asyncio.to_thread(self.tool_results.cleanup)
+        self.conversation.lock.release()
         return lines
 
     # ---------------------------------------------------------------- hand-over policy
@@ -194,6 +196,9 @@ class FileMemory:
         except LookupError:
             return 0
         if saved.agent_state is None:
+            return 0
+        if is_live(self.layout.sessions_dir, saved.session_id):
+            log.info("session %s is live in another process; not recovering it", saved.session_id)
             return 0
         unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]
         if not unsaved or not self.settings.memory.summarize:

@@ -32,6 +32,8 @@ async def test_resume_restores_the_same_context_the_model_would_get(
     assert saved["session"]["checkpoints"] >= 2  # autosaved after the last turn
 
     # a fresh process: a new middleware restores the conversation, a new agent is built on it
+    # (the first process is gone, and the lock on its conversation with it)
+    rig.mw.conversation.lock.release()
     fresh = rig_factory(tools=[tool])
     state = await fresh.mw.restore("last")
     assert state.session_id == rig.agent.state.session_id
@@ -77,6 +79,7 @@ async def test_resume_without_state_file_rebuilds_from_transcript(
     wd.state_file(sid).unlink()
     with open(wd.transcript_file(sid), "a", encoding="utf-8") as handle:
         handle.write('{"t": "blocks", "msg_id": "trunc')  # a crash mid-write
+    rig.mw.conversation.lock.release()  # the crashed process's lock died with it
     fresh = rig_factory(tools=[tool])
     state = await fresh.mw.restore(sid)
     assert [m.id for m in state.context] == [m.id for m in rig.agent.state.context]

@@ -177,7 +177,9 @@ async def test_a_crashed_session_is_saved_at_next_start(
 ) -> None:
     crashed = assistant_factory("memory.summarize=true")
     await collect(crashed, "the vault code is in the blue binder")
-    # no close(): the process died here (its state file was saved after the turn)
+    # no close(): the process died here (its state file was saved after the turn), and the
+    # kernel dropped the locks a dead process held
+    crashed.runtime.conversation.lock.release()
     survivor = assistant_factory("memory.summarize=true")
     await survivor.start()
     await survivor.memory.await_summary_tasks()

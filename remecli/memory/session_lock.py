@@ -1,0 +1,78 @@
+"""Which conversations are open in a live process: one lock file per open conversation.
+
+A running remecli holds an exclusive `flock` on `sessions/locks/<id>.lock` for the conversation
+it owns. Another process on the same working dir can then tell a live conversation from one
+whose process died (the kernel drops the lock of a dead process), so it never recovers, resumes
+or summarizes a conversation that is still going on elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
+
+class SessionInUse(LookupError):
+    """The conversation is open in another live process."""
+
+
+def _lock_path(sessions_dir: Path, session_id: str) -> Path:
+    return sessions_dir / "locks" / f"{session_id}.lock"
+
+
+def is_live(sessions_dir: Path, session_id: str) -> bool:
+    """True when some process (this one included, through another holder) holds the lock."""
+    path = _lock_path(sessions_dir, session_id)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock we may just have taken
+    return False
+
+
+class SessionLock:
+    """Holds the lock of one conversation at a time (switching releases the previous one)."""
+
+    def __init__(self, sessions_dir: Path) -> None:
+        self.sessions_dir = sessions_dir
+        self.session_id: str | None = None
+        self._fd: int | None = None
+
+    def hold(self, session_id: str) -> None:
+        """Lock `session_id` for this process; raises `SessionInUse` if another holds it."""
+        if session_id == self.session_id:
+            return
+        path = _lock_path(self.sessions_dir, session_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise SessionInUse(
+                f"Conversation {session_id} is open in another remecli on this working dir; "
+                "close it there, or resume another conversation (remecli sessions lists them)."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.release()
+        self._fd, self.session_id = fd, session_id
+
+    def release(self) -> None:
+        """Drop the lock (and its file) of the conversation held, if any."""
+        if self._fd is None:
+            return
+        if self.session_id is not None:
+            with contextlib.suppress(OSError):
+                _lock_path(self.sessions_dir, self.session_id).unlink()
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        self._fd, self.session_id = None, None
