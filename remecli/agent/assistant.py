@@ -148,6 +148,7 @@ class Assistant:
             **agent_kwargs(),
         )
         context.attach(self.agent)
+        await context.measure_overhead()  # the meter counts the prompt and tools from the start
         self.context = context
 
     def _render_prompt(self, now: datetime) -> str:
@@ -254,10 +255,17 @@ class Assistant:
         """The uncompressed messages with token statistics, for /history."""
         if self.context is None:
             return "_No messages yet._"
-        text = self.context.session.get_history_str()
+        session = self.context.session
+        text = session.get_history_str()
         longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
         fence = "`" * max(3, longest + 1)  # longer than any backtick run inside: never closed early
-        return f"{fence}text\n{text}\n{fence}"
+        history = f"{fence}text\n{text}\n{fence}"
+        if not session.summary:
+            return history
+        return (
+            f"**Checkpoint** (what compaction kept of the earlier messages):\n\n"
+            f"{session.summary.strip()}\n\n---\n\n**Messages the model still sees:**\n\n{history}"
+        )
 
     async def _idle(
         self, work: Callable[[], Awaitable[Any]], *, yield_result: bool = False

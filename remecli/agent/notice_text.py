@@ -10,11 +10,12 @@ def notice_line(event: object) -> str | None:
     if isinstance(event, ev.Notice):
         return event.text
     if isinstance(event, ev.CompactionStarted):
-        why = (
-            "on request"
-            if event.trigger == "manual"
-            else f"context {event.tokens:,} > {event.threshold:,} tokens"
-        )
+        if event.trigger == "manual":
+            why = "on request"
+        elif event.trigger == "overflow":
+            why = f"the server said the context is too long at ~{event.tokens:,} tokens"
+        else:
+            why = f"context {event.tokens:,} > {event.threshold:,} tokens"
         return f"Compacting the conversation into a checkpoint ({why})…"
     if isinstance(event, ev.CompactionDone):
         if event.messages_compacted == 0 and event.error:

@@ -24,3 +24,28 @@ async def test_compact_under_the_keep_recent_budget_keeps_only_the_last_exchange
     await assistant.memory.await_summary_tasks()
     saved = daily_file(assistant.working_dir).read_text()
     assert "tabs over spaces" in saved
+
+
+async def test_history_shows_the_checkpoint_text(assistant_factory, fake_llm, memory_model) -> None:
+    assistant = assistant_factory("memory.summarize=true")
+    await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship")
+    assert "Checkpoint" not in assistant.history_markdown()
+    fake_llm.add_text(CHECKPOINT)
+    await run(assistant, "compact")
+    text = assistant.history_markdown()
+    assert "**Checkpoint**" in text and "Makefile target `ship`" in text
+    assert text.index("Makefile target") < text.index("we deploy with make ship")
+
+
+async def test_the_context_meter_counts_prompt_and_tools_right_after_a_resume(
+    assistant_factory, fake_llm
+) -> None:
+    first = assistant_factory()
+    fake_llm.add_text("hi there")
+    await chat(first, "hello")
+    measured = first.context_usage().tokens
+    await first.close()
+    resumed = assistant_factory("resume=last")
+    await resumed.start()
+    assert resumed.context_usage().tokens >= measured > 500  # prompt + tool schemas included
+    await resumed.close()
