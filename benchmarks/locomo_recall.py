@@ -144,6 +144,9 @@ def main() -> int:
     )
     parser.add_argument("--fresh", action="store_true", help="delete --workdir first")
     parser.add_argument("--backend", default="local", help="search.embedding.backend")
+    parser.add_argument(
+        "--local-model", default="", help="search.embedding.local_model (default: the setting's)"
+    )
     args = parser.parse_args()
     if not args.data.is_file():
         print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
@@ -154,7 +157,10 @@ def main() -> int:
     samples = [samples[k] for k in parse_selection(args.conversations, len(samples))]
     if args.limit:
         samples = samples[: args.limit]
-    settings = SearchSettings.model_validate({"embedding": {"backend": args.backend}})
+    embedding = {"backend": args.backend}
+    if args.local_model:
+        embedding["local_model"] = args.local_model
+    settings = SearchSettings.model_validate({"embedding": embedding})
     # sums[mode][category] = [n, any5, all5, any10, all10]
     sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
     stats = {"repaired": 0, "dropped": 0, "questions_without_evidence": 0}
@@ -200,7 +206,7 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args) ->
         f"\nLoCoMo evidence recall ({chunks} chunks, {average:.1f} lines on average; "
         f"conversations {args.conversations or 'all'}; chunk_tokens={settings.chunk_tokens}, "
         f"overlap={settings.chunk_overlap}, default fusion={settings.fusion}, "
-        f"embedding backend={args.backend})"
+        f"embedding backend={args.backend} {args.local_model})"
     )
     header = (
         f"{'mode':<16}{'category':<14}{'n':>6}{'any@5':>8}{'all@5':>8}{'any@10':>8}{'all@10':>8}"

