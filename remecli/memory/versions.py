@@ -55,11 +55,11 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def make_private_dirs(folder: Path, stop_at: Path) -> None:
-    """Create `folder` and its missing parents below `stop_at` with mode 0700."""
+def make_private_dirs(folder: Path, root: Path) -> None:
+    """Create `folder` and its missing parents (up to and including `root`) with mode 0700."""
     missing = []
     current = folder
-    while not current.exists() and current != stop_at and current != current.parent:
+    while not current.exists() and current != root.parent and current != current.parent:
         missing.append(current)
         current = current.parent
     for path in reversed(missing):
