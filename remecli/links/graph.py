@@ -56,7 +56,9 @@ class LinkGraph:
         self._resolved: dict[str, list[str | None]] = {}
         self._backrefs: dict[str, set[str]] = {}
         self._by_key: dict[str, set[str]] = {}
-        self._resolver = Resolver(self._notes, self._index, disk_checker(self.root))
+        self._exists = disk_checker(self.root)
+        self._exists_cache: dict[str, bool] = {}
+        self._resolver = Resolver(self._notes, self._index, self._file_exists)
         self._loaded = False
 
     @classmethod
@@ -149,6 +151,7 @@ class LinkGraph:
         self, changed: dict[str, StoredNote], removed: set[str], *, resolve_all: bool = False
     ) -> None:
         """Swap notes in and out, then re-resolve every link their names can affect."""
+        self._exists_cache.clear()
         affected: set[str] = set(changed)
         keys: set[str] = set()
         for path in set(changed) | removed:
@@ -175,6 +178,13 @@ class LinkGraph:
         for path in affected:
             if path in self._notes:
                 self._resolve(path)
+
+    def _file_exists(self, relative: str) -> bool:
+        """Whether a linked non-note file exists (cached for one update pass)."""
+        found = self._exists_cache.get(relative)
+        if found is None:
+            found = self._exists_cache[relative] = self._exists(relative)
+        return found
 
     def _forget_links(self, path: str, parsed: ParsedNote) -> None:
         for target in self._resolved.pop(path, []):

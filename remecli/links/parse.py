@@ -18,6 +18,7 @@ from markdown_it.token import Token
 
 LINK_TEXT = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 _FRONTMATTER_END = ("---", "...")
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~20x faster
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ def split_frontmatter(text: str) -> tuple[list[str], str]:
 
 def _frontmatter_fields(lines: list[str]) -> tuple[str, str]:
     try:
-        data = yaml.safe_load("\n".join(lines)) if lines else None
+        data = yaml.load("\n".join(lines), Loader=_YAML_LOADER) if lines else None
     except yaml.YAMLError:
         return "", ""
     if not isinstance(data, dict):

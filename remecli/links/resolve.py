@@ -10,16 +10,17 @@ and a resolved link always names a file that exists.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
 from collections.abc import Callable, Collection
-from pathlib import PurePosixPath
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 _EXTENSION = re.compile(r"^\.[A-Za-z0-9]{1,8}$")
 
 
+@functools.lru_cache(maxsize=65_536)
 def note_key(text: str) -> str:
     """How names and stems are compared: case-insensitive, spaces, `-` and `_` alike."""
     return _SEPARATORS.sub(" ", text.casefold()).strip()
@@ -27,7 +28,9 @@ def note_key(text: str) -> str:
 
 def has_extension(target: str) -> bool:
     """True when the last part of `target` ends with a file extension such as `.md`."""
-    return bool(_EXTENSION.match(PurePosixPath(target).suffix))
+    last = target.rsplit("/", 1)[-1]
+    dot = last.rfind(".")
+    return dot > 0 and bool(_EXTENSION.match(last[dot:]))
 
 
 def stem_of(target: str) -> str:
@@ -105,12 +108,15 @@ class Resolver:
         if target.startswith("/"):
             bases = [target.lstrip("/")]
         else:
-            bases = [target, posixpath.join(posixpath.dirname(source), target)]
-        pathlike = "/" in target or has_extension(target)
+            folder = source.rpartition("/")[0]
+            bases = [target, f"{folder}/{target}" if folder else target]
+        extension = has_extension(target)
+        pathlike = "/" in target or extension
         for base in bases:
-            variants = [base] if has_extension(base) else [base + ".md", base]
-            for variant in variants:
-                path = posixpath.normpath(variant)
+            for variant in (base,) if extension else (base + ".md", base):
+                path = variant
+                if "./" in path or "//" in path or path.endswith(("/.", "/..")):
+                    path = posixpath.normpath(path)
                 if not _inside(path):
                     continue
                 if path in self.notes:

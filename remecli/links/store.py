@@ -69,6 +69,9 @@ class LinkStore:
 
     @staticmethod
     def _init(db: sqlite3.Connection) -> sqlite3.Connection:
+        # derived data: a crash may lose the last updates (rebuilt from the files), never the notes
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=OFF")
         db.executescript(_SCHEMA)
         row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None or row[0] != str(SCHEMA_VERSION):
