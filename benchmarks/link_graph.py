@@ -29,7 +29,21 @@ from remecli.links.graph import LinkGraph  # noqa: E402
 from remecli.links.rename import rename  # noqa: E402
 from remecli.memory.writer import MemoryWriter  # noqa: E402
 
-WORDS = "deploy release rollback fleet cache index token budget editor vim tabs review ci".split()
+WORDS = [
+    "deploy",
+    "release",
+    "rollback",
+    "fleet",
+    "cache",
+    "index",
+    "token",
+    "budget",
+    "editor",
+    "vim",
+    "tabs",
+    "review",
+    "ci",
+]
 
 
 def _card(rng: random.Random, index: int, names: list[str], paths: list[str]) -> str:

@@ -78,8 +78,7 @@ class LinkGraph:
         with self._lock:
             if not self._loaded:
                 self._loaded = True
-                stored = self.store.load()
-                self._apply(stored, set())
+                self._install(*self.store.load())
             seen = self._scan()
             changed = {
                 path: stat
@@ -93,8 +92,9 @@ class LinkGraph:
                 if note is not None:
                     parsed[path] = note
             removed |= set(changed) - set(parsed)
-            self._apply(parsed, removed, resolve_all=not self._resolved)
-            self.store.save(parsed, removed)
+            affected = self._apply(parsed, removed)
+            if parsed or removed or affected:
+                self.store.save(parsed, removed, self._resolutions(affected))
             return len(parsed) + len(removed)
 
     def rebuild(self) -> int:
@@ -111,14 +111,45 @@ class LinkGraph:
         if not is_note_path(relative):
             return
         with self._lock:
+            if not self._loaded:
+                self.sync()
             stat = _stat(self.root / relative)
             note = self._parse(relative, stat) if stat is not None else None
             if note is None:
-                self._apply({}, {relative})
-                self.store.save({}, [relative])
+                affected = self._apply({}, {relative})
+                self.store.save({}, [relative], self._resolutions(affected))
             else:
-                self._apply({relative: note}, set())
-                self.store.save({relative: note}, [])
+                affected = self._apply({relative: note}, set())
+                self.store.save({relative: note}, [], self._resolutions(affected))
+
+    def _resolutions(self, sources: set[str]) -> dict[str, list[str | None]]:
+        return {path: self._resolved[path] for path in sources if path in self._resolved}
+
+    def _install(
+        self, stored: dict[str, StoredNote], resolved: dict[str, list[str | None]]
+    ) -> None:
+        """Take the stored notes and their stored resolutions as they were (no resolving),
+        except where a stored target is gone or missing; those notes are resolved again."""
+        self._apply(stored, set(), resolve=False)
+        stale: set[str] = set()
+        for path, note in stored.items():
+            targets = resolved.get(path)
+            if targets is None or len(targets) != len(note.parsed.links):
+                stale.add(path)
+                continue
+            root = str(self.root)
+            if any(
+                t is not None and t not in stored and not os.path.isfile(os.path.join(root, t))
+                for t in targets
+            ):
+                stale.add(path)
+                continue
+            self._resolved[path] = targets
+            for target in targets:
+                if target is not None:
+                    self._backrefs.setdefault(target, set()).add(path)
+        for path in stale:
+            self._resolve(path)
 
     def _scan(self) -> dict[str, tuple[int, int]]:
         found: dict[str, tuple[int, int]] = {}
@@ -148,9 +179,10 @@ class LinkGraph:
         return StoredNote(stat[0], stat[1], parse_note(text))
 
     def _apply(
-        self, changed: dict[str, StoredNote], removed: set[str], *, resolve_all: bool = False
-    ) -> None:
-        """Swap notes in and out, then re-resolve every link their names can affect."""
+        self, changed: dict[str, StoredNote], removed: set[str], *, resolve: bool = True
+    ) -> set[str]:
+        """Swap notes in and out, then re-resolve every link their names can affect;
+        returns the notes whose links were resolved again."""
         self._exists_cache.clear()
         affected: set[str] = set(changed)
         keys: set[str] = set()
@@ -168,16 +200,16 @@ class LinkGraph:
                 for link in new.parsed.links:
                     for key in link_keys(link.target):
                         self._by_key.setdefault(key, set()).add(path)
-        if resolve_all:
-            affected = set(self._notes)
-        else:
-            for key in keys:
-                affected |= self._by_key.get(key, set())
-            for path in removed:
-                affected |= self._backrefs.get(path, set())
+        if not resolve:
+            return set()
+        for key in keys:
+            affected |= self._by_key.get(key, set())
+        for path in removed:
+            affected |= self._backrefs.get(path, set())
+        affected = {path for path in affected if path in self._notes}
         for path in affected:
-            if path in self._notes:
-                self._resolve(path)
+            self._resolve(path)
+        return affected
 
     def _file_exists(self, relative: str) -> bool:
         """Whether a linked non-note file exists (cached for one update pass)."""

@@ -1,13 +1,14 @@
 """The persisted, rebuildable part of the link graph: `<working_dir>/index/links.sqlite3`.
 
-It keeps what parsing found per note (size, mtime, name, description, wikilinks) so a start
-re-reads only changed notes; resolution is recomputed in memory. A corrupt or unreadable file is
+It keeps what parsing found per note (size, mtime, name, description, wikilinks) and where each
+link resolved, so a start re-reads only changed notes and re-resolves only what they affect. A corrupt or unreadable file is
 deleted and rebuilt (it is derived from the Markdown files).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sqlite3
 from collections.abc import Iterable
@@ -18,7 +19,7 @@ from remecli.links.parse import ParsedNote, WikiLink
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "links.sqlite3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS links (
     anchor TEXT NOT NULL, alias TEXT NOT NULL, line INTEGER NOT NULL,
     PRIMARY KEY (source, position)
 );
+CREATE TABLE IF NOT EXISTS resolved (source TEXT PRIMARY KEY, targets TEXT NOT NULL);
 """
 
 
@@ -78,13 +80,14 @@ class LinkStore:
             with db:
                 db.execute("DELETE FROM notes")
                 db.execute("DELETE FROM links")
+                db.execute("DELETE FROM resolved")
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
         return db
 
-    def load(self) -> dict[str, StoredNote]:
-        """Every stored note by path ({} when the store is empty or unreadable)."""
+    def load(self) -> tuple[dict[str, StoredNote], dict[str, list[str | None]]]:
+        """Every stored note by path, and the link targets last resolved per note."""
         try:
             notes = {
                 path: StoredNote(mtime_ns, size, ParsedNote(name, description, []))
@@ -98,20 +101,35 @@ class LinkStore:
             for source, target, anchor, alias, line in rows:
                 if source in notes:
                     notes[source].parsed.links.append(WikiLink(target, anchor, alias, line))
-        except sqlite3.DatabaseError as exc:
+            resolved = {
+                source: json.loads(targets)
+                for source, targets in self._db.execute("SELECT source, targets FROM resolved")
+            }
+        except (sqlite3.DatabaseError, ValueError) as exc:
             log.warning("link graph store unreadable (%s): rebuilding", exc)
             self.clear()
-            return {}
-        return notes
+            return {}, {}
+        return notes, resolved
 
-    def save(self, changed: dict[str, StoredNote], removed: Iterable[str]) -> None:
-        """Replace the rows of `changed` notes and drop `removed` ones, in one transaction."""
+    def save(
+        self,
+        changed: dict[str, StoredNote],
+        removed: Iterable[str],
+        resolved: dict[str, list[str | None]],
+    ) -> None:
+        """Replace the rows of `changed` notes, drop `removed` ones and store the `resolved`
+        targets of the notes whose links were resolved again, in one transaction."""
         gone = [(path,) for path in removed]
         try:
             with self._db:
                 paths = [(path,) for path in changed] + gone
                 self._db.executemany("DELETE FROM notes WHERE path = ?", paths)
                 self._db.executemany("DELETE FROM links WHERE source = ?", paths)
+                self._db.executemany("DELETE FROM resolved WHERE source = ?", gone)
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO resolved VALUES (?, ?)",
+                    [(path, json.dumps(targets)) for path, targets in resolved.items()],
+                )
                 self._db.executemany(
                     "INSERT INTO notes VALUES (?, ?, ?, ?, ?)",
                     [
@@ -135,6 +153,7 @@ class LinkStore:
         with contextlib.suppress(sqlite3.DatabaseError), self._db:
             self._db.execute("DELETE FROM notes")
             self._db.execute("DELETE FROM links")
+            self._db.execute("DELETE FROM resolved")
 
     def close(self) -> None:
         """Close the database."""

@@ -88,6 +88,27 @@ for _labels, _check in ((_PASSWORD_LABELS, _plausible_password), (_SECRET_LABELS
 
 _COMPILED = [(kind, re.compile(pattern)) for kind, pattern in _TOKEN_PATTERNS]
 
+# A pattern runs only when one of its needles occurs (token needles as written, label needles
+# in the lower-cased text): most notes hold none, and scanning is what costs on a large file.
+_TOKEN_NEEDLES: dict[str, tuple[str, ...]] = {
+    "private_key": ("PRIVATE KEY",),
+    "anthropic_key": ("sk-ant-",),
+    "openai_key": ("sk-",),
+    "stripe_key": ("_live_", "_test_"),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "slack_token": ("xox",),
+    "slack_webhook": ("hooks.slack.com",),
+    "google_api_key": ("AIza",),
+    "jwt": ("eyJ",),
+    "url_password": ("@",),
+    "bearer_token": ("bearer", "Bearer", "BEARER"),
+}
+_LABEL_NEEDLES: dict[str, tuple[str, ...]] = {
+    "password": ("pass", "pwd", "密码", "口令"),
+    "secret": ("secret", "key", "token"),
+}
+
 
 @dataclass
 class Redaction:
@@ -106,8 +127,12 @@ def redact_secrets(text: str) -> Redaction:
     """Replace every secret in `text` with `[REDACTED:<kind>]`; the rest is kept verbatim."""
     kinds: list[str] = []
     for kind, pattern in _COMPILED:
-        text = pattern.sub(functools.partial(_replace, kind=kind, kinds=kinds), text)
+        if any(needle in text for needle in _TOKEN_NEEDLES[kind]):
+            text = pattern.sub(functools.partial(_replace, kind=kind, kinds=kinds), text)
+    lowered = text.lower()
     for kind, pattern, plausible in _LABELLED:
+        if not any(needle in lowered for needle in _LABEL_NEEDLES[kind]):
+            continue
         replace = functools.partial(_replace_labelled, kind=kind, plausible=plausible, kinds=kinds)
         text = pattern.sub(replace, text)
     return Redaction(text, kinds)

@@ -122,15 +122,26 @@ class VersionStore:
         snapshot = self.file_folder(relative) / f"{version:06d}.gz"
         return gzip.decompress(snapshot.read_bytes())
 
-    def record(self, relative: str, data: bytes | None, source: str) -> Version:
-        """Store `data` (None: a deletion) as the next version; the caller holds `lock`."""
+    def has_snapshot(self, relative: str, version: int) -> bool:
+        """True when the snapshot of `version` is on disk and not empty (a crash may lose one)."""
+        try:
+            return (self.file_folder(relative) / f"{version:06d}.gz").stat().st_size > 0
+        except OSError:
+            return False
+
+    def record(
+        self, relative: str, data: bytes | None, source: str, *, durable: bool = True
+    ) -> Version:
+        """Store `data` (None: a deletion) as the next version; the caller holds `lock`.
+
+        `durable` fsyncs the snapshot and the log before returning."""
         folder = self.file_folder(relative)
         make_private_dirs(folder, self.root)
         previous = self.versions(relative)
         number = previous[-1].version + 1 if previous else 1
         if data is not None:
             snapshot = folder / f"{number:06d}.gz"
-            _write_private(snapshot, gzip.compress(data, compresslevel=6, mtime=0))
+            _write_private(snapshot, gzip.compress(data, compresslevel=6, mtime=0), durable)
         version = Version(
             version=number,
             time=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
@@ -139,7 +150,8 @@ class VersionStore:
             source=source,
             deleted=data is None,
         )
-        _append_private(folder / LOG_NAME, json.dumps(version.to_dict(), ensure_ascii=False))
+        record = json.dumps(version.to_dict(), ensure_ascii=False)
+        _append_private(folder / LOG_NAME, record, durable)
         if len(previous) + 1 > self.keep:
             self._prune(relative, [*previous, version])
         return version
@@ -155,25 +167,27 @@ class VersionStore:
                 (folder / f"{old.version:06d}.gz").unlink()
 
 
-def _write_private(path: Path, data: bytes) -> None:
-    """Write a new 0600 file durably (temp name, fsync, rename)."""
+def _write_private(path: Path, data: bytes, durable: bool) -> None:
+    """Write a new 0600 file (temp name, fsync when `durable`, rename)."""
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     try:
         os.write(fd, data)
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(tmp, path)
 
 
-def _append_private(path: Path, line: str) -> None:
-    """Append one whole record (a single write) to a 0600 log, durably."""
+def _append_private(path: Path, line: str, durable: bool) -> None:
+    """Append one whole record (a single write) to a 0600 log (fsync when `durable`)."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, FILE_MODE)
     try:
         size = os.fstat(fd).st_size
         torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a crash cut the last record
         os.write(fd, (("\n" if torn else "") + line + "\n").encode("utf-8"))
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     finally:
         os.close(fd)

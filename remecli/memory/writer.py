@@ -85,6 +85,8 @@ def _encode(text: str) -> bytes:
 
 def dropped_lines(before: str, after: str) -> list[str]:
     """Non-blank lines of `before` missing from `after` (counted, trailing spaces ignored)."""
+    if after.startswith(before):  # the common case, an append: nothing to count
+        return []
     remaining = Counter(line.rstrip() for line in after.splitlines() if line.strip())
     dropped = []
     for line in before.splitlines():
@@ -189,7 +191,7 @@ class MemoryWriter:
                         "change on the fresh content."
                     )
             if current is not None and not allow_shrink:
-                self._check_shrink(relative, current, text)
+                self._check_shrink(relative, current, text, redact_old=bool(redacted))
             if current == data:
                 return WriteResult(target, relative, False, False, len(data), None, redacted)
             self._keep_disk_version(relative, current)
@@ -243,9 +245,9 @@ class MemoryWriter:
             with self.store.lock(relative):
                 yield
 
-    def _check_shrink(self, relative: str, current: bytes, text: str) -> None:
+    def _check_shrink(self, relative: str, current: bytes, text: str, redact_old: bool) -> None:
         before = _decode(current)
-        if self.redact:
+        if redact_old:  # a secret the old text holds verbatim is a redacted line in the new
             before = redact_secrets(before).text
         dropped = dropped_lines(before, text)
         if dropped:
@@ -262,15 +264,22 @@ class MemoryWriter:
         if current is None or not self.history_enabled:
             return
         latest = self.store.latest(relative)
-        if latest is not None and not latest.deleted and latest.sha256 == sha256_of(current):
+        if (
+            latest is not None
+            and not latest.deleted
+            and latest.sha256 == sha256_of(current)
+            and self.store.has_snapshot(relative, latest.version)
+        ):
             return
         source = "content before the first recorded write" if latest is None else "edit outside"
-        self.store.record(relative, current, source)
+        self.store.record(relative, current, source, durable=True)  # before it is replaced
 
     def _record(self, relative: str, data: bytes, source: str) -> int | None:
+        # Not fsynced: the file itself is durable; if a crash loses this version, the next write
+        # finds the content missing from history and keeps it first ("edit outside").
         if not self.history_enabled:
             return None
-        return self.store.record(relative, data, source).version
+        return self.store.record(relative, data, source, durable=False).version
 
     def _notify(self, relative: str) -> None:
         for callback in list(self.on_written):

@@ -94,6 +94,10 @@ def test_the_graph_persists_and_reparses_only_changes(linked_dir: Path) -> None:
         "memory/2025-01-31/deploy.md"
     ]
     second.close()
+    (linked_dir / "sessions/abc.jsonl").unlink()  # a linked transcript removed meanwhile
+    third = LinkGraph.open(linked_dir)
+    assert ("sessions/abc.jsonl", 5, None) in edges(third)["memory/2025-01-31/deploy.md"]
+    third.close()
 
 
 def test_a_corrupt_store_or_an_index_file_is_rebuilt_quietly(linked_dir: Path) -> None:

@@ -203,3 +203,25 @@ def test_concurrent_writers_lose_no_version(root: Path) -> None:
     assert errors == []
     numbers = [v.version for v in writers[0].history("MEMORY.md")]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) == 40
+
+
+def test_a_version_lost_in_a_crash_is_recovered_from_the_file_at_the_next_write(
+    root: Path,
+) -> None:
+    writer = MemoryWriter(root)
+    writer.write("MEMORY.md", "a\n", source="agent")
+    writer.write("MEMORY.md", "a\nb\n", source="agent")
+    (writer.store.file_folder("MEMORY.md") / "000002.gz").unlink()  # as if never flushed
+    writer.write("MEMORY.md", "a\nb\nc\n", source="agent")
+    versions = writer.history("MEMORY.md")
+    assert [v.source for v in versions] == ["agent", "agent", "edit outside", "agent"]
+    assert writer.store.content("MEMORY.md", 3) == b"a\nb\n"
+
+
+def test_a_torn_log_line_is_skipped_and_the_next_record_stays_whole(root: Path) -> None:
+    writer = MemoryWriter(root)
+    writer.write("MEMORY.md", "a\n", source="agent")
+    log = writer.store.file_folder("MEMORY.md") / "versions.jsonl"
+    log.write_bytes(log.read_bytes() + b'{"version": 2, "ti')  # a crash mid-append
+    writer.write("MEMORY.md", "a\nb\n", source="agent")
+    assert [v.version for v in writer.history("MEMORY.md")] == [1, 2]
