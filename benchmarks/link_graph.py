@@ -8,6 +8,7 @@ fence), day pages linking their cards, and digest nodes; then measures:
   * full build from scratch (parse every note, resolve, persist to index/links.sqlite3),
   * reopen with nothing changed (load the store, stat every file),
   * `update_file` after editing one note (median / p95 over --updates edits),
+  * `expand()` of 10 search results (what link expansion adds to one search),
   * a rename retargeting the links of a note with many backlinks.
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from remecli.links.expand import expand  # noqa: E402
 from remecli.links.graph import LinkGraph  # noqa: E402
 from remecli.links.rename import rename  # noqa: E402
 from remecli.memory.writer import MemoryWriter  # noqa: E402
@@ -157,6 +159,17 @@ def main() -> None:
         print(
             f"update_file after one edit: median {statistics.median(timings) * 1e3:.2f} ms, "
             f"p95 {p95 * 1e3:.2f} ms ({args.updates} edits)"
+        )
+
+        expand_timings = []
+        for _ in range(200):
+            results = [{"path": rng.choice(notes), "score": 0.5} for _ in range(10)]
+            started = time.perf_counter()
+            expand(results, graph)
+            expand_timings.append(time.perf_counter() - started)
+        print(
+            f"expand() of 10 search results: median "
+            f"{statistics.median(expand_timings) * 1e3:.3f} ms (200 searches)"
         )
 
         hub = max(notes, key=lambda n: len(graph.backlinks(n)))

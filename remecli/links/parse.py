@@ -134,10 +134,17 @@ def _regex_links(text: str, first_line: int) -> list[WikiLink]:
     return links
 
 
+_TABLE_DELIMITER = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|?)+[ \t]*$")
+
+
 def _may_hold_code(body: str) -> bool:
-    """False when no code span, fence, escape or indented line can hide or change a link."""
+    """False when no code span, fence, escape, indented line or table can hide or change a link."""
     if "`" in body or "~~~" in body or "\\[" in body:
         return True
+    if "|" in body and any(
+        "|" in line and _TABLE_DELIMITER.match(line) for line in body.split("\n")
+    ):
+        return True  # table cells split at unescaped pipes
     return any(
         line.startswith(("    ", "\t")) or line.lstrip(" ").startswith("\t")
         for line in body.split("\n")
@@ -145,19 +152,84 @@ def _may_hold_code(body: str) -> bool:
     )
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HTML_START = re.compile(r"^ {0,3}<(!--|pre|script|style|textarea)(?=[\s>]|$|-)", re.IGNORECASE)
+_HTML_ENDS = {"!--": "-->", "pre": "</pre>", "script": "</script>", "style": "</style>"}
+_HTML_ENDS["textarea"] = "</textarea>"
+
+
+def top_level_chunks(body: str) -> list[tuple[int, str]]:
+    """(first line, text) of runs of lines that no Markdown block can span.
+
+    A run ends before a non-blank, non-indented line that follows a blank line outside a
+    fenced code block: no container (list, quote, code) continues across that point, so each
+    run parses on its own exactly as it does inside the whole note.
+    """
+    lines = body.split("\n")
+    chunks: list[tuple[int, str]] = []
+    start, fence, blank_before = 0, "", False
+    html_end = ""  # an HTML block that blank lines do not end (<!-- …, <pre>, <script>, …)
+    for number, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if html_end:
+            if html_end in line.lower():
+                html_end = ""
+        elif fence:
+            marker = opening.group(1) if opening else ""
+            closes = marker[:1] == fence[0] and len(marker) >= len(fence)
+            if closes and not line.strip().strip(fence[0]):
+                fence = ""
+        else:
+            if blank_before and line.strip() and line[:1] not in (" ", "\t") and number > start:
+                chunks.append((start + 1, "\n".join(lines[start:number])))
+                start = number
+            if opening:
+                fence = opening.group(1)
+            html = _HTML_START.match(line)
+            if html and _HTML_ENDS[html.group(1).lower()] not in line.lower()[html.end() :]:
+                html_end = _HTML_ENDS[html.group(1).lower()]
+        blank_before = not line.strip()
+    chunks.append((start + 1, "\n".join(lines[start:])))
+    return chunks
+
+
 def _body_links(body: str) -> list[WikiLink]:
-    if not _may_hold_code(body):  # the common case: the parser would find exactly these
-        return _regex_links(body, 1)
     links: list[WikiLink] = []
-    for token in _BLOCKS.parse(body):
+    for first_line, chunk in top_level_chunks(body):
+        if "[[" not in chunk:
+            continue
+        if not _may_hold_code(chunk):  # the common case: the parser would find exactly these
+            links.extend(_regex_links(chunk, first_line))
+        else:
+            links.extend(_parsed_links(chunk, first_line))
+    return links
+
+
+def _parsed_links(text: str, first_line: int) -> list[WikiLink]:
+    """Links of `text` (whose first line is `first_line`) as markdown-it reads them."""
+    links: list[WikiLink] = []
+    for token in _BLOCKS.parse(text):
         if token.map is None or "[[" not in token.content:
             continue
-        first_line = token.map[0] + 1
+        line = first_line + token.map[0]
         if token.type == "html_block":  # e.g. a generated block between HTML comments
-            links.extend(_regex_links(token.content, first_line))
+            links.extend(_regex_links(token.content, line))
         elif token.type == "inline":
-            links.extend(_inline_links(token.content, first_line))
+            links.extend(_inline_links(token.content, line))
     return links
+
+
+def parse_links_exactly(text: str) -> list[WikiLink]:
+    """Reference reading: every link of a whole note by one full markdown-it parse (slow; the
+    tests check `parse_note` against it)."""
+    front, body = split_frontmatter(text)
+    links = [
+        link
+        for offset, line in enumerate(front)
+        for match in LINK_TEXT.finditer(line)
+        if (link := split_link(match.group(1), offset + 2)) is not None
+    ]
+    return links + _parsed_links(body, 1)
 
 
 def _inline_links(content: str, first_line: int) -> list[WikiLink]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -56,13 +57,15 @@ class LinkStore:
         if self.path is None:
             return self._init(sqlite3.connect(":memory:", check_same_thread=False))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _create_private(self.path)
             return self._init(sqlite3.connect(self.path, check_same_thread=False))
         except (sqlite3.DatabaseError, OSError) as exc:
             log.warning("link graph store %s unusable (%s): rebuilding", self.path, exc)
             with contextlib.suppress(OSError):
                 self.path.unlink()
         try:
+            _create_private(self.path)
             return self._init(sqlite3.connect(self.path, check_same_thread=False))
         except (sqlite3.DatabaseError, OSError) as exc:  # e.g. index/ is a file
             log.warning("link graph kept in memory only: %s", exc)
@@ -159,3 +162,9 @@ class LinkStore:
         """Close the database."""
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file 0600 (sqlite gives its -wal/-shm files the same mode)."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

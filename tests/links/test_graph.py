@@ -83,7 +83,7 @@ def test_the_graph_persists_and_reparses_only_changes(linked_dir: Path) -> None:
     first = LinkGraph.open(linked_dir)
     before = edges(first)
     first.close()
-    assert (linked_dir / "index" / "links.sqlite3").is_file()
+    assert (linked_dir / "index" / "links.sqlite3").stat().st_mode & 0o777 == 0o600
     second = LinkGraph(linked_dir)
     assert second.sync() == 0  # everything came from the store
     assert edges(second) == before
