@@ -27,6 +27,14 @@ def main(argv: list[str] | None = None) -> int:
         from remecli.search.cli import run
 
         return run(inv.command, inv.rest)
+    if inv.command == "links":
+        from remecli.links.cli import run as run_links
+
+        return run_links(inv.rest)
+    if inv.command == "memory":
+        from remecli.memory.versions_cli import run as run_memory
+
+        return run_memory(inv.rest)
 
     from remecli.config import ConfigError, load_settings
 

@@ -43,6 +43,13 @@ class ToolSettings(_Section):
     tavily_base_url: str = ""
 
 
+class MemoryHistorySettings(_Section):
+    """Versions kept of every memory file before it changes (`<working_dir>/.history/`)."""
+
+    enabled: bool = True
+    keep: int = Field(default=50, ge=1)
+
+
 class MemorySettings(_Section):
     """Session, compaction and long-term memory knobs."""
 
@@ -53,6 +60,8 @@ class MemorySettings(_Section):
     memory_md_head_lines: int = Field(default=200, ge=0)
     memory_md_max_tokens: int = Field(default=4_000, ge=0)
     summarize: bool = True
+    redact_secrets: bool = True
+    history: MemoryHistorySettings = Field(default_factory=MemoryHistorySettings)
 
 
 class Settings(_Section):

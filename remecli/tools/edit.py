@@ -10,6 +10,7 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
+from remecli.memory.writer import MemoryWriteError, MemoryWriter, writer_for
 from remecli.tools._files import UTF8_BOM, looks_binary
 from remecli.tools.context import ToolContext
 from remecli.tools.matching import closest_line, find_matches, line_of, tolerant_replacement
@@ -37,7 +38,9 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error(str(exc))
     if not old:
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
-    return await asyncio.to_thread(_edit, target, old, new)
+    writer = writer_for(ctx.working_dir)
+    memory = writer if writer.is_memory_file(target) else None
+    return await asyncio.to_thread(_edit, target, old, new, memory)
 
 
 @dataclass
@@ -64,7 +67,7 @@ class _TextFile:
         return UTF8_BOM + data if self.bom else data
 
 
-def _edit(target: Path, old: str, new: str) -> ToolChunk:
+def _edit(target: Path, old: str, new: str, memory: MemoryWriter | None = None) -> ToolChunk:
     if not target.exists():
         return error(f"File not found: {target}. To create it, use `write`.")
     if not target.is_file():
@@ -97,7 +100,14 @@ def _edit(target: Path, old: str, new: str) -> ToolChunk:
     if updated == content:
         return error("`new_text` is the same as the text it replaces: nothing to change.")
     try:
-        atomic_write_bytes(target, file.encode(updated))
+        if memory is not None:  # memory files: versioned, redacted, re-checked before replacing
+            memory.write(
+                target, file.encode(updated), source="agent edit", allow_shrink=True, expected=data
+            )
+        else:
+            atomic_write_bytes(target, file.encode(updated))
+    except MemoryWriteError as exc:
+        return error(str(exc))
     except UnicodeEncodeError:
         return error("`new_text` holds characters that cannot be written as UTF-8.")
     except OSError as exc:

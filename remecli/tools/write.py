@@ -8,6 +8,7 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
+from remecli.memory.writer import MemoryWriteError, MemoryWriter, writer_for
 from remecli.tools.context import ToolContext
 from remecli.tools.results import ToolArgumentError, as_text, error, ok
 
@@ -26,7 +27,24 @@ async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
         text = as_text(content, "content")
     except ToolArgumentError as exc:
         return error(str(exc))
+    writer = writer_for(ctx.working_dir)
+    if writer.is_memory_file(target):  # versioned, redacted, never drops lines silently
+        return await asyncio.to_thread(_write_memory, writer, target, text)
     return await asyncio.to_thread(_write, target, text)
+
+
+def _write_memory(writer: MemoryWriter, target: Path, text: str) -> ToolChunk:
+    try:
+        result = writer.write(target, text, source="agent write")
+    except MemoryWriteError as exc:
+        return error(str(exc))
+    except OSError as exc:
+        return error(f"Cannot write {target}: {exc.strerror or exc}.")
+    verb = "Created" if result.created else "Overwrote"
+    kept = "; the previous content is kept as a version" if result.changed else ""
+    hidden = f"; secrets redacted: {', '.join(result.redacted)}" if result.redacted else ""
+    note = "" if result.created else kept
+    return ok(f"{verb} {target} ({result.bytes} bytes written{note}{hidden}).", path=str(target))
 
 
 def _write(target: Path, text: str) -> ToolChunk:

@@ -1,0 +1,160 @@
+"""The one secrets redactor: API keys, tokens, private keys and passwords become `[REDACTED:<kind>]`.
+
+Every writer of a memory file passes its text through `redact_secrets` (on by default,
+`memory.redact_secrets`). Only the secret itself is replaced; the rest of the note (the label in
+`password: …`, the words around a key) is kept, so the note still says a key existed. Patterns
+are anchored on the formats providers publish (prefixes, lengths, structure) or on an explicit
+label, never on "looks random", so ordinary hashes, ids, words and URLs survive. Redacting twice
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+PLACEHOLDER = "[REDACTED:{kind}]"
+
+# (kind, pattern); the whole match is replaced unless the pattern has a group named `secret`.
+_TOKEN_PATTERNS: list[tuple[str, str]] = [
+    (
+        "private_key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    ("anthropic_key", r"(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai_key", r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("stripe_key", r"(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("github_token", r"(?<!\w)gh[pousr]_[A-Za-z0-9]{36,}"),
+    ("github_token", r"(?<!\w)github_pat_[A-Za-z0-9_]{22,}"),
+    ("aws_access_key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ("slack_token", r"(?<![\w-])xox[abeoprs]-[A-Za-z0-9-]{10,}"),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
+    ("google_api_key", r"(?<![\w-])AIza[0-9A-Za-z_-]{35}"),
+    (
+        "jwt",
+        r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    ),
+    # credentials inside a URL: scheme://user:SECRET@host
+    ("url_password", r"(?<=://)[^\s:/@\[\]]+:(?P<secret>[^\s@/\[\]]{3,})(?=@[\w.-])"),
+    ("bearer_token", r"(?i)(?<=\bbearer )(?P<secret>[A-Za-z0-9._~+/=-]{20,})"),
+]
+
+# `label: value` / `label = value` / `"label": "value"`: the label is kept.
+_PASSWORD_LABELS = r"password|passwd|passphrase|pwd|db_pass(?:word)?|[\w-]*_password|密码|口令"
+_SECRET_LABELS = (
+    r"aws_secret_access_key|aws_secret_key|secret_access_key|secret_key|client_secret|"
+    r"api[_-]?key|api[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|"
+    r"private[_-]?key|app[_-]?secret|secret"
+)
+_VALUE = r"(?:(?P<quote>[\"'`])(?P<quoted>[^\"'`\n]+)(?P=quote)|(?P<bare>[^\s\"'`,;]+))"
+_ASSIGN = r"[\"']?[ \t]*(?:[:=]|=>|：)[ \t]*"
+_LABELLED: list[tuple[str, re.Pattern[str], Callable[[str], bool]]] = []
+
+# values that are clearly not secrets (placeholders, references, redactions)
+_NOT_A_SECRET = re.compile(
+    r"^(?:\[REDACTED:[\w]+\]|\$\{?[\w.]+\}?|<[^>]*>|\*+|x+|\.\.\.|…|none|null|nil|true|false|"
+    r"changeme_placeholder|required|optional|redacted|hidden|unset|empty|n/?a|tbd|todo|"
+    r"env\(.*\)|os\.environ.*|process\.env.*|getenv.*)$",
+    re.IGNORECASE,
+)
+
+
+def _plausible_password(value: str) -> bool:
+    return len(value) >= 4 and not _NOT_A_SECRET.match(value)
+
+
+def _plausible_key(value: str) -> bool:
+    """A labelled key/secret: long and mixing letters with digits or symbols, not a word."""
+    if len(value) < 16 or _NOT_A_SECRET.match(value) or " " in value:
+        return False
+    has_alpha = any(c.isalpha() for c in value)
+    has_other = any(c.isdigit() or c in "_-+/=." for c in value)
+    return has_alpha and has_other
+
+
+for _labels, _check in ((_PASSWORD_LABELS, _plausible_password), (_SECRET_LABELS, _plausible_key)):
+    _LABELLED.append(
+        (
+            "password" if _check is _plausible_password else "secret",
+            re.compile(
+                rf"(?i)(?<![\w-])[\"']?(?P<label>{_labels})(?![\w-]){_ASSIGN}{_VALUE}",
+            ),
+            _check,
+        )
+    )
+
+_COMPILED = [(kind, re.compile(pattern)) for kind, pattern in _TOKEN_PATTERNS]
+
+# A pattern runs only when one of its needles occurs (token needles as written, label needles
+# in the lower-cased text): most notes hold none, and scanning is what costs on a large file.
+_TOKEN_NEEDLES: dict[str, tuple[str, ...]] = {
+    "private_key": ("PRIVATE KEY",),
+    "anthropic_key": ("sk-ant-",),
+    "openai_key": ("sk-",),
+    "stripe_key": ("_live_", "_test_"),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "slack_token": ("xox",),
+    "slack_webhook": ("hooks.slack.com",),
+    "google_api_key": ("AIza",),
+    "jwt": ("eyJ",),
+    "url_password": ("@",),
+    "bearer_token": ("bearer", "Bearer", "BEARER"),
+}
+_LABEL_NEEDLES: dict[str, tuple[str, ...]] = {
+    "password": ("pass", "pwd", "密码", "口令"),
+    "secret": ("secret", "key", "token"),
+}
+
+
+@dataclass
+class Redaction:
+    """The redacted text and the kinds of secret found, in order of appearance (with repeats)."""
+
+    text: str
+    kinds: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """True when at least one secret was replaced."""
+        return bool(self.kinds)
+
+
+def redact_secrets(text: str) -> Redaction:
+    """Replace every secret in `text` with `[REDACTED:<kind>]`; the rest is kept verbatim."""
+    kinds: list[str] = []
+    for kind, pattern in _COMPILED:
+        if any(needle in text for needle in _TOKEN_NEEDLES[kind]):
+            text = pattern.sub(functools.partial(_replace, kind=kind, kinds=kinds), text)
+    lowered = text.lower()
+    for kind, pattern, plausible in _LABELLED:
+        if not any(needle in lowered for needle in _LABEL_NEEDLES[kind]):
+            continue
+        replace = functools.partial(_replace_labelled, kind=kind, plausible=plausible, kinds=kinds)
+        text = pattern.sub(replace, text)
+    return Redaction(text, kinds)
+
+
+def _replace(match: re.Match[str], kind: str, kinds: list[str], group: str = "secret") -> str:
+    kinds.append(kind)
+    placeholder = PLACEHOLDER.format(kind=kind)
+    if group not in match.re.groupindex:
+        return placeholder
+    start, end = match.span(group)
+    whole = match.group(0)
+    offset = match.start()
+    return whole[: start - offset] + placeholder + whole[end - offset :]
+
+
+def _replace_labelled(
+    match: re.Match[str], kind: str, plausible: Callable[[str], bool], kinds: list[str]
+) -> str:
+    group = "quoted" if match.group("quoted") is not None else "bare"
+    if not plausible(match.group(group)):
+        return match.group(0)
+    if kind == "secret" and "aws" in match.group("label").lower():
+        kind = "aws_secret_key"
+    return _replace(match, kind, kinds, group)
