@@ -56,7 +56,7 @@ class VectorStore(Protocol):
         """Delete every node matching the conditions (all nodes when empty)."""
         ...
 
-    def list(
+    def list_nodes(
         self,
         conditions: list[Condition],
         sort_key: str | None,

@@ -226,8 +226,8 @@ class LocalVectorStore:
                 row = self._db.execute(
                     "SELECT vector FROM memories WHERE seq = ?", (seq,)
                 ).fetchone()
-                key = (node.memory_type, node.memory_target)
-                self._vectors.put(key, seq, np.frombuffer(row[0], dtype=np.float32))
+                where = (node.memory_type, node.memory_target)
+                self._vectors.put(where, seq, np.frombuffer(row[0], dtype=np.float32))
         return node
 
     def _delete_seqs(self, seqs: list[int]) -> int:
@@ -259,7 +259,7 @@ class LocalVectorStore:
             rows = self._db.execute(f"SELECT m.seq FROM memories m{where}", params).fetchall()
             return self._delete_seqs([r[0] for r in rows])
 
-    def list(
+    def list_nodes(
         self,
         conditions: list[Condition],
         sort_key: str | None,

@@ -262,7 +262,7 @@ class PgVectorStore:
         with self._pool.connection() as conn:
             return conn.execute(self._sql("DELETE FROM {table}" + where), params).rowcount
 
-    def list(
+    def list_nodes(
         self,
         conditions: list[Condition],
         sort_key: str | None,
