@@ -4,6 +4,7 @@ LLM extraction and ADD / UPDATE / DELETE / NONE decisions, over an embedded stor
     from remecli.vector import ReMe      # or: from remecli import ReMe
 """
 
+from remecli.vector.chat import MemoryModelError
 from remecli.vector.config import ReMeConfigError
 from remecli.vector.integration import remember_conversation
 from remecli.vector.node import HISTORY, MEMORY_TYPES, PERSONAL, TASK, TOOL, MemoryNode
@@ -18,6 +19,7 @@ __all__ = [
     "TASK",
     "TOOL",
     "DuplicateContentError",
+    "MemoryModelError",
     "MemoryNode",
     "MemoryNotFoundError",
     "ReMe",

@@ -17,6 +17,15 @@ NOTHING_TO_STORE = "<nothing to store>"
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
+class MemoryModelError(RuntimeError):
+    """The memory model call failed; the message says what to do (from `remecli.llm.errors`)."""
+
+    def __init__(self, message: str, kind: str = "error", retryable: bool = False) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retryable = retryable
+
+
 class ChatClient:
     """Non-streaming chat completions against `settings.base_url`."""
 
@@ -37,7 +46,7 @@ class ChatClient:
         return self._client
 
     async def complete(self, system: str, user: str, what: str = "memory model call") -> str:
-        """The model's answer text; raises `remecli.llm.errors.LLMError` (one clear line)."""
+        """The model's answer text; raises `MemoryModelError` (one clear line)."""
         from remecli.llm.errors import classify
         from remecli.llm.retry import call_with_backoff
 
@@ -57,7 +66,8 @@ class ChatClient:
         try:
             response = await call_with_backoff(call, self.settings.max_retries, what=what)
         except Exception as exc:
-            raise classify(exc, self.settings) from None
+            error = classify(exc, self.settings)
+            raise MemoryModelError(error.message, error.kind, error.retryable) from None
         if not response.choices:
             return ""
         return response.choices[0].message.content or ""

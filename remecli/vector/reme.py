@@ -164,7 +164,7 @@ class ReMe:
         task_name: Names = None,
         tool_name: Names = None,
         top_k: int = 10,
-        min_score: float = 0.0,
+        min_score: float | None = None,
         time_created: list[Any] | None = None,
         message_time: list[Any] | None = None,
         filters: dict[str, Any] | None = None,
@@ -193,7 +193,8 @@ class ReMe:
                 self, vector, query, conditions, top_k, keyword, self.vector_weight
             )
         found.sort(key=lambda n: -(n.score or 0.0))
-        nodes = [n for n in found if (n.score or 0.0) >= min_score][:top_k]
+        floor = -np.inf if min_score is None else min_score
+        nodes = [n for n in found if (n.score or 0.0) >= floor][:top_k]
         result = RetrievalResult(query, nodes)
         if summarize:
             result.summary = await retriever.grounded_summary(self, query, nodes)

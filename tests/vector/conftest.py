@@ -78,3 +78,15 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
         yield factory
     finally:
         factory.close_all()
+
+
+@pytest.fixture
+def fake_ai() -> Iterator[Any]:
+    """The scripted fake OpenAI server, with n-gram embeddings (similar words → similar vectors)."""
+    from tests.fakes.ngram_embeddings import NgramFakeOpenAIServer
+
+    server = NgramFakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

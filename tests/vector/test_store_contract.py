@@ -84,7 +84,9 @@ def test_update_keeps_the_id_merges_metadata_and_refuses_a_duplicate(open_store)
 
 def test_delete_and_delete_where(open_store) -> None:
     store = open_store()
-    ids = [add_one(store, node(f"fact {i}", target="t" if i % 2 else "u")).memory_id for i in range(6)]
+    ids = [
+        add_one(store, node(f"fact {i}", target="t" if i % 2 else "u")).memory_id for i in range(6)
+    ]
     assert store.delete([ids[0], "unknown"]) == 1
     assert store.get(ids[0]) is None
     assert store.delete_where(compile_filters({"memory_target": "t"})) == 3
@@ -114,21 +116,39 @@ def test_list_filters_ranges_sorting_and_limits(open_store) -> None:
     store = open_store()
     _seed_list(store)
     alice = {"memory_target": "alice"}
-    assert contents(store.list_nodes(compile_filters(alice), "time_created", True, None)) == list("dcba")
-    assert contents(store.list_nodes(compile_filters(alice), "time_created", False, 2)) == list("ab")
+    assert contents(store.list_nodes(compile_filters(alice), "time_created", True, None)) == list(
+        "dcba"
+    )
+    assert contents(store.list_nodes(compile_filters(alice), "time_created", False, 2)) == list(
+        "ab"
+    )
     ranged = {**alice, "time_created": ["2026-01-02", "2026-01-03"]}  # whole days, inclusive
-    assert contents(store.list_nodes(compile_filters(ranged), "time_created", False, None)) == list("bc")
+    assert contents(store.list_nodes(compile_filters(ranged), "time_created", False, None)) == list(
+        "bc"
+    )
     open_end = {"time_created": ["2026-01-04 08:00:00", None]}
     assert contents(store.list_nodes(compile_filters(open_end), None, False, None)) == list("de")
-    assert contents(store.list_nodes(compile_filters({"tag": "x"}), None, False, None)) == list("ad")
+    assert contents(store.list_nodes(compile_filters({"tag": "x"}), None, False, None)) == list(
+        "ad"
+    )
     numeric = {"memory_target": "alice", "priority": [2, 3]}
-    assert contents(store.list_nodes(compile_filters(numeric), "priority", False, None)) == list("da")
+    assert contents(store.list_nodes(compile_filters(numeric), "priority", False, None)) == list(
+        "da"
+    )
     # missing values sort last in both directions; ties keep insertion order
-    assert contents(store.list_nodes(compile_filters(alice), "priority", False, None)) == list("bdac")
-    assert contents(store.list_nodes(compile_filters(alice), "priority", True, None)) == list("adbc")
-    assert contents(store.list_nodes(compile_filters(alice), "message_time", True, None)) == list("cdba")
+    assert contents(store.list_nodes(compile_filters(alice), "priority", False, None)) == list(
+        "bdac"
+    )
+    assert contents(store.list_nodes(compile_filters(alice), "priority", True, None)) == list(
+        "adbc"
+    )
+    assert contents(store.list_nodes(compile_filters(alice), "message_time", True, None)) == list(
+        "cdba"
+    )
     assert store.count(compile_filters({"metadata.priority": [1, 100]})) == 4
-    assert contents(store.list_nodes(compile_filters({"message_time": None, **alice}), None, False, 9)) == list("abd")
+    assert contents(
+        store.list_nodes(compile_filters({"message_time": None, **alice}), None, False, 9)
+    ) == list("abd")
 
 
 def test_vector_search_is_filtered_ranked_and_limited(open_store) -> None:
@@ -194,12 +214,12 @@ NASTY = "x'); DROP TABLE memories; DROP TABLE reme; -- \" ` $$ \\ %s {table}"
 
 def test_metadata_keys_and_values_with_quotes_and_sql_are_only_data(open_store) -> None:
     store = open_store()
-    bad = add_one(store, node(NASTY, metadata={NASTY: NASTY, "o'k": "it's \"fine\""}))
+    bad = add_one(store, node(NASTY, metadata={NASTY: NASTY, "o'k": 'it\'s "fine"'}))
     add_one(store, node("plain"))
-    for filters in ({NASTY: NASTY}, {"o'k": "it's \"fine\""}, {"content": NASTY}):
-        assert [n.memory_id for n in store.list_nodes(compile_filters(filters), NASTY, True, 5)] == [
-            bad.memory_id
-        ]
+    for filters in ({NASTY: NASTY}, {"o'k": 'it\'s "fine"'}, {"content": NASTY}):
+        assert [
+            n.memory_id for n in store.list_nodes(compile_filters(filters), NASTY, True, 5)
+        ] == [bad.memory_id]
     assert store.list_nodes(compile_filters({NASTY: "other"}), None, False, 5) == []
     assert store.count(compile_filters({NASTY: [NASTY, None]})) == 1
     assert store.keyword_search(search_terms(NASTY), [], 5)[0].memory_id == bad.memory_id
