@@ -60,6 +60,8 @@ def normalize_time(value: Any, *, end_of_day: bool = False) -> str | None:
         raise ValueError(
             f"cannot read the time {text!r}: use YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"
         ) from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone().replace(tzinfo=None)
     return parsed.strftime(TIME_FORMAT)
 
 
