@@ -33,6 +33,7 @@ COLUMNS = (
     "author",
 )
 TIME_FIELDS = ("message_time", "time_created", "time_modified")
+NULLABLE = ("message_time",)  # the only column that may hold no value
 
 
 def now_text() -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from remecli.search.embedders import Embedder
 from remecli.vector import retriever, summarizer
 from remecli.vector.chat import ChatClient
 from remecli.vector.config import build_embedder, embedding_settings, llm_settings
@@ -56,6 +57,7 @@ class ReMe:
         default_vector_store_config: dict[str, Any] | None = None,
         language: str = "",
         vector_weight: float = 0.7,
+        embedder: Embedder | None = None,
     ) -> None:
         self.working_dir = Path(working_dir).expanduser()
         self.language = language
@@ -63,7 +65,7 @@ class ReMe:
         self.chat = ChatClient(llm_settings(default_llm_config))
         self.embedding_settings = embedding_settings(default_embedding_model_config)
         self.store_config = dict(default_vector_store_config or {"backend": "local"})
-        self.embedder: Any = None
+        self.embedder: Any = embedder  # any `remecli.search.Embedder`; else from the config
         self._store: VectorStore | None = None
         self._start_lock = asyncio.Lock()
 
@@ -72,7 +74,7 @@ class ReMe:
         """Open the embedder and the store (idempotent; other methods call it when needed)."""
         async with self._start_lock:
             if self._store is None:
-                self.embedder = build_embedder(self.embedding_settings)
+                self.embedder = self.embedder or build_embedder(self.embedding_settings)
                 if not self.embedder.dimensions:  # an API model whose size is not configured
                     await asyncio.to_thread(self.embedder.embed_query, "dimension probe")
                 self._store = await asyncio.to_thread(

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from remecli.vector.filters import Condition, field_ref, target_of
-from remecli.vector.node import COLUMNS, MemoryNode
+from remecli.vector.node import COLUMNS, NULLABLE, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.local_vectors import VectorPartitions
 from remecli.vector.terms import document_terms
@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS memories (
   UNIQUE (memory_type, memory_target, content_hash)
 );
 CREATE INDEX IF NOT EXISTS memories_target ON memories (memory_type, memory_target);
+CREATE INDEX IF NOT EXISTS memories_created ON memories (memory_type, memory_target, time_created, seq);
+CREATE INDEX IF NOT EXISTS memories_modified ON memories (memory_type, memory_target, time_modified, seq);
 CREATE VIRTUAL TABLE IF NOT EXISTS memory_terms USING fts5(terms, tokenize="unicode61 tokenchars '._-/'");
 CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -87,6 +89,9 @@ class LocalVectorStore:
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "PRAGMA synchronous=NORMAL"
+            )  # WAL: durable at checkpoints, never corrupt
             self._db.executescript(_SCHEMA)
             self._check_meta(embedding_model)
         except sqlite3.DatabaseError as exc:
@@ -273,8 +278,11 @@ class LocalVectorStore:
         if sort_key:
             ref = field_ref(sort_key)
             expr, expr_params = _value_expr(ref.name, ref.is_metadata)
-            order = f"({expr}) IS NULL, {expr} {direction}, {order}"
-            params = [*params, *expr_params, *expr_params]
+            if ref.is_metadata or ref.name in NULLABLE:
+                order = f"({expr}) IS NULL, {expr} {direction}, {order}"
+                params = [*params, *expr_params, *expr_params]
+            else:  # never NULL: a plain order the indexes can serve
+                order = f"{expr} {direction}, {order}"
         sql = f"{_SELECT}{where} ORDER BY {order}"
         if limit is not None:
             sql += " LIMIT ?"

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from remecli.vector.filters import Condition, field_ref
-from remecli.vector.node import COLUMNS
+from remecli.vector.node import COLUMNS, NULLABLE
 
 SELECT_COLUMNS = "seq, " + ", ".join(COLUMNS) + ", metadata"
 
@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS {table} (
   UNIQUE (memory_type, memory_target, content_hash)
 );
 CREATE INDEX IF NOT EXISTS {target_index} ON {table} (memory_type, memory_target, seq);
+CREATE INDEX IF NOT EXISTS {created_index} ON {table} (memory_type, memory_target, time_created, seq);
+CREATE INDEX IF NOT EXISTS {modified_index} ON {table} (memory_type, memory_target, time_modified, seq);
 CREATE INDEX IF NOT EXISTS {terms_index} ON {table} USING gin (terms);
 """
 HNSW_INDEX = (
@@ -87,6 +89,8 @@ def render_order(sort_key: str | None, reverse: bool) -> tuple[str, list[Any]]:
         return f" ORDER BY seq {direction}", []
     ref = field_ref(sort_key)
     expr, params = _expr(ref.name, ref.is_metadata)
+    if not ref.is_metadata and ref.name not in NULLABLE:  # never NULL: the indexes serve it
+        return f" ORDER BY {expr} {direction}, seq {direction}", params
     return f" ORDER BY {expr} {direction} NULLS LAST, seq {direction}", params
 
 

@@ -132,6 +132,8 @@ class PgVectorStore:
                     self._sql(
                         statement,
                         target_index=f"{self.table}_target",
+                        created_index=f"{self.table}_created",
+                        modified_index=f"{self.table}_modified",
                         terms_index=f"{self.table}_terms",
                     )
                 )
