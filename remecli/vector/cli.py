@@ -77,7 +77,8 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
 
 def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
     """(settings `key=value` items, everything else); nothing after `--` is a setting."""
-    settings, rest = [], []
+    settings: list[str] = []
+    rest: list[str] = []
     for index, item in enumerate(argv):
         if item == "--":
             rest += argv[index:]

@@ -137,8 +137,10 @@ class PgVectorStore:
                         terms_index=f"{self.table}_terms",
                     )
                 )
-            if hnsw:
-                conn.execute(self._sql(HNSW_INDEX, index=f"{self.table}_hnsw"))
+            index = f"{self.table}_hnsw"
+            if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
+                conn.execute(self._sql(HNSW_INDEX, index=index))
+                conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
 
     # -- helpers -----------------------------------------------------------------------------
     def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
@@ -296,7 +298,7 @@ class PgVectorStore:
         query = np.asarray(vector, dtype=np.float32)
         text = (
             f"SELECT {SELECT_COLUMNS}, -(embedding <#> %s) AS score FROM {{table}}{where} "
-            "ORDER BY embedding <#> %s, seq LIMIT %s"
+            "ORDER BY embedding <#> %s LIMIT %s"  # nothing else in ORDER BY, or HNSW is not used
         )
         return self._rows(
             self._sql(text), [self._vector(query), *params, self._vector(query), limit]
