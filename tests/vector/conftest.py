@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import shutil
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,17 @@ _tables = itertools.count()
 @pytest.fixture(scope="session")
 def pg_dsn() -> Iterator[str]:
     """DSN of a real PostgreSQL + pgvector server (runs as an unprivileged user under root)."""
-    import pgserver
+    with warnings.catch_warnings():  # platformdirs: XDG_RUNTIME_DIR is not set (harmless)
+        warnings.simplefilter("ignore")
+        import pgserver
 
     # Directly under /tmp: the server's own user must be able to reach its data folder, and
     # pytest's temporary folders are private to root.
     folder = Path(tempfile.mkdtemp(prefix="remecli-pg-"))
     folder.chmod(0o755)
-    server = pgserver.get_server(folder / "data", cleanup_mode="stop")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        server = pgserver.get_server(folder / "data", cleanup_mode="stop")
     try:
         yield server.get_uri()
     finally:

@@ -224,7 +224,11 @@ def test_metadata_keys_and_values_with_quotes_and_sql_are_only_data(open_store) 
     assert store.count(compile_filters({NASTY: [NASTY, None]})) == 1
     assert store.keyword_search(search_terms(NASTY), [], 5)[0].memory_id == bad.memory_id
     assert store.get(bad.memory_id).metadata[NASTY] == NASTY
-    assert store.count([]) == 2
+    odd = add_one(store, node("odd keys", metadata={"a.b": 1, "x[0]": 2, "$": 3}))
+    for key, value in (("a.b", 1), ("x[0]", 2), ("$", 3)):
+        found = store.list_nodes(compile_filters({f"metadata.{key}": value}), key, False, 5)
+        assert [n.memory_id for n in found] == [odd.memory_id], key
+    assert store.count([]) == 3
 
 
 def test_everything_survives_a_restart(open_store) -> None:

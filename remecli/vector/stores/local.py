@@ -49,9 +49,12 @@ CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL
 
 
 def _value_expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
-    if is_metadata:
+    """SQL for a column or a metadata value; the key is always a bound parameter."""
+    if not is_metadata:
+        return f"m.{name}", []
+    if '"' in name or "\\" in name:  # not expressible as a JSON path label: look it up by key
         return "(SELECT value FROM json_each(m.metadata) WHERE key = ?)", [name]
-    return f"m.{name}", []
+    return "json_extract(m.metadata, ?)", [f'$."{name}"']  # ~10x faster than json_each
 
 
 def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
