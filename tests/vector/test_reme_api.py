@@ -278,3 +278,31 @@ def test_from_remecli_import_reme_is_lazy() -> None:
         "from remecli import ReMe; from remecli.vector import ReMe as R; assert ReMe is R"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def test_chinese_prompts_with_language_zh(fake_ai, tmp_path) -> None:
+    reme = await make_reme(fake_ai, tmp_path, {"backend": "local"}, language="zh").start()
+    await reme.add_memory(memory_content="爱丽丝住在柏林", user_name="alice")
+    fake_ai.add_text(facts("爱丽丝搬到了上海"))
+    fake_ai.add_handler(
+        lambda body: json.dumps(
+            [
+                {
+                    "candidate": "C1",
+                    "action": "UPDATE",
+                    "memory": label_of(body, "爱丽丝住在柏林"),
+                    "content": "爱丽丝住在上海（2026 年 3 月从柏林搬来）",
+                }
+            ]
+        )
+    )
+    talk = [{"role": "user", "content": "我搬到上海了", "time_created": "2026-03-01 10:00:00"}]
+    changed = await reme.summarize_memory(messages=talk, user_name="alice")
+    assert [n.content for n in changed if n.action == "update"] == [
+        "爱丽丝住在上海（2026 年 3 月从柏林搬来）"
+    ]
+    extraction, decision = fake_ai.chat_requests()
+    assert "从下面的对话中提取" in user_prompt(extraction.body)
+    assert "请用中文书写记忆内容" in extraction.body["messages"][0]["content"]
+    assert "每条候选选择一个操作" in user_prompt(decision.body)
+    await reme.close()
