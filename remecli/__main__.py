@@ -23,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"remecli {__version__}")
         return 0
+    if inv.command == "memories":
+        from remecli.vector.cli import run as run_memories
+
+        return run_memories(inv.rest)
     if inv.command in ("search", "reindex"):
         from remecli.search.cli import run
 

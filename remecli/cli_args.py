@@ -10,6 +10,7 @@ usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
        remecli reindex [config=…] [key=value …]
        remecli links PATH [--json] [--depth N] [--direction in|out|both]
        remecli memory history PATH [--json] | remecli memory restore PATH VERSION
+       remecli memories list|add|get|update|delete|search [--user U|--task T|--tool N] [--json]
 
 A terminal assistant with long-term memory kept as Markdown files you own.
 
@@ -38,7 +39,7 @@ Options: -h/--help  this text   -V/--version  print the version
 class Invocation:
     """What the user asked for on the command line."""
 
-    command: str = "chat"  # chat | search | reindex | links | memory | help | version
+    command: str = "chat"  # chat | search | reindex | links | memory | memories | help | version
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
     prompt: str | None = None  # -p QUESTION, kept exactly as typed
@@ -52,7 +53,7 @@ def parse_argv(argv: list[str]) -> Invocation:
         return Invocation("help")
     if any(a in ("-V", "--version") for a in argv):
         return Invocation("version")
-    if argv and argv[0] in ("search", "reindex"):
+    if argv and argv[0] in ("search", "reindex", "memories"):
         return Invocation(argv[0], rest=argv[1:])
     inv = Invocation()
     args = iter(argv)

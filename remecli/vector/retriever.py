@@ -1,0 +1,105 @@
+"""retrieve_memory: vector search per target (optionally fused with the keyword side), then an
+optional grounded summary that cites memories with their times and shows conflicts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from remecli.search.fusion import fuse
+from remecli.vector.conversation import as_json_list
+from remecli.vector.filters import Condition
+from remecli.vector.node import MemoryNode
+from remecli.vector.prompts import prompt
+from remecli.vector.terms import search_terms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from remecli.vector.reme import ReMe
+
+CANDIDATES_PER_RESULT = 4
+
+
+@dataclass
+class RetrievalResult:
+    """The retrieved nodes, best first (`score` set), and the summary when one was asked for.
+    Iterating, indexing and `len()` go over the nodes."""
+
+    query: str
+    nodes: list[MemoryNode] = field(default_factory=list)
+    summary: str | None = None
+
+    def __iter__(self) -> Iterator[MemoryNode]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __getitem__(self, index: int) -> MemoryNode:
+        return self.nodes[index]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "query": self.query,
+            "summary": self.summary,
+            "memories": [n.to_dict() for n in self.nodes],
+        }
+
+    def __str__(self) -> str:
+        lines = [str(n) for n in self.nodes] or ["(no memory found)"]
+        return "\n".join(([self.summary, ""] if self.summary else []) + lines)
+
+
+async def search_one(
+    reme: ReMe,
+    vector: np.ndarray,
+    query: str,
+    conditions: list[Condition],
+    limit: int,
+    keyword: bool,
+    vector_weight: float,
+) -> list[MemoryNode]:
+    """Best `limit` nodes of one scope: cosine scores, or fused scores in [0, 1] with keywords."""
+    pool = limit * CANDIDATES_PER_RESULT
+    by_vector = await asyncio.to_thread(reme.store.vector_search, vector, conditions, pool)
+    by_keyword: list[MemoryNode] = []
+    if keyword:
+        terms = search_terms(query)
+        by_keyword = await asyncio.to_thread(reme.store.keyword_search, terms, conditions, pool)
+    if not by_keyword:
+        return by_vector[:limit]
+    nodes = {n.memory_id: n for n in by_keyword} | {n.memory_id: n for n in by_vector}
+    ids = {memory_id: k for k, memory_id in enumerate(nodes)}
+    fused = fuse(
+        [(ids[n.memory_id], n.score or 0.0) for n in by_vector],
+        [(ids[n.memory_id], n.score or 0.0) for n in by_keyword],
+        vector_weight=vector_weight,
+    )
+    names = list(nodes)
+    out = []
+    for item in fused[:limit]:
+        node = nodes[names[item.chunk_id]]
+        node.score = round(item.score, 6)
+        out.append(node)
+    return out
+
+
+async def grounded_summary(reme: ReMe, query: str, nodes: list[MemoryNode]) -> str:
+    """A short answer citing [M1]… with times; conflicts shown, not hidden."""
+    shown = [
+        {
+            "id": f"M{i}",
+            "type": n.memory_type,
+            "target": n.memory_target,
+            "time": n.message_time or n.time_modified,
+            "content": n.content,
+        }
+        for i, n in enumerate(nodes, start=1)
+    ]
+    user = prompt("answer", reme.language, query=query, memories=as_json_list(shown))
+    answer = await reme.chat.complete(prompt("system", reme.language), user, what="memory summary")
+    return answer.strip()

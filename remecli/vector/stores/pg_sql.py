@@ -1,0 +1,100 @@
+"""SQL text of the pgvector store: schema, and filters / sort keys rendered with bound parameters
+only (metadata keys and values never enter the SQL text)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from remecli.vector.filters import Condition, field_ref
+from remecli.vector.node import COLUMNS, NULLABLE
+
+SELECT_COLUMNS = "seq, " + ", ".join(COLUMNS) + ", metadata"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS {table} (
+  seq BIGSERIAL,
+  memory_id TEXT PRIMARY KEY,
+  memory_type TEXT NOT NULL,
+  memory_target TEXT NOT NULL,
+  content TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  when_to_use TEXT NOT NULL DEFAULT '',
+  message_time TEXT,
+  time_created TEXT NOT NULL,
+  time_modified TEXT NOT NULL,
+  author TEXT NOT NULL DEFAULT '',
+  metadata JSONB NOT NULL DEFAULT '{{}}'::jsonb,
+  terms TSVECTOR,
+  embedding vector({dimensions}) NOT NULL,
+  UNIQUE (memory_type, memory_target, content_hash)
+);
+CREATE INDEX IF NOT EXISTS {target_index} ON {table} (memory_type, memory_target, seq);
+CREATE INDEX IF NOT EXISTS {created_index} ON {table} (memory_type, memory_target, time_created, seq);
+CREATE INDEX IF NOT EXISTS {modified_index} ON {table} (memory_type, memory_target, time_modified, seq);
+CREATE INDEX IF NOT EXISTS {terms_index} ON {table} USING gin (terms);
+"""
+HNSW_INDEX = (
+    "CREATE INDEX IF NOT EXISTS {index} ON {table} USING hnsw (embedding vector_ip_ops) "
+    "WITH (m = 16, ef_construction = 64)"
+)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "string" if isinstance(value, str) else "number"
+
+
+def _expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
+    return ("(metadata -> %s)", [name]) if is_metadata else (name, [])
+
+
+def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
+    """`(" WHERE …", params)` or `("", [])`."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for cond in conditions:
+        meta = cond.field.is_metadata
+        expr, expr_params = _expr(cond.field.name, meta)
+        if not cond.is_range:
+            if cond.value is None:
+                parts.append(
+                    f"({expr} IS NULL OR {expr} = 'null'::jsonb)" if meta else f"{expr} IS NULL"
+                )
+                params += expr_params * (2 if meta else 1)
+            elif meta:
+                parts.append(f"{expr} = %s::jsonb")
+                params += [*expr_params, json.dumps(cond.value)]
+            else:
+                parts.append(f"{expr} = %s")
+                params.append(cond.value)
+            continue
+        for bound, op in ((cond.lo, ">="), (cond.hi, "<=")):
+            if bound is None:
+                continue
+            if meta:
+                parts.append(f"(jsonb_typeof({expr}) = %s AND {expr} {op} %s::jsonb)")
+                params += [*expr_params, _json_type(bound), *expr_params, json.dumps(bound)]
+            else:
+                parts.append(f"{expr} {op} %s")
+                params.append(bound)
+    return (" WHERE " + " AND ".join(parts)) if parts else "", params
+
+
+def render_order(sort_key: str | None, reverse: bool) -> tuple[str, list[Any]]:
+    """`ORDER BY` text (missing values last, ties by insertion order) and its params."""
+    direction = "DESC" if reverse else "ASC"
+    if not sort_key:
+        return f" ORDER BY seq {direction}", []
+    ref = field_ref(sort_key)
+    expr, params = _expr(ref.name, ref.is_metadata)
+    if not ref.is_metadata and ref.name not in NULLABLE:  # never NULL: the indexes serve it
+        return f" ORDER BY {expr} {direction}, seq {direction}", params
+    return f" ORDER BY {expr} {direction} NULLS LAST, seq {direction}", params
+
+
+def tsquery_text(terms: list[str]) -> str:
+    """A `tsquery` matching any of the exact lexemes (each quoted, so no operator can slip in)."""
+    quoted = ["'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms]
+    return " | ".join(quoted)

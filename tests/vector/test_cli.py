@@ -1,0 +1,111 @@
+"""`remecli memories …` in a real process, against the fake server (and each store backend)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def fake_env(fake: Any) -> dict[str, str]:
+    return {
+        "REME_EMBEDDING_API_KEY": "sk-test",
+        "REME_EMBEDDING_BASE_URL": fake.base_url,
+        "REME_EMBEDDING_MODEL": "fake-embedding",
+        "REME_LLM_API_KEY": "sk-test",
+        "REME_LLM_BASE_URL": fake.base_url,
+    }
+
+
+def runner(fake: Any, working_dir: Path, store: dict[str, Any], capsys: Any, monkeypatch: Any):
+    """Runs `remecli memories …` in this process (the entry point `main`), env pointing at the
+    fake server; returns (exit code, stdout, stderr)."""
+    from remecli.__main__ import main
+
+    for key, value in fake_env(fake).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(working_dir)
+    flags = []
+    if store["backend"] == "pgvector":
+        flags = ["--store", "pgvector", "--dsn", store["dsn"], "--table", store["table"]]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        code = main(["memories", *args, *flags, f"working_dir={working_dir}"])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+
+    return run
+
+
+def test_the_entry_point_runs_in_its_own_process(fake_ai, tmp_path) -> None:
+    env = {**os.environ, **fake_env(fake_ai)}
+    command = [
+        sys.executable,
+        "-m",
+        "remecli",
+        "memories",
+        "add",
+        "Alice likes tea",
+        "--user",
+        "alice",
+        "--json",
+        f"working_dir={tmp_path}",
+    ]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"] == "Alice likes tea"
+
+
+def test_memories_commands_round_trip(
+    fake_ai, tmp_path, backend_config, capsys, monkeypatch
+) -> None:
+    run = runner(fake_ai, tmp_path, backend_config, capsys, monkeypatch)
+    added = run("add", "Alice prefers tabs over spaces", "--user", "alice", "--json")
+    assert added.returncode == 0, added.stderr
+    node = json.loads(added.stdout)
+    assert (node["memory_type"], node["memory_target"]) == ("personal", "alice")
+    assert run("add", "Alice drinks green tea", "--user", "alice").returncode == 0
+    assert run("add", "bash: use timeout=600", "--tool", "bash").returncode == 0
+
+    listed = json.loads(run("list", "--user", "alice", "--sort", "content", "--json").stdout)
+    assert [n["content"] for n in listed] == [
+        "Alice drinks green tea",
+        "Alice prefers tabs over spaces",
+    ]
+    text = run("list", "--tool", "bash").stdout
+    assert "[tool:bash" in text and "bash: use timeout=600" in text
+
+    updated = run("update", node["memory_id"], "Alice prefers tabs, width 4", "--json")
+    assert json.loads(updated.stdout)["memory_id"] == node["memory_id"]
+    found = json.loads(run("search", "tabs", "--user", "alice", "--limit", "1", "--json").stdout)
+    assert found["memories"][0]["content"] == "Alice prefers tabs, width 4"
+    assert found["memories"][0]["score"] > 0
+    fetched = json.loads(run("get", node["memory_id"], "--json").stdout)
+    assert fetched["content"] == "Alice prefers tabs, width 4"
+
+    assert run("delete", node["memory_id"]).stdout.strip() == "deleted 1 memory"
+    missing = run("get", node["memory_id"])
+    assert missing.returncode == 1
+    assert missing.stderr.strip() == f"remecli memories: no memory with id '{node['memory_id']}'"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["add", "x"], "add_memory needs exactly one of user_name"),
+        (["fly"], "invalid choice: 'fly'"),
+        (["add", "x", "--user", "a", "--task", "b"], "not allowed with argument"),
+        (["list", "--filter", "novalue"], "--filter needs KEY=VALUE"),
+    ],
+)
+def test_mistakes_get_one_line_and_an_exit_code(
+    fake_ai, tmp_path, args, message, capsys, monkeypatch
+) -> None:
+    done = runner(fake_ai, tmp_path, {"backend": "local"}, capsys, monkeypatch)(*args)
+    assert done.returncode in (1, 2)
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
