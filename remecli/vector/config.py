@@ -9,7 +9,7 @@ from typing import Any
 
 from remecli.config.search import EmbeddingSettings
 from remecli.config.settings import LLMSettings
-from remecli.search.embedders import Embedder, LocalE5Embedder, make_embedder
+from remecli.search.embedders import Embedder, make_embedder
 
 LLM_BACKENDS = ("openai",)
 EMBEDDING_BACKENDS = ("auto", "openai", "local")
@@ -102,8 +102,6 @@ def embedding_settings(
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
     """The embedder for these settings (never None: vector memory needs vectors)."""
-    if settings.backend == "local":
-        return LocalE5Embedder(batch_size=settings.batch_size)
     embedder = make_embedder(settings)
     assert embedder is not None
     return embedder
