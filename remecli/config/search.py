@@ -27,11 +27,16 @@ class EmbeddingSettings(BaseModel):
 
 
 class SearchSettings(BaseModel):
-    """Settings of the hybrid memory index over MEMORY.md and memory/*.md."""
+    """Settings of the hybrid memory index over notes (Markdown) and transcripts (JSONL)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    patterns: list[str] = Field(default_factory=lambda: ["MEMORY.md", "memory/**/*.md"])
+    patterns: list[str] = Field(
+        default_factory=lambda: ["MEMORY.md", "memory/**/*.md", "digest/**/*.md"]
+    )
+    transcripts: bool = True
+    transcript_patterns: list[str] = Field(default_factory=lambda: ["sessions/*.jsonl"])
+    embed_transcripts: bool = True
     chunk_tokens: int = Field(default=400, ge=16)
     chunk_overlap: int = Field(default=80, ge=0)
     fusion: Literal["weighted", "rrf"] = "weighted"

@@ -124,6 +124,12 @@ class MarkdownChunker:
         self._encode = token_counter.encode
         self._decode = token_counter.decode
 
+    def token_functions(
+        self,
+    ) -> tuple[Callable[[str], int], Callable[[str], list[int]], Callable[[list[int]], str]]:
+        """(count, encode, decode) of the token counter this chunker uses."""
+        return self._count, self._encode, self._decode
+
     def _units(self, block: _Block) -> list[_Unit]:
         text = "\n".join(block.lines)
         if block.kind == "fence":
