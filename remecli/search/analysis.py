@@ -4,7 +4,8 @@ Words and identifiers: runs of letters/digits, also kept whole when joined by `.
 `/` (so `deploy-notes.md` yields `deploy-notes.md`, `deploy`, `notes`, `md`). CJK runs are indexed
 as unigrams + bigrams; a query uses bigrams (unigram for a one-character run), so a Chinese query
 finds Chinese text without a segmenter. Terms are lowercased, stop-worded and Porter-stemmed
-(PyStemmer) here in Python; the engine indexes the resulting terms as they are.
+(PyStemmer; a joined identifier is kept as written) here in Python; the engine indexes the
+resulting terms as they are.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD_CHAR = rf"(?:(?![{_CJK}])[^\W_])"
 _PATTERN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_WORD_CHAR}+(?:[._\-/]{_WORD_CHAR}+)*)")
 _PART = re.compile(rf"{_WORD_CHAR}+")
+_JOINED = re.compile(r"[._\-/]")
 
 # Words too common to index (the classic short English list search engines use).
 INDEX_STOP_WORDS: frozenset[str] = frozenset(
@@ -104,7 +106,10 @@ class Analyzer:
         """The terms of `text`, in order (duplicates kept: they are term frequencies)."""
         stop = self.stop_words
         words = [w for w in (t.lower() for t in raw_terms(text, mode)) if w not in stop]
-        return self._stemmer.stemWords(words)  # leaves CJK terms unchanged
+        plain = [k for k, w in enumerate(words) if not _JOINED.search(w)]
+        for k, stem in zip(plain, self._stemmer.stemWords([words[k] for k in plain]), strict=True):
+            words[k] = stem  # CJK terms come back unchanged; joined identifiers are not stemmed
+        return words
 
 
 def make_analyzer() -> Analyzer:

@@ -108,8 +108,10 @@ class KeywordIndex:
             try:
                 for path in remove_paths:
                     writer.delete_documents_by_term("path", path)
-                for chunk_id in remove_ids:
-                    writer.delete_documents_by_term("chunk_id", chunk_id)
+                for first in range(0, len(remove_ids), 1024):  # (by_term misses u64 fields)
+                    ids = [int(i) for i in remove_ids[first : first + 1024]]
+                    ids_query = tantivy.Query.term_set_query(self._schema, "chunk_id", ids)
+                    writer.delete_documents_by_query(ids_query)
                 for doc in documents:
                     writer.add_document(doc)
                 writer.commit()

@@ -23,7 +23,7 @@ from remecli.search.types import Chunk
 
 SOURCE = "transcript"
 _BASE64 = re.compile(
-    r"data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=\s]{16,}|(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}"
+    r"data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=]{16,}|(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}"
 )
 _SKIPPED_ROLES = {"system"}
 
