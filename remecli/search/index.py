@@ -218,17 +218,24 @@ class MemoryIndex:
         use_vector: bool = True,
         use_keyword: bool = True,
         rescore: bool = True,
+        overrides: dict | None = None,
     ) -> list[SearchResult]:
         """Search (blocking). `source`: notes|transcripts|all; `since`/`until`: YYYY-MM-DD,
-        inclusive. `method` overrides settings.fusion; `use_*` and `rescore` measure variants."""
+        inclusive. For measuring variants: `method` overrides settings.fusion, `overrides` other
+        search settings (e.g. vector_weight, normalization, candidate_multiplier); `use_*` and
+        `rescore` switch parts off."""
         filters = make_filters(source, since, until)
+        settings = self.settings
+        if method or overrides:
+            changes = {**(overrides or {}), **({"fusion": method} if method else {})}
+            settings = settings.model_copy(update=changes)
         if not query.strip():
             return []
         for attempt in (1, 2):
             try:
                 with self._parts_lock:
                     return self._search_locked(
-                        query, max_results, min_score, filters, method, use_vector,
+                        query, max_results, min_score, filters, settings, use_vector,
                         use_keyword, rescore,
                     )  # fmt: skip
             except CORRUPTION_ERRORS as exc:
@@ -245,15 +252,15 @@ class MemoryIndex:
         max_results: int | None,
         min_score: float | None,
         filters: Filters,
-        method: str | None,
+        settings: SearchSettings,
         use_vector: bool,
         use_keyword: bool,
         rescore: bool,
     ) -> list[SearchResult]:
         parts = self.parts
-        max_results = max_results or self.settings.max_results
-        min_score = self.settings.min_score if min_score is None else min_score
-        limit = max_results * self.settings.candidate_multiplier
+        max_results = max_results or settings.max_results
+        min_score = settings.min_score if min_score is None else min_score
+        limit = max_results * settings.candidate_multiplier
         found = Candidates()
         if use_keyword:
             found.keyword = parts.keyword.search(query, limit, filters)
@@ -272,14 +279,7 @@ class MemoryIndex:
             except EmbeddingError as exc:
                 self.syncer.last_error = str(exc)
                 log.warning("query embedding failed, using keyword search only: %s", exc)
-        return rank(
-            found,
-            parts.store.get_chunks,
-            self.settings,
-            method or self.settings.fusion,
-            max_results,
-            min_score,
-        )
+        return rank(found, parts.store.get_chunks, settings, max_results, min_score)
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding; the last few queries are remembered (agents repeat them)."""

@@ -69,12 +69,18 @@ def rank(
     found: Candidates,
     get_chunks: Callable[[list[int]], dict[int, Chunk]],
     settings: SearchSettings,
-    method: str,
     max_results: int,
     min_score: float,
 ) -> list[SearchResult]:
-    """The best `max_results` distinct hits scoring at least `min_score`."""
-    fused = fuse(found.vector, found.keyword, method, settings.vector_weight, found.rescored)
+    """The best `max_results` distinct hits scoring at least `min_score` (fusion per settings)."""
+    fused = fuse(
+        found.vector,
+        found.keyword,
+        settings.fusion,
+        settings.vector_weight,
+        found.rescored,
+        settings.normalization,
+    )
     fused = [f for f in fused if f.score >= min_score]
     results: list[SearchResult] = []
     kept_words: list[set[str]] = []
