@@ -37,6 +37,9 @@ class SearchSettings(BaseModel):
     transcripts: bool = True
     transcript_patterns: list[str] = Field(default_factory=lambda: ["sessions/*.jsonl"])
     embed_transcripts: bool = True
+    # Transcript hits weigh this much against notes (raw BM25 and normalized vector scores):
+    # curated notes come first when both match alike; 1.0 ranks them as equals.
+    transcript_weight: float = Field(default=0.6, ge=0, le=1)
     chunk_tokens: int = Field(default=400, ge=16)
     chunk_overlap: int = Field(default=80, ge=0)
     fusion: Literal["weighted", "rrf"] = "weighted"

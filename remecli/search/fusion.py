@@ -60,11 +60,13 @@ def fuse(
     vector_weight: float = 0.7,
     vector_rescored: list[tuple[int, float]] | None = None,
     normalization: str = "min-max",
+    vector_factors: dict[int, float] | None = None,
 ) -> list[Fused]:
     """Combine (chunk id, score) lists from both sides, best first.
 
     `vector_rescored`: exact vector scores of keyword hits the vector search did not return;
     the weighted sum uses them instead of 0 (they add no "vector" signal; RRF ignores them).
+    `vector_factors`: per-chunk multipliers of the normalized vector score (source weights).
     """
     extra: dict[int, float] = {}
     if method == "rrf":
@@ -82,6 +84,11 @@ def fuse(
             ("vector", vector_scores, vector_weight),
             ("bm25", scale(keyword), 1.0 - vector_weight),
         ]
+    if vector_factors:
+        for scores in (sides[0][1], extra):
+            for chunk_id, factor in vector_factors.items():
+                if chunk_id in scores:
+                    scores[chunk_id] *= factor
     present = [(name, scores, weight) for name, scores, weight in sides if scores]
     total_weight = sum(weight for _, _, weight in present)
     if not present:

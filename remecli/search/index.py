@@ -279,7 +279,11 @@ class MemoryIndex:
             except EmbeddingError as exc:
                 self.syncer.last_error = str(exc)
                 log.warning("query embedding failed, using keyword search only: %s", exc)
-        return rank(found, parts.store.get_chunks, settings, max_results, min_score)
+        transcript_ids: set[int] = set()
+        if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
+            ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
+            transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
+        return rank(found, parts.store.get_chunks, settings, max_results, min_score, transcript_ids)
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding; the last few queries are remembered (agents repeat them)."""

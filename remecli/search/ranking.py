@@ -65,14 +65,30 @@ def to_result(chunk: Chunk, score: float, signals: list[str]) -> SearchResult:
     )
 
 
+def weigh_transcripts(
+    found: Candidates, transcript_ids: set[int], weight: float
+) -> dict[int, float]:
+    """Apply the transcript weight: BM25 scores scaled (and re-sorted) in place; returns the
+    factors of the normalized vector scores."""
+    if weight == 1.0 or not transcript_ids:
+        return {}
+    keyword = [(i, s * weight if i in transcript_ids else s) for i, s in found.keyword]
+    found.keyword = sorted(keyword, key=lambda item: -item[1])
+    return {i: weight for i in transcript_ids}
+
+
 def rank(
     found: Candidates,
     get_chunks: Callable[[list[int]], dict[int, Chunk]],
     settings: SearchSettings,
     max_results: int,
     min_score: float,
+    transcript_ids: set[int] | None = None,
 ) -> list[SearchResult]:
-    """The best `max_results` distinct hits scoring at least `min_score` (fusion per settings)."""
+    """The best `max_results` distinct hits scoring at least `min_score` (fusion per settings;
+    `transcript_ids`: which candidates are transcript chunks, weighed by
+    `settings.transcript_weight`)."""
+    factors = weigh_transcripts(found, transcript_ids or set(), settings.transcript_weight)
     fused = fuse(
         found.vector,
         found.keyword,
@@ -80,6 +96,7 @@ def rank(
         settings.vector_weight,
         found.rescored,
         settings.normalization,
+        factors,
     )
     fused = [f for f in fused if f.score >= min_score]
     results: list[SearchResult] = []

@@ -210,6 +210,20 @@ class ChunkStore:
                     found[row[0]] = _row_to_chunk(row).chunk
         return found
 
+    def of_source(self, ids: list[int], source: str) -> set[int]:
+        """Which of `ids` are chunks of `source`."""
+        found: set[int] = set()
+        with self._lock:
+            for k in range(0, len(ids), 500):
+                batch = ids[k : k + 500]
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT id FROM chunks WHERE source = ? AND id IN ({marks})",
+                    [source, *batch],
+                )
+                found.update(r[0] for r in rows)
+        return found
+
     def chunk_count(self) -> int:
         """Number of stored chunks."""
         with self._lock:
