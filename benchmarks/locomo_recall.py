@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import shutil
 import sys
@@ -143,6 +144,8 @@ def write_transcripts(sample: dict, working_dir: Path) -> dict[str, tuple[str, i
         content = "\n".join(lines) + "\n"
         if not target.exists() or target.read_text(encoding="utf-8") != content:
             target.write_text(content, encoding="utf-8")
+            quiet = time.time() - 3600  # a finished session: its last chunk gets a vector too
+            os.utime(target, (quiet, quiet))
     return where
 
 

@@ -224,6 +224,16 @@ class ChunkStore:
                 found.update(r[0] for r in rows)
         return found
 
+    def last_chunk_starts(self, source: str) -> dict[str, tuple[int, int]]:
+        """path → (first line of its last chunk, file mtime_ns) for files of `source`."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.path, MAX(c.start_line), f.mtime_ns FROM chunks c "
+                "JOIN files f ON f.path = c.path WHERE c.source = ? GROUP BY c.path",
+                (source,),
+            ).fetchall()
+        return {path: (start, mtime or 0) for path, start, mtime in rows}
+
     def chunk_count(self) -> int:
         """Number of stored chunks."""
         with self._lock:

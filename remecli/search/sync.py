@@ -2,8 +2,10 @@
 
 Notes (Markdown): per file, mtime+size then sha256; unchanged chunks keep their id and vector.
 Transcripts (append-only JSONL): a file row remembers where its last chunk starts; when the file
-only grew, just that chunk and the new lines are read again. Embeddings come from the on-disk
-cache when a text was seen before.
+only grew, just that chunk and the new lines are read again. The last chunk of a transcript
+written to in the last `OPEN_CHUNK_SECONDS` is not embedded yet (it grows with every message;
+keyword search finds it meanwhile). Embeddings come from the on-disk cache when a text was seen
+before.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +39,7 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 KEYWORD_BATCH = 5_000
+OPEN_CHUNK_SECONDS = 600  # a transcript quiet this long has a finished last chunk
 _SPEAKERS_KEPT = 64
 
 
@@ -330,6 +334,15 @@ class Syncer:
 
     # -- embeddings ----------------------------------------------------------------------------
 
+    def _without_open_chunks(
+        self, parts: IndexParts, pending: list[StoredChunk]
+    ) -> list[StoredChunk]:
+        """`pending` minus the growing last chunk of live transcripts (embedded once it is
+        finished: a later chunk follows it, or the file has been quiet for a while)."""
+        last = parts.store.last_chunk_starts(TRANSCRIPT)
+        now_ns = time.time_ns()
+        return [s for s in pending if not _is_open(s, last, now_ns)]
+
     def embed_missing(
         self, parts: IndexParts, report: SyncReport, progress: Progress | None = None
     ) -> None:
@@ -339,6 +352,8 @@ class Syncer:
         pending = parts.store.without_vectors()
         if not self.settings.embed_transcripts:
             pending = [s for s in pending if s.chunk.source != TRANSCRIPT]
+        elif any(s.chunk.source == TRANSCRIPT for s in pending):
+            pending = self._without_open_chunks(parts, pending)
         if not pending:
             return
         texts = [embedding_text(s.chunk) for s in pending]
@@ -367,6 +382,13 @@ class Syncer:
         if parts.vectors is None:
             parts.vectors = VectorIndex(len(ready[0][1]))
         parts.vectors.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
+
+
+def _is_open(stored: StoredChunk, last: dict[str, tuple[int, int]], now_ns: int) -> bool:
+    """A transcript's last chunk while the file is still being written to (it will grow)."""
+    start, mtime_ns = last.get(stored.chunk.path, (0, 0))
+    recent = now_ns - mtime_ns < OPEN_CHUNK_SECONDS * 1_000_000_000
+    return stored.chunk.source == TRANSCRIPT and stored.chunk.start_line == start and recent
 
 
 def _read_from(handle, resume: dict, size: int) -> tuple[int, int, bytes]:

@@ -225,3 +225,29 @@ async def test_transcripts_can_be_switched_off(working_dir: Path) -> None:
         assert await index.search("gazebo") == []
     finally:
         index.close()
+
+
+async def test_the_growing_last_chunk_is_embedded_once_the_session_is_quiet(
+    working_dir: Path,
+) -> None:
+    import os
+    import time
+
+    from tests.search.fake_embedder import CharNgramEmbedder
+
+    records = [Transcript.message_record(_user(f"turn {k} " + "word " * 60)) for k in range(6)]
+    path = write_session(working_dir, "q", records)
+    embedder = CharNgramEmbedder()
+    index = MemoryIndex.open(working_dir, settings(chunk_tokens=200), embedder=embedder)
+    try:
+        await index.sync()
+        stored = index.store.chunks_of("sessions/q.jsonl")
+        assert len(stored) >= 2
+        vectors = {s.id for s in stored} - {s.id for s in index.store.without_vectors()}
+        assert vectors == {s.id for s in stored[:-1]}  # the open last chunk waits
+        quiet = time.time() - 3600
+        os.utime(path, (quiet, quiet))
+        await index.sync()
+        assert index.store.without_vectors() == []
+    finally:
+        index.close()
