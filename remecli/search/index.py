@@ -21,13 +21,14 @@ import numpy as np
 from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, EmbeddingError, make_embedder
-from remecli.search.keyword import Filters
+from remecli.search.keyword import Filters, KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS, open_or_rebuild, remove_derived
 from remecli.search.ranking import Candidates, rank
-from remecli.search.store import day_number
+from remecli.search.store import ChunkStore, day_number
 from remecli.search.sync import Progress, Syncer
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.types import SearchResult, SyncReport
+from remecli.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -114,17 +115,17 @@ class MemoryIndex:
             self._needs_full_sync = True
 
     @property
-    def store(self):  # noqa: ANN201 - the ChunkStore (benchmarks read it)
+    def store(self) -> ChunkStore:
         """The chunk store of the open parts."""
         return self.parts.store
 
     @property
-    def keyword(self):  # noqa: ANN201 - the KeywordIndex (benchmarks time it)
+    def keyword(self) -> KeywordIndex:
         """The keyword index of the open parts."""
         return self.parts.keyword
 
     @property
-    def vectors(self):  # noqa: ANN201 - the VectorIndex or None
+    def vectors(self) -> VectorIndex | None:
         """The vector index of the open parts (None before the first vector)."""
         return self.parts.vectors
 
@@ -234,10 +235,10 @@ class MemoryIndex:
         for attempt in (1, 2):
             try:
                 with self._parts_lock:
+                    switches = (use_vector, use_keyword, rescore)
                     return self._search_locked(
-                        query, max_results, min_score, filters, settings, use_vector,
-                        use_keyword, rescore,
-                    )  # fmt: skip
+                        query, max_results, min_score, filters, settings, switches
+                    )
             except CORRUPTION_ERRORS as exc:
                 if attempt == 2:
                     log.exception("search failed after rebuilding the index")
@@ -253,10 +254,9 @@ class MemoryIndex:
         min_score: float | None,
         filters: Filters,
         settings: SearchSettings,
-        use_vector: bool,
-        use_keyword: bool,
-        rescore: bool,
+        switches: tuple[bool, bool, bool],
     ) -> list[SearchResult]:
+        use_vector, use_keyword, rescore = switches
         parts = self.parts
         max_results = max_results or settings.max_results
         min_score = settings.min_score if min_score is None else min_score
