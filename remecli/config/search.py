@@ -29,15 +29,24 @@ class EmbeddingSettings(BaseModel):
 
 
 class SearchSettings(BaseModel):
-    """Settings of the hybrid memory index over MEMORY.md and memory/*.md."""
+    """Settings of the hybrid memory index over notes (Markdown) and transcripts (JSONL)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    patterns: list[str] = Field(default_factory=lambda: ["MEMORY.md", "memory/**/*.md"])
+    patterns: list[str] = Field(
+        default_factory=lambda: ["MEMORY.md", "memory/**/*.md", "digest/**/*.md"]
+    )
+    transcripts: bool = True
+    transcript_patterns: list[str] = Field(default_factory=lambda: ["sessions/*.jsonl"])
+    embed_transcripts: bool = True
+    # Transcript hits weigh this much against notes (raw BM25 and normalized vector scores):
+    # curated notes come first when both match alike; 1.0 ranks them as equals.
+    transcript_weight: float = Field(default=0.6, ge=0, le=1)
     chunk_tokens: int = Field(default=400, ge=16)
     chunk_overlap: int = Field(default=80, ge=0)
     fusion: Literal["weighted", "rrf"] = "weighted"
     vector_weight: float = Field(default=0.7, ge=0, le=1)
+    normalization: Literal["min-max", "max"] = "min-max"
     candidate_multiplier: int = Field(default=4, ge=1)
     max_results: int = Field(default=5, ge=1)
     min_score: float = Field(default=0.0, ge=0)

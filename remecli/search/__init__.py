@@ -1,9 +1,10 @@
-"""Hybrid memory search (BM25 + vectors) over MEMORY.md and memory/**/*.md.
+"""Hybrid memory search (BM25 + vectors) over notes (MEMORY.md, memory/, digest/) and transcripts.
 
 from remecli.search import MemoryIndex
 index = MemoryIndex.open(working_dir, settings.search)
 index.sync_blocking()                      # or: await index.sync()
 results = await index.search("deploy steps", max_results=5)
+results = await index.search("deploy", source="transcripts", since="2025-01-01", until=None)
 """
 
 from remecli.search.chunker import MarkdownChunker

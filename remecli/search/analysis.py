@@ -3,7 +3,9 @@
 Words and identifiers: runs of letters/digits, also kept whole when joined by `.`, `-`, `_` or
 `/` (so `deploy-notes.md` yields `deploy-notes.md`, `deploy`, `notes`, `md`). CJK runs are indexed
 as unigrams + bigrams; a query uses bigrams (unigram for a one-character run), so a Chinese query
-finds Chinese text without a segmenter.
+finds Chinese text without a segmenter. Terms are lowercased, stop-worded and Porter-stemmed
+(PyStemmer; a joined identifier is kept as written) here in Python; the engine indexes the
+resulting terms as they are.
 """
 
 from __future__ import annotations
@@ -11,66 +13,53 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from whoosh.analysis import LowercaseFilter, StemFilter, StopFilter, Token, Tokenizer
-from whoosh.analysis.filters import STOP_WORDS
+import Stemmer
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD_CHAR = rf"(?:(?![{_CJK}])[^\W_])"
 _PATTERN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_WORD_CHAR}+(?:[._\-/]{_WORD_CHAR}+)*)")
 _PART = re.compile(rf"{_WORD_CHAR}+")
+_JOINED = re.compile(r"[._\-/]")
 
-
-def _terms(text: str, mode: str) -> Iterator[tuple[str, int, int]]:
-    """(term, start_char, end_char) for each indexable term of `text`."""
-    query = mode == "query"
-    for match in _PATTERN.finditer(text):
-        start = match.start()
-        if match.group("cjk"):
-            run = match.group("cjk")
-            if len(run) == 1 or not query:
-                for k, char in enumerate(run):
-                    yield char, start + k, start + k + 1
-            for k in range(len(run) - 1):
-                yield run[k : k + 2], start + k, start + k + 2
-            continue
-        word = match.group("word")
-        parts = list(_PART.finditer(word))
-        if len(parts) > 1:
-            yield word, start, match.end()
-        for part in parts:
-            yield part.group(), start + part.start(), start + part.end()
-
-
-class MixedTokenizer(Tokenizer):
-    """A whoosh tokenizer for mixed English/identifier/CJK text (see module docstring)."""
-
-    def __call__(  # noqa: D102 - whoosh's tokenizer protocol
-        self,
-        value,
-        positions=False,
-        chars=False,
-        keeporiginal=False,
-        removestops=True,
-        start_pos=0,
-        start_char=0,
-        tokenize=True,
-        mode="",
-        **kwargs,
-    ):
-        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        for pos, (text, begin, end) in enumerate(_terms(value, mode)):
-            token.text = text
-            token.boost = 1.0
-            token.stopped = False
-            if keeporiginal:
-                token.original = text
-            if positions:
-                token.pos = start_pos + pos
-            if chars:
-                token.startchar = start_char + begin
-                token.endchar = start_char + end
-            yield token
-
+# Words too common to index (the classic short English list search engines use).
+INDEX_STOP_WORDS: frozenset[str] = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "for",
+        "from",
+        "have",
+        "if",
+        "in",
+        "is",
+        "it",
+        "may",
+        "not",
+        "of",
+        "on",
+        "or",
+        "tbd",
+        "that",
+        "the",
+        "this",
+        "to",
+        "us",
+        "we",
+        "when",
+        "will",
+        "with",
+        "yet",
+        "you",
+        "your",
+    ]
+)
 
 _FUNCTION_WORDS = """
 i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
@@ -84,27 +73,55 @@ very us may yet tbd
 s t d ll m o re ve y don ain aren couldn didn doesn hadn hasn haven isn mightn mustn needn shan
 shouldn wasn weren wouldn
 """
-QUERY_STOP_WORDS: frozenset[str] = frozenset(_FUNCTION_WORDS.split()) | frozenset(STOP_WORDS)
+QUERY_STOP_WORDS: frozenset[str] = frozenset(_FUNCTION_WORDS.split()) | INDEX_STOP_WORDS
 
 
-def make_analyzer():
-    """The analyzer used for both indexing and queries."""
-    return MixedTokenizer() | LowercaseFilter() | StopFilter(STOP_WORDS, minsize=1) | StemFilter()
+def raw_terms(text: str, mode: str) -> Iterator[str]:
+    """Unnormalized terms of `text` (mode "query" indexes CJK as bigrams only)."""
+    query = mode == "query"
+    for match in _PATTERN.finditer(text):
+        run = match.group("cjk")
+        if run:
+            if len(run) == 1 or not query:
+                yield from run
+            for k in range(len(run) - 1):
+                yield run[k : k + 2]
+            continue
+        word = match.group("word")
+        parts = _PART.findall(word)
+        if len(parts) > 1:
+            yield word
+        yield from parts
 
 
-def make_query_analyzer():
+class Analyzer:
+    """Turns text into index terms: tokenize, lowercase, drop stop words, Porter-stem."""
+
+    def __init__(self, stop_words: frozenset[str]) -> None:
+        self.stop_words = stop_words
+        self._stemmer = Stemmer.Stemmer("porter")
+        self._stemmer.maxCacheSize = 50_000
+
+    def __call__(self, text: str, mode: str = "index") -> list[str]:
+        """The terms of `text`, in order (duplicates kept: they are term frequencies)."""
+        stop = self.stop_words
+        words = [w for w in (t.lower() for t in raw_terms(text, mode)) if w not in stop]
+        plain = [k for k, w in enumerate(words) if not _JOINED.search(w)]
+        for k, stem in zip(plain, self._stemmer.stemWords([words[k] for k in plain]), strict=True):
+            words[k] = stem  # CJK terms come back unchanged; joined identifiers are not stemmed
+        return words
+
+
+def make_analyzer() -> Analyzer:
+    """The analyzer of indexed text (short stop list)."""
+    return Analyzer(INDEX_STOP_WORDS)
+
+
+def make_query_analyzer() -> Analyzer:
     """The analyzer of queries: the index's, with the longer stop list `QUERY_STOP_WORDS`."""
-    return (
-        MixedTokenizer()
-        | LowercaseFilter()
-        | StopFilter(QUERY_STOP_WORDS, minsize=1)
-        | StemFilter()
-    )
+    return Analyzer(QUERY_STOP_WORDS)
 
 
-def query_terms(analyzer, text: str) -> list[str]:
+def query_terms(analyzer: Analyzer, text: str) -> list[str]:
     """Distinct analyzed terms of a query, in order."""
-    seen: dict[str, None] = {}
-    for token in analyzer(text, mode="query"):
-        seen.setdefault(token.text, None)
-    return list(seen)
+    return list(dict.fromkeys(analyzer(text, mode="query")))

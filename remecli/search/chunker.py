@@ -1,5 +1,7 @@
 """Markdown-aware chunking: headings, paragraphs, list items and code fences, packed by tokens.
 
+Blocks come from markdown-it-py (CommonMark, the parser rich ships), with their source lines.
+
 Each chunk knows its file, 1-based inclusive line range and heading path. A heading starts a new
 chunk; blocks are packed up to `max_tokens`; when a chunk fills up, the next one repeats up to
 `overlap_tokens` of its tail. A fenced code block that fits is never split; longer blocks are cut
@@ -12,11 +14,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from markdown_it import MarkdownIt
+
 from remecli.search.types import Chunk
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_MARKDOWN = MarkdownIt("commonmark")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
 
 
@@ -43,43 +45,61 @@ class _Block:
 
 
 def _parse_blocks(lines: list[str]) -> list[_Block]:
-    """Split lines into Markdown blocks, tracking the heading path of each."""
+    """Markdown blocks from markdown-it-py's token stream, tracking the heading path of each.
+
+    Leaf blocks keep their source lines (`token.map`); a list item stops where a nested item,
+    fence or heading starts; lines no token covers (link definitions, …) become paragraphs.
+    """
+    tokens = _MARKDOWN.parse("\n".join(lines))
+    spans: list[tuple[int, int, str, str, int]] = []  # start, end (exclusive), kind, title, level
+    item_starts: list[int] = []
+    for k, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        start, end = token.map
+        if token.type == "heading_open":
+            title = tokens[k + 1].content if k + 1 < len(tokens) else ""
+            spans.append((start, end, "heading", title, int(token.tag[1:])))
+        elif token.type == "fence":
+            spans.append((start, end, "fence", "", 0))
+        elif token.type == "list_item_open":
+            spans.append((start, end, "item", "", 0))
+            item_starts.append(len(spans) - 1)
+        elif token.type in ("paragraph_open", "html_block", "hr", "table_open", "code_block"):
+            spans.append((start, end, "para", "", 0))
+    spans.sort(key=lambda s: (s[0], s[2] != "item"))
+    owned = [False] * len(lines)
+    blocks_at: list[tuple[int, int, str, str, int]] = []
+    for index, (start, end, kind, title, level) in enumerate(spans):
+        if kind == "item":
+            later = [s[0] for s in spans[index + 1 :] if start < s[0] < end and s[2] != "para"]
+            end = min([end, *later])
+        if any(owned[start:end]) and kind == "para":
+            continue
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        if end <= start:
+            continue
+        for n in range(start, end):
+            owned[n] = True
+        blocks_at.append((start, end, kind, title, level))
+    n = 0
+    while n < len(lines):  # lines no token claimed
+        if not owned[n] and lines[n].strip():
+            first = n
+            while n < len(lines) and not owned[n] and lines[n].strip():
+                n += 1
+            blocks_at.append((first, n, "para", "", 0))
+        n += 1
+    blocks_at.sort()
     blocks: list[_Block] = []
     stack: list[tuple[int, str]] = []
-    current: _Block | None = None
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        number = i + 1
-        headings = tuple(title for _, title in stack)
-        fence = _FENCE_OPEN.match(line)
-        if fence:
-            marker = fence.group(1)
-            closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}\s*$")
-            j = i + 1
-            while j < len(lines) and not closing.match(lines[j]):
-                j += 1
-            j = min(j, len(lines) - 1)
-            blocks.append(_Block("fence", number, lines[i : j + 1], headings))
-            current = None
-            i = j + 1
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            level = len(heading.group(1))
+    for start, end, kind, title, level in blocks_at:
+        if kind == "heading":
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, (heading.group(2) or "").strip()))
-            blocks.append(_Block("heading", number, [line], tuple(t for _, t in stack)))
-            current = None
-        elif not line.strip():
-            current = None
-        elif _LIST_ITEM.match(line) or current is None:
-            current = _Block("item" if _LIST_ITEM.match(line) else "para", number, [line], headings)
-            blocks.append(current)
-        else:
-            current.lines.append(line)
-        i += 1
+            stack.append((level, title.strip()))
+        blocks.append(_Block(kind, start + 1, lines[start:end], tuple(t for _, t in stack)))
     return blocks
 
 
@@ -123,6 +143,12 @@ class MarkdownChunker:
         self._count = counter or token_counter.count
         self._encode = token_counter.encode
         self._decode = token_counter.decode
+
+    def token_functions(
+        self,
+    ) -> tuple[Callable[[str], int], Callable[[str], list[int]], Callable[[list[int]], str]]:
+        """(count, encode, decode) of the token counter this chunker uses."""
+        return self._count, self._encode, self._decode
 
     def _units(self, block: _Block) -> list[_Unit]:
         text = "\n".join(block.lines)

@@ -1,4 +1,5 @@
-"""`remecli search "query" [--json] [--max N] [--min-score X]` and `remecli reindex`.
+"""`remecli search "query" [--json] [--max N] [--min-score X] [--source S] [--since D] [--until D]`
+and `remecli reindex`.
 
 Both accept the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/notes/.reme`).
 """
@@ -16,10 +17,15 @@ from remecli.search.index import MemoryIndex
 from remecli.search.types import SearchResult, SyncReport
 
 _SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 USAGE = (
-    'usage: remecli search "query" [--json] [--max N] [--min-score X] [config=NAME] [key=value ...]\n'
+    'usage: remecli search "query" [--json] [--max N] [--min-score X]\n'
+    "                      [--source notes|transcripts|all] [--since YYYY-MM-DD] "
+    "[--until YYYY-MM-DD]\n"
+    "                      [config=NAME] [key=value ...]\n"
     "       remecli reindex [config=NAME] [key=value ...]"
 )
+_SOURCES = ("notes", "transcripts", "all")
 
 
 class UsageError(ValueError):
@@ -27,7 +33,8 @@ class UsageError(ValueError):
 
 
 def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
-    """Split argv into options (query, json, max, min_score) and settings (key=value)."""
+    """Split argv into options (query, json, max, min_score; source, since, until when given)
+    and settings (key=value)."""
     options: dict = {"query": None, "json": False, "max": None, "min_score": None}
     settings: list[str] = []
     items = list(argv)
@@ -45,6 +52,13 @@ def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
                 raise UsageError(f"{name} needs a number, got {value!r}") from None
             if key == "max" and options["max"] < 1:
                 raise UsageError("--max must be at least 1")
+        elif name in ("--source", "--since", "--until"):
+            value = (inline or (items.pop(0) if items else "")).strip()
+            if name == "--source" and value not in _SOURCES:
+                raise UsageError(f"--source must be one of {', '.join(_SOURCES)}, got {value!r}")
+            if name != "--source" and not _DATE.match(value):
+                raise UsageError(f"{name} needs a date like 2025-01-31, got {value!r}")
+            options[name[2:]] = value
         elif name in ("-h", "--help"):
             raise UsageError("")
         elif item.startswith("--"):
@@ -87,14 +101,22 @@ def progress_bar():
 
 
 def format_result(result: SearchResult) -> str:
-    """One human-readable hit: location, score, signals and the first snippet lines."""
+    """One human-readable hit: location, score, signals, what the note says, first lines."""
     lines = result.snippet.strip().splitlines()
     shown = "\n".join(f"    {line}" for line in lines[:4])
     more = "\n    …" if len(lines) > 4 else ""
-    return (
-        f"{result.path}:{result.start_line}-{result.end_line}  score {result.score:.3f}  "
-        f"[{', '.join(result.signals)}]\n{shown}{more}"
-    )
+    where = f"{result.path}:{result.start_line}-{result.end_line}"
+    if result.source == "transcript":
+        where += "  (transcript"
+        where += f", {result.date})" if result.date else ")"
+    elif result.date:
+        where += f"  ({result.date})"
+    about = ""
+    if result.name or result.description:
+        about = "  " + " — ".join(p for p in (result.name, result.description) if p) + "\n"
+    if result.tags:
+        about += "  tags: " + ", ".join(result.tags) + "\n"
+    return f"{where}  score {result.score:.2f}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
 
 
 def _summary(report: SyncReport) -> str:
@@ -135,6 +157,9 @@ def run(command: str, argv: list[str]) -> int:
     except EmbeddingError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"remecli: cannot open the search index in {working_dir}: {exc}", file=sys.stderr)
+        return 1
     try:
         with progress_bar() as report_progress:
             if command == "reindex":
@@ -145,7 +170,16 @@ def run(command: str, argv: list[str]) -> int:
             print(
                 f"warning: {report.embedding_error} (keyword search still works)", file=sys.stderr
             )
-        results = index.search_blocking(options["query"], options["max"], options["min_score"])
+        if index.recovered:
+            print(f"note: {index.recovered}", file=sys.stderr)
+        results = index.search_blocking(
+            options["query"],
+            options["max"],
+            options["min_score"],
+            source=options.get("source"),
+            since=options.get("since"),
+            until=options.get("until"),
+        )
     finally:
         index.close()
     if options["json"]:

@@ -1,6 +1,9 @@
 """Fusing keyword and vector candidates: normalized weighted sum, or reciprocal rank fusion.
 
-Both methods give scores in [0, 1]. When one side has no candidates (no embedder, or no word of
+The weighted sum normalizes each side by min-max over its candidates (`normalization="min-max"`:
+the weakest candidate of a side gets 0 from it) or by the side's best score
+(`normalization="max"`: BM25 / best BM25 and cosine / best cosine, so a real hit never reads 0).
+All methods give scores in [0, 1]. When one side has no candidates (no embedder, or no word of
 the query occurs), the other side carries the full weight, so a keyword-only hit still scores 1.
 Ties are broken by the number of signals, then by chunk id (deterministic).
 """
@@ -32,6 +35,16 @@ def min_max(scores: list[tuple[int, float]]) -> dict[int, float]:
     return {i: (s - low) / (high - low) for i, s in scores}
 
 
+def max_scaled(scores: list[tuple[int, float]]) -> dict[int, float]:
+    """Scale scores by the best one (best = 1; negatives count as 0)."""
+    if not scores:
+        return {}
+    high = max(s for _, s in scores)
+    if high <= 1e-12:
+        return {i: 1.0 for i, _ in scores}
+    return {i: max(s, 0.0) / high for i, s in scores}
+
+
 def rank_scores(scores: list[tuple[int, float]], k: int = RRF_K) -> dict[int, float]:
     """Reciprocal-rank scores scaled so rank 1 = 1 (input is best first)."""
     ranked: dict[int, float] = {}
@@ -46,11 +59,14 @@ def fuse(
     method: str = "weighted",
     vector_weight: float = 0.7,
     vector_rescored: list[tuple[int, float]] | None = None,
+    normalization: str = "min-max",
+    vector_factors: dict[int, float] | None = None,
 ) -> list[Fused]:
     """Combine (chunk id, score) lists from both sides, best first.
 
     `vector_rescored`: exact vector scores of keyword hits the vector search did not return;
     the weighted sum uses them instead of 0 (they add no "vector" signal; RRF ignores them).
+    `vector_factors`: per-chunk multipliers of the normalized vector score (source weights).
     """
     extra: dict[int, float] = {}
     if method == "rrf":
@@ -61,12 +77,18 @@ def fuse(
     else:
         hits = {i for i, _ in vector}
         rescored = [(i, s) for i, s in (vector_rescored or []) if i not in hits]
-        vector_scores = min_max(vector + rescored) if vector else {}
+        scale = max_scaled if normalization == "max" else min_max
+        vector_scores = scale(vector + rescored) if vector else {}
         extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
         sides = [
             ("vector", vector_scores, vector_weight),
-            ("bm25", min_max(keyword), 1.0 - vector_weight),
+            ("bm25", scale(keyword), 1.0 - vector_weight),
         ]
+    if vector_factors:
+        for scores in (sides[0][1], extra):
+            for chunk_id, factor in vector_factors.items():
+                if chunk_id in scores:
+                    scores[chunk_id] *= factor
     present = [(name, scores, weight) for name, scores, weight in sides if scores]
     total_weight = sum(weight for _, _, weight in present)
     if not present:

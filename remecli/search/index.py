@@ -1,72 +1,69 @@
 """`MemoryIndex`: the one facade the agent tool, the CLI and the library share.
 
-Indexes `MEMORY.md` and `memory/**/*.md` of a working dir into a derived folder
-(`<working_dir>/index/`): a SQLite chunk store, a whoosh BM25 index and an in-memory faiss index
-rebuilt from stored vectors. `sync` is incremental (content hashes per file; unchanged chunks
-keep their id and vector; embeddings come from an on-disk cache when the text was seen before).
+Indexes notes (`MEMORY.md`, `memory/**/*.md`, `digest/**/*.md`) and transcripts
+(`sessions/*.jsonl`) of a working dir into a derived folder (`<working_dir>/index/`, see
+`parts.py`). `sync` is incremental (`sync.py`); `search` fuses BM25 and vector candidates and
+filters by source and date (`ranking.py`). A damaged index is deleted and rebuilt, keyword side
+first (`recovered` says so once); it never makes a search fail.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import datetime as dt
 import logging
-import shutil
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
 from remecli.config.search import SearchSettings
-from remecli.search.cache import EmbeddingCache, cache_key
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, EmbeddingError, make_embedder
-from remecli.search.fusion import fuse
-from remecli.search.keyword import KeywordIndex
-from remecli.search.store import ChunkStore, StoredChunk
-from remecli.search.types import Chunk, SearchResult, SyncReport
+from remecli.search.keyword import Filters, KeywordIndex
+from remecli.search.parts import CORRUPTION_ERRORS, open_or_rebuild, remove_derived
+from remecli.search.ranking import Candidates, rank
+from remecli.search.store import ChunkStore, day_number
+from remecli.search.sync import Progress, Syncer
+from remecli.search.transcripts import SOURCE as TRANSCRIPT
+from remecli.search.types import SearchResult, SyncReport
 from remecli.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
 INDEX_FOLDER = "index"
-SCHEMA_VERSION = "1"
-SNIPPET_CHARS = 700
-_KEYWORD_BATCH = 5_000
-Progress = Callable[[str, int, int], None]
+SCHEMA_VERSION = "2"
+SOURCES = {"notes": "notes", "transcripts": TRANSCRIPT, "transcript": TRANSCRIPT}
+DateLike = str | dt.date | None
 
 
-@dataclass(slots=True)
-class _PendingWrites:
-    """Keyword-index changes and file hashes collected during a sync, applied in batches."""
-
-    remove_paths: list[str] = field(default_factory=list)
-    remove_ids: list[int] = field(default_factory=list)
-    add: list[tuple[int, str, str, str]] = field(default_factory=list)
-    files: list[tuple[str, str, int, int]] = field(default_factory=list)
-
-    def clear(self) -> None:
-        self.remove_paths.clear()
-        self.remove_ids.clear()
-        self.add.clear()
-        self.files.clear()
+def _day(value: DateLike, name: str) -> int | None:
+    """A date given as YYYY-MM-DD (or a date) → YYYYMMDD; ValueError says what is wrong."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"{name} must be a date like 2025-01-31, got {value!r}") from None
+    return day_number(value.isoformat())
 
 
-def embedding_text(chunk: Chunk) -> str:
-    """What is embedded: the chunk, preceded by its heading path when the heading is not in it."""
-    if chunk.headings and not chunk.text.lstrip().startswith("#"):
-        return f"{chunk.heading_path}\n{chunk.text}"
-    return chunk.text
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def make_filters(source: str | None, since: DateLike, until: DateLike) -> Filters:
+    """Filters from the API's arguments (source notes|transcripts|all|None)."""
+    if source not in (None, "", "all") and source not in SOURCES:
+        raise ValueError(f"source must be notes, transcripts or all, got {source!r}")
+    low, high = _day(since, "since"), _day(until, "until")
+    if high is not None and low is None:
+        low = 1  # undated chunks never fall inside a date range
+    return Filters(SOURCES.get(source or ""), low, high)
 
 
 class MemoryIndex:
-    """Hybrid (BM25 + vector) search over a working dir's Markdown memory."""
+    """Hybrid (BM25 + vector) search over a working dir's notes and transcripts."""
 
     def __init__(self, working_dir: Path, settings: SearchSettings, embedder: Embedder | None):
         self.working_dir = working_dir
@@ -74,10 +71,12 @@ class MemoryIndex:
         self.embedder = embedder
         self.folder = working_dir / INDEX_FOLDER
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
-        self.last_error = ""
+        self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
+        self.recovered = ""  # set when a damaged index was rebuilt (one line for the user)
         self._write_lock = threading.RLock()  # one sync/reindex at a time
-        self._parts_lock = threading.RLock()  # searches vs. swapping the parts during reindex
+        self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
+        self._needs_full_sync = False
         self._watch_task: asyncio.Task | None = None
         self._stop_event: asyncio.Event | None = None
         self._open_parts()
@@ -86,11 +85,16 @@ class MemoryIndex:
     def open(
         cls, working_dir: Path, settings: SearchSettings, *, embedder: Embedder | None = None
     ) -> MemoryIndex:
-        """Open (or create) the index of `working_dir`. Without `embedder`, settings pick one."""
+        """Open (or create, or rebuild if damaged) the index of `working_dir`."""
         working_dir = Path(working_dir).expanduser()
         if embedder is None:
             embedder = make_embedder(settings.embedding)
         return cls(working_dir, settings, embedder)
+
+    @property
+    def last_error(self) -> str:
+        """The last embedding error ("" if none)."""
+        return self.syncer.last_error
 
     # -- parts ---------------------------------------------------------------------------------
 
@@ -100,179 +104,99 @@ class MemoryIndex:
         dims = self.settings.embedding.dimensions or self.embedder.dimensions
         return f"{self.embedder.model_id}|{dims}"
 
-    def _open_parts(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.store = ChunkStore(self.folder / "chunks.sqlite")
+    def _meta(self) -> dict[str, str]:
         chunking = f"{self.settings.chunk_tokens}/{self.chunker.overlap_tokens}"
-        if self.store.get_meta("schema") not in (None, SCHEMA_VERSION) or self.store.get_meta(
-            "chunking"
-        ) not in (None, chunking):
-            self.store.close()
-            self._remove_derived()
-            self.store = ChunkStore(self.folder / "chunks.sqlite")
-        self.store.set_meta("schema", SCHEMA_VERSION)
-        self.store.set_meta("chunking", chunking)
-        if self.store.get_meta("embedder") != self._embedder_key():
-            self.store.clear_vectors()
-            self.store.set_meta("embedder", self._embedder_key())
-        self.keyword = KeywordIndex(self.folder / "bm25")
-        self.cache = EmbeddingCache(self.folder / "embedding_cache.sqlite")
-        self.vectors: VectorIndex | None = None
-        ids, matrix = self.store.all_vectors()
-        if matrix is not None:
-            self.vectors = VectorIndex(matrix.shape[1])
-            self.vectors.add(ids, matrix)
+        return {"schema": SCHEMA_VERSION, "chunking": chunking}
 
-    def _remove_derived(self) -> None:
-        """Delete the chunk store and keyword index (the embedding cache is kept)."""
-        for name in ("chunks.sqlite", "chunks.sqlite-wal", "chunks.sqlite-shm"):
-            (self.folder / name).unlink(missing_ok=True)
-        shutil.rmtree(self.folder / "bm25", ignore_errors=True)
+    def _open_parts(self) -> None:
+        self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
+        if note:
+            self.recovered = note
+            self._needs_full_sync = True
 
-    def _close_parts(self) -> None:
-        self.keyword.close()
-        self.store.close()
-        self.cache.close()
+    @property
+    def store(self) -> ChunkStore:
+        """The chunk store of the open parts."""
+        return self.parts.store
+
+    @property
+    def keyword(self) -> KeywordIndex:
+        """The keyword index of the open parts."""
+        return self.parts.keyword
+
+    @property
+    def vectors(self) -> VectorIndex | None:
+        """The vector index of the open parts (None before the first vector)."""
+        return self.parts.vectors
+
+    def check_and_recover_blocking(self) -> bool:
+        """Check the parts; if damaged, rebuild (keyword side first). True if it was damaged."""
+        with self._write_lock:
+            try:
+                with self._parts_lock:
+                    self.parts.check()
+                return False
+            except CORRUPTION_ERRORS as exc:
+                self._rebuild(f"search index at {self.folder} is damaged ({exc}); rebuilding it")
+                return True
+
+    async def check_and_recover(self) -> bool:
+        """`check_and_recover_blocking` off the event loop."""
+        return await asyncio.to_thread(self.check_and_recover_blocking)
+
+    def _rebuild(self, note: str) -> None:
+        """Delete the damaged parts, reopen empty, index keywords now; embeddings follow."""
+        log.warning(note)
+        self.recovered = note
+        with self._parts_lock:
+            try:
+                self.parts.close()
+            except CORRUPTION_ERRORS:
+                pass
+            remove_derived(self.folder)
+            self.parts, _ = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
+        self.syncer.sync(self.parts, embed=False)
 
     # -- syncing -------------------------------------------------------------------------------
 
     def memory_files(self) -> dict[str, Path]:
-        """The files to index (relative posix path → absolute path), per the patterns."""
-        found: dict[str, Path] = {}
-        for pattern in self.settings.patterns:
-            for path in self.working_dir.glob(pattern):
-                rel = path.relative_to(self.working_dir)
-                if path.is_file() and rel.parts[0] != INDEX_FOLDER:
-                    found[rel.as_posix()] = path
-        return dict(sorted(found.items()))
+        """The Markdown notes to index (relative posix path → absolute path)."""
+        return self.syncer.note_files()
 
-    def sync_blocking(self, progress: Progress | None = None) -> SyncReport:
-        """Bring the index up to date with the files (blocking; see `sync`)."""
+    def transcript_files(self) -> dict[str, Path]:
+        """The transcripts to index (relative posix path → absolute path)."""
+        return self.syncer.transcript_files()
+
+    def sync_blocking(
+        self,
+        progress: Progress | None = None,
+        *,
+        paths: Iterable[str] | None = None,
+        embed: bool = True,
+    ) -> SyncReport:
+        """Bring the index up to date (only `paths`, relative to the working dir, if given)."""
+        only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
-            report = SyncReport()
-            files = self.memory_files()
-            known = self.store.files()
-            report.files_seen = len(files)
-            batch = _PendingWrites()
-            for rel in sorted(set(known) - set(files)):
-                ids = self.store.remove_file(rel)
-                batch.remove_paths.append(rel)
-                if self.vectors is not None:
-                    self.vectors.remove(ids)
-                report.files_removed += 1
-                report.chunks_removed += len(ids)
-            for done, (rel, path) in enumerate(files.items(), start=1):
-                self._sync_file(rel, path, known.get(rel), report, batch)
-                if len(batch.add) >= _KEYWORD_BATCH:
-                    self._flush(batch)
-                if progress:
-                    progress("reading", done, len(files))
-            self._flush(batch)
-            self._embed_missing(report, progress)
+            try:
+                report = self.syncer.sync(self.parts, progress, only, embed)
+            except CORRUPTION_ERRORS as exc:
+                self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
+                report = self.syncer.sync(self.parts, progress, None, embed)
+            self._needs_full_sync = False
             return report
 
-    def _flush(self, batch: _PendingWrites) -> None:
-        """Apply keyword changes, then record the files' hashes (so a crash means a re-read)."""
-        self.keyword.replace(batch.remove_paths, batch.add, batch.remove_ids)
-        for row in batch.files:
-            self.store.set_file(*row)
-        batch.clear()
-
-    def _sync_file(
-        self,
-        rel: str,
-        path: Path,
-        known: tuple[str, int, int] | None,
-        report: SyncReport,
-        batch: _PendingWrites,
-    ) -> None:
-        try:
-            stat = path.stat()
-            if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
-                return
-            data = path.read_bytes()
-        except OSError as exc:
-            log.warning("cannot read %s: %s", path, exc)
-            return
-        content_hash = hashlib.sha256(data).hexdigest()
-        if known and known[0] == content_hash:
-            self.store.set_file(rel, content_hash, stat.st_mtime_ns, stat.st_size)
-            return
-        report.files_changed += 1
-        chunks = self.chunker.chunk(rel, data.decode("utf-8", errors="replace"))
-        old_by_key: dict[tuple[str, tuple[str, ...]], list[StoredChunk]] = {}
-        for stored in self.store.chunks_of(rel):
-            old_by_key.setdefault((stored.text_hash, stored.chunk.headings), []).append(stored)
-        moved: list[tuple[int, int, int]] = []
-        add: list[tuple[Chunk, str]] = []
-        for chunk in chunks:
-            text_hash = _hash(chunk.text)
-            same = old_by_key.get((text_hash, chunk.headings))
-            if same:
-                kept = same.pop(0)
-                if (kept.chunk.start_line, kept.chunk.end_line) != (
-                    chunk.start_line,
-                    chunk.end_line,
-                ):
-                    moved.append((kept.id, chunk.start_line, chunk.end_line))
-            else:
-                add.append((chunk, text_hash))
-        remove_ids = [s.id for rest in old_by_key.values() for s in rest]
-        new_ids = self.store.update_chunks(remove_ids, moved, add)
-        batch.add += [
-            (i, rel, c.text, f"{rel} {c.heading_path}")
-            for i, (c, _) in zip(new_ids, add, strict=True)
-        ]
-        batch.remove_ids += remove_ids
-        batch.files.append((rel, content_hash, stat.st_mtime_ns, stat.st_size))
-        if self.vectors is not None:
-            self.vectors.remove(remove_ids)
-        report.chunks_added += len(add)
-        report.chunks_removed += len(remove_ids)
-
-    def _embed_missing(self, report: SyncReport, progress: Progress | None) -> None:
-        if self.embedder is None:
-            return
-        pending = self.store.without_vectors()
-        if not pending:
-            return
-        texts = [embedding_text(s.chunk) for s in pending]
-        dims = self.settings.embedding.dimensions or self.embedder.dimensions
-        keys = [cache_key(self.embedder.model_id, dims, t) for t in texts]
-        cached = self.cache.get_many(keys)
-        missing = [k for k, key in enumerate(keys) if key not in cached]
-        batch = max(self.settings.embedding.batch_size, 1)
-        try:
-            for start in range(0, len(missing), batch):
-                part = missing[start : start + batch]
-                matrix = self.embedder.embed_documents([texts[k] for k in part])
-                self.cache.put_many([(keys[k], row) for k, row in zip(part, matrix, strict=True)])
-                cached.update({keys[k]: row for k, row in zip(part, matrix, strict=True)})
-                report.chunks_embedded += len(part)
-                if progress:
-                    progress("embedding", start + len(part), len(missing))
-        except EmbeddingError as exc:
-            report.embedding_error = self.last_error = str(exc)
-            log.warning("embedding failed, keyword search still works: %s", exc)
-        ready = [(s.id, cached[key]) for s, key in zip(pending, keys, strict=True) if key in cached]
-        if not ready:
-            return
-        self.store.set_vectors(ready)
-        if self.vectors is None:
-            self.vectors = VectorIndex(len(ready[0][1]))
-        ids = [i for i, _ in ready]
-        self.vectors.add(ids, np.vstack([v for _, v in ready]))
-
-    async def sync(self, progress: Progress | None = None) -> SyncReport:
+    async def sync(
+        self, progress: Progress | None = None, *, paths: Iterable[str] | None = None
+    ) -> SyncReport:
         """Bring the index up to date: only changed files re-read, only new chunks embedded."""
-        return await asyncio.to_thread(self.sync_blocking, progress)
+        return await asyncio.to_thread(self.sync_blocking, progress, paths=paths)
 
     def reindex_blocking(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild the index from scratch (embedding cache kept)."""
         with self._write_lock:
             with self._parts_lock:
-                self._close_parts()
-                self._remove_derived()
+                self.parts.close()
+                remove_derived(self.folder)
                 self._open_parts()
             return self.sync_blocking(progress)
 
@@ -288,72 +212,82 @@ class MemoryIndex:
         max_results: int | None = None,
         min_score: float | None = None,
         *,
+        source: str | None = None,
+        since: DateLike = None,
+        until: DateLike = None,
         method: str | None = None,
         use_vector: bool = True,
         use_keyword: bool = True,
         rescore: bool = True,
+        overrides: dict | None = None,
     ) -> list[SearchResult]:
-        """Search (blocking). `method` overrides settings.fusion; the `use_*` and `rescore`
-        flags are for measuring variants."""
-        with self._parts_lock:
-            return self._search_locked(
-                query, max_results, min_score, method, use_vector, use_keyword, rescore
-            )
-
-    def _search_locked(
-        self, query, max_results, min_score, method, use_vector, use_keyword, rescore
-    ) -> list[SearchResult]:
-        max_results = max_results or self.settings.max_results
-        min_score = self.settings.min_score if min_score is None else min_score
-        limit = max_results * self.settings.candidate_multiplier
+        """Search (blocking). `source`: notes|transcripts|all; `since`/`until`: YYYY-MM-DD,
+        inclusive. For measuring variants: `method` overrides settings.fusion, `overrides` other
+        search settings (e.g. vector_weight, normalization, candidate_multiplier); `use_*` and
+        `rescore` switch parts off."""
+        filters = make_filters(source, since, until)
+        settings = self.settings
+        if method or overrides:
+            changes = {**(overrides or {}), **({"fusion": method} if method else {})}
+            settings = settings.model_copy(update=changes)
         if not query.strip():
             return []
-        keyword = self.keyword.search(query, limit) if use_keyword else []
-        vector: list[tuple[int, float]] = []
-        rescored: list[tuple[int, float]] = []
-        if (
-            use_vector
-            and self.embedder is not None
-            and self.vectors is not None
-            and len(self.vectors)
-        ):
+        for attempt in (1, 2):
+            try:
+                with self._parts_lock:
+                    switches = (use_vector, use_keyword, rescore)
+                    return self._search_locked(
+                        query, max_results, min_score, filters, settings, switches
+                    )
+            except CORRUPTION_ERRORS as exc:
+                if attempt == 2:
+                    log.exception("search failed after rebuilding the index")
+                    return []
+                with self._write_lock:
+                    self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
+        return []
+
+    def _search_locked(
+        self,
+        query: str,
+        max_results: int | None,
+        min_score: float | None,
+        filters: Filters,
+        settings: SearchSettings,
+        switches: tuple[bool, bool, bool],
+    ) -> list[SearchResult]:
+        use_vector, use_keyword, rescore = switches
+        parts = self.parts
+        max_results = max_results or settings.max_results
+        min_score = settings.min_score if min_score is None else min_score
+        limit = max_results * settings.candidate_multiplier
+        found = Candidates()
+        if use_keyword:
+            found.keyword = parts.keyword.search(query, limit, filters)
+        vectors = parts.vectors
+        if use_vector and self.embedder is not None and vectors is not None and len(vectors):
+            allowed = None
+            if filters.active():
+                allowed = parts.store.ids_where(filters.source, filters.since, filters.until)
             try:
                 query_vector = self._query_vector(query)
-                vector = self.vectors.search(query_vector, limit)
-                found = {i for i, _ in vector}
+                found.vector = vectors.search(query_vector, limit, allowed)
                 if rescore:
-                    missing = [i for i, _ in keyword if i not in found]
-                    rescored = self.vectors.scores_of(query_vector, missing)
+                    hits = {i for i, _ in found.vector}
+                    missing = [i for i, _ in found.keyword if i not in hits]
+                    found.rescored = vectors.scores_of(query_vector, missing)
             except EmbeddingError as exc:
-                self.last_error = str(exc)
+                self.syncer.last_error = str(exc)
                 log.warning("query embedding failed, using keyword search only: %s", exc)
-        fused = fuse(
-            vector, keyword, method or self.settings.fusion, self.settings.vector_weight, rescored
-        )
-        fused = [f for f in fused if f.score >= min_score]
-        chunks = self.store.get_chunks([f.chunk_id for f in fused[: max_results * 2]])
-        results: list[SearchResult] = []
-        for item in fused:
-            chunk = chunks.get(item.chunk_id)
-            if chunk is None:
-                continue
-            results.append(
-                SearchResult(
-                    path=chunk.path,
-                    start_line=chunk.start_line,
-                    end_line=chunk.end_line,
-                    score=item.score,
-                    snippet=chunk.text[:SNIPPET_CHARS],
-                    signals=sorted(item.signals),
-                    heading_path=chunk.heading_path,
-                )
-            )
-            if len(results) >= max_results:
-                break
-        return results
+        transcript_ids: set[int] = set()
+        if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
+            ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
+            transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
+        return rank(found, parts.store.get_chunks, settings, max_results, min_score, transcript_ids)
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding; the last few queries are remembered (agents repeat them)."""
+        assert self.embedder is not None
         key = (self._embedder_key(), query)
         vector = self._query_cache.get(key)
         if vector is None:
@@ -364,22 +298,47 @@ class MemoryIndex:
         return vector
 
     async def search(
-        self, query: str, max_results: int | None = None, min_score: float | None = None
+        self,
+        query: str,
+        max_results: int | None = None,
+        min_score: float | None = None,
+        *,
+        source: str | None = None,
+        since: DateLike = None,
+        until: DateLike = None,
     ) -> list[SearchResult]:
-        """Hybrid search, best first (runs in a worker thread)."""
-        return await asyncio.to_thread(self.search_blocking, query, max_results, min_score)
+        """Hybrid search, best first (runs in a worker thread); see `search_blocking`."""
+        return await asyncio.to_thread(
+            lambda: self.search_blocking(
+                query, max_results, min_score, source=source, since=since, until=until
+            )
+        )
 
     # -- watching and lifetime -----------------------------------------------------------------
 
+    def is_indexed_path(self, rel: str) -> bool:
+        """True for a relative path a sync would look at (a note or a transcript)."""
+        if not rel or rel.split("/", 1)[0] == INDEX_FOLDER:
+            return False
+        return self.syncer.is_note(rel) or (
+            self.settings.transcripts and self.syncer.is_transcript(rel)
+        )
+
     def start_watching(self, debounce_ms: int | None = None) -> None:
-        """Watch the working dir and sync on Markdown changes (needs a running event loop)."""
+        """Watch the working dir and sync changed files (needs a running event loop)."""
         from remecli.search.watcher import watch_and_sync
 
         if self._watch_task is not None and not self._watch_task.done():
             return
         self._stop_event = asyncio.Event()
         self._watch_task = asyncio.get_running_loop().create_task(
-            watch_and_sync(self, self._stop_event, debounce_ms or self.settings.watch_debounce_ms)
+            watch_and_sync(
+                self.working_dir,
+                self.is_indexed_path,
+                lambda changed: self.sync(paths=changed),
+                self._stop_event,
+                debounce_ms or self.settings.watch_debounce_ms,
+            )
         )
 
     async def stop(self) -> None:
@@ -395,13 +354,14 @@ class MemoryIndex:
 
     def stats(self) -> dict[str, int]:
         """Counts: files, chunks, vectors."""
+        parts = self.parts
         return {
-            "files": len(self.store.files()),
-            "chunks": self.store.chunk_count(),
-            "vectors": len(self.vectors) if self.vectors is not None else 0,
+            "files": len(parts.store.files()),
+            "chunks": parts.store.chunk_count(),
+            "vectors": len(parts.vectors) if parts.vectors is not None else 0,
         }
 
     def close(self) -> None:
         """Release files and databases (call `stop()` first if watching)."""
         with self._write_lock, self._parts_lock:
-            self._close_parts()
+            self.parts.close()

@@ -1,85 +1,175 @@
-"""The persistent BM25 side: a whoosh index of chunks, updated in place per file."""
+"""The persistent BM25 side: a tantivy index of chunks, updated in place per chunk id.
+
+Text is analyzed in Python (`analysis.py`: Porter stems, CJK bigrams, identifiers kept whole)
+and indexed with tantivy's whitespace tokenizer, so index and queries share one analysis.
+Fields: `content` (the chunk), `title` (frontmatter name, description and tags, boosted),
+`meta` (file path and heading path, boosted lower); `source` and `day` filter.
+"""
 
 from __future__ import annotations
 
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from whoosh import index as whoosh_index
-from whoosh import scoring
-from whoosh.fields import ID, NUMERIC, TEXT, Schema
-from whoosh.query import Or, Term
+import tantivy
 
 from remecli.search.analysis import make_analyzer, make_query_analyzer, query_terms
 
-_META_BOOST = 0.5
+META_BOOST = 0.5
+TITLE_BOOST = 2.0
+_WRITER_HEAP = 64_000_000
+_LOCK_WAIT_SECONDS = 10.0
 
 
-def _schema() -> Schema:
-    analyzer = make_analyzer()
-    return Schema(
-        chunk_id=NUMERIC(stored=True, unique=True, bits=64, signed=False),
-        path=ID(),
-        content=TEXT(analyzer=analyzer, phrase=False),
-        meta=TEXT(analyzer=analyzer, phrase=False),
-    )
+@dataclass(slots=True)
+class KeywordDoc:
+    """One chunk as the keyword side sees it."""
+
+    chunk_id: int
+    path: str
+    text: str
+    meta: str = ""
+    title: str = ""
+    source: str = "notes"
+    day: int = 0  # YYYYMMDD, 0 = undated
+
+
+@dataclass(slots=True)
+class Filters:
+    """Restrictions of a search: one source, and a day range (YYYYMMDD, inclusive)."""
+
+    source: str | None = None
+    since: int | None = None
+    until: int | None = None
+
+    def active(self) -> bool:
+        """True when anything is restricted."""
+        return bool(self.source) or self.since is not None or self.until is not None
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_unsigned_field("chunk_id", stored=True, indexed=True, fast=True)
+    builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("source", tokenizer_name="raw", index_option="basic")
+    builder.add_integer_field("day", indexed=True, fast=True)
+    for name in ("content", "title", "meta"):
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+    return builder.build()
 
 
 class KeywordIndex:
-    """BM25F over chunk text (and, boosted lower, the file path and heading path)."""
+    """BM25 over chunk text, frontmatter and location; raises ValueError on a corrupt folder."""
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        if whoosh_index.exists_in(str(folder)):
-            self._index = whoosh_index.open_dir(str(folder))
-        else:
-            self._index = whoosh_index.create_in(str(folder), _schema())
-        self._analyzer = self._index.schema["content"].analyzer
+        self._schema = _schema()
+        self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
+        self._analyzer = make_analyzer()
         self._query_analyzer = make_query_analyzer()
         self._lock = threading.Lock()
-        self._searcher = self._index.searcher(weighting=scoring.BM25F())
+        self._searcher = self._index.searcher()
+
+    def _terms(self, text: str) -> str:
+        return " ".join(self._analyzer(text))
+
+    def _writer(self) -> tantivy.IndexWriter:
+        """A writer, waiting a little if another process holds the index lock."""
+        deadline = time.monotonic() + _LOCK_WAIT_SECONDS
+        while True:
+            try:
+                return self._index.writer(heap_size=_WRITER_HEAP, num_threads=1)
+            except ValueError as exc:
+                if "LockBusy" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def replace(
-        self, remove_paths: list[str], add: list[tuple[int, str, str, str]], remove_ids: list[int]
+        self, remove_paths: list[str], add: list[KeywordDoc], remove_ids: list[int]
     ) -> None:
-        """Delete chunks of `remove_paths` and ids `remove_ids`; add (id, path, text, meta) rows."""
+        """Delete chunks of `remove_paths` and ids `remove_ids`, then add `add`."""
         if not (remove_paths or add or remove_ids):
             return
+        documents = []
+        for item in add:
+            doc = tantivy.Document()
+            doc.add_unsigned("chunk_id", item.chunk_id)
+            doc.add_text("path", item.path)
+            doc.add_text("source", item.source)
+            doc.add_integer("day", item.day)
+            doc.add_text("content", self._terms(item.text))
+            doc.add_text("title", self._terms(item.title))
+            doc.add_text("meta", self._terms(item.meta))
+            documents.append(doc)
         with self._lock:
-            writer = self._index.writer(limitmb=128)
+            writer = self._writer()
             try:
                 for path in remove_paths:
-                    writer.delete_by_term("path", path)
-                for chunk_id in remove_ids:
-                    writer.delete_by_term("chunk_id", chunk_id)
-                for chunk_id, path, text, meta in add:
-                    writer.add_document(chunk_id=chunk_id, path=path, content=text, meta=meta)
+                    writer.delete_documents_by_term("path", path)
+                for first in range(0, len(remove_ids), 1024):  # (by_term misses u64 fields)
+                    ids = [int(i) for i in remove_ids[first : first + 1024]]
+                    ids_query = tantivy.Query.term_set_query(self._schema, "chunk_id", ids)
+                    writer.delete_documents_by_query(ids_query)
+                for doc in documents:
+                    writer.add_document(doc)
+                writer.commit()
             except BaseException:
-                writer.cancel()
+                writer.rollback()
                 raise
-            writer.commit()
-            self._searcher.close()
-            self._searcher = self._index.searcher(weighting=scoring.BM25F())
+            finally:
+                writer.wait_merging_threads()
+            self._index.reload()
+            self._searcher = self._index.searcher()
 
-    def search(self, query: str, limit: int) -> list[tuple[int, float]]:
+    def _query(self, terms: list[str], filters: Filters | None) -> tantivy.Query:
+        schema = self._schema
+        clauses = []
+        for term in terms:
+            clauses.append(tantivy.Query.term_query(schema, "content", term))
+            title = tantivy.Query.term_query(schema, "title", term)
+            clauses.append(tantivy.Query.boost_query(title, TITLE_BOOST))
+            meta = tantivy.Query.term_query(schema, "meta", term)
+            clauses.append(tantivy.Query.boost_query(meta, META_BOOST))
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in clauses])
+        if filters is None or not filters.active():
+            return query
+        must = [query]
+        if filters.source:
+            must.append(tantivy.Query.term_query(schema, "source", filters.source))
+        if filters.since is not None or filters.until is not None:
+            must.append(
+                tantivy.Query.range_query(
+                    schema, "day", tantivy.FieldType.Integer, filters.since, filters.until
+                )
+            )
+        parts = [must[0]] + [tantivy.Query.const_score_query(q, 0.0) for q in must[1:]]
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in parts])
+
+    def search(
+        self, query: str, limit: int, filters: Filters | None = None
+    ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score) of the best `limit` chunks matching any query term."""
         # Content words only; a query of function words alone keeps the index's analysis.
         terms = query_terms(self._query_analyzer, query) or query_terms(self._analyzer, query)
         if not terms or limit <= 0:
             return []
-        clauses = [Term("content", t) for t in terms]
-        clauses += [Term("meta", t, boost=_META_BOOST) for t in terms]
+        compiled = self._query(terms, filters)
         with self._lock:
             searcher = self._searcher
-            hits = searcher.search(Or(clauses), limit=limit)
-            return [(int(hit["chunk_id"]), float(hit.score)) for hit in hits]
+        hits = searcher.search(compiled, limit, count=False).hits
+        if not hits:
+            return []
+        ids = searcher.fast_field_values("chunk_id", [address for _, address in hits])
+        return [(int(i or 0), float(score)) for (score, _), i in zip(hits, ids, strict=True)]
 
     def doc_count(self) -> int:
         """Number of chunks in the index."""
         with self._lock:
-            return self._searcher.doc_count()
+            return int(self._searcher.num_docs)
 
     def close(self) -> None:
-        """Release the searcher's open files."""
+        """Drop the searcher (tantivy releases its files when collected)."""
         with self._lock:
-            self._searcher.close()
+            self._searcher = None  # type: ignore[assignment]

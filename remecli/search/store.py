@@ -1,4 +1,9 @@
-"""The chunk store: SQLite rows of files (content hash) and chunks (text, lines, vector)."""
+"""The chunk store: SQLite rows of files (content hash) and chunks (text, lines, vector).
+
+Besides text and lines a chunk row keeps its source ("notes" / "transcript"), session id, day
+(YYYYMMDD, 0 = undated) and frontmatter (`info`, JSON); a file row may keep a `resume` JSON
+(where an append-only transcript can be read on from).
+"""
 
 from __future__ import annotations
 
@@ -15,13 +20,18 @@ from remecli.search.types import Chunk
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, hash TEXT, mtime_ns INTEGER, size INTEGER);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, hash TEXT, mtime_ns INTEGER, size INTEGER, resume TEXT
+);
 CREATE TABLE IF NOT EXISTS chunks (
     id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, start_line INTEGER,
-    end_line INTEGER, headings TEXT, text TEXT, text_hash TEXT, vector BLOB
+    end_line INTEGER, headings TEXT, text TEXT, text_hash TEXT, vector BLOB,
+    source TEXT NOT NULL DEFAULT 'notes', session_id TEXT NOT NULL DEFAULT '',
+    day INTEGER NOT NULL DEFAULT 0, info TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks (path);
 """
+_COLUMNS = "id, path, start_line, end_line, headings, text, text_hash, source, session_id, info"
 
 
 @dataclass(slots=True)
@@ -61,21 +71,54 @@ class ChunkStore:
             rows = self._db.execute("SELECT path, hash, mtime_ns, size FROM files").fetchall()
         return {path: (h, mtime, size) for path, h, mtime, size in rows}
 
-    def set_file(self, path: str, content_hash: str, mtime_ns: int, size: int) -> None:
-        """Record a file's content hash and stat."""
+    def set_file(
+        self, path: str, content_hash: str, mtime_ns: int, size: int, resume: str = ""
+    ) -> None:
+        """Record a file's content hash and stat (and, for transcripts, where to read on)."""
         with self._lock, self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
-                (path, content_hash, mtime_ns, size),
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
+                (path, content_hash, mtime_ns, size, resume),
             )
 
-    def chunks_of(self, path: str) -> list[StoredChunk]:
-        """The stored chunks of one file."""
+    def resume_of(self, path: str) -> str:
+        """The `resume` JSON recorded for a file ("" if none)."""
+        with self._lock:
+            row = self._db.execute("SELECT resume FROM files WHERE path = ?", (path,)).fetchone()
+        return (row[0] or "") if row else ""
+
+    def check(self) -> None:
+        """Raise sqlite3.DatabaseError when the database is damaged."""
+        with self._lock:
+            result = self._db.execute("PRAGMA quick_check").fetchone()
+            self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()
+        if not result or result[0] != "ok":
+            raise sqlite3.DatabaseError(f"quick_check: {result[0] if result else 'no answer'}")
+
+    def ids_where(self, source: str | None, since: int | None, until: int | None) -> list[int]:
+        """Ids of chunks of one source (None = any) dated within [since, until] (None = open)."""
+        clauses: list[str] = []
+        params: list[object] = []
+        if source:
+            clauses.append("source = ?")
+            params.append(source)
+        if since is not None:
+            clauses.append("day >= ?")
+            params.append(since)
+        if until is not None:
+            clauses.append("day <= ?")
+            params.append(until)
+        where = " AND ".join(clauses) or "1"
+        with self._lock:
+            rows = self._db.execute(f"SELECT id FROM chunks WHERE {where}", params).fetchall()
+        return [r[0] for r in rows]
+
+    def chunks_of(self, path: str, from_line: int = 0) -> list[StoredChunk]:
+        """The stored chunks of one file (those starting at `from_line` or later)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, path, start_line, end_line, headings, text, text_hash FROM chunks "
-                "WHERE path = ? ORDER BY id",
-                (path,),
+                f"SELECT {_COLUMNS} FROM chunks WHERE path = ? AND start_line >= ? ORDER BY id",
+                (path, from_line),
             ).fetchall()
         return [_row_to_chunk(row) for row in rows]
 
@@ -103,8 +146,8 @@ class ChunkStore:
             )
             for chunk, text_hash in add:
                 cursor = self._db.execute(
-                    "INSERT INTO chunks (path, start_line, end_line, headings, text, text_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO chunks (path, start_line, end_line, headings, text, text_hash, "
+                    "source, session_id, day, info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         chunk.path,
                         chunk.start_line,
@@ -112,17 +155,20 @@ class ChunkStore:
                         json.dumps(chunk.headings),
                         chunk.text,
                         text_hash,
+                        chunk.source,
+                        chunk.session_id,
+                        day_number(chunk.date),
+                        _info_json(chunk),
                     ),
                 )
-                new_ids.append(int(cursor.lastrowid))
+                new_ids.append(int(cursor.lastrowid or 0))
         return new_ids
 
     def without_vectors(self) -> list[StoredChunk]:
         """Chunks that still need an embedding."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, path, start_line, end_line, headings, text, text_hash FROM chunks "
-                "WHERE vector IS NULL ORDER BY id"
+                f"SELECT {_COLUMNS} FROM chunks WHERE vector IS NULL ORDER BY id"
             ).fetchall()
         return [_row_to_chunk(row) for row in rows]
 
@@ -158,13 +204,35 @@ class ChunkStore:
                 batch = ids[k : k + 500]
                 marks = ",".join("?" * len(batch))
                 rows = self._db.execute(
-                    "SELECT id, path, start_line, end_line, headings, text, text_hash FROM chunks "
-                    f"WHERE id IN ({marks})",
-                    batch,
+                    f"SELECT {_COLUMNS} FROM chunks WHERE id IN ({marks})", batch
                 ).fetchall()
                 for row in rows:
                     found[row[0]] = _row_to_chunk(row).chunk
         return found
+
+    def of_source(self, ids: list[int], source: str) -> set[int]:
+        """Which of `ids` are chunks of `source`."""
+        found: set[int] = set()
+        with self._lock:
+            for k in range(0, len(ids), 500):
+                batch = ids[k : k + 500]
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT id FROM chunks WHERE source = ? AND id IN ({marks})",
+                    [source, *batch],
+                )
+                found.update(r[0] for r in rows)
+        return found
+
+    def last_chunk_starts(self, source: str) -> dict[str, tuple[int, int]]:
+        """path → (first line of its last chunk, file mtime_ns) for files of `source`."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.path, MAX(c.start_line), f.mtime_ns FROM chunks c "
+                "JOIN files f ON f.path = c.path WHERE c.source = ? GROUP BY c.path",
+                (source,),
+            ).fetchall()
+        return {path: (start, mtime or 0) for path, start, mtime in rows}
 
     def chunk_count(self) -> int:
         """Number of stored chunks."""
@@ -177,8 +245,36 @@ class ChunkStore:
             self._db.close()
 
 
+def day_number(date: str) -> int:
+    """YYYY-MM-DD → YYYYMMDD as an int (0 for "")."""
+    return int(date.replace("-", "")) if date else 0
+
+
+def _info_json(chunk: Chunk) -> str:
+    info: dict = {"date": chunk.date}
+    if chunk.name:
+        info["name"] = chunk.name
+    if chunk.description:
+        info["description"] = chunk.description
+    if chunk.tags:
+        info["tags"] = list(chunk.tags)
+    return json.dumps(info, ensure_ascii=False)
+
+
 def _row_to_chunk(row: tuple) -> StoredChunk:
-    chunk_id, path, start, end, headings, text, text_hash = row
-    return StoredChunk(
-        chunk_id, Chunk(path, start, end, text, tuple(json.loads(headings))), text_hash
+    chunk_id, path, start, end, headings, text, text_hash, source, session_id, info = row
+    data = json.loads(info or "{}")
+    chunk = Chunk(
+        path,
+        start,
+        end,
+        text,
+        tuple(json.loads(headings)),
+        source=source,
+        session_id=session_id,
+        date=data.get("date", ""),
+        name=data.get("name", ""),
+        description=data.get("description", ""),
+        tags=tuple(data.get("tags", ())),
     )
+    return StoredChunk(chunk_id, chunk, text_hash)

@@ -7,13 +7,23 @@ from dataclasses import asdict, dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """A piece of one Markdown file: 1-based inclusive line range and its heading path."""
+    """A piece of one file: 1-based inclusive line range, heading path and what the file says.
+
+    `source` is "notes" (Markdown) or "transcript" (`sessions/<id>.jsonl`, lines of the JSONL);
+    `date` is YYYY-MM-DD or ""; `name`, `description`, `tags` come from YAML frontmatter.
+    """
 
     path: str
     start_line: int
     end_line: int
     text: str
     headings: tuple[str, ...] = ()
+    source: str = "notes"
+    session_id: str = ""
+    date: str = ""
+    name: str = ""
+    description: str = ""
+    tags: tuple[str, ...] = ()
 
     @property
     def heading_path(self) -> str:
@@ -32,11 +42,24 @@ class SearchResult:
     snippet: str
     signals: list[str] = field(default_factory=list)
     heading_path: str = ""
+    source: str = "notes"
+    session_id: str = ""
+    date: str = ""
+    name: str = ""
+    description: str = ""
+    tags: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        """A JSON-ready mapping (the shape `--json` and the agent tool print)."""
+        """A JSON-ready mapping (the shape `--json` and the agent tool print).
+
+        Always: path, start_line, end_line, score, snippet, signals, heading_path, source;
+        `session_id`, `date`, `name`, `description`, `tags` only when known.
+        """
         data = asdict(self)
         data["score"] = round(self.score, 4)
+        for key in ("session_id", "date", "name", "description", "tags"):
+            if not data[key]:
+                del data[key]
         return data
 
 

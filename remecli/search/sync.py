@@ -1,0 +1,403 @@
+"""Bringing an index's parts up to date with the files: notes, transcripts, then embeddings.
+
+Notes (Markdown): per file, mtime+size then sha256; unchanged chunks keep their id and vector.
+Transcripts (append-only JSONL): a file row remembers where its last chunk starts; when the file
+only grew, just that chunk and the new lines are read again. The last chunk of a transcript
+written to in the last `OPEN_CHUNK_SECONDS` is not embedded yet (it grows with every message;
+keyword search finds it meanwhile). Embeddings come from the on-disk cache when a text was seen
+before.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from remecli.config.search import SearchSettings
+from remecli.search.cache import cache_key
+from remecli.search.chunker import MarkdownChunker
+from remecli.search.embedders import Embedder, EmbeddingError
+from remecli.search.frontmatter import split_frontmatter
+from remecli.search.keyword import KeywordDoc
+from remecli.search.parts import IndexParts
+from remecli.search.store import StoredChunk, day_number
+from remecli.search.transcripts import SOURCE as TRANSCRIPT
+from remecli.search.transcripts import ReadState, chunk_turns, read_turns
+from remecli.search.types import Chunk, SyncReport
+from remecli.search.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]
+KEYWORD_BATCH = 5_000
+OPEN_CHUNK_SECONDS = 600  # a transcript quiet this long has a finished last chunk
+_SPEAKERS_KEPT = 64
+
+
+@dataclass(slots=True)
+class PendingWrites:
+    """Keyword-index changes and file rows collected during a sync, applied in batches."""
+
+    remove_paths: list[str] = field(default_factory=list)
+    remove_ids: list[int] = field(default_factory=list)
+    add: list[KeywordDoc] = field(default_factory=list)
+    files: list[tuple[str, str, int, int, str]] = field(default_factory=list)
+
+    def clear(self) -> None:
+        """Forget what was applied."""
+        self.remove_paths.clear()
+        self.remove_ids.clear()
+        self.add.clear()
+        self.files.clear()
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """What is embedded: the note's name/description, the heading path when the heading is not
+    in the chunk, then the chunk."""
+    text = chunk.text
+    if chunk.headings and not text.lstrip().startswith("#"):
+        text = f"{chunk.heading_path}\n{text}"
+    about = ": ".join(part for part in (chunk.name, chunk.description) if part)
+    return f"{about}\n{text}" if about else text
+
+
+@functools.lru_cache(maxsize=64)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob (`**` = any folders, `*` and `?` within one name) as a regular expression."""
+    out, k = [], 0
+    while k < len(pattern):
+        if pattern.startswith("**/", k):
+            out.append("(?:.*/)?")
+            k += 3
+        elif pattern.startswith("**", k):
+            out.append(".*")
+            k += 2
+        elif pattern[k] == "*":
+            out.append("[^/]*")
+            k += 1
+        elif pattern[k] == "?":
+            out.append("[^/]")
+            k += 1
+        else:
+            out.append(re.escape(pattern[k]))
+            k += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def path_matches(rel: str, patterns: list[str]) -> bool:
+    """True when the relative posix path matches one of the globs (as `Path.glob` reads them)."""
+    return any(_glob_regex(p).match(rel) for p in patterns)
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def chunk_key(chunk: Chunk) -> str:
+    """Identity of a chunk's indexed content (text and what the file says about itself)."""
+    about = "\x00".join((chunk.date, chunk.name, chunk.description, " ".join(chunk.tags)))
+    return _hash(f"{chunk.text}\x00{about}")
+
+
+def keyword_doc(chunk_id: int, chunk: Chunk) -> KeywordDoc:
+    """The keyword side's view of a chunk."""
+    notes = chunk.source != TRANSCRIPT
+    title = "\n".join(p for p in (chunk.name, chunk.description, " ".join(chunk.tags)) if p)
+    return KeywordDoc(
+        chunk_id=chunk_id,
+        path=chunk.path,
+        text=chunk.text,
+        meta=f"{chunk.path} {chunk.heading_path}" if notes else "",
+        title=title,
+        source=chunk.source,
+        day=day_number(chunk.date),
+    )
+
+
+class Syncer:
+    """Syncs files into an `IndexParts` (one sync at a time: the caller holds the write lock)."""
+
+    def __init__(
+        self,
+        working_dir: Path,
+        settings: SearchSettings,
+        chunker: MarkdownChunker,
+        embedder: Embedder | None,
+        index_folder: str,
+    ) -> None:
+        self.working_dir = working_dir
+        self.settings = settings
+        self.chunker = chunker
+        self.embedder = embedder
+        self.index_folder = index_folder
+        self.last_error = ""
+
+    # -- which files -----------------------------------------------------------------------------
+
+    def _glob(self, patterns: list[str]) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        for pattern in patterns:
+            for path in self.working_dir.glob(pattern):
+                rel = path.relative_to(self.working_dir)
+                if path.is_file() and rel.parts[0] != self.index_folder:
+                    found[rel.as_posix()] = path
+        return found
+
+    def note_files(self) -> dict[str, Path]:
+        """Markdown files to index (relative posix path → absolute path)."""
+        return dict(sorted(self._glob(self.settings.patterns).items()))
+
+    def transcript_files(self) -> dict[str, Path]:
+        """Transcripts to index (empty when `search.transcripts` is off)."""
+        if not self.settings.transcripts:
+            return {}
+        return dict(sorted(self._glob(self.settings.transcript_patterns).items()))
+
+    def is_transcript(self, rel: str) -> bool:
+        """True for a relative path the transcript patterns select."""
+        return path_matches(rel, self.settings.transcript_patterns)
+
+    def is_note(self, rel: str) -> bool:
+        """True for a relative path the note patterns select."""
+        return path_matches(rel, self.settings.patterns)
+
+    # -- one sync ------------------------------------------------------------------------------
+
+    def sync(
+        self,
+        parts: IndexParts,
+        progress: Progress | None = None,
+        only: set[str] | None = None,
+        embed: bool = True,
+    ) -> SyncReport:
+        """Sync every file (or only the relative paths in `only`), then embed what is missing."""
+        report = SyncReport()
+        notes, transcripts = self.note_files(), self.transcript_files()
+        files = {**notes, **transcripts}
+        known = parts.store.files()
+        report.files_seen = len(files)
+        batch = PendingWrites()
+        gone = set(known) - set(files)
+        for rel in sorted(gone if only is None else gone & only):
+            ids = parts.store.remove_file(rel)
+            batch.remove_paths.append(rel)
+            if parts.vectors is not None:
+                parts.vectors.remove(ids)
+            report.files_removed += 1
+            report.chunks_removed += len(ids)
+        todo = [(r, p) for r, p in files.items() if only is None or r in only]
+        for done, (rel, path) in enumerate(todo, start=1):
+            if rel in transcripts:
+                self._sync_transcript(parts, rel, path, known.get(rel), report, batch)
+            else:
+                self._sync_note(parts, rel, path, known.get(rel), report, batch)
+            if len(batch.add) >= KEYWORD_BATCH:
+                self._flush(parts, batch)
+            if progress:
+                progress("reading", done, len(todo))
+        self._flush(parts, batch)
+        if embed:
+            self.embed_missing(parts, report, progress)
+        return report
+
+    def _flush(self, parts: IndexParts, batch: PendingWrites) -> None:
+        """Apply keyword changes, then record the files' rows (so a crash means a re-read)."""
+        parts.keyword.replace(batch.remove_paths, batch.add, batch.remove_ids)
+        for row in batch.files:
+            parts.store.set_file(*row)
+        batch.clear()
+
+    def _apply(
+        self,
+        parts: IndexParts,
+        rel: str,
+        chunks: list[Chunk],
+        old: list[StoredChunk],
+        report: SyncReport,
+        batch: PendingWrites,
+    ) -> None:
+        """Store `chunks` in place of `old`: same content keeps its id (and vector)."""
+        old_by_key: dict[tuple[str, tuple[str, ...]], list[StoredChunk]] = {}
+        for stored in old:
+            old_by_key.setdefault((stored.text_hash, stored.chunk.headings), []).append(stored)
+        moved: list[tuple[int, int, int]] = []
+        add: list[tuple[Chunk, str]] = []
+        for chunk in chunks:
+            key = chunk_key(chunk)
+            same = old_by_key.get((key, chunk.headings))
+            if same:
+                kept = same.pop(0)
+                if (kept.chunk.start_line, kept.chunk.end_line) != (
+                    chunk.start_line,
+                    chunk.end_line,
+                ):
+                    moved.append((kept.id, chunk.start_line, chunk.end_line))
+            else:
+                add.append((chunk, key))
+        remove_ids = [s.id for rest in old_by_key.values() for s in rest]
+        new_ids = parts.store.update_chunks(remove_ids, moved, add)
+        batch.add += [keyword_doc(i, c) for i, (c, _) in zip(new_ids, add, strict=True)]
+        batch.remove_ids += remove_ids
+        if parts.vectors is not None:
+            parts.vectors.remove(remove_ids)
+        report.chunks_added += len(add)
+        report.chunks_removed += len(remove_ids)
+
+    def _sync_note(
+        self,
+        parts: IndexParts,
+        rel: str,
+        path: Path,
+        known: tuple[str, int, int] | None,
+        report: SyncReport,
+        batch: PendingWrites,
+    ) -> None:
+        try:
+            stat = path.stat()
+            if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
+                return
+            data = path.read_bytes()
+        except OSError as exc:
+            log.warning("cannot read %s: %s", path, exc)
+            return
+        content_hash = hashlib.sha256(data).hexdigest()
+        if known and known[0] == content_hash:
+            parts.store.set_file(rel, content_hash, stat.st_mtime_ns, stat.st_size)
+            return
+        report.files_changed += 1
+        info, body = split_frontmatter(data.decode("utf-8", errors="replace"), rel)
+        chunks = [
+            replace(c, date=info.date, name=info.name, description=info.description, tags=info.tags)
+            for c in self.chunker.chunk(rel, body)
+        ]
+        self._apply(parts, rel, chunks, parts.store.chunks_of(rel), report, batch)
+        batch.files.append((rel, content_hash, stat.st_mtime_ns, stat.st_size, ""))
+
+    def _sync_transcript(
+        self,
+        parts: IndexParts,
+        rel: str,
+        path: Path,
+        known: tuple[str, int, int] | None,
+        report: SyncReport,
+        batch: PendingWrites,
+    ) -> None:
+        try:
+            stat = path.stat()
+            if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
+                return
+            resume = json.loads(parts.store.resume_of(rel) or "{}") if known else {}
+            with open(path, "rb") as handle:
+                start, line, data = _read_from(handle, resume, stat.st_size)
+        except (OSError, ValueError) as exc:
+            log.warning("cannot read %s: %s", path, exc)
+            return
+        report.files_changed += 1
+        complete = data[: data.rfind(b"\n") + 1]  # a last line still being written waits
+        offsets, raw_lines = [], []
+        position = 0
+        for raw in complete.split(b"\n")[:-1]:
+            offsets.append(position)
+            raw_lines.append(raw.decode("utf-8", errors="replace"))
+            position += len(raw) + 1
+        state = ReadState(dict(resume.get("speakers", {})) if start else {})
+        turns = read_turns(raw_lines, line, state)
+        session_id = path.name.removesuffix(".jsonl")
+        count, encode, decode = self.chunker.token_functions()
+        chunks = chunk_turns(rel, session_id, turns, self.chunker.max_tokens, count, encode, decode)
+        old = parts.store.chunks_of(rel, from_line=line) if start else parts.store.chunks_of(rel)
+        self._apply(parts, rel, chunks, old, report, batch)
+        if chunks:  # read on from the last chunk next time
+            tail_line = chunks[-1].start_line
+            tail_offset = offsets[tail_line - line]
+        else:
+            tail_line, tail_offset = line + len(raw_lines), len(complete)
+        speakers = list(state.speakers.items())[-_SPEAKERS_KEPT:]
+        new_resume: dict[str, object] = {
+            "offset": start + tail_offset,
+            "line": tail_line,
+            "size": start + len(complete),
+            "speakers": dict(speakers),
+        }
+        tail_hash = hashlib.sha256(complete[tail_offset:]).hexdigest()
+        new_resume["tail_hash"] = tail_hash
+        batch.files.append((rel, tail_hash, stat.st_mtime_ns, stat.st_size, json.dumps(new_resume)))
+
+    # -- embeddings ----------------------------------------------------------------------------
+
+    def _without_open_chunks(
+        self, parts: IndexParts, pending: list[StoredChunk]
+    ) -> list[StoredChunk]:
+        """`pending` minus the growing last chunk of live transcripts (embedded once it is
+        finished: a later chunk follows it, or the file has been quiet for a while)."""
+        last = parts.store.last_chunk_starts(TRANSCRIPT)
+        now_ns = time.time_ns()
+        return [s for s in pending if not _is_open(s, last, now_ns)]
+
+    def embed_missing(
+        self, parts: IndexParts, report: SyncReport, progress: Progress | None = None
+    ) -> None:
+        """Embed chunks without a vector (cache first); transcripts only if enabled."""
+        if self.embedder is None:
+            return
+        pending = parts.store.without_vectors()
+        if not self.settings.embed_transcripts:
+            pending = [s for s in pending if s.chunk.source != TRANSCRIPT]
+        elif any(s.chunk.source == TRANSCRIPT for s in pending):
+            pending = self._without_open_chunks(parts, pending)
+        if not pending:
+            return
+        texts = [embedding_text(s.chunk) for s in pending]
+        dims = self.settings.embedding.dimensions or self.embedder.dimensions
+        keys = [cache_key(self.embedder.model_id, dims, t) for t in texts]
+        cached = parts.cache.get_many(keys)
+        missing = [k for k, key in enumerate(keys) if key not in cached]
+        size = max(self.settings.embedding.batch_size, 1)
+        try:
+            for first in range(0, len(missing), size):
+                part = missing[first : first + size]
+                matrix = self.embedder.embed_documents([texts[k] for k in part])
+                rows = list(zip(part, matrix, strict=True))
+                parts.cache.put_many([(keys[k], row) for k, row in rows])
+                cached.update({keys[k]: row for k, row in rows})
+                report.chunks_embedded += len(part)
+                if progress:
+                    progress("embedding", first + len(part), len(missing))
+        except EmbeddingError as exc:
+            report.embedding_error = self.last_error = str(exc)
+            log.warning("embedding failed, keyword search still works: %s", exc)
+        ready = [(s.id, cached[key]) for s, key in zip(pending, keys, strict=True) if key in cached]
+        if not ready:
+            return
+        parts.store.set_vectors(ready)
+        if parts.vectors is None:
+            parts.vectors = VectorIndex(len(ready[0][1]))
+        parts.vectors.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
+
+
+def _is_open(stored: StoredChunk, last: dict[str, tuple[int, int]], now_ns: int) -> bool:
+    """A transcript's last chunk while the file is still being written to (it will grow)."""
+    start, mtime_ns = last.get(stored.chunk.path, (0, 0))
+    recent = now_ns - mtime_ns < OPEN_CHUNK_SECONDS * 1_000_000_000
+    return stored.chunk.source == TRANSCRIPT and stored.chunk.start_line == start and recent
+
+
+def _read_from(handle, resume: dict, size: int) -> tuple[int, int, bytes]:
+    """(byte offset, line number, bytes from there): the last chunk on if the file only grew."""
+    offset = int(resume.get("offset", 0))
+    if resume and size >= int(resume.get("size", 0)) and offset > 0:
+        handle.seek(offset)
+        tail = handle.read(int(resume["size"]) - offset)
+        if hashlib.sha256(tail).hexdigest() == resume.get("tail_hash"):
+            return offset, int(resume["line"]), tail + handle.read()
+    handle.seek(0)
+    return 0, 1, handle.read()
