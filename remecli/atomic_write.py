@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 TEMP_SUFFIX = ".tmp"
+PRIVATE_FILE_MODE = 0o600  # conversations, states, records: readable by the user only
 
 
 def atomic_write_bytes(path: Path | str, data: bytes, *, new_mode: int | None = None) -> None:

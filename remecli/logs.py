@@ -15,6 +15,7 @@ def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
     path = Locations.from_settings(settings, cwd).log_file
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+    path.chmod(0o600)  # logs quote conversations: readable by the user only
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remecli.memory.files import atomic_write_text
+from remecli.memory.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.memory.layout import WorkingDir
 from remecli.memory.summarizer import Summarizer, SummaryResult
 
@@ -324,7 +324,7 @@ class SummaryTasks:
 
 # ------------------------------------------------------------------- records
 def _write_record(path: Path, record: dict) -> None:
-    atomic_write_text(path, json.dumps(record, ensure_ascii=False))
+    atomic_write_text(path, json.dumps(record, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
 
 
 def _remove(path: Path) -> None:

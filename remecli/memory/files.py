@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from remecli.atomic_write import atomic_write_text
+from remecli.atomic_write import PRIVATE_FILE_MODE, atomic_write_text
 
-__all__ = ["append_lines", "atomic_write_text", "create_if_missing"]
+__all__ = ["PRIVATE_FILE_MODE", "append_lines", "atomic_write_text", "create_if_missing"]
 
 
 def create_if_missing(path: Path | str, text: str, *, encoding: str = "utf-8") -> bool:
@@ -34,7 +34,8 @@ def append_lines(path: Path | str, lines: list[str], *, fsync: bool = False) -> 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     payload = "".join(line + "\n" for line in lines)
-    with open(target, "a", encoding="utf-8", newline="") as out:
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
         out.write(payload)
         out.flush()
         if fsync:

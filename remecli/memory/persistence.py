@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remecli.memory.blocks import block_key
-from remecli.memory.files import atomic_write_text
+from remecli.memory.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.memory.layout import WorkingDir
 from remecli.memory.transcript import Transcript, TranscriptData, now_iso, resolve_session_id
 
@@ -50,7 +50,8 @@ def write_state(
         "agent_state": agent_state,
         "session": session_state,
     }
-    atomic_write_text(working_dir.state_file(session_id), json.dumps(payload, ensure_ascii=False))
+    text = json.dumps(payload, ensure_ascii=False)
+    atomic_write_text(working_dir.state_file(session_id), text, new_mode=PRIVATE_FILE_MODE)
 
 
 def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:

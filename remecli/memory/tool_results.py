@@ -9,7 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
-from remecli.memory.files import atomic_write_text
+from remecli.memory.files import PRIVATE_FILE_MODE, atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,8 @@ class ToolResultStore:
         """Write the full output to a new file that starts with tool name and creation time."""
         path = self.dir / f"{uuid.uuid4().hex}.txt"
         created = dt.datetime.now().astimezone().isoformat(timespec="seconds")
-        atomic_write_text(path, f"tool: {tool_name}\ncreated: {created}\n\n{text}")
+        body = f"tool: {tool_name}\ncreated: {created}\n\n{text}"
+        atomic_write_text(path, body, new_mode=PRIVATE_FILE_MODE)
         return path
 
     def reference(self, path: Path) -> str:
