@@ -30,6 +30,7 @@ from remecli.memory.summarizer import Summarizer, SummaryResult
 from remecli.memory.tool_results import offload_messages
 
 if TYPE_CHECKING:
+    from remecli.links import LinkGraph
     from remecli.search import MemoryIndex
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class FileMemory:
         )
         self.search_enabled = search
         self.index: MemoryIndex | None = None
+        self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
         self.index_ready = asyncio.Event()  # set once the search index is open
         self._index_task: asyncio.Task[None] | None = None
 
@@ -130,19 +132,27 @@ class FileMemory:
                 await self._index_task
 
     async def _open_index(self) -> None:
+        from remecli.links import LinkGraph
         from remecli.search import MemoryIndex
 
         try:
             index = await asyncio.to_thread(
                 MemoryIndex.open, self.layout.root, self.settings.search
             )
+            self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
             await index.sync()
             if self.settings.search.watch:
-                index.start_watching()
+                index.start_watching(on_changed=self._notes_changed)
             self.index = index
             self.index_ready.set()
         except Exception:
             log.exception("memory index failed to open; memory_search stays off")
+
+    async def _notes_changed(self, paths: set[str]) -> None:
+        """Files changed on disk: the link graph follows (the index already has)."""
+        links = self.links
+        if links is not None:
+            await asyncio.to_thread(lambda: [links.update_file(p) for p in sorted(paths)])
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
         """Save the conversation, finish (or, with wait=False, cancel and record) background
@@ -158,6 +168,9 @@ class FileMemory:
             await self.index.stop()
             self.index.close()
             self.index = None
+        if self.links is not None:
+            self.links.close()
+            self.links = None
         await asyncio.to_thread(self.tool_results.cleanup)
         self.conversation.lock.release()
         return lines
@@ -247,18 +260,33 @@ class FileMemory:
         return await self.tasks.await_all(timeout)
 
     async def memory_search(
-        self, query: str, max_results: int | None = None, min_score: float | None = None
+        self,
+        query: str,
+        max_results: int | None = None,
+        min_score: float | None = None,
+        *,
+        source: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        links: bool = True,
     ) -> list[dict[str, Any]]:
-        """Hybrid (BM25 + vector) search over MEMORY.md and memory/*.md; the defaults come from
-        the search settings."""
+        """Hybrid (BM25 + vector) search over the notes (MEMORY.md, memory/, digest/) and the
+        transcripts; defaults from the search settings. `source`: notes|transcripts|all;
+        `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
+        so a caller can look around before reading."""
         index = await self.wait_for_index()
         if index is None:
             return []
         search = self.settings.search
         count = search.max_results if max_results is None else int(max_results)
         floor = search.min_score if min_score is None else float(min_score)
-        results = await index.search(query, count, floor)
-        return [r.to_dict() for r in results]
+        results = await index.search(query, count, floor, source=source, since=since, until=until)
+        hits = [r.to_dict() for r in results]
+        if links and self.links is not None:
+            from remecli.links import expand
+
+            hits = await asyncio.to_thread(expand, hits, self.links)
+        return hits
 
     async def wait_for_index(self) -> MemoryIndex | None:
         """The open index, waiting for it if it is being opened (None when search is off)."""

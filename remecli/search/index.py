@@ -13,7 +13,7 @@ import asyncio
 import datetime as dt
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -324,18 +324,29 @@ class MemoryIndex:
             self.settings.transcripts and self.syncer.is_transcript(rel)
         )
 
-    def start_watching(self, debounce_ms: int | None = None) -> None:
-        """Watch the working dir and sync changed files (needs a running event loop)."""
+    def start_watching(
+        self,
+        debounce_ms: int | None = None,
+        on_changed: Callable[[set[str]], Awaitable[object]] | None = None,
+    ) -> None:
+        """Watch the working dir and sync changed files (needs a running event loop); then
+        `on_changed(paths)` lets other derived state (the link graph) follow the same burst."""
         from remecli.search.watcher import watch_and_sync
 
         if self._watch_task is not None and not self._watch_task.done():
             return
+
+        async def sync_changed(changed: set[str]) -> None:
+            await self.sync(paths=changed)
+            if on_changed is not None:
+                await on_changed(changed)
+
         self._stop_event = asyncio.Event()
         self._watch_task = asyncio.get_running_loop().create_task(
             watch_and_sync(
                 self.working_dir,
                 self.is_indexed_path,
-                lambda changed: self.sync(paths=changed),
+                sync_changed,
                 self._stop_event,
                 debounce_ms or self.settings.watch_debounce_ms,
             )

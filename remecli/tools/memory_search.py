@@ -16,9 +16,10 @@ from remecli.config.settings import Settings
 from remecli.tools.results import error
 
 DESCRIPTION = (
-    "Search long-term memory (MEMORY.md and memory/*.md) with hybrid keyword + semantic "
-    "retrieval. Returns a JSON list of hits with path, start_line, end_line, score, snippet and "
-    "the matching signals; read the file for more context around a hit."
+    "Search long-term memory — notes (MEMORY.md, memory/, digest/) and past conversations "
+    "(sessions/*.jsonl transcripts) — with hybrid keyword + semantic retrieval. Returns a JSON "
+    "list of hits with path, start_line, end_line, score, snippet, source, and the note's links "
+    "(out/in, with names and descriptions); look at the links, then `read` only what matters."
 )
 MAX_RESULTS_CAP = 50
 
@@ -30,7 +31,14 @@ class MemorySearcher(Protocol):
     search_enabled: bool
 
     async def memory_search(
-        self, query: str, max_results: int | None = None, min_score: float | None = None
+        self,
+        query: str,
+        max_results: int | None = None,
+        min_score: float | None = None,
+        *,
+        source: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
     ) -> list[dict[str, Any]]:
         """Hits as JSON-ready dicts."""
         ...
@@ -53,6 +61,14 @@ def memory_search_schema(memory: MemorySearcher) -> dict[str, Any]:
                 "description": "Drop hits scoring below this (0-1).",
                 "default": search.min_score,
             },
+            "source": {
+                "type": "string",
+                "enum": ["all", "notes", "transcripts"],
+                "description": "Where to look: notes, transcripts of past conversations, or all.",
+                "default": "all",
+            },
+            "since": {"type": "string", "description": "Only hits dated on or after YYYY-MM-DD."},
+            "until": {"type": "string", "description": "Only hits dated on or before YYYY-MM-DD."},
         },
         "required": ["query"],
     }
@@ -77,6 +93,9 @@ async def memory_search(
     query: str,
     max_results: int | None = None,
     min_score: float | None = None,
+    source: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> ToolChunk:
     """Search long-term memory.
 
@@ -84,12 +103,25 @@ async def memory_search(
         query: What to look for.
         max_results: How many hits to return.
         min_score: Drop hits scoring below this (0-1).
+        source: notes, transcripts or all.
+        since: Only hits dated on or after YYYY-MM-DD.
+        until: Only hits dated on or before YYYY-MM-DD.
     """
     search = memory.settings.search
     limit = min(max(_as_int(max_results, search.max_results), 1), MAX_RESULTS_CAP)
     threshold = min(max(_as_float(min_score, search.min_score), 0.0), 1.0)
+    where = str(source).strip().lower() if source else None
     try:
-        results = await memory.memory_search(str(query), limit, threshold)
+        results = await memory.memory_search(
+            str(query),
+            limit,
+            threshold,
+            source=None if where in (None, "", "all") else where,
+            since=str(since) if since else None,
+            until=str(until) if until else None,
+        )
+    except ValueError as exc:  # a bad source or date: say what is accepted
+        return error(f"memory_search: {exc}")
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"memory_search failed ({exc}); read MEMORY.md or memory/*.md directly.")
     text = json.dumps(results, ensure_ascii=False)
