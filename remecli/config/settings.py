@@ -43,6 +43,15 @@ class ToolSettings(_Section):
     tavily_base_url: str = ""
 
 
+class DreamSettings(_Section):
+    """Auto Dream: consolidating topic cards into the digest."""
+
+    max_units: int = Field(default=5, ge=1, le=50)
+    interval_hours: float = Field(default=24.0, gt=0)
+    max_cards: int = Field(default=40, ge=1)
+    max_iters: int = Field(default=12, ge=2)
+
+
 class MemorySettings(_Section):
     """Session, compaction and long-term memory knobs."""
 
@@ -52,6 +61,7 @@ class MemorySettings(_Section):
     retention_days: int = Field(default=7, ge=0)
     memory_md_head_lines: int = Field(default=200, ge=0)
     summarize: bool = True
+    dream: DreamSettings = Field(default_factory=DreamSettings)
 
 
 class Settings(_Section):
