@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from remecli.search.cli import run
 
         return run(inv.command, inv.rest)
+    if inv.command == "dream":
+        from remecli.memory.dream.cli import run as run_dream
+
+        return run_dream(inv.rest)
 
     from remecli.config import ConfigError, load_settings
 

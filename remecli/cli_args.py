@@ -8,6 +8,7 @@ USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
        remecli search "QUERY" [--json] [--max N] [config=…] [key=value …]
        remecli reindex [config=…] [key=value …]
+       remecli dream [date=YYYY-MM-DD] [config=…] [key=value …]
 
 A terminal assistant with long-term memory kept as Markdown files you own.
 
@@ -17,6 +18,7 @@ A terminal assistant with long-term memory kept as Markdown files you own.
   remecli config=cli resume=last     continue the last conversation (or resume=<session id>)
   remecli search "deploy" --json     search MEMORY.md and memory/*.md
   remecli reindex                    rebuild the search index from the Markdown files
+  remecli dream                      consolidate new topic cards into the digest (Auto Dream)
 
 Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
 folder, then the current directory; a path works too). Any setting can be overridden as
@@ -34,7 +36,7 @@ Options: -h/--help  this text   -V/--version  print the version
 class Invocation:
     """What the user asked for on the command line."""
 
-    command: str = "chat"  # chat | search | reindex | help | version
+    command: str = "chat"  # chat | search | reindex | dream | help | version
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
     prompt: str | None = None  # -p QUESTION, kept exactly as typed
@@ -46,7 +48,7 @@ def parse_argv(argv: list[str]) -> Invocation:
         return Invocation("help")
     if any(a in ("-V", "--version") for a in argv):
         return Invocation("version")
-    if argv and argv[0] in ("search", "reindex"):
+    if argv and argv[0] in ("search", "reindex", "dream"):
         return Invocation(argv[0], rest=argv[1:])
     inv = Invocation()
     args = iter(argv)

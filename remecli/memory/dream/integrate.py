@@ -220,11 +220,14 @@ class UnitIntegrator:
         if not (
             action in ACTIONS and path in valid and (action == "CREATE") == (path not in before)
         ):
-            if len(valid) != 1:
+            named_invalid = path in changed and path not in valid  # its own target is broken
+            if len(valid) != 1 or named_invalid:
                 self._restore(before, after, keep=None)
                 if not changed:
                     return None, "no digest node was written or changed"
-                problems = [node_problem(p, after.get(p)) for p in changed]
+                problems = [
+                    node_problem(p, after.get(p)) for p in ([path] if named_invalid else changed)
+                ]
                 return None, "; ".join(p for p in problems if p) or "more than one node changed"
             path, recovered = valid[0], True
             action = self._infer_action(before.get(path), after[path])
