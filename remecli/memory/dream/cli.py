@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sys
+from pathlib import Path
 
 USAGE = "usage: remecli dream [date=YYYY-MM-DD] [config=NAME] [key=value ...]"
 
@@ -42,7 +43,7 @@ def run(argv: list[str]) -> int:
     from remecli.memory.layout import WorkingDir
 
     setup_logging(settings)
-    working_dir = WorkingDir(settings.working_dir).ensure()
+    working_dir = WorkingDir(Path(settings.working_dir)).ensure()
     result = asyncio.run(dream(settings, working_dir, date=day))
     print(result.message, file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
