@@ -70,17 +70,28 @@ def with_block(text: str | None, block: str, day: dt.date) -> str:
 
 
 def refresh_day_page(working_dir: WorkingDir, day: dt.date, reason: str = "cards") -> bool:
-    """Regenerate the index block of `day`'s page; True when the file was rewritten."""
+    """Regenerate the index block of `day`'s page; True when the file was rewritten.
+
+    The page is read again right before the write; if the user changed it meanwhile, the
+    block is put into the fresh text instead (never overwriting their edit).
+    """
     path: Path = working_dir.daily_file(day)
-    try:
-        current: str | None = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        current = None
     block = index_block(working_dir, day)
-    if current is None and block == f"{BLOCK_START}\n{BLOCK_END}":
-        return False
-    updated = with_block(current, block, day)
-    if updated == current:
-        return False
-    write_memory_file(path, updated, reason)
-    return True
+    for _attempt in range(3):
+        current = _read(path)
+        if current is None and block == f"{BLOCK_START}\n{BLOCK_END}":
+            return False
+        updated = with_block(current, block, day)
+        if updated == current:
+            return False
+        if _read(path) == current:
+            write_memory_file(path, updated, reason)
+            return True
+    return False
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None

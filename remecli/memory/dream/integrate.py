@@ -10,6 +10,7 @@ a second failure fails the unit (its cards are retried next run).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
@@ -21,6 +22,7 @@ from agentscope.message import TextBlock, ToolResultState
 from agentscope.permission import PermissionBehavior, PermissionDecision
 from agentscope.tool import ToolChunk
 
+from remecli.config.settings import LLMSettings
 from remecli.memory.cards import CardError, is_slug, split_frontmatter
 from remecli.memory.cards_write import write_memory_file
 from remecli.memory.dream import prompts
@@ -123,7 +125,8 @@ class DigestSearch:
             count = CANDIDATES if limit is None else min(max(int(limit), 1), 20)
         except (TypeError, ValueError):
             count = CANDIDATES
-        hits = search_nodes(snapshot(self.working_dir), str(query), count)
+        nodes = await asyncio.to_thread(snapshot, self.working_dir)
+        hits = await asyncio.to_thread(search_nodes, nodes, str(query), count)
         text = json.dumps(hits, ensure_ascii=False)
         return ToolChunk(content=[TextBlock(text=text)], state=ToolResultState.RUNNING)
 
@@ -132,8 +135,16 @@ class UnitIntegrator:
     """Runs the agent for one unit, verifies its write and records provenance."""
 
     def __init__(
-        self, working_dir: WorkingDir, model: Any, *, language: str, max_iters: int, retries: int
+        self,
+        working_dir: WorkingDir,
+        model: Any,
+        *,
+        language: str,
+        max_iters: int,
+        retries: int,
+        llm: LLMSettings | None = None,
     ) -> None:
+        self.llm = llm or LLMSettings()
         self.working_dir = working_dir
         self.model = model
         self.language = language
@@ -144,14 +155,19 @@ class UnitIntegrator:
         """Exactly one action for `unit`, verified; retried once."""
         problem = ""
         for _attempt in range(2):
-            before = snapshot(self.working_dir)
+            before = await asyncio.to_thread(snapshot, self.working_dir)
             try:
                 answer = await self._run_agent(unit, today, before, problem)
+            except asyncio.CancelledError:  # interrupted: leave the digest as it was
+                self._restore(before, snapshot(self.working_dir), keep=None)
+                raise
             except Exception as exc:  # the provider's error: undo, fail the unit
                 log.warning("dream unit %r failed: %s", unit.name, exc)
                 self._restore(before, snapshot(self.working_dir), keep=None)
-                return UnitOutcome(unit, False, detail=f"model error: {exc}")
-            outcome, problem = self._verify(unit, today, before, answer)
+                from remecli.llm.errors import classify
+
+                return UnitOutcome(unit, False, detail=classify(exc, self.llm).message)
+            outcome, problem = await asyncio.to_thread(self._verify, unit, today, before, answer)
             if outcome is not None:
                 return outcome
         return UnitOutcome(unit, False, detail=problem)

@@ -10,6 +10,7 @@ was reached, stay pending for the next run. `dream` never raises (except on canc
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass, field
@@ -17,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
-from remecli.memory.dream.extract import ExtractionError, extract_units
+from remecli.memory.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.memory.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.memory.dream.interests import recent_titles, write_interests
 from remecli.memory.dream.state import (
     Catalog,
+    ChangedCard,
     DreamBusy,
     changed_cards,
     dream_lock,
@@ -30,6 +32,7 @@ from remecli.memory.dream.state import (
 from remecli.memory.layout import WorkingDir
 
 log = logging.getLogger(__name__)
+EXTRACTION_SHARE = 0.5  # share of the window the cards of one extraction may take
 
 
 @dataclass
@@ -89,13 +92,14 @@ async def _dream_locked(
     settings: Settings, wd: WorkingDir, model: Any, today: dt.date
 ) -> DreamResult:
     options = settings.memory.dream
-    catalog = Catalog.load(wd)
-    changed = changed_cards(wd, catalog, until=today)
+    catalog = await asyncio.to_thread(Catalog.load, wd)
+    changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
     if not changed:
         catalog.last_success = _now().isoformat(timespec="seconds")
         catalog.save()
         return DreamResult("nothing", "Dream: no new or changed cards since the last dream.")
-    batch, later = changed[: options.max_cards], changed[options.max_cards :]
+    batch = _batch(changed, options.max_cards, settings)
+    later = changed[len(batch) :]
     if model is None:
         from remecli.llm.model import build_chat_model
 
@@ -128,6 +132,7 @@ async def _dream_locked(
         language=settings.language,
         max_iters=options.max_iters,
         retries=settings.llm.max_retries,
+        llm=settings.llm,
     )
     outcomes = [await integrator.integrate(unit, today) for unit in extraction.units]
     failed = {p for o in outcomes if not o.ok for p in o.unit.paths}
@@ -146,6 +151,23 @@ async def _dream_locked(
     return DreamResult(
         status, _message(outcomes, interests, pending, wd), outcomes, interests, len(batch), pending
     )
+
+
+def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> list[ChangedCard]:
+    """The oldest cards that fit one extraction request (half the window; at least one)."""
+    from remecli.llm.tokens import get_token_counter
+
+    counter = get_token_counter(settings.memory.token_encoding)
+    budget = int(settings.max_input_length * EXTRACTION_SHARE)
+    batch: list[ChangedCard] = []
+    used = 0
+    for card in changed[:max_cards]:
+        tokens = counter.count(card.text[:CARD_CHARS])
+        if batch and used + tokens > budget:
+            break
+        batch.append(card)
+        used += tokens
+    return batch
 
 
 def _message(
