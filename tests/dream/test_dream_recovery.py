@@ -116,3 +116,28 @@ async def test_refused_paths_for_the_dream_agent(fake_llm, tmp_path, working_dir
     assert (working_dir.root / card).read_text() == before
     assert "gone" not in working_dir.memory_md.read_text()
     assert result.status == "done"
+
+
+async def test_cancelled_dream_leaves_the_digest_and_catalog_as_they_were(
+    fake_llm, tmp_path, working_dir
+):
+    """An exit during a dream: the half-done unit is undone and its card stays pending."""
+    import asyncio
+
+    card = add_card(working_dir, DAY, "deploy", "Deploy", "Atlas ships with make ship on Fridays.")
+    fake_llm.add_text(extraction([unit("Deploy atlas", "procedure", "make ship", card)]))
+    fake_llm.add_tool_calls([("write", {"path": NODE, "content": node_text(card)})])
+    fake_llm.add_text(receipt("CREATE", NODE), delay=60)  # the receipt never comes in time
+    task = asyncio.create_task(dream(make_settings(fake_llm, tmp_path), working_dir, date=DAY))
+    deadline = asyncio.get_running_loop().time() + 60
+    while len(fake_llm.chat_requests()) < 3:  # the model wrote the node, then went quiet
+        assert asyncio.get_running_loop().time() < deadline, "the dream never got that far"
+        await asyncio.sleep(0.02)
+    assert (working_dir.root / NODE).is_file()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    assert not (working_dir.root / NODE).exists()
+    assert card not in Catalog.load(working_dir).cards
