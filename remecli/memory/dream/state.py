@@ -89,37 +89,50 @@ def state_dir(working_dir: WorkingDir) -> Path:
     return working_dir.root / STATE_FOLDER
 
 
-def card_paths(working_dir: WorkingDir, until: dt.date | None = None) -> list[Path]:
-    """Every card `memory/YYYY-MM-DD/*.md` of a day up to `until` (all days when None)."""
-    found: list[Path] = []
-    if not working_dir.memory_dir.is_dir():
+def card_entries(
+    working_dir: WorkingDir, until: dt.date | None = None
+) -> list[tuple[str, Path, tuple[int, int]]]:
+    """(relative path, path, (size, mtime_ns)) of every card `memory/YYYY-MM-DD/*.md` of a day
+    up to `until` (all days when None), oldest day first. One `scandir` per day folder."""
+    found: list[tuple[str, Path, tuple[int, int]]] = []
+    limit = f"{until:%Y-%m-%d}" if until is not None else None
+    try:
+        days = sorted(
+            e.name
+            for e in os.scandir(working_dir.memory_dir)
+            if _DAY_FOLDER.match(e.name) and e.is_dir()
+        )
+    except OSError:
         return found
-    for folder in sorted(working_dir.memory_dir.iterdir()):
-        if not folder.is_dir() or not _DAY_FOLDER.match(folder.name):
+    for day in days:
+        if limit is not None and day > limit:
             continue
-        if until is not None and folder.name > f"{until:%Y-%m-%d}":
-            continue
-        found.extend(p for p in sorted(folder.glob("*.md")) if p.is_file())
+        folder = working_dir.memory_dir / day
+        with contextlib.suppress(OSError):
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                if not entry.name.endswith(".md") or not entry.is_file():
+                    continue
+                info = entry.stat()
+                found.append(
+                    (
+                        f"memory/{day}/{entry.name}",
+                        Path(entry.path),
+                        (info.st_size, info.st_mtime_ns),
+                    )
+                )
     return found
 
 
-def _stat(path: Path) -> tuple[int, int]:
-    info = path.stat()
-    return info.st_size, info.st_mtime_ns
-
-
 def _unchanged_stat(entry: dict[str, Any] | None, stat: tuple[int, int]) -> bool:
-    return bool(entry) and (entry.get("size"), entry.get("mtime_ns")) == stat  # type: ignore[union-attr]
+    return entry is not None and (entry.get("size"), entry.get("mtime_ns")) == stat
 
 
 def has_changed_cards(working_dir: WorkingDir, catalog: Catalog) -> bool:
     """True when some card is new or changed since it was consolidated (stat only, cheap)."""
-    for path in card_paths(working_dir):
-        rel = path.relative_to(working_dir.root).as_posix()
-        with contextlib.suppress(OSError):
-            if not _unchanged_stat(catalog.cards.get(rel), _stat(path)):
-                return True
-    return False
+    return any(
+        not _unchanged_stat(catalog.cards.get(rel), stat)
+        for rel, _, stat in card_entries(working_dir)
+    )
 
 
 def changed_cards(
@@ -130,13 +143,11 @@ def changed_cards(
     A card re-saved with the same content gets its new stat recorded and is skipped.
     """
     changed: list[ChangedCard] = []
-    for path in card_paths(working_dir, until):
-        rel = path.relative_to(working_dir.root).as_posix()
+    for rel, path, stat in card_entries(working_dir, until):
+        entry = catalog.cards.get(rel)
+        if _unchanged_stat(entry, stat):
+            continue
         try:
-            stat = _stat(path)
-            entry = catalog.cards.get(rel)
-            if _unchanged_stat(entry, stat):
-                continue
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeError):
             continue
