@@ -242,3 +242,18 @@ def test_transcript_line_range(tmp_path):
     assert transcript_line_range(transcript.path, ["nope"]) is None
     assert transcript_line_range(tmp_path / "missing.jsonl", [msgs[0].id]) is None
     assert yaml.safe_load("a: 1") == {"a": 1}
+
+
+async def test_memory_aware_fake_handles_the_card_layout(fake_llm, tmp_path, working_dir):
+    """The shared fake model (tests/fakes) writes and extends cards through the real tools."""
+    from tests.fakes.memory_model import MemoryAwareModel
+
+    fake_llm.set_fallback(MemoryAwareModel())
+    summarizer = Summarizer(make_settings(fake_llm, tmp_path), working_dir)
+    first = await summarizer.summarize([user("alpha line", "10:00")], date=DAY, session_id="s9")
+    assert first.status == "written", first
+    second = await summarizer.summarize([user("beta line", "11:00")], date=DAY, session_id="s9")
+    assert second.status == "written" and second.path == first.path, second
+    text = first.path.read_text()
+    assert "- said: alpha line\n- said: beta line\n" in text
+    assert "session_id: s9" in text
