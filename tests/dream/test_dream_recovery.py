@@ -141,3 +141,26 @@ async def test_cancelled_dream_leaves_the_digest_and_catalog_as_they_were(
         pass
     assert not (working_dir.root / NODE).exists()
     assert card not in Catalog.load(working_dir).cards
+
+
+async def test_a_user_edit_during_a_dream_is_never_undone(fake_llm, tmp_path, working_dir):
+    from tests.fakes.turns import ToolCallsTurn, make_tool_calls
+
+    card = add_card(working_dir, DAY, "deploy", "Deploy", "Atlas ships with make ship on Fridays.")
+    mine = working_dir.root / "digest/wiki/my-notes.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("---\nname: My notes\ndescription: mine\n---\nv1\n\n## Sources\n")
+
+    def user_edits_then_model_writes_nothing_valid(body: dict) -> ToolCallsTurn:
+        mine.write_text(mine.read_text().replace("v1", "v2 typed by the user"))
+        bad = "---\nname: Deploy atlas\ndescription: d\n---\nno sources\n"
+        return ToolCallsTurn(make_tool_calls([("write", {"path": NODE, "content": bad})]))
+
+    fake_llm.add_text(extraction([unit("Deploy atlas", "procedure", "make ship", card)]))
+    fake_llm.add_handler(user_edits_then_model_writes_nothing_valid)
+    fake_llm.add_text(receipt("CREATE", NODE))
+    fake_llm.add_tool_calls([("write", {"path": NODE, "content": node_text(card)})])
+    fake_llm.add_text(receipt("CREATE", NODE))
+    result = await dream(make_settings(fake_llm, tmp_path), working_dir, date=DAY)
+    assert [(o.ok, o.action) for o in result.outcomes] == [(True, "CREATE")]
+    assert "v2 typed by the user" in mine.read_text()  # the undo of attempt 1 left it alone

@@ -1,10 +1,11 @@
 """Integrating one unit into the digest: a confined agent acts, the code verifies and records.
 
-The digest is snapshotted before the agent runs. Afterwards exactly one valid changed node is
-accepted: the one the receipt names, or, when the receipt is missing or wrong, the only valid
-node that changed (receipt recovery; the action is then inferred: a new file is CREATE, a
-change limited to `## Sources` is CORROBORATE, any other change REFINE). Every other change is
-undone. Nothing valid: everything is undone and the unit is tried once more with the reason;
+The digest is snapshotted before the agent runs. Afterwards exactly one valid node the agent
+changed is accepted: the one its receipt names, or, when the receipt is missing or names no
+changed node, the only valid node it changed (receipt recovery; the action is then inferred: a
+new file is CREATE, a change limited to `## Sources` is CORROBORATE, any other change REFINE).
+The agent's other writes are undone; what anyone else changed meanwhile is never touched.
+Nothing valid: the agent's writes are undone and the unit is tried once more with the reason;
 a second failure fails the unit (its cards are retried next run).
 """
 
@@ -156,25 +157,33 @@ class UnitIntegrator:
         problem = ""
         for _attempt in range(2):
             before = await asyncio.to_thread(snapshot, self.working_dir)
+            tools = MemoryFileTools(self.working_dir, today, DigestScope(self.working_dir, today))
             try:
-                answer = await self._run_agent(unit, today, before, problem)
+                answer = await self._run_agent(unit, today, before, problem, tools)
             except asyncio.CancelledError:  # interrupted: leave the digest as it was
-                self._restore(before, snapshot(self.working_dir), keep=None)
+                self._undo(before, tools.written, keep=None)
                 raise
             except Exception as exc:  # the provider's error: undo, fail the unit
                 log.warning("dream unit %r failed: %s", unit.name, exc)
-                self._restore(before, snapshot(self.working_dir), keep=None)
+                self._undo(before, tools.written, keep=None)
                 from remecli.llm.errors import classify
 
                 return UnitOutcome(unit, False, detail=classify(exc, self.llm).message)
-            outcome, problem = await asyncio.to_thread(self._verify, unit, today, before, answer)
+            outcome, problem = await asyncio.to_thread(
+                self._verify, unit, today, before, answer, list(tools.written)
+            )
             if outcome is not None:
                 return outcome
         return UnitOutcome(unit, False, detail=problem)
 
     # ------------------------------------------------------------ agent
     async def _run_agent(
-        self, unit: Unit, today: dt.date, before: dict[str, str], problem: str
+        self,
+        unit: Unit,
+        today: dt.date,
+        before: dict[str, str],
+        problem: str,
+        tools: MemoryFileTools,
     ) -> str:
         from agentscope.agent import Agent, ContextConfig, InjectionConfig, ReActConfig
         from agentscope.message import UserMsg
@@ -183,7 +192,6 @@ class UnitIntegrator:
         from remecli.llm.retry import RetryMiddleware
         from remecli.memory.summary_tools import NoCompression
 
-        tools = MemoryFileTools(self.working_dir, today, DigestScope(self.working_dir, today))
         allow = PermissionDecision(PermissionBehavior.ALLOW, "digest search")
         search = CheckedFunctionTool(
             DigestSearch(self.working_dir).search_digest,
@@ -224,10 +232,11 @@ class UnitIntegrator:
 
     # ------------------------------------------------------------ verification
     def _verify(
-        self, unit: Unit, today: dt.date, before: dict[str, str], answer: str
+        self, unit: Unit, today: dt.date, before: dict[str, str], answer: str, written: list[str]
     ) -> tuple[UnitOutcome | None, str]:
-        after = snapshot(self.working_dir)
-        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+        """Accept one valid node the agent changed (only its own writes are looked at)."""
+        after = {rel: _read(self.working_dir.root / rel) for rel in written}
+        changed = [rel for rel in written if before.get(rel) != after.get(rel)]
         valid = [p for p in changed if node_problem(p, after.get(p)) is None]
         receipt = json_object(answer) or {}
         action = str(receipt.get("action") or "").strip().upper()
@@ -238,7 +247,7 @@ class UnitIntegrator:
         ):
             named_invalid = path in changed and path not in valid  # its own target is broken
             if len(valid) != 1 or named_invalid:
-                self._restore(before, after, keep=None)
+                self._undo(before, written, keep=None)
                 if not changed:
                     return None, "no digest node was written or changed"
                 problems = [
@@ -246,11 +255,11 @@ class UnitIntegrator:
                 ]
                 return None, "; ".join(p for p in problems if p) or "more than one node changed"
             path, recovered = valid[0], True
-            action = self._infer_action(before.get(path), after[path])
-        self._restore(before, after, keep=path)
+            action = self._infer_action(before.get(path), str(after[path]))
+        self._undo(before, written, keep=path)
         text = with_provenance(
             path,
-            after[path],
+            str(after[path]),
             before.get(path),
             action=action,
             cards=unit.paths,
@@ -266,13 +275,21 @@ class UnitIntegrator:
             return "CREATE"
         return "CORROBORATE" if body_without_sources(old) == body_without_sources(new) else "REFINE"
 
-    def _restore(self, before: dict[str, str], after: dict[str, str], keep: str | None) -> None:
-        """Undo every digest change except `keep`'s."""
-        for rel in set(before) | set(after):
-            if rel == keep or before.get(rel) == after.get(rel):
+    def _undo(self, before: dict[str, str], written: list[str], keep: str | None) -> None:
+        """Undo the agent's writes (`written`) except `keep`'s; nobody else's change is touched."""
+        for rel in written:
+            if rel == keep:
                 continue
             target = self.working_dir.root / rel
             if rel in before:
-                write_memory_file(target, before[rel], "dream (undo)")
+                if _read(target) != before[rel]:
+                    write_memory_file(target, before[rel], "dream (undo)")
             else:
                 target.unlink(missing_ok=True)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
