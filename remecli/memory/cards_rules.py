@@ -14,9 +14,10 @@ from collections import Counter
 
 from remecli.memory.cards import CardError, split_frontmatter
 from remecli.memory.day_page import without_block
+from remecli.memory.prompts import CARD_SECTIONS
 
-TIMELINE_TITLES = ("timeline", "时间线")
-CURRENT_TITLES = ("current state", "当前状态")
+CURRENT_TITLES = tuple(titles[0].lower() for titles in CARD_SECTIONS.values())
+TIMELINE_TITLES = tuple(titles[1].lower() for titles in CARD_SECTIONS.values())
 SHOWN_LINES = 3
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 

@@ -257,3 +257,19 @@ async def test_memory_aware_fake_handles_the_card_layout(fake_llm, tmp_path, wor
     text = first.path.read_text()
     assert "- said: alpha line\n- said: beta line\n" in text
     assert "session_id: s9" in text
+
+
+def test_card_rules_in_chinese_sections():
+    from remecli.memory.cards_rules import card_change_problem
+
+    old = "# 主题\n\n## 当前状态\n- 旧状态\n\n## 时间线\n- 10:00 第一条\n\n## 细节\n- 事实甲\n"
+    rewritten_state = old.replace("- 旧状态", "- 新状态") + "- 事实乙\n"
+    appended = old.replace("- 10:00 第一条\n", "- 10:00 第一条\n- 11:00 第二条\n")
+    assert card_change_problem("c.md", old, rewritten_state) is None
+    assert card_change_problem("c.md", old, appended) is None
+    changed_timeline = old.replace("第一条", "改过的")
+    assert "append-only" in (card_change_problem("c.md", old, changed_timeline) or "")
+    dropped = old.replace("- 事实甲\n", "")
+    assert "drop 1 line(s)" in (card_change_problem("c.md", old, dropped) or "")
+    no_section = old.replace("## 细节\n- 事实甲\n", "- 事实甲\n")
+    assert "would disappear" in (card_change_problem("c.md", old, no_section) or "")
