@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         from remecli.memory.versions_cli import run as run_memory
 
         return run_memory(inv.rest)
+    if inv.command == "dream":
+        from remecli.memory.dream.cli import run as run_dream
+
+        return run_dream(inv.rest)
 
     from remecli.config import ConfigError, load_settings
 

@@ -11,6 +11,7 @@ usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
        remecli links PATH [--json] [--depth N] [--direction in|out|both]
        remecli memory history PATH [--json] | remecli memory restore PATH VERSION
        remecli memories list|add|get|update|delete|search [--user U|--task T|--tool N] [--json]
+       remecli dream [date=YYYY-MM-DD] [config=…] [key=value …]
 
 A terminal assistant with long-term memory kept as Markdown files you own.
 
@@ -22,6 +23,7 @@ A terminal assistant with long-term memory kept as Markdown files you own.
   remecli reindex                    rebuild the search index from the Markdown files
   remecli links MEMORY.md --json     what a note links to and what links to it
   remecli memory history MEMORY.md   earlier versions of a memory file (restore PATH VERSION)
+  remecli dream                      consolidate new topic cards into the digest (Auto Dream)
 
 Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
 folder, then the current directory; a path works too). Any setting can be overridden as
@@ -39,7 +41,7 @@ Options: -h/--help  this text   -V/--version  print the version
 class Invocation:
     """What the user asked for on the command line."""
 
-    command: str = "chat"  # chat | search | reindex | links | memory | memories | help | version
+    command: str = "chat"  # chat | search | reindex | links | memory | memories | dream | …
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
     prompt: str | None = None  # -p QUESTION, kept exactly as typed
@@ -53,7 +55,7 @@ def parse_argv(argv: list[str]) -> Invocation:
         return Invocation("help")
     if any(a in ("-V", "--version") for a in argv):
         return Invocation("version")
-    if argv and argv[0] in ("search", "reindex", "memories"):
+    if argv and argv[0] in ("search", "reindex", "memories", "dream"):
         return Invocation(argv[0], rest=argv[1:])
     inv = Invocation()
     args = iter(argv)

@@ -50,6 +50,15 @@ class MemoryHistorySettings(_Section):
     keep: int = Field(default=50, ge=1)
 
 
+class DreamSettings(_Section):
+    """Auto Dream: consolidating topic cards into the digest."""
+
+    max_units: int = Field(default=5, ge=1, le=50)
+    interval_hours: float = Field(default=24.0, gt=0)
+    max_cards: int = Field(default=40, ge=1)
+    max_iters: int = Field(default=12, ge=2)
+
+
 class MemorySettings(_Section):
     """Session, compaction and long-term memory knobs."""
 
@@ -62,6 +71,8 @@ class MemorySettings(_Section):
     summarize: bool = True
     redact_secrets: bool = True
     history: MemoryHistorySettings = Field(default_factory=MemoryHistorySettings)
+
+    dream: DreamSettings = Field(default_factory=DreamSettings)
 
 
 class Settings(_Section):

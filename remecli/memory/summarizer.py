@@ -1,11 +1,17 @@
-"""The summarizer: a small ReAct agent that merges a conversation into today's memory log.
+"""The summarizer: a small ReAct agent that saves a conversation into memory files.
 
 It sees the conversation as a readable transcript (roles, local times, shortened tool calls,
 clipped tool outputs) and has three file tools confined to the memory files
-(`remecli.memory.summary_tools`). It reads `memory/YYYY-MM-DD.md` first, merges new entries
-(`- HH:MM text`, chronological, no duplicates), or answers `[nothing to store]` and touches
-nothing. A conversation too large for one request is summarized in chunks, one agent run each.
-`summarize` never raises (except on cancellation): failures come back as `status="failed"`.
+(`remecli.memory.summary_tools`). Two layouts:
+
+- with a `session_id` (the card layout): it writes or updates the conversation's topic card
+  `memory/YYYY-MM-DD/<topic-slug>.md` (`remecli.memory.cards_scope`), then the code regenerates
+  the index block of the day page `memory/YYYY-MM-DD.md`;
+- without one (the older layout): it merges `- HH:MM text` entries into `memory/YYYY-MM-DD.md`.
+
+Either way it may answer `[nothing to store]` and touch nothing. A conversation too large for
+one request is summarized in chunks, one agent run each. `summarize` never raises (except on
+cancellation): failures come back as `status="failed"`.
 """
 
 from __future__ import annotations
@@ -166,43 +172,102 @@ class Summarizer:
         if language is not None:
             self.settings.language = language  # type: ignore[assignment]
 
-    async def summarize(self, messages: list[Any], *, date: dt.date | None = None) -> SummaryResult:
-        """Merge what is worth keeping in `messages` into the daily file of `date` (today)."""
+    async def summarize(
+        self,
+        messages: list[Any],
+        *,
+        date: dt.date | None = None,
+        session_id: str | None = None,
+        lines: tuple[int, int] | None = None,
+    ) -> SummaryResult:
+        """Save what is worth keeping in `messages` for `date` (today).
+
+        With `session_id`, into the conversation's topic card; `lines` is the 1-based range of
+        JSONL lines of `sessions/<session_id>.jsonl` these messages come from (see
+        `remecli.memory.cards.transcript_line_range`). Without it, into the daily log.
+        """
         from remecli.llm.tokens import get_token_counter
 
         day = date or dt.date.today()
-        path = self.working_dir.daily_file(day)
         counter = get_token_counter(self.settings.memory.token_encoding)
         budget = max(MIN_CHUNK_TOKENS, int(self.settings.max_input_length * CHUNK_SHARE))
         chunks = chunk_transcripts(list(messages), counter, budget)
+        card: Path | None = None
+        if session_id:
+            from remecli.memory.cards import find_session_card
+
+            card = find_session_card(self.working_dir, day, session_id)
+        path = card or self.working_dir.daily_file(day)
         if not chunks:
             return SummaryResult("nothing", path, "no text to summarize")
         written: list[str] = []
         details: list[str] = []
         for transcript in chunks:
-            result = await self._run_agent(transcript, day)
+            if session_id:
+                result = await self._run_card_agent(transcript, day, session_id, lines, card)
+                card = result.path or card
+            else:
+                result = await self._run_agent(transcript, day)
             written.extend(name for name in result.written if name not in written)
             if result.status == "failed":
+                if session_id:
+                    written += self._refresh_day_page(day, written)
                 result.written = written
                 return result
             details.append(result.detail)
+        written += self._refresh_day_page(day, written) if session_id else []
         status = "written" if written else "nothing"
         detail = "; ".join(d for d in details if d) if written else NOTHING_MARKER
-        return SummaryResult(status, path, clip(detail, 300), written)
+        return SummaryResult(status, card or path, clip(detail, 300), written)
+
+    def _refresh_day_page(self, day: dt.date, written: list[str]) -> list[str]:
+        """Regenerate the day page's card index after a card changed; its name if rewritten."""
+        from remecli.memory.day_page import refresh_day_page
+
+        if not written or not refresh_day_page(self.working_dir, day, reason="summarizer"):
+            return []
+        name = self.working_dir.daily_file(day).relative_to(self.working_dir.root).as_posix()
+        return [] if name in written else [name]
+
+    async def _run_card_agent(
+        self,
+        transcript: str,
+        day: dt.date,
+        session_id: str,
+        lines: tuple[int, int] | None,
+        card: Path | None,
+    ) -> SummaryResult:
+        """One agent run that creates or updates the conversation's card."""
+        from remecli.memory.cards_scope import CardScope
+        from remecli.memory.summary_tools import MemoryFileTools
+
+        scope = CardScope(self.working_dir, day, session_id, lines, card)
+        tools = MemoryFileTools(self.working_dir, day, scope)
+        system, user = self._card_prompts(transcript, scope)
+        result = await self._run(tools, system, user, card or self.working_dir.daily_file(day))
+        if scope.card is not None:
+            result.path = scope.card
+        return result
 
     async def _run_agent(self, transcript: str, day: dt.date) -> SummaryResult:
-        """One agent run over one transcript chunk."""
+        """One agent run over one transcript chunk (daily-log layout)."""
+        from remecli.memory.summary_tools import MemoryFileTools
+
+        path = self.working_dir.daily_file(day)
+        tools = MemoryFileTools(self.working_dir, day)
+        system, user = self._prompts(transcript, tools.relative(path), day)
+        return await self._run(tools, system, user, path)
+
+    async def _run(self, tools: Any, system: str, user: str, path: Path) -> SummaryResult:
+        """Run the confined agent once; what it wrote, said, or why it failed."""
         from agentscope.agent import Agent, ContextConfig, InjectionConfig, ReActConfig
         from agentscope.message import UserMsg
         from agentscope.tool import Toolkit
 
         from remecli.llm.errors import classify
         from remecli.llm.retry import RetryMiddleware
-        from remecli.memory.summary_tools import MemoryFileTools, NoCompression
+        from remecli.memory.summary_tools import NoCompression
 
-        path = self.working_dir.daily_file(day)
-        tools = MemoryFileTools(self.working_dir, day)
-        system, user = self._prompts(transcript, tools.relative(path), day)
         try:
             agent = Agent(
                 name="memory-summarizer",
@@ -248,6 +313,32 @@ class Summarizer:
             "now": f"{dt.datetime.now():%Y-%m-%d %H:%M}",
         }
         # the transcript goes in last, so braces inside it are never substituted
+        return render(system.strip(), **values), render(
+            user.strip(), **values, transcript=transcript
+        )
+
+    def _card_prompts(self, transcript: str, scope: Any) -> tuple[str, str]:
+        """(system prompt, user message) from the `summarize_card` prompt file."""
+        language = self.settings.language
+        current, timeline, details = prompts.card_sections(language)
+        day = f"{scope.date:%Y-%m-%d}"
+        if scope.card is not None:
+            card_path = scope.relative(scope.card)
+            state = prompts.prompt("card_state_existing", language, card_path=card_path, day=day)
+        else:
+            state = prompts.prompt("card_state_new", language, day=day)
+        template = load_prompt(prompts.FOLDER, "summarize_card", language)
+        system, _, user = template.partition(USER_PART_MARKER)
+        values = {
+            "day": day,
+            "folder": scope.folder_name(),
+            "card_state": state.strip(),
+            "current": current,
+            "timeline": timeline,
+            "details": details,
+            "nothing_marker": NOTHING_MARKER,
+            "now": f"{dt.datetime.now():%Y-%m-%d %H:%M}",
+        }
         return render(system.strip(), **values), render(
             user.strip(), **values, transcript=transcript
         )

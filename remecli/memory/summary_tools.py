@@ -1,7 +1,9 @@
-"""The summarizer's file tools: read / write / edit, confined to the memory files.
+"""The summarizer's file tools: read / write / edit, confined by a scope to some memory files.
 
-Allowed: `MEMORY.md` and `memory/**/*.md` under the working dir; any other path is refused with
-an error the model can act on. Every write goes through `atomic_write_text`.
+The default scope (`MemoryScope`) allows `MEMORY.md` and `memory/**/*.md` under the working dir;
+any other path is refused with an error the model can act on. A scope also checks every change
+before it is written (`prepare`): a `write` that would drop lines of an existing file is
+refused ("use edit"). Every write goes through `write_memory_file`.
 
 Never clobbering the user: `write` on an existing file is refused unless the file still holds
 what this run last read or wrote (otherwise: "read it again and merge"), and `edit` replaces one
@@ -22,7 +24,8 @@ from agentscope.middleware import MiddlewareBase
 from agentscope.permission import PermissionBehavior, PermissionDecision
 from agentscope.tool import FunctionTool, ToolChunk
 
-from remecli.memory.files import atomic_write_text
+from remecli.memory.cards_rules import write_drop_problem
+from remecli.memory.cards_write import write_memory_file
 from remecli.memory.layout import WorkingDir
 from remecli.tools.matching import find_matches, line_of, tolerant_replacement
 from remecli.tools.registry import CheckedFunctionTool
@@ -40,15 +43,78 @@ def daily_header(date: dt.date) -> str:
     return f"# {date:%Y-%m-%d}"
 
 
-class MemoryFileTools:
-    """read / write / edit over the memory files of `working_dir`, for one summarizer run.
+class ChangeRefused(ValueError):
+    """A change a scope refuses; the message tells the model what to do instead."""
 
-    `written` lists the files this run changed (relative paths), in order.
+
+class MemoryScope:
+    """Which files the tools may read and change, and what a change must respect.
+
+    This default scope is the daily log of the older layout: `MEMORY.md` and `memory/**/*.md`;
+    the day's file keeps its `# YYYY-MM-DD` header; `write` never drops existing lines.
     """
+
+    reason = "summarizer"
 
     def __init__(self, working_dir: WorkingDir, date: dt.date) -> None:
         self.working_dir = working_dir
         self.date = date
+        self.daily_file = working_dir.daily_file(date)
+
+    def relative(self, path: Path) -> str:
+        """`path` as shown to the model: relative to the working dir."""
+        return path.relative_to(self.working_dir.root).as_posix()
+
+    def readable(self, target: Path) -> bool:
+        """True when `target` (resolved) may be read."""
+        memory_dir = self.working_dir.memory_dir.resolve()
+        if target == self.working_dir.memory_md.resolve():
+            return True
+        return target.suffix == ".md" and target.is_relative_to(memory_dir) and target != memory_dir
+
+    def writable(self, target: Path) -> str | None:
+        """None when `target` may be changed, else why not."""
+        return None if self.readable(target) else self.allowed()
+
+    def allowed(self) -> str:
+        """What the tools may touch, said to the model after a refusal."""
+        return (
+            "Only the memory files can be used: MEMORY.md and memory/**/*.md under the "
+            f"working dir (today's file is {self.relative(self.daily_file)})."
+        )
+
+    def missing_hint(self, target: Path) -> str:
+        """Extra words after "<file> does not exist yet."."""
+        if target == self.daily_file:
+            return f" Create it with `write`, starting with the line `{daily_header(self.date)}`."
+        return ""
+
+    def prepare(self, target: Path, old: str | None, new: str, tool: str) -> str:
+        """The text to write for this change; raises ChangeRefused."""
+        if target == self.daily_file:
+            new = _with_header(new, self.date)
+        if tool == "write" and old is not None:
+            problem = write_drop_problem(self.relative(target), old, new)
+            if problem:
+                raise ChangeRefused(problem)
+        return new
+
+    def committed(self, target: Path) -> None:
+        """Called after a change of `target` was written."""
+
+
+class MemoryFileTools:
+    """read / write / edit over the files a scope allows, for one summarizer or dream run.
+
+    `written` lists the files this run changed (relative paths), in order.
+    """
+
+    def __init__(
+        self, working_dir: WorkingDir, date: dt.date, scope: MemoryScope | None = None
+    ) -> None:
+        self.working_dir = working_dir
+        self.date = date
+        self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)
         self.written: list[str] = []
         self._known: dict[Path, str | None] = {}  # what this run last saw in each file
@@ -58,28 +124,23 @@ class MemoryFileTools:
         """`path` as shown to the model: relative to the working dir."""
         return path.relative_to(self.working_dir.root).as_posix()
 
-    def resolve(self, raw: str) -> Path:
+    def resolve(self, raw: str, *, for_change: bool = False) -> Path:
         """The memory file `raw` names, or ToolArgumentError saying what is allowed."""
         text = raw.strip()
         if not text:
-            raise ToolArgumentError("`path` is empty. " + self._allowed())
+            raise ToolArgumentError("`path` is empty. " + self.scope.allowed())
         root = self.working_dir.root
         candidate = Path(text).expanduser()
         if not candidate.is_absolute():
             candidate = root / candidate
         target = candidate.resolve()  # follows symlinks: a link out of the folder is refused
-        memory_dir = self.working_dir.memory_dir.resolve()
-        if target == self.working_dir.memory_md.resolve():
-            return target
-        if target.suffix == ".md" and target.is_relative_to(memory_dir) and target != memory_dir:
-            return target
-        raise ToolArgumentError(f"Access to {text!r} is refused. " + self._allowed())
-
-    def _allowed(self) -> str:
-        return (
-            "Only the memory files can be used: MEMORY.md and memory/**/*.md under the "
-            f"working dir (today's file is {self.relative(self.daily_file)})."
-        )
+        if not self.scope.readable(target):
+            raise ToolArgumentError(f"Access to {text!r} is refused. " + self.scope.allowed())
+        if for_change:
+            problem = self.scope.writable(target)
+            if problem:
+                raise ToolArgumentError(f"Changing {text!r} is refused. {problem}")
+        return target
 
     # ----------------------------------------------------------------- tools
     async def read(
@@ -110,7 +171,7 @@ class MemoryFileTools:
             content: The complete new content of the file.
         """
         try:
-            target = self.resolve(as_text(path, "path"))
+            target = self.resolve(as_text(path, "path"), for_change=True)
             text = as_text(content, "content")
         except ToolArgumentError as exc:
             return error(str(exc))
@@ -128,7 +189,7 @@ class MemoryFileTools:
             new_text: The text to put in its place.
         """
         try:
-            target = self.resolve(as_text(path, "path"))
+            target = self.resolve(as_text(path, "path"), for_change=True)
             old = as_text(old_text, "old_text")
             new = as_text(new_text, "new_text")
         except ToolArgumentError as exc:
@@ -174,12 +235,7 @@ class MemoryFileTools:
         text = self._current(target)
         self._known[target] = text
         if text is None:
-            hint = ""
-            if target == self.daily_file:
-                hint = (
-                    f" Create it with `write`, starting with the line `{daily_header(self.date)}`."
-                )
-            return ok(f"{name} does not exist yet.{hint}")
+            return ok(f"{name} does not exist yet.{self.scope.missing_hint(target)}")
         if not text:
             return ok(f"{name} is empty.")
         lines = text.splitlines(keepends=True)
@@ -200,13 +256,13 @@ class MemoryFileTools:
                 return error(f"{name} exists: read it first, then merge with `edit` or `write`.")
             if current != self._known[target]:
                 return error(CHANGED_HINT)
-        if target == self.daily_file:
-            text = self._with_header(text)
+        try:
+            text = self.scope.prepare(target, current, text, "write")
+        except ChangeRefused as exc:
+            return error(str(exc))
         if current is not None and current == text:
             return ok(f"{name} already holds this content: nothing to change.")
-        return self._commit(
-            target, current, text, f"Wrote {name} ({len(text.splitlines())} lines)."
-        )
+        return self._commit(target, current, text, f"Wrote {name} ({_line_change(current, text)}).")
 
     def _edit(self, target: Path, old: str, new: str) -> ToolChunk:
         name = self.relative(target)
@@ -237,27 +293,40 @@ class MemoryFileTools:
         updated = content[:start] + replacement + content[end:]
         if updated == content:
             return error("`new_text` is the same as the text it replaces: nothing to change.")
-        return self._commit(
-            target, content, updated, f"Edited {name} at line {line_of(content, start)}."
-        )
+        try:
+            updated = self.scope.prepare(target, content, updated, "edit")
+        except ChangeRefused as exc:
+            return error(str(exc))
+        where = f"at line {line_of(content, start)}; {_line_change(content, updated)}"
+        return self._commit(target, content, updated, f"Edited {name} {where}.")
 
     def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolChunk:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
-        atomic_write_text(target, text)
+        write_memory_file(target, text, self.scope.reason)
         self._known[target] = text
         name = self.relative(target)
         if name not in self.written:
             self.written.append(name)
+        self.scope.committed(target)
         return ok(message, path=name)
 
-    def _with_header(self, text: str) -> str:
-        """Today's file always starts with its `# YYYY-MM-DD` header."""
-        header = daily_header(self.date)
-        if text.lstrip().startswith(header):
-            return text
-        return f"{header}\n\n{text.lstrip()}"
+
+def _with_header(text: str, date: dt.date) -> str:
+    """Today's file always starts with its `# YYYY-MM-DD` header."""
+    header = daily_header(date)
+    if text.lstrip().startswith(header):
+        return text
+    return f"{header}\n\n{text.lstrip()}"
+
+
+def _line_change(old: str | None, new: str) -> str:
+    """What a change did to the line count, said truthfully: "12 lines, was 10"."""
+    now = len(new.splitlines())
+    if old is None:
+        return f"new file, {now} lines"
+    return f"{now} lines, was {len(old.splitlines())}"
 
 
 def _whole_lines(content: str, span: tuple[int, int]) -> bool:

@@ -69,3 +69,17 @@ async def test_edit_must_be_unique_and_whole_lines(tools, working_dir):
     chunk = await tools.edit(DAILY, "- 10:00  A.", "- 10:00 A, B.")  # tolerant whitespace
     assert not failed(chunk), text(chunk)
     assert daily.read_text() == "# 2025-01-31\n\n- 09:00 A.\n- 10:00 A, B.\n- note\n- note\n"
+
+
+async def test_write_answers_say_what_really_happened(tools, working_dir):
+    daily = working_dir.daily_file(DAY)
+    daily.write_text("# 2025-01-31\n\n- 09:00 A.\n")
+    await tools.read(DAILY)
+    grown = await tools.write(DAILY, "# 2025-01-31\n\n- 09:00 A.\n- 10:00 B.\n")
+    assert text(grown) == f"Wrote {DAILY} (4 lines, was 3)."
+    shrunk = await tools.write(DAILY, "# 2025-01-31\n\n- 10:00 B.\n")
+    assert failed(shrunk) and "would drop 1 of the 3 lines" in text(shrunk)
+    assert "nothing was written" in text(shrunk) and "Use `edit`" in text(shrunk)
+    assert daily.read_text() == "# 2025-01-31\n\n- 09:00 A.\n- 10:00 B.\n"
+    edited = await tools.edit(DAILY, "- 09:00 A.\n", "")  # a deliberate removal goes through edit
+    assert text(edited) == f"Edited {DAILY} at line 3; 3 lines, was 4."

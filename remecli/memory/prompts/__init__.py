@@ -82,3 +82,15 @@ def assemble(bodies: dict[int, str], language: str) -> str:
 def render_summary_message(summary: str, checkpoint: int, language: str = "") -> str:
     """The summary wrapped as the user message the model receives before the conversation."""
     return prompt("summary_message", language, summary=summary.strip(), checkpoint=checkpoint)
+
+
+# Sections of a topic card, per language: (current state, timeline, details).
+CARD_SECTIONS: dict[str, tuple[str, str, str]] = {
+    "": ("Current state", "Timeline", "Details"),
+    "zh": ("当前状态", "时间线", "细节"),
+}
+
+
+def card_sections(language: str) -> tuple[str, str, str]:
+    """Card section titles for `language` (English when unknown)."""
+    return CARD_SECTIONS.get(language, CARD_SECTIONS[""])

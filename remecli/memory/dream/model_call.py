@@ -1,0 +1,55 @@
+"""One plain model request (no tools) and reading a JSON object out of its answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+async def ask(model: Any, messages: list[Any], max_retries: int) -> str:
+    """The text of the model's complete answer to `messages` (retried on transient errors)."""
+    from remecli.llm.retry import call_with_backoff
+
+    return await call_with_backoff(lambda: _ask_once(model, messages), max_retries, what="dream")
+
+
+async def _ask_once(model: Any, messages: list[Any]) -> str:
+    from agentscope.model import ChatResponse, FinishedReason
+
+    response = await model(messages=messages)
+    final = None
+    interrupted = False
+    if isinstance(response, ChatResponse):
+        final = response
+        interrupted = response.finished_reason == FinishedReason.INTERRUPTED
+    else:
+        async for chunk in response:
+            interrupted |= chunk.finished_reason == FinishedReason.INTERRUPTED
+            if chunk.is_last or final is None:
+                final = chunk
+    if interrupted:
+        raise asyncio.CancelledError("dream request interrupted")
+    if final is None:
+        raise RuntimeError("the model returned an empty answer")
+    return "".join(getattr(b, "text", "") for b in final.content if b.type == "text")
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in `text` (bare, fenced, or between the first `{` and the last `}`)."""
+    candidates = [text.strip()]
+    candidates += [m.group(1).strip() for m in _FENCE.finditer(text or "")]
+    start, end = (text or "").find("{"), (text or "").rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start : end + 1])
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
