@@ -98,7 +98,9 @@ class SummaryTasks:
             return []
         return sorted(self.pending_dir.glob("*.json"))
 
-    def add(self, messages: list[Any], *, date: dt.date | None = None) -> str:
+    def add(
+        self, messages: list[Any], *, date: dt.date | None = None, session_id: str | None = None
+    ) -> str:
         """Start summarizing `messages` in the background; returns the task id at once.
 
         The record is on disk when this returns (one small atomic write, done here on purpose:
@@ -113,6 +115,7 @@ class SummaryTasks:
             "created_at": dt.datetime.now().isoformat(timespec="seconds"),
             "attempts": 0,
             "last_error": "",
+            "session_id": session_id,  # its topic card; None: the day page's log
             "messages": [m.model_dump(mode="json") for m in messages],
         }
         try:
@@ -235,7 +238,7 @@ class SummaryTasks:
             else:
                 if previous is not None:  # one at a time, in the order they were added
                     await previous.wait()
-                result = await self.summarizer.summarize(messages, date=day)
+                result = await self._summarize(messages, day, record.get("session_id"))
                 outcome = await self._settle(task_id, path, record, result, len(messages))
         except asyncio.CancelledError:
             if not recorded:  # cancelled before its first step: record now (shutdown path)
@@ -256,6 +259,22 @@ class SummaryTasks:
         self._finish(task_id, outcome, claim)
         await self._notify(outcome)
         return outcome
+
+    async def _summarize(
+        self, messages: list[Any], day: dt.date, session_id: str | None
+    ) -> SummaryResult:
+        """Into the conversation's topic card when its session is known, citing the transcript
+        lines the messages come from; else into the day page's log."""
+        if not session_id:
+            return await self.summarizer.summarize(messages, date=day)
+        from remecli.memory.cards import transcript_line_range
+
+        transcript = self.summarizer.working_dir.transcript_file(session_id)
+        ids = [m.id for m in messages]
+        lines = await asyncio.to_thread(transcript_line_range, transcript, ids)
+        return await self.summarizer.summarize(
+            messages, date=day, session_id=session_id, lines=lines
+        )
 
     async def _settle(
         self, task_id: str, path: Path, record: dict, result: SummaryResult, count: int

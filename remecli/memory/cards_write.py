@@ -1,8 +1,8 @@
 """The one function through which the summarizer, the day page and dream write memory files.
 
-`write_memory_file` replaces a file atomically (`remecli.atomic_write`). The runtime can point
-every such write at another writer (a versioned, redacting one) with `set_memory_writer`; the
-writer gets the target path, the new text and a short label saying what made the change.
+`write_memory_file` goes through the working dir's `MemoryWriter` (atomic, versioned, redacting
+secrets); `set_memory_writer` can point every such write elsewhere (tests). The writer gets the
+target path, the new text and a short label saying what made the change.
 """
 
 from __future__ import annotations
@@ -16,17 +16,25 @@ MemoryWriter = Callable[[Path, str, str], None]
 """`writer(path, text, reason)`: replace `path` with `text`; `reason` names the writer."""
 
 
-def _atomic_writer(path: Path, text: str, reason: str) -> None:
-    atomic_write_text(path, text)
+def _versioned_writer(path: Path, text: str, reason: str) -> None:
+    """The working dir's memory writer: redacted, the previous content kept as a version. The
+    callers check their own no-drop rules (cards, day pages), so shrinking is theirs to allow."""
+    from remecli.memory.writer import working_dir_of, writer_for
+
+    root = working_dir_of(path)
+    if root is None:  # not a memory file (a caller's own scratch file): plain atomic write
+        atomic_write_text(path, text)
+        return
+    writer_for(root).write(path, text, source=reason, allow_shrink=True)
 
 
-_writer: MemoryWriter = _atomic_writer
+_writer: MemoryWriter = _versioned_writer
 
 
 def set_memory_writer(writer: MemoryWriter | None) -> None:
     """Send every memory write through `writer` (None restores the plain atomic writer)."""
     global _writer
-    _writer = writer or _atomic_writer
+    _writer = writer or _versioned_writer
 
 
 def write_memory_file(path: Path, text: str, reason: str) -> None:

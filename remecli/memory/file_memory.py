@@ -119,8 +119,10 @@ class FileMemory:
         left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
         the search index (watching for edits)."""
         from remecli.atomic_write import remove_stale_temp_files
+        from remecli.memory.writer import configure_writer
 
         await asyncio.to_thread(self.layout.ensure)
+        configure_writer(self.layout.root, self.settings.memory)  # versions, redaction
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
         await self.tasks.retry_pending()
@@ -180,7 +182,7 @@ class FileMemory:
         """Messages leave the context (compacted): summarize those not handed over already
         (e.g. before a resume). Returns how many were handed over."""
         fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
-        self._summarize(fresh)
+        self._summarize(fresh, self._session_id())
         return len(fresh)
 
     def hand_over_unsaved(self) -> int:
@@ -191,13 +193,17 @@ class FileMemory:
         unsaved = [m for m in self.conversation.state.context if not m.metadata.get(SAVED_MARK)]
         for msg in unsaved:
             msg.metadata[SAVED_MARK] = True
-        self._summarize([m.model_copy(deep=True) for m in unsaved])
+        self._summarize([m.model_copy(deep=True) for m in unsaved], self._session_id())
         return len(unsaved)
 
-    def _summarize(self, messages: list[Any]) -> None:
-        """Hand messages to the background summarizer (recorded on disk before it runs)."""
+    def _session_id(self) -> str | None:
+        return self.conversation.session_id if self.conversation.bound else None
+
+    def _summarize(self, messages: list[Any], session_id: str | None) -> None:
+        """Hand messages to the background summarizer (recorded on disk before it runs): into
+        the topic card of `session_id`'s conversation."""
         if messages and self.settings.memory.summarize:
-            self.add_async_summary_task(messages)
+            self.tasks.add(list(messages), session_id=session_id)
 
     async def recover_unsaved(self) -> int:
         """A previous run that died (kill -9, power loss) never handed its conversation to
@@ -230,7 +236,7 @@ class FileMemory:
             saved.session_state,
         )
         log.info("recovering %d unsaved message(s) of session %s", len(unsaved), saved.session_id)
-        self._summarize(unsaved)
+        self._summarize(unsaved, saved.session_id)
         return len(unsaved)
 
     # ---------------------------------------------------------------- the seed's methods

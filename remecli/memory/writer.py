@@ -322,3 +322,15 @@ def writer_for(working_dir: Path | str) -> MemoryWriter:
         if root not in _WRITERS:
             _WRITERS[root] = MemoryWriter(root)
         return _WRITERS[root]
+
+
+def working_dir_of(path: Path | str) -> Path | None:
+    """The working dir a memory file lies in (`<root>/MEMORY.md`, `<root>/memory/…`,
+    `<root>/digest/…`), or None for any other path."""
+    real = Path(os.path.realpath(Path(path).expanduser()))
+    if real.name == MEMORY_MD:
+        return real.parent
+    for ancestor in real.parents:
+        if ancestor.name in MEMORY_FOLDERS:  # the nearest one: a working dir inside notes works
+            return ancestor.parent
+    return None
