@@ -109,6 +109,7 @@ class Assistant:
             on_summary_change=lambda running: self.notices.put(ev.BackgroundTasks(running)),
             on_summary_done=self._on_summary_done,
             on_notice=self.notices.put,
+            on_dream_done=lambda result: self.notices.put(ev.Notice(result.message, "memory")),
         )
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         context = ContextMiddleware(memory=memory)

@@ -53,6 +53,7 @@ class MemoryHistorySettings(_Section):
 class DreamSettings(_Section):
     """Auto Dream: consolidating topic cards into the digest."""
 
+    auto: bool = True  # dream in the background when due (new cards, interval passed)
     max_units: int = Field(default=5, ge=1, le=50)
     interval_hours: float = Field(default=24.0, gt=0)
     max_cards: int = Field(default=40, ge=1)
@@ -71,7 +72,6 @@ class MemorySettings(_Section):
     summarize: bool = True
     redact_secrets: bool = True
     history: MemoryHistorySettings = Field(default_factory=MemoryHistorySettings)
-
     dream: DreamSettings = Field(default_factory=DreamSettings)
 
 

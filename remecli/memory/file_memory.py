@@ -14,6 +14,7 @@ add_async_summary_task, await_summary_tasks, memory_search, get_in_memory_memory
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from remecli.config.settings import Settings
 from remecli.memory.background import SummaryOutcome, SummaryTasks
 from remecli.memory.conversation import Conversation
+from remecli.memory.dreaming import Dreaming
 from remecli.memory.layout import WorkingDir
 from remecli.memory.notices import MemoryNotice
 from remecli.memory.session import Session
@@ -31,6 +33,7 @@ from remecli.memory.tool_results import offload_messages
 
 if TYPE_CHECKING:
     from remecli.links import LinkGraph
+    from remecli.memory.dream.runner import DreamResult
     from remecli.search import MemoryIndex
 
 log = logging.getLogger(__name__)
@@ -57,6 +60,7 @@ class FileMemory:
         on_summary_change: Callable[[int], Any] | None = None,
         on_summary_done: Callable[[SummaryOutcome], Any] | None = None,
         on_notice: Callable[[MemoryNotice], Any] | None = None,
+        on_dream_done: Callable[[DreamResult], Any] | None = None,
     ) -> None:
         if settings is None:
             from remecli.config import load_settings
@@ -91,11 +95,20 @@ class FileMemory:
         )
         self.conversation.on_compacted = self.hand_over
         self.conversation.on_notice = on_notice
+        self._on_tasks_change = on_summary_change
+        self._on_summary_done = on_summary_done
         self.tasks = SummaryTasks(
             self.summarizer,
             self.layout.pending_dir,
-            on_change=on_summary_change,
-            on_done=on_summary_done,
+            on_change=lambda _running: self._tasks_changed(),
+            on_done=self._summary_done,
+        )
+        self.dreaming = Dreaming(
+            self.settings,
+            self.layout,
+            lambda: self.model,
+            on_change=lambda _running: self._tasks_changed(),
+            on_done=on_dream_done,
         )
         self.search_enabled = search
         self.index: MemoryIndex | None = None
@@ -128,6 +141,7 @@ class FileMemory:
         await self.tasks.retry_pending()
         if recover:
             await self.recover_unsaved()
+        await self.dreaming.maybe_start()
         if self.search_enabled:
             self._index_task = asyncio.create_task(self._open_index())
             if wait_for_index:
@@ -162,7 +176,9 @@ class FileMemory:
         summary task."""
         if self.conversation.bound:
             await self.conversation.save()
+        await self.dreaming.stop()  # a background dream is redone next time; never waited for
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
+        await self.dreaming.stop()  # one the last summaries may have started
         if self._index_task is not None and not self._index_task.done():
             self._index_task.cancel()
             await asyncio.gather(self._index_task, return_exceptions=True)
@@ -176,6 +192,30 @@ class FileMemory:
         await asyncio.to_thread(self.tool_results.cleanup)
         self.conversation.lock.release()
         return lines
+
+    # ---------------------------------------------------------------- background work
+    def _tasks_changed(self) -> None:
+        """Tell the front-end how many memory tasks run (summaries and a dream)."""
+        if self._on_tasks_change is not None:
+            self._on_tasks_change(self.tasks.pending_count + int(self.dreaming.running))
+
+    async def _summary_done(self, outcome: SummaryOutcome) -> None:
+        if self._on_summary_done is not None:
+            result = self._on_summary_done(outcome)
+            if asyncio.iscoroutine(result):
+                await result
+        if outcome.status == "written":
+            await self.dreaming.maybe_start()  # new cards may make a dream due
+
+    async def dream(self, date: dt.date | None = None) -> DreamResult:
+        """Consolidate new and changed cards into the digest now (`/dream`)."""
+        return await self.dreaming.run(date)
+
+    def interests(self) -> str:
+        """The latest interests a dream noticed, for `/interests`."""
+        from remecli.memory.dream.interests import render_interests
+
+        return render_interests(self.layout, self.settings.language)
 
     # ---------------------------------------------------------------- hand-over policy
     def hand_over(self, messages: list[Any]) -> int:

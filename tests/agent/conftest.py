@@ -22,6 +22,7 @@ def make_settings(fake_llm, tmp_path: Path, *extra: str):
             f"tools.workspace={tmp_path}",
             "llm.timeout=5",
             "memory.summarize=false",  # summaries have their own tests; keep requests scripted
+            "memory.dream.auto=false",  # so have background dreams
             "search.embedding.backend=none",  # keyword search only: no model load in UI tests
             *extra,
         ],

@@ -18,6 +18,7 @@ from typing import Any
 
 from remecli.memory.cards import CardError, join_frontmatter, slugify, split_frontmatter
 from remecli.memory.layout import WorkingDir
+from remecli.search.analysis import Analyzer
 
 BUCKETS = ("personal", "procedure", "wiki")
 ACTIONS = ("CREATE", "CORROBORATE", "REFINE", "CORRECT")
@@ -80,14 +81,14 @@ def parse_node(rel: str, text: str) -> Node | None:
 
 
 # ---------------------------------------------------------------- search
-def _analyzer() -> Any:
+def _analyzer() -> Analyzer:
     from remecli.search.analysis import make_analyzer
 
     return make_analyzer()
 
 
-def _terms(analyzer: Any, text: str) -> list[str]:
-    return [token.text for token in analyzer(text)]
+def _terms(analyzer: Analyzer, text: str) -> list[str]:
+    return [term for term in analyzer(text) if term]
 
 
 def search_nodes(nodes: dict[str, str], query: str, limit: int = 5) -> list[dict[str, Any]]:
