@@ -10,7 +10,8 @@ appended per write) is written `--writes` times by:
   * git          atomic write + `git add` + `git commit` in a repository inside the working dir
                  (the alternative the issue suggested; git's own fsync settings, default).
 Prints the median and p95 per write, the overhead over `plain`, and the history bytes on disk
-per write. Runs in a temp folder on the working disk (not tmpfs).
+per write. Methods take turns write by write, so a busy machine slows them alike. Runs in a
+temp folder on the working disk (not tmpfs).
 """
 
 from __future__ import annotations
@@ -47,19 +48,28 @@ def _folder_bytes(folder: Path) -> int:
 
 
 def measure(
-    name: str, setup: Callable[[Path], Callable[[str], None]], texts: list[str], base: Path
-) -> tuple[list[float], int]:
-    root = base / name.replace("/", "-")
-    (root / "memory").mkdir(parents=True)
-    write = setup(root)
-    timings = []
+    setups: list[tuple[str, Callable[[Path], Callable[[str], None]]]],
+    texts: list[str],
+    base: Path,
+) -> dict[str, tuple[list[float], int]]:
+    """Write `texts` with every method, interleaved write by write (so load on a shared
+    machine hits all methods alike); per method: timings and history bytes on disk."""
+    writers = {}
+    for name, setup in setups:
+        root = base / name.replace("/", "-")
+        (root / "memory").mkdir(parents=True)
+        writers[name] = (root, setup(root))
+    timings: dict[str, list[float]] = {name: [] for name in writers}
     for text in texts:
-        started = time.perf_counter()
-        write(text)
-        timings.append(time.perf_counter() - started)
-    history = root / ".history" if (root / ".history").exists() else root / ".git"
-    used = _folder_bytes(history) if history.exists() else 0
-    return timings, used
+        for name, (_, write) in writers.items():
+            started = time.perf_counter()
+            write(text)
+            timings[name].append(time.perf_counter() - started)
+    results = {}
+    for name, (root, _) in writers.items():
+        history = root / ".history" if (root / ".history").exists() else root / ".git"
+        results[name] = (timings[name], _folder_bytes(history) if history.exists() else 0)
+    return results
 
 
 def plain(root: Path) -> Callable[[str], None]:
@@ -107,13 +117,12 @@ def main() -> None:
                 f"  {'method':<12} {'median ms':>10} {'p95 ms':>8} {'overhead':>9} "
                 f"{'history B/write':>16}"
             )
-            floor = None
-            for name, setup in methods:
-                timings, used = measure(f"{name}-{size}", setup, texts, base)
+            measured = measure(methods, texts, base / str(size))
+            floor = statistics.median(measured["plain"][0])
+            for name, (timings, used) in measured.items():
                 timings.sort()
                 median = statistics.median(timings)
                 p95 = timings[min(len(timings) - 1, int(len(timings) * 0.95))]
-                floor = median if floor is None else floor
                 print(
                     f"  {name:<12} {median * 1e3:>10.2f} {p95 * 1e3:>8.2f} "
                     f"{median / floor:>8.2f}x {used / args.writes:>16,.0f}"

@@ -3,7 +3,7 @@
 PATH is a note relative to the working dir (`memory/2025-01-31.md`), a path to it, or a note
 name (`"Deploy steps"`). `--rename NEW` moves the note and retargets every link to it;
 `--delete` removes it (kept in its history) and lists what still links there; `--dangling`
-lists every link that points nowhere. The usual `config=…` and `key=value` arguments apply.
+lists every link that points nowhere; `--rebuild` parses every note again. The usual `config=…` and `key=value` arguments apply.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ USAGE = (
     "usage: remecli links PATH [--json] [--depth N] [--direction in|out|both] "
     "[config=NAME] [key=value ...]\n"
     "       remecli links PATH --rename NEW | --delete\n"
-    "       remecli links --dangling [--json]"
+    "       remecli links --dangling [--json] | --rebuild"
 )
 
 
@@ -43,13 +43,14 @@ def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
         "rename": None,
         "delete": False,
         "dangling": False,
+        "rebuild": False,
     }
     settings: list[str] = []
     items = list(argv)
     while items:
         item = items.pop(0)
         name, _, inline = item.partition("=") if item.startswith("--") else (item, "", "")
-        if name in ("--json", "--delete", "--dangling"):
+        if name in ("--json", "--delete", "--dangling", "--rebuild"):
             options[name[2:]] = True
         elif name in ("--depth", "--direction", "--rename"):
             value = inline or (items.pop(0) if items else "")
@@ -74,7 +75,7 @@ def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
         raise UsageError("--direction must be in, out or both")
     if options["rename"] == "":
         raise UsageError("--rename needs the new path")
-    if not options["dangling"] and not options["path"]:
+    if not options["dangling"] and not options["rebuild"] and not options["path"]:
         raise UsageError("remecli links needs a PATH (or --dangling)")
     return options, settings
 
@@ -138,6 +139,9 @@ def _act(graph: LinkGraph, settings: Settings, options: dict) -> int:
     from remecli.links.rename import delete, rename
     from remecli.memory.writer import MemoryWriteError, MemoryWriter
 
+    if options["rebuild"]:
+        print(f"link graph rebuilt: {graph.rebuild()} notes")
+        return 0
     if options["dangling"]:
         found = [
             {"source": e.source, "target": e.link.target, "line": e.link.line}

@@ -142,7 +142,9 @@ def disk_checker(root: os.PathLike[str] | str) -> Callable[[str], bool]:
     real_root = os.path.realpath(root)
 
     def file_exists(relative: str) -> bool:
-        full = os.path.realpath(os.path.join(real_root, relative))
-        return full.startswith(real_root + os.sep) and os.path.isfile(full)
+        joined = os.path.join(real_root, relative)
+        if not os.path.isfile(joined):
+            return False
+        return os.path.realpath(joined).startswith(real_root + os.sep)
 
     return file_exists

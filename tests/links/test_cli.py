@@ -70,3 +70,5 @@ def test_links_errors_rename_delete_and_dangling(linked_dir: Path) -> None:
     assert ("MEMORY.md", "personal/editor") in targets
     proc = remecli("links", wd, cwd=linked_dir)
     assert proc.returncode == 2 and "needs a PATH" in proc.stderr
+    proc = remecli("links", "--rebuild", wd, cwd=linked_dir)
+    assert proc.returncode == 0 and proc.stdout.strip() == "link graph rebuilt: 5 notes"
