@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from remecli.search.cli import run
 
         return run(inv.command, inv.rest)
+    if inv.command in ("job", "mcp", "serve"):
+        from remecli.surfaces.commands import run_command
+
+        return run_command(inv.command, inv.rest)
 
     from remecli.config import ConfigError, load_settings
 

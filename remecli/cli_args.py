@@ -8,6 +8,7 @@ USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
        remecli search "QUERY" [--json] [--max N] [config=…] [key=value …]
        remecli reindex [config=…] [key=value …]
+       remecli job NAME [--param value …] | remecli mcp [--http] | remecli serve [--port P]
 
 A terminal assistant with long-term memory kept as Markdown files you own.
 
@@ -17,6 +18,9 @@ A terminal assistant with long-term memory kept as Markdown files you own.
   remecli config=cli resume=last     continue the last conversation (or resume=<session id>)
   remecli search "deploy" --json     search MEMORY.md and memory/*.md
   remecli reindex                    rebuild the search index from the Markdown files
+  remecli job memory_read --path MEMORY.md   run one memory job (remecli job: the list)
+  remecli mcp                        the memory jobs as an MCP server (stdio; --http --port P)
+  remecli serve                      HTTP JSON API on 127.0.0.1 (bearer token, /api/docs)
 
 Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
 folder, then the current directory; a path works too). Any setting can be overridden as
@@ -34,7 +38,7 @@ Options: -h/--help  this text   -V/--version  print the version
 class Invocation:
     """What the user asked for on the command line."""
 
-    command: str = "chat"  # chat | search | reindex | help | version
+    command: str = "chat"  # chat | search | reindex | job | mcp | serve | help | version
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
     prompt: str | None = None  # -p QUESTION, kept exactly as typed
@@ -42,6 +46,8 @@ class Invocation:
 
 def parse_argv(argv: list[str]) -> Invocation:
     """Parse argv without touching settings files or heavy imports."""
+    if argv and argv[0] in ("job", "mcp", "serve"):  # these print their own help
+        return Invocation(argv[0], rest=argv[1:])
     if any(a in ("-h", "--help") for a in argv):
         return Invocation("help")
     if any(a in ("-V", "--version") for a in argv):
