@@ -103,13 +103,15 @@ def build_app(
             response_model=None,
         )(_endpoint(runner, job))
 
-    if cors_origins:
-        from fastapi.middleware.cors import CORSMiddleware
+    guarded: Any = BearerAuth(BodyLimit(app, max_body_bytes), token, open_paths=OPEN_PATHS)
+    if not cors_origins:
+        return guarded
+    from starlette.middleware.cors import CORSMiddleware
 
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=cors_origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type"],
-        )
-    return BearerAuth(BodyLimit(app, max_body_bytes), token, open_paths=OPEN_PATHS)
+    # outermost, so a browser's preflight (which carries no token) gets its answer
+    return CORSMiddleware(
+        guarded,
+        allow_origins=cors_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type"],
+    )

@@ -12,6 +12,7 @@ import contextlib
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,12 +47,31 @@ async def serve_http(
     config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=10)
     server = uvicorn.Server(config)
     await runner.start()
+    # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
+    # can flush. The handlers are restored before closing: a second signal then forces the exit.
+    previous = _absorb_stop_signals()
     try:
         announce(url_of(sock, host))
         await server.serve(sockets=[sock])
     finally:
         sock.close()
+        _restore(previous)
         await runner.close()
+
+
+def _absorb_stop_signals() -> dict[int, Any]:
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, _ignore) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """Absorb a re-raised stop signal."""
+
+
+def _restore(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
 
 
 async def serve_until_stopped(runner: JobRunner, main: Callable[[], Awaitable[None]]) -> None:
