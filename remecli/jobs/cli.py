@@ -24,6 +24,10 @@ class UsageError(ValueError):
     """Bad command-line arguments for `remecli job`."""
 
 
+class HelpRequested(Exception):
+    """`--help` after a job name: print its help."""
+
+
 def job_list() -> str:
     """Every job with its parameters, for `remecli job` without a name."""
     lines = [USAGE, "", "jobs:"]
@@ -33,6 +37,17 @@ def job_list() -> str:
         mode = "" if job.read_only else "  (writes)"
         lines.append(f"  {job.name} {flags}{mode}")
         lines.append(f"      {job.description.splitlines()[0]}")
+    return "\n".join(lines)
+
+
+def job_help(job: Job) -> str:
+    """One job's description and parameters."""
+    lines = [f"remecli job {job.name}: {job.description}", "", "parameters:"]
+    schema = job.input_schema()
+    required = set(schema.get("required", []))
+    for name, prop in schema.get("properties", {}).items():
+        need = " (required)" if name in required else ""
+        lines.append(f"  --{name.replace('_', '-')}{need}  {prop.get('description', '')}")
     return "\n".join(lines)
 
 
@@ -65,6 +80,8 @@ def parse_args(argv: list[str]) -> tuple[Job, dict[str, Any], list[str]]:
     if not argv or argv[0].startswith("-"):
         raise UsageError("")
     job = JOBS.get(argv[0])
+    if any(a in ("-h", "--help") for a in argv[1:]):
+        raise HelpRequested(job_help(job))
     arguments: dict[str, Any] = {}
     settings: list[str] = []
     items = list(argv[1:])
@@ -103,6 +120,9 @@ def run(argv: list[str]) -> int:
 
     try:
         job, arguments, setting_args = parse_args(argv)
+    except HelpRequested as exc:
+        print(exc)
+        return 0
     except UsageError as exc:
         print(f"remecli: {exc}\n{USAGE}" if str(exc) else job_list(), file=sys.stderr)
         return 2 if str(exc) else 0

@@ -46,11 +46,15 @@ def _modified(path: Path) -> str:
     return stamp.isoformat(timespec="seconds")
 
 
-def _read_text(path: Path, relative: str) -> str:
+def _check_file(path: Path, relative: str) -> None:
     if path.is_dir():
         raise InvalidParams(f"{relative!r} is a folder; use memory_list to see what is in it")
     if not path.is_file():
         raise NotFound(f"no file {relative!r}; use memory_list to see what exists")
+
+
+def _read_text(path: Path, relative: str) -> str:
+    _check_file(path, relative)
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -58,30 +62,39 @@ def _read_text(path: Path, relative: str) -> str:
 
 
 def _read_lines(path: Path, relative: str, start: int, end: int | None) -> dict[str, Any]:
-    lines = _read_text(path, relative).splitlines(keepends=True)
-    total = len(lines)
+    """Stream the file (any size): keep the wanted lines up to the page limits, count all."""
+    _check_file(path, relative)
     if end is not None and end < start:
         raise InvalidParams(f"end_line {end} is before start_line {start}")
-    if start > max(total, 1):
-        raise InvalidParams(f"start_line {start} is past the end of {relative!r} ({total} lines)")
-    last = min(total, end if end is not None else total, start - 1 + READ_MAX_LINES)
+    last_wanted = end if end is not None else start - 1 + READ_MAX_LINES
     picked: list[str] = []
     size = 0
-    for line in lines[start - 1 : last]:
-        if picked and size + len(line) > READ_MAX_CHARS:
-            break
-        picked.append(line)
-        size += len(line)
+    full = False
+    total = 0
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            for total, line in enumerate(handle, start=1):
+                if start <= total <= last_wanted and not full:
+                    if picked and size + len(line) > READ_MAX_CHARS:
+                        full = True
+                    else:
+                        picked.append(line)
+                        size += len(line)
+    except UnicodeDecodeError:
+        raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
+    if start > max(total, 1):
+        raise InvalidParams(f"start_line {start} is past the end of {relative!r} ({total} lines)")
     shown_end = start - 1 + len(picked)
     wanted_end = total if end is None else min(end, total)
+    more = shown_end < wanted_end
     return {
         "path": relative,
         "start_line": start,
         "end_line": shown_end,
         "total_lines": total,
         "content": "".join(picked),
-        "truncated": shown_end < wanted_end,
-        "next_start_line": shown_end + 1 if shown_end < wanted_end else None,
+        "truncated": more,
+        "next_start_line": shown_end + 1 if more else None,
     }
 
 
