@@ -5,11 +5,11 @@ On a synthetic working dir (default 10,000 Markdown files under memory/), keywor
 here, and the surfaces add the same overhead whatever the search costs). In one run:
 
 1. in-process `FileMemory.memory_search` (the call every job makes), 1 caller, then 8 concurrent;
-2. `remecli serve` (real uvicorn process): 8 concurrent HTTP clients on /api/memory_search;
-3. `remecli mcp --http` (real process): 8 concurrent MCP client sessions calling memory_search;
+2. `remecli serve` (real uvicorn process): 1, then 8 concurrent HTTP clients on /api/memory_search;
+3. `remecli mcp --http` (real process): 1, then 8 concurrent MCP client sessions (memory_search);
 
-each for `--seconds` (60 by default), reporting p50/p95/max, calls, errors and the server's RSS
-after warm-up and at the end.
+the 8-caller phases last `--seconds` (60 by default), the 1-caller ones a quarter of that;
+reported: p50/p95/max, calls, errors and the server's RSS after warm-up and at the end.
 
     python benchmarks/share_latency.py [--files 10000] [--sections 5] [--seconds 60] [--clients 8]
 """
@@ -186,12 +186,14 @@ def remote(kind: str, workdir: Path, queries: list[str], seconds: float, clients
         # warm-up also waits for the index to open; RSS is taken after it
         asyncio.run(run(url, token, queries, 2, 1))
         warm = rss_mb(proc)
+        single, single_errors = asyncio.run(run(url, token, queries, seconds / 4, 1))
         latencies, errors = asyncio.run(run(url, token, queries, seconds, clients))
         end = rss_mb(proc)
     finally:
         proc.terminate()
         proc.wait(60)
     label = "HTTP /api/memory_search" if kind == "http" else "MCP memory_search (HTTP)"
+    print(f"{label}, 1 client   {percentiles(single)}  errors {single_errors}")
     print(f"{label}, {clients} clients  {percentiles(latencies)}  errors {errors}")
     print(
         f"    server RSS {warm:.0f} MB after warm-up -> {end:.0f} MB at the end ({end - warm:+.0f} MB)"
