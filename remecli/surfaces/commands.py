@@ -124,6 +124,13 @@ def run(command: str, argv: list[str]) -> int:
 
     option_args, setting_args = split_args(argv)
     options = _parser(command).parse_args(option_args)
+    if options.host not in ("127.0.0.1", "localhost", "::1") and (
+        command == "serve" or options.http
+    ):
+        say(
+            f"remecli {command}: listening on {options.host}, not only this machine: anyone who "
+            "can reach it and has the token can use your memory"
+        )
     try:
         settings = _load(setting_args)
     except ConfigError as exc:
