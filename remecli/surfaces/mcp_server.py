@@ -63,9 +63,7 @@ def build_mcp_server(runner: JobRunner) -> MCPServer:
             _tool_function(runner, job),
             name=job.name,
             description=job.description,
-            annotations=ToolAnnotations(
-                read_only_hint=job.read_only, destructive_hint=False, open_world_hint=False
-            ),
+            annotations=ToolAnnotations(read_only_hint=job.read_only, open_world_hint=False),
             structured_output=True,
         )
     return server
