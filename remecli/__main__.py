@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from remecli.cli_args import Subcommand
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run remecli; returns the process exit code."""
-    from remecli.cli_args import USAGE, parse_argv
+    from remecli.cli_args import BY_NAME, USAGE, parse_argv
 
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -23,26 +27,9 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"remecli {__version__}")
         return 0
-    if inv.command == "memories":
-        from remecli.vector.cli import run as run_memories
-
-        return run_memories(inv.rest)
-    if inv.command in ("search", "reindex"):
-        from remecli.search.cli import run
-
-        return run(inv.command, inv.rest)
-    if inv.command == "links":
-        from remecli.links.cli import run as run_links
-
-        return run_links(inv.rest)
-    if inv.command == "memory":
-        from remecli.memory.versions_cli import run as run_memory
-
-        return run_memory(inv.rest)
-    if inv.command == "dream":
-        from remecli.memory.dream.cli import run as run_dream
-
-        return run_dream(inv.rest)
+    sub = BY_NAME.get(inv.command)
+    if sub is not None:
+        return run_subcommand(sub, inv.rest)
 
     from remecli.config import ConfigError, load_settings
 
@@ -67,6 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     from remecli.ui.tui.app import run_tui
 
     return run_tui(settings, log_file=log_file)
+
+
+def run_subcommand(sub: Subcommand, rest: list[str]) -> int:
+    """Import the subcommand's runner (only now: `remecli --help` stays light) and run it."""
+    import importlib
+
+    module_name, _, function = sub.runner.partition(":")
+    runner = getattr(importlib.import_module(module_name), function)
+    code = runner(sub.name, rest) if sub.with_name else runner(rest)
+    return int(code or 0)
 
 
 if __name__ == "__main__":

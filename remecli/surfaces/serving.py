@@ -1,0 +1,94 @@
+"""Run a surface until it is stopped, then flush the memory runtime (summaries, index watcher).
+
+HTTP surfaces run on uvicorn with a socket bound here (so the real port is known and printed
+before the first request); uvicorn handles SIGINT/SIGTERM by finishing in-flight requests. The
+stdio MCP server stops at end of input or on SIGTERM/SIGINT. Either way `runner.close()` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from remecli.jobs import JobRunner
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket, host: str, path: str = "") -> str:
+    """The URL a client uses to reach `sock`."""
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{path}"
+
+
+async def serve_http(
+    runner: JobRunner, app: Any, host: str, port: int, announce: Callable[[str], None]
+) -> None:
+    """Serve `app` on host:port until SIGINT/SIGTERM, then close the runtime."""
+    import uvicorn
+
+    sock = bind(host, port)
+    config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=10)
+    server = uvicorn.Server(config)
+    await runner.start()
+    # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
+    # can flush. The handlers are restored before closing: a second signal then forces the exit.
+    previous = _absorb_stop_signals()
+    try:
+        announce(url_of(sock, host))
+        await server.serve(sockets=[sock])
+    finally:
+        sock.close()
+        _restore(previous)
+        await runner.close()
+
+
+def _absorb_stop_signals() -> dict[int, Any]:
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, _ignore) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """Absorb a re-raised stop signal."""
+
+
+def _restore(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
+async def serve_until_stopped(runner: JobRunner, main: Callable[[], Awaitable[None]]) -> None:
+    """Run `main` (e.g. the stdio MCP loop) until it returns or SIGTERM/SIGINT, then close."""
+    await runner.start()
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(main())
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, task.cancel)
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    finally:
+        await runner.close()
+
+
+def say(text: str) -> None:
+    """A status line on stderr (stdout may be a protocol stream)."""
+    print(text, file=sys.stderr, flush=True)
