@@ -1,16 +1,13 @@
 """Jobs over the search index and the runtime: memory_search, memory_reindex, memory_status.
 
-`source`, `since` and `until` go to the runtime's `memory_search` when it accepts them; otherwise
-they are applied here to the hits (path prefix; the date in the path, e.g. memory/2025-01-31.md,
-else the file's modification date), over-fetching candidates so `max_results` still fills.
+`source` (notes | transcripts | all), `since` and `until` are the runtime's own filters; a
+`source` that is none of those names is a path prefix (e.g. `memory/`), applied here to the
+hits while over-fetching candidates so `max_results` still fills.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import inspect
-import re
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -20,10 +17,9 @@ from remecli.jobs.errors import InvalidParams, Unavailable
 from remecli.jobs.registry import JOBS, JobParams, NoParams
 from remecli.memory.background import pending_dir_of
 
-FILTERS = ("source", "since", "until")
+SOURCES = ("notes", "transcripts", "all")
 OVERFETCH = 4
 MAX_CANDIDATES = 200
-_DATE_IN_PATH = re.compile(r"(\d{4}-\d{2}-\d{2})")
 
 
 class SearchParams(JobParams):
@@ -35,68 +31,40 @@ class SearchParams(JobParams):
         None, ge=0.0, le=1.0, description="Drop hits scoring below this (default: search.min_score)"
     )
     source: str | None = Field(
-        None, max_length=200, description="Only hits whose path starts with this, e.g. memory/"
+        None,
+        max_length=200,
+        description="notes, transcripts or all; or a path prefix such as memory/ or MEMORY.md",
     )
     since: dt.date | None = Field(None, description="Only memory dated on or after (YYYY-MM-DD)")
     until: dt.date | None = Field(None, description="Only memory dated on or before (YYYY-MM-DD)")
 
 
-def _accepted_filters(search: Any) -> set[str]:
-    try:
-        names = set(inspect.signature(search).parameters)
-    except (TypeError, ValueError):
-        return set()
-    return names & set(FILTERS)
-
-
-def _hit_date(root: Path, path: str) -> dt.date | None:
-    found = _DATE_IN_PATH.search(path)
-    if found:
-        try:
-            return dt.date.fromisoformat(found.group(1))
-        except ValueError:
-            pass
-    try:
-        return dt.date.fromtimestamp((root / path).stat().st_mtime)
-    except OSError:
-        return None
-
-
-def _keep(hit: dict[str, Any], params: SearchParams, root: Path, filters: set[str]) -> bool:
-    if "source" in filters and not str(hit.get("path", "")).startswith(params.source or ""):
-        return False
-    if filters & {"since", "until"}:
-        day = _hit_date(root, str(hit.get("path", "")))
-        if day is None:
-            return False
-        if "since" in filters and params.since and day < params.since:
-            return False
-        if "until" in filters and params.until and day > params.until:
-            return False
-    return True
-
-
 @JOBS.define("memory_search", params=SearchParams, read_only=True)
 async def memory_search(ctx: JobContext, params: SearchParams) -> dict[str, Any]:
-    """Search the memory (hybrid BM25 + vector over MEMORY.md and memory/*.md).
+    """Search the memory: notes (MEMORY.md, memory/, digest/) and past conversations.
 
-    Returns hits with path, 1-based line range, score and snippet; read more with memory_read.
+    Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source and
+    each note's links (out/in); read more with memory_read.
     """
     if params.since and params.until and params.since > params.until:
         raise InvalidParams("`since` is after `until`; swap them")
     settings = ctx.memory.settings.search
     limit = params.max_results or settings.max_results
     min_score = settings.min_score if params.min_score is None else params.min_score
-    wanted = {name for name in FILTERS if getattr(params, name) is not None}
-    native = _accepted_filters(ctx.memory.memory_search) & wanted
-    local = wanted - native
-    fetch = min(limit * OVERFETCH, MAX_CANDIDATES) if local else limit
-    extra = {name: getattr(params, name) for name in native}
-    hits = await ctx.memory.memory_search(params.query, fetch, min_score, **extra)
-    if local:
-        root = ctx.root
-        hits = [hit for hit in hits if _keep(hit, params, root, local)]
-    return {"query": params.query, "results": hits[:limit], "filtered_here": sorted(local)}
+    source = params.source
+    prefix = source if source is not None and source not in SOURCES else None
+    fetch = min(limit * OVERFETCH, MAX_CANDIDATES) if prefix else limit
+    hits = await ctx.memory.memory_search(
+        params.query,
+        fetch,
+        min_score,
+        source=None if prefix is not None or source == "all" else source,
+        since=params.since.isoformat() if params.since else None,
+        until=params.until.isoformat() if params.until else None,
+    )
+    if prefix is not None:
+        hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
+    return {"query": params.query, "results": hits[:limit]}
 
 
 def _index_or_fail(ctx: JobContext) -> Any:
