@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from remecli.config.settings import LLMSettings
 
 
-@dataclass(frozen=True)
 class LLMError(Exception):
-    """An LLM failure phrased for the user, with whether retrying may help."""
+    """An LLM failure phrased for the user, with whether retrying may help.
 
-    message: str
-    retryable: bool = False
-    kind: str = "error"
+    A plain exception class (not a frozen dataclass): Python sets `__traceback__`,
+    `__context__` and `__cause__` on it when it is raised through a context manager.
+    """
+
+    def __init__(self, message: str, retryable: bool = False, kind: str = "error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        self.kind = kind
 
     def __str__(self) -> str:
         return self.message
+
+    def __repr__(self) -> str:
+        return f"LLMError({self.message!r}, retryable={self.retryable}, kind={self.kind!r})"
 
 
 def is_context_overflow(exc: BaseException) -> bool:

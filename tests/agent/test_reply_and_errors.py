@@ -202,3 +202,18 @@ async def test_malformed_tool_call_arguments_do_not_poison_the_next_request(
     from tests.fakes import find_violations
 
     assert find_violations(fake_llm.chat_requests()[-1].body) == []  # we never send it back
+
+
+def test_llm_error_raised_through_a_context_manager_stays_an_llm_error() -> None:
+    import contextlib
+
+    from remecli.llm.errors import LLMError
+
+    @contextlib.contextmanager
+    def guarded():
+        yield
+
+    with pytest.raises(LLMError) as caught, guarded():
+        raise LLMError("Try again.", retryable=True, kind="server")
+    assert caught.value.kind == "server" and caught.value.retryable
+    assert str(caught.value) == "Try again." and caught.value.__traceback__ is not None
