@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
-from remecli.tools._files import UTF8_BOM, looks_binary
+from remecli.tools._files import UTF8_BOM, human_size, looks_binary
 from remecli.tools._match import closest_line, find_matches, line_of, tolerant_replacement
 from remecli.tools._results import ToolArgumentError, as_text, error, ok
 from remecli.tools.context import ToolContext
@@ -37,7 +39,7 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error(str(exc))
     if not old:
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
-    return await asyncio.to_thread(_edit, target, old, new)
+    return await asyncio.to_thread(_edit, target, old, new, ctx.settings.edit_max_bytes)
 
 
 @dataclass
@@ -64,15 +66,47 @@ class _TextFile:
         return UTF8_BOM + data if self.bom else data
 
 
-def _edit(target: Path, old: str, new: str) -> ToolChunk:
+def _edit(target: Path, old: str, new: str, max_bytes: int) -> ToolChunk:
+    """Read, change, and replace the file, re-checking it first (compare-and-swap, retried).
+
+    The file is kept open while the change is made: anything another process appends to it
+    meanwhile (an editor, a logger) is found on that handle after the replace and appended to
+    the new file, and a file replaced or shortened meanwhile is read again. No line is lost.
+    """
     if not target.exists():
         return error(f"File not found: {target}. To create it, use `write`.")
     if not target.is_file():
         return error(f"{target} is not a regular file (a folder or a device).")
-    try:
-        data = target.read_bytes()
-    except OSError as exc:
-        return error(f"Cannot read {target}: {exc.strerror or exc}.")
+    for _ in range(_CAS_ATTEMPTS):
+        try:
+            with target.open("rb") as handle:
+                outcome = _edit_open_file(target, handle, old, new, max_bytes)
+        except OSError as exc:
+            return error(f"Cannot edit {target}: {exc.strerror or exc}.")
+        if outcome is not None:
+            return outcome
+    return error(
+        f"{target} kept changing while it was being edited ({_CAS_ATTEMPTS} tries); "
+        "read it again and retry the edit."
+    )
+
+
+_CAS_ATTEMPTS = 5
+
+
+def _edit_open_file(
+    target: Path, handle: BinaryIO, old: str, new: str, max_bytes: int
+) -> ToolChunk | None:
+    """One compare-and-swap attempt on an open file; None when the file changed under it."""
+    size = os.fstat(handle.fileno()).st_size
+    if size > max_bytes:
+        return error(
+            f"{target} is {human_size(size)}, over the {human_size(max_bytes)} `edit` limit "
+            f"(tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
+        )
+    data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        return None  # it grew past the limit while being read: the next try says so
     if looks_binary(data[:8192]):
         return error(f"{target} is a binary file; `edit` changes text files only.")
     file = _TextFile.decode(data)
@@ -97,11 +131,16 @@ def _edit(target: Path, old: str, new: str) -> ToolChunk:
     if updated == content:
         return error("`new_text` is the same as the text it replaces: nothing to change.")
     try:
-        atomic_write_bytes(target, file.encode(updated))
+        encoded = file.encode(updated)
     except UnicodeEncodeError:
         return error("`new_text` holds characters that cannot be written as UTF-8.")
+    if not _same_file_at_least(target, handle, len(data)):
+        return None  # replaced or shortened meanwhile: read it again
+    try:
+        atomic_write_bytes(target, encoded)
     except OSError as exc:
         return error(f"Cannot write {target}: {exc.strerror or exc}.")
+    _carry_over_appends(target, handle, len(data))
     note = " (matched ignoring whitespace and quote style)" if match.tolerant else ""
     diff = unified_diff(content, updated, target.name)
     return ok(
@@ -110,6 +149,28 @@ def _edit(target: Path, old: str, new: str) -> ToolChunk:
         line=line_of(content, start),
         tolerant=match.tolerant,
     )
+
+
+def _same_file_at_least(target: Path, handle: BinaryIO, length: int) -> bool:
+    """True while `target` is still the file `handle` reads and holds at least `length` bytes."""
+    try:
+        now = os.stat(os.path.realpath(target))
+    except OSError:
+        return False
+    opened = os.fstat(handle.fileno())
+    return (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino) and now.st_size >= length
+
+
+def _carry_over_appends(target: Path, handle: BinaryIO, length: int) -> None:
+    """Append to the new file whatever reached the old one after it was read."""
+    handle.seek(length)
+    extra = handle.read(1 << 20)
+    if not extra:
+        return
+    with open(os.path.realpath(target), "ab") as out:
+        while extra:
+            out.write(extra)
+            extra = handle.read(1 << 20)
 
 
 def _not_found_message(target: Path, content: str, old: str) -> str:
