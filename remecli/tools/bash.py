@@ -73,6 +73,8 @@ def format_process_result(
     status = f"[Exit code: {result.exit_code}]"
     if result.stopped_background:
         status += " [Background processes left running were stopped.]"
+    if result.left_running:
+        status += f" [Still running in the background (stopped when remecli exits): {result.left_running}]"
     text = f"{body}\n{status}"
     return ok(text, **metadata) if result.exit_code == 0 else error(text, **metadata)
 
