@@ -22,6 +22,7 @@ from remecli.tools._descendants import (
     new_marker,
 )
 from remecli.tools._output import TailCollector, TailOutput
+from remecli.tools.full_output import FullOutputSpool
 
 _READ_CHUNK = 65_536
 _TERM_GRACE_S = 0.5  # SIGTERM first; SIGKILL whatever is left after this
@@ -53,6 +54,7 @@ class ProcessResult:
     duration_s: float
     stopped_background: bool  # processes left in the group after exit were stopped
     left_running: str = ""  # detached background processes still running (setsid), described
+    full_output: str = ""  # where the whole output is when the shown tail was cut ("" if not)
 
 
 async def run_in_process_group(
@@ -62,6 +64,7 @@ async def run_in_process_group(
     max_bytes: int,
     max_lines: int,
     env: Mapping[str, str] | None = None,
+    spool: FullOutputSpool | None = None,
 ) -> ProcessResult:
     """Run `argv` with stdout+stderr merged, in a new session; never leaves processes behind.
 
@@ -74,19 +77,30 @@ async def run_in_process_group(
     started = time.monotonic()
     enable_subreaper()
     marker = new_marker()
-    proc = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=str(cwd),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ, **_QUIET_ENV, **(env or {}), MARKER_ENV: marker},
+    spawn = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            cwd=str(cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **_QUIET_ENV, **(env or {}), MARKER_ENV: marker},
+        )
     )
+    try:
+        proc = await asyncio.shield(spawn)
+    except asyncio.CancelledError:  # cancelled while starting: the group may already run
+        started_proc = await spawn
+        _kill_group(started_proc.pid)
+        DescendantTracker(started_proc.pid, marker).kill_all()
+        if spool is not None:
+            spool.finish(keep=False)
+        raise
     pgid = proc.pid  # start_new_session: the child leads its own process group
     tracker = DescendantTracker(proc.pid, marker)
     collector = TailCollector(keep_bytes=max_bytes * 4)
-    reader = asyncio.create_task(_pump(proc.stdout, collector))
+    reader = asyncio.create_task(_pump(proc.stdout, collector, spool))
     timed_out = False
     stopped_background = False
     left_running = ""
@@ -114,12 +128,19 @@ async def run_in_process_group(
         _kill_group(pgid)
         tracker.kill_all()
         reader.cancel()
+        if spool is not None:
+            spool.finish(keep=False)
         raise
     finally:
         if proc.returncode is None:
             _kill_group(pgid)
+    output = collector.result(max_bytes, max_lines)
+    full_output = ""
+    if spool is not None and spool.finish(keep=output.truncated) is not None:
+        full_output = spool.reference()
     return ProcessResult(
-        output=collector.result(max_bytes, max_lines),
+        output=output,
+        full_output=full_output,
         exit_code=None if timed_out else proc.returncode,
         timed_out=timed_out,
         duration_s=time.monotonic() - started,
@@ -157,11 +178,15 @@ async def _wait_for_exit(
     return True
 
 
-async def _pump(stream: asyncio.StreamReader | None, collector: TailCollector) -> None:
+async def _pump(
+    stream: asyncio.StreamReader | None, collector: TailCollector, spool: FullOutputSpool | None
+) -> None:
     if stream is None:
         return
     while chunk := await stream.read(_READ_CHUNK):
         collector.feed(chunk)
+        if spool is not None:
+            spool.feed(chunk)
 
 
 def _close_transport(proc: asyncio.subprocess.Process) -> None:
