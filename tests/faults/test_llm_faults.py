@@ -131,3 +131,23 @@ async def test_a_cut_answer_is_marked_interrupted_in_the_next_request(
     assistant_texts = [content_text(m) for m in sent if m["role"] == "assistant"]
     assert assistant_texts and assistant_texts[-1].endswith(INTERRUPTED_MARK)
     assert fake_llm.violations == []
+
+
+async def test_retry_after_is_honoured_within_the_cap(fake_llm) -> None:
+    import openai
+
+    from remecli.llm.retry import call_with_backoff
+
+    fake_llm.add_error(429, "slow down", headers={"retry-after": "0.2"})
+    fake_llm.add_error(429, "slow down", headers={"retry-after": "3600"})
+    fake_llm.add_text("ok")
+    client = openai.AsyncOpenAI(base_url=fake_llm.base_url, api_key="sk-test", max_retries=0)
+    waits: list[float] = []
+
+    async def ask() -> object:
+        return await client.chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "hi"}]
+        )
+
+    await call_with_backoff(ask, 2, max_delay=0.3, on_retry=lambda n, e, d: waits.append(d))
+    assert waits == [0.2, 0.3]  # the server's wish, then capped at max_delay
