@@ -33,3 +33,11 @@ def memory_model(fake_llm: FakeOpenAIServer) -> MemoryAwareModel:
     model = MemoryAwareModel()
     fake_llm.set_fallback(model)
     return model
+
+
+@pytest.fixture(autouse=True)
+def no_backoff_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retries happen at once in tests: the backoff delay is zeroed (the count still matters)."""
+    from remecli.llm import retry
+
+    monkeypatch.setattr(retry, "backoff_delay", lambda attempt, base=0.5, cap=8.0: 0.0)

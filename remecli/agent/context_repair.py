@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from agentscope.middleware import MiddlewareBase
@@ -10,6 +11,9 @@ from agentscope.middleware import MiddlewareBase
 FAILED_NOTE = (
     "<system-reminder>This tool call was not executed: the reply failed.</system-reminder>"
 )
+INTERRUPTED_MARK = "[interrupted]"  # the end of a reply the user stopped (or that failed)
+NO_REPLY_MARK = "[interrupted: no reply]"  # between two user turns whose first got no answer
+UNFINISHED_KEY = "remecli_unfinished"  # metadata of a reply that never reached its end
 
 
 def repair_after_error(context: list[Any], user_msg_id: str) -> bool:
@@ -88,10 +92,87 @@ def well_formed_tool_calls(messages: list[Any]) -> list[Any]:
     return out
 
 
+def mark_interrupted(messages: list[Any], context_ids: set[str], reply_id: str | None) -> list[Any]:
+    """`messages` as the model should read them after an interruption (copies where changed).
+
+    An assistant reply of the context that never finished (stopped by the user, or cut by an
+    error) ends with `[interrupted]`, so the model does not take it for a complete answer; a
+    user turn of the context that got no reply at all is followed by a short assistant note,
+    so the request never holds two user turns in a row. The reply in flight (`reply_id`) and
+    messages outside the context (system prompt, checkpoint) are left as they are.
+    """
+    from agentscope.message import AssistantMsg, TextBlock
+
+    out: list[Any] = []
+    for msg in messages:
+        in_context = msg.id in context_ids
+        if (
+            in_context
+            and msg.role == "user"
+            and out
+            and out[-1].role == "user"
+            and out[-1].id in context_ids
+        ):
+            out.append(AssistantMsg(name="assistant", content=NO_REPLY_MARK))
+        if (
+            in_context
+            and msg.role == "assistant"
+            and msg.id != reply_id
+            and msg.metadata.get(UNFINISHED_KEY)
+            and not _ends_with_mark(msg)
+        ):
+            msg = msg.model_copy(deep=True)
+            msg.content.append(TextBlock(text=INTERRUPTED_MARK))
+        out.append(msg)
+    return out
+
+
+def _ends_with_mark(msg: Any) -> bool:
+    texts = [b.text for b in msg.content if getattr(b, "type", None) == "text"]
+    return bool(texts) and texts[-1].rstrip().endswith(INTERRUPTED_MARK)
+
+
+def mark_unfinished_reply(context: list[Any], inputs: Any) -> int:
+    """Flag the assistant messages answering `inputs` as unfinished; how many were flagged."""
+    ids = {m.id for m in (inputs if isinstance(inputs, list) else [inputs]) if hasattr(m, "id")}
+    index = next((i for i, m in enumerate(context) if m.id in ids), None)
+    if index is None:
+        return 0
+    flagged = 0
+    for msg in context[index + 1 :]:
+        if msg.role == "assistant":
+            msg.metadata[UNFINISHED_KEY] = True
+            flagged += 1
+    return flagged
+
+
 class WellFormedRequests(MiddlewareBase):
-    """Before each model call, make sure every tool call in the request has valid arguments."""
+    """Before each model call: valid tool-call arguments, interrupted replies marked, never
+    two user turns in a row. Around each reply: a reply that does not end normally
+    (cancelled, failed) is flagged so later requests show it as interrupted."""
+
+    async def on_reply(
+        self, agent: Any, input_kwargs: dict, next_handler: Any
+    ) -> AsyncGenerator[Any, None]:
+        """Pass the reply through; flag it unfinished unless its end event says completed."""
+        from agentscope.event import ReplyEndEvent
+
+        finished = False
+        try:
+            async for item in next_handler(**input_kwargs):
+                if isinstance(item, ReplyEndEvent):
+                    reason = str(getattr(item.finished_reason, "value", item.finished_reason))
+                    finished = reason in ("completed", "exceed_max_iters")
+                yield item
+        finally:
+            if not finished:
+                context = getattr(getattr(agent, "state", None), "context", [])
+                mark_unfinished_reply(context, input_kwargs.get("inputs"))
 
     async def on_model_call(self, agent: Any, input_kwargs: dict, next_handler: Any) -> Any:
-        """Send the messages with repaired tool-call arguments."""
+        """Send the repaired messages."""
+        state = getattr(agent, "state", None)
+        context_ids = {m.id for m in getattr(state, "context", [])}
         messages = well_formed_tool_calls(input_kwargs["messages"])
+        messages = mark_interrupted(messages, context_ids, getattr(state, "reply_id", None))
         return await next_handler(**{**input_kwargs, "messages": messages})

@@ -100,10 +100,48 @@ def resolve_config(name: str, cwd: Path) -> Path:
     )
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses a key given twice in one mapping (PyYAML keeps the
+    last one silently, which drops a whole block of settings)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise DuplicateKeyError(key, seen[key], line)
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+class DuplicateKeyError(yaml.YAMLError):
+    """A mapping key given twice (first and second line numbers, 1-based)."""
+
+    def __init__(self, key: Any, first_line: int, line: int) -> None:
+        super().__init__(f"duplicated key '{key}'")
+        self.key, self.first_line, self.line = key, first_line, line
+
+
 def read_yaml(path: Path) -> dict[str, Any]:
     """Load one YAML config file as a mapping, with a one-line error if it is malformed."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"config {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} on line "
+            f"{line}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+    except DuplicateKeyError as exc:
+        raise ConfigError(
+            f"duplicated key '{exc.key}' in {path} line {exc.line} (first given on line "
+            f"{exc.first_line}); keep one and merge the settings under it"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
@@ -155,6 +193,11 @@ def merge_mapping(
         dotted = f"{prefix}{key}"
         if value is None and _is_section(dotted):
             continue  # `llm:` with every key commented out: nothing to set
+        if _is_section(dotted) and not isinstance(value, Mapping):
+            raise ConfigError(
+                f"setting '{dotted}' ({source}) is a section: give it indented `key: value` "
+                f"lines, not {value!r}"
+            )
         if isinstance(value, Mapping) and value:
             merge_mapping(target, value, source, dotted + ".")
         else:
@@ -173,7 +216,16 @@ def env_values(environ: Mapping[str, str], cwd: Path) -> dict[str, str]:
     merged: dict[str, str] = {}
     dotenv_path = cwd / ".env"
     if dotenv_path.is_file():
-        merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+        try:
+            found = dotenv_values(dotenv_path, encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            line = dotenv_path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise ConfigError(
+                f"{dotenv_path} is not UTF-8 text (line {line}); save it as UTF-8 or remove it"
+            ) from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read {dotenv_path}: {exc.strerror}") from None
+        merged.update({k: v for k, v in found.items() if v is not None})
     merged.update({k: v for k, v in environ.items() if v})  # an empty variable doesn't hide .env
     return {name: merged[name] for name in ENV_VARS if merged.get(name)}
 

@@ -34,8 +34,10 @@ class ToolSettings(_Section):
     bash_max_timeout: float = Field(default=600.0, gt=0)
     max_output_bytes: int = Field(default=30_000, ge=1_000)
     max_output_lines: int = Field(default=1_000, ge=10)
+    full_output_max_bytes: int = Field(default=10_000_000, ge=0)  # cut output kept on disk; 0: off
     read_max_lines: int = Field(default=2_000, ge=10)
     read_max_bytes: int = Field(default=50_000, ge=1_000)
+    edit_max_bytes: int = Field(default=20_000_000, ge=1_000)  # `edit` refuses bigger files
     ls_limit: int = Field(default=500, ge=1)
     web_search_max_results: int = Field(default=5, ge=1, le=20)
     web_search_max_chars: int = Field(default=12_000, ge=500)

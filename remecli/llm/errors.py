@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from remecli.llm.endpoint import Endpoint
 
 
-@dataclass(frozen=True)
 class LLMError(Exception):
-    """An LLM failure phrased for the user, with whether retrying may help."""
+    """An LLM failure phrased for the user, with whether retrying may help.
 
-    message: str
-    retryable: bool = False
-    kind: str = "error"
+    A plain exception class (not a frozen dataclass): Python sets `__traceback__`,
+    `__context__` and `__cause__` on it when it is raised through a context manager.
+    """
+
+    def __init__(self, message: str, retryable: bool = False, kind: str = "error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        self.kind = kind
 
     def __str__(self) -> str:
         return self.message
+
+    def __repr__(self) -> str:
+        return f"LLMError({self.message!r}, retryable={self.retryable}, kind={self.kind!r})"
+
+
+class EmptyAnswerError(Exception):
+    """The server answered 200 but with no choices: nothing to show, nothing to keep."""
+
+
+class NotJSONAnswerError(Exception):
+    """The server answered 200 with a body that is not JSON (or not the stream asked for)."""
 
 
 def is_context_overflow(exc: BaseException) -> bool:
@@ -40,12 +54,31 @@ def classify(exc: BaseException, settings: Endpoint) -> LLMError:
     if isinstance(exc, LLMError):
         return exc
     where = f"{settings.base_url} (model {settings.model_name})"
+    if isinstance(exc, EmptyAnswerError):
+        return LLMError(
+            f"The model at {where} sent an empty answer ({exc}). Try again; if it keeps "
+            "happening, check the server's log or llm.model_name=…",
+            kind="empty_answer",
+        )
+    if isinstance(exc, NotJSONAnswerError):
+        return LLMError(
+            f"The server at {settings.base_url} answered with something that is not an API "
+            f"response ({exc}). Check llm.base_url=… points at the OpenAI-compatible /v1 endpoint.",
+            kind="bad_response",
+        )
     if isinstance(exc, openai.APITimeoutError):
         return LLMError(
             f"The model at {where} did not answer within {settings.timeout:g} s. "
             "Try again, or raise llm.timeout=…",
             retryable=True,
             kind="timeout",
+        )
+    if isinstance(exc, openai.APIConnectionError) and _dropped_mid_answer(exc):
+        return LLMError(
+            f"The connection to {settings.base_url} dropped in the middle of the answer "
+            f"({_cause_text(exc)}). Try again.",
+            retryable=True,
+            kind="dropped",
         )
     if isinstance(exc, openai.APIConnectionError):
         return LLMError(
@@ -90,6 +123,17 @@ def classify(exc: BaseException, settings: Endpoint) -> LLMError:
     if isinstance(exc, openai.APIStatusError):
         return LLMError(f"{where} answered {exc.status_code}: {_detail(exc)}", kind="status")
     return LLMError(f"Unexpected error talking to {where}: {type(exc).__name__}: {exc}")
+
+
+def _dropped_mid_answer(exc: BaseException) -> bool:
+    """True when the server was reached but the answer's body was cut off."""
+    cause = exc.__cause__ or exc.__context__
+    return type(cause).__name__ in ("RemoteProtocolError", "ReadError")
+
+
+def _cause_text(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__
+    return str(cause).split(" (")[0] if cause else "connection closed"
 
 
 def _detail(exc: BaseException) -> str:

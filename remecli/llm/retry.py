@@ -26,6 +26,22 @@ def backoff_delay(attempt: int, base: float = 0.5, cap: float = 8.0) -> float:
     return delay * (0.75 + random.random() * 0.5)
 
 
+def retry_after(exc: BaseException, cap: float) -> float:
+    """Seconds the server asked to wait (`Retry-After` / `retry-after-ms`), capped; 0 if none."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return 0.0
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, min(cap, float(value) * scale))
+        except ValueError:
+            return 0.0  # an HTTP date: fall back to our own backoff
+    return 0.0
+
+
 def is_retryable(exc: BaseException) -> bool:
     """429, 5xx, timeouts and connection errors are worth retrying; nothing else is."""
     import openai
@@ -62,7 +78,7 @@ async def call_with_backoff(
         except Exception as exc:
             if attempt >= max_retries or not retryable(exc):
                 raise
-            delay = backoff_delay(attempt, base_delay, max_delay)
+            delay = max(backoff_delay(attempt, base_delay, max_delay), retry_after(exc, max_delay))
             log.warning("%s failed (%s); retry %d in %.1fs", what, exc, attempt + 1, delay)
             if on_retry is not None:
                 on_retry(attempt + 1, exc, delay)

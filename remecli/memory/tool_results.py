@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 
 from remecli.memory.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.tools.full_output import full_output_file
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +60,20 @@ class ToolResultStore:
         return f"{kept}\n{REFERENCE_PREFIX}{self.reference(path)}]", path
 
     def save(self, tool_name: str, text: str) -> Path:
-        """Write the full output to a new file that starts with tool name and creation time."""
+        """Write the full output to a new file that starts with tool name and creation time.
+
+        When the result says the tool kept its whole output on disk (its shown tail was cut),
+        that output is what the file holds, with the size cap it was kept under.
+        """
         path = self.dir / f"{uuid.uuid4().hex}.txt"
         created = dt.datetime.now().astimezone().isoformat(timespec="seconds")
-        body = f"tool: {tool_name}\ncreated: {created}\n\n{text}"
-        atomic_write_text(path, body, new_mode=PRIVATE_FILE_MODE)
+        body = text
+        full = full_output_file(text)
+        if full is not None:
+            whole = full.read_bytes().decode("utf-8", errors="replace")
+            body = f"{text.splitlines()[0]}\n(the whole output as the tool produced it)\n\n{whole}"
+        record = f"tool: {tool_name}\ncreated: {created}\n\n{body}"
+        atomic_write_text(path, record, new_mode=PRIVATE_FILE_MODE)
         return path
 
     def reference(self, path: Path) -> str:

@@ -7,7 +7,10 @@ One JSON object per line:
 - `{"t": "checkpoint", "at": …, "summary": …, "covered": {msg_id: [block keys]}, …}`: a
   compaction, listing exactly which blocks it folded into the summary (so it can be undone);
 - `{"t": "removed", "at": …, "msg_ids": […]}`: messages the app took out of the context.
-A crash can leave a truncated last line; readers skip it.
+Records are appended whole: one `write` per batch, newline-terminated, fsynced; a failed
+write (disk full) is cut back off. A torn tail left by a crash is terminated before the next
+append, so it never glues onto a new record, and readers skip it (also one cut inside a
+multi-byte character), naming the file in the log.
 """
 
 from __future__ import annotations
@@ -20,8 +23,6 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from remecli.memory.files import append_lines
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class TranscriptData:
     checkpoints: list[dict[str, Any]] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
     skipped_lines: int = 0
+    torn_tail: bool = False  # the last line was cut (a crash or a full disk)
 
 
 class Transcript:
@@ -77,8 +79,33 @@ class Transcript:
         return {"t": "removed", "at": now_iso(), "msg_ids": msg_ids}
 
     def append(self, records: list[dict[str, Any]]) -> None:
-        """Append records (blocking file I/O: call it off the event loop)."""
-        append_lines(self.path, [json.dumps(r, ensure_ascii=False) for r in records])
+        """Append whole records (blocking file I/O: call it off the event loop).
+
+        One `write` per batch, fsynced. A torn last line (left by a crash or a full disk) is
+        terminated first so the new records start on their own line; a write that fails
+        midway is cut back off, so no half record stays behind.
+        """
+        if not records:
+            return
+        payload = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                log.warning(
+                    "%s: torn last line (crash or full disk); starting a new line", self.path
+                )
+                payload = b"\n" + payload
+            try:
+                _write_all(fd, payload)
+                os.fsync(fd)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)  # no half record left behind
+                raise
+        finally:
+            os.close(fd)
 
     def exists(self) -> bool:
         """True when the transcript file exists."""
@@ -94,46 +121,69 @@ class Transcript:
 
     def read(self) -> TranscriptData:
         """Rebuild messages (blocks merged in order), checkpoints and removals."""
-        from agentscope.message import Msg
-
         data = TranscriptData()
         if not self.path.is_file():
             return data
         by_id: dict[str, Any] = {}
-        with open(self.path, encoding="utf-8") as handle:
-            for line in handle:
-                record = _parse(line)
+        with open(self.path, "rb") as handle:
+            for raw in handle:
+                data.torn_tail = not raw.endswith(b"\n")
+                record = _parse(raw)
                 if record is None:
-                    data.skipped_lines += bool(line.strip())
+                    data.skipped_lines += bool(raw.strip())
                     continue
-                kind = record.get("t")
-                if kind == "msg":
-                    msg = Msg.model_validate(record["msg"])
-                    if msg.id in by_id:
-                        by_id[msg.id].content.extend(msg.content)
-                        continue
-                    by_id[msg.id] = msg
-                    data.messages.append(msg)
-                elif kind == "blocks" and record.get("msg_id") in by_id:
-                    extra = Msg.model_validate(
-                        {"name": "x", "role": "assistant", "content": record["blocks"]}
-                    )
-                    by_id[record["msg_id"]].content.extend(extra.content)
-                elif kind == "checkpoint":
-                    data.checkpoints.append(record)
-                elif kind == "removed":
-                    data.removed.update(record.get("msg_ids", []))
+                try:
+                    self._apply(record, data, by_id)
+                except ValueError:  # valid JSON, but not a message agentscope accepts
+                    data.skipped_lines += 1
         if data.skipped_lines:
-            log.warning("%s: skipped %d unreadable line(s)", self.path, data.skipped_lines)
+            log.warning(
+                "transcript %s: skipped %d unreadable line(s)%s; the rest is used",
+                self.path,
+                data.skipped_lines,
+                " (its last line was cut)" if data.torn_tail else "",
+            )
         return data
 
+    @staticmethod
+    def _apply(record: dict[str, Any], data: TranscriptData, by_id: dict[str, Any]) -> None:
+        """Fold one parsed record into `data` (ValueError when agentscope rejects it)."""
+        from agentscope.message import Msg
 
-def _parse(line: str) -> dict[str, Any] | None:
-    line = line.strip()
-    if not line:
+        kind = record.get("t")
+        if kind == "msg":
+            msg = Msg.model_validate(record["msg"])
+            if msg.id in by_id:
+                by_id[msg.id].content.extend(msg.content)
+                return
+            by_id[msg.id] = msg
+            data.messages.append(msg)
+        elif kind == "blocks" and record.get("msg_id") in by_id:
+            extra = Msg.model_validate(
+                {"name": "x", "role": "assistant", "content": record["blocks"]}
+            )
+            by_id[record["msg_id"]].content.extend(extra.content)
+        elif kind == "checkpoint":
+            data.checkpoints.append(record)
+        elif kind == "removed":
+            data.removed.update(record.get("msg_ids", []))
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    """`os.write` until everything is written (a short write is continued, an error raised)."""
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _parse(raw: bytes) -> dict[str, Any] | None:
+    """One record, or None for a blank, torn or undecodable line."""
+    raw = raw.strip()
+    if not raw:
         return None
-    with contextlib.suppress(ValueError):
-        record = json.loads(line)
+    with contextlib.suppress(ValueError):  # UnicodeDecodeError is a ValueError
+        record = json.loads(raw.decode("utf-8"))
         if isinstance(record, dict):
             return record
     return None

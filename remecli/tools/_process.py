@@ -13,13 +13,23 @@ from pathlib import Path
 
 import psutil
 
+from remecli.tools._descendants import (
+    MARKER_ENV,
+    DescendantTracker,
+    describe,
+    enable_subreaper,
+    keep_running,
+    new_marker,
+)
 from remecli.tools._output import TailCollector, TailOutput
+from remecli.tools.full_output import FullOutputSpool
 
 _READ_CHUNK = 65_536
 _TERM_GRACE_S = 0.5  # SIGTERM first; SIGKILL whatever is left after this
 _DRAIN_GRACE_S = 0.3  # after the main process exits, how long background children may hold the pipe
 _EXIT_POLL_S = 0.05  # exit-status polling while the pipe is still open
 _PIPE_GRACE_S = 1.0  # after the group is gone, how long to wait for the pipe to close
+_TRACK_POLL_S = 0.2  # how often the run's descendants are recorded
 
 # Keep tools non-interactive: no pagers, no colours, no prompts.
 _QUIET_ENV = {
@@ -43,6 +53,8 @@ class ProcessResult:
     timed_out: bool
     duration_s: float
     stopped_background: bool  # processes left in the group after exit were stopped
+    left_running: str = ""  # detached background processes still running (setsid), described
+    full_output: str = ""  # where the whole output is when the shown tail was cut ("" if not)
 
 
 async def run_in_process_group(
@@ -52,31 +64,51 @@ async def run_in_process_group(
     max_bytes: int,
     max_lines: int,
     env: Mapping[str, str] | None = None,
+    spool: FullOutputSpool | None = None,
 ) -> ProcessResult:
     """Run `argv` with stdout+stderr merged, in a new session; never leaves processes behind.
 
     On timeout, on cancellation and after a normal exit, every process still in the group is
-    terminated (SIGTERM, then SIGKILL). Cancellation kills the group and re-raises.
+    terminated (SIGTERM, then SIGKILL). Cancellation kills the group and re-raises. At a
+    timeout or a cancellation, processes that left the group (setsid, setpgid) are killed
+    too; after a normal exit they are the background servers the user asked for: they keep
+    running, are listed in the result, and are stopped when remecli exits.
     """
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=str(cwd),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ, **_QUIET_ENV, **(env or {})},
+    enable_subreaper()
+    marker = new_marker()
+    spawn = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            cwd=str(cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **_QUIET_ENV, **(env or {}), MARKER_ENV: marker},
+        )
     )
+    try:
+        proc = await asyncio.shield(spawn)
+    except asyncio.CancelledError:  # cancelled while starting: the group may already run
+        started_proc = await spawn
+        _kill_group(started_proc.pid)
+        DescendantTracker(started_proc.pid, marker).kill_all()
+        if spool is not None:
+            spool.finish(keep=False)
+        raise
     pgid = proc.pid  # start_new_session: the child leads its own process group
+    tracker = DescendantTracker(proc.pid, marker)
     collector = TailCollector(keep_bytes=max_bytes * 4)
-    reader = asyncio.create_task(_pump(proc.stdout, collector))
+    reader = asyncio.create_task(_pump(proc.stdout, collector, spool))
     timed_out = False
     stopped_background = False
+    left_running = ""
     try:
-        timed_out = not await _wait_for_exit(proc, reader, started + timeout_s)
+        timed_out = not await _wait_for_exit(proc, reader, started + timeout_s, tracker)
         if timed_out:
             await _terminate_group(pgid)
+            await asyncio.to_thread(tracker.kill_all)
             await _wait_for_exit(proc, reader, time.monotonic() + _PIPE_GRACE_S)
         if not reader.done():  # background children may still hold the pipe: let them flush
             await asyncio.wait({reader}, timeout=_DRAIN_GRACE_S)
@@ -88,31 +120,51 @@ async def run_in_process_group(
         if not reader.done():  # a detached process (setsid) still holds the pipe
             reader.cancel()
             _close_transport(proc)
+        if not timed_out:
+            detached = await asyncio.to_thread(tracker.alive)
+            keep_running(detached)
+            left_running = describe(detached)
     except asyncio.CancelledError:
         _kill_group(pgid)
+        tracker.kill_all()
         reader.cancel()
+        if spool is not None:
+            spool.finish(keep=False)
         raise
     finally:
         if proc.returncode is None:
             _kill_group(pgid)
+    output = collector.result(max_bytes, max_lines)
+    full_output = ""
+    if spool is not None and spool.finish(keep=output.truncated) is not None:
+        full_output = spool.reference()
     return ProcessResult(
-        output=collector.result(max_bytes, max_lines),
+        output=output,
+        full_output=full_output,
         exit_code=None if timed_out else proc.returncode,
         timed_out=timed_out,
         duration_s=time.monotonic() - started,
         stopped_background=stopped_background,
+        left_running=left_running,
     )
 
 
 async def _wait_for_exit(
-    proc: asyncio.subprocess.Process, reader: asyncio.Task[None], deadline: float
+    proc: asyncio.subprocess.Process,
+    reader: asyncio.Task[None],
+    deadline: float,
+    tracker: DescendantTracker | None = None,
 ) -> bool:
     """Wait until the main process exits (True) or the deadline passes (False).
 
     `proc.wait()` alone also waits for the pipe to close, which a background child can hold
     open forever, so the exit status is polled while output is still streaming.
     """
+    next_poll = 0.0
     while proc.returncode is None:
+        if tracker is not None and time.monotonic() >= next_poll:
+            await asyncio.to_thread(tracker.poll)  # remember children before they detach
+            next_poll = time.monotonic() + _TRACK_POLL_S
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return False
@@ -126,11 +178,15 @@ async def _wait_for_exit(
     return True
 
 
-async def _pump(stream: asyncio.StreamReader | None, collector: TailCollector) -> None:
+async def _pump(
+    stream: asyncio.StreamReader | None, collector: TailCollector, spool: FullOutputSpool | None
+) -> None:
     if stream is None:
         return
     while chunk := await stream.read(_READ_CHUNK):
         collector.feed(chunk)
+        if spool is not None:
+            spool.feed(chunk)
 
 
 def _close_transport(proc: asyncio.subprocess.Process) -> None:

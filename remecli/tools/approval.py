@@ -60,6 +60,7 @@ class ApprovalRequest:
 
 
 AskCallback = Callable[[ApprovalRequest], Awaitable[str]]
+_ALWAYS_EXACT = {"secret-read", "indirect-command", "unparsed"}
 
 
 @dataclass(eq=False)
@@ -90,6 +91,8 @@ class ApprovalMiddleware(MiddlewareBase):
         found = classify(tool_name, arguments, self.ctx)
         scope = self._scope(arguments)
         if found is not None:
+            if found.kind in _ALWAYS_EXACT:  # "always" never extends to other such reads
+                scope = json.dumps(dict(arguments), sort_keys=True, ensure_ascii=False)
             return ApprovalRequest(tool_name, dict(arguments), found.reason, found.kind, scope)
         if self.mode == "always":
             return ApprovalRequest(tool_name, dict(arguments), f"run {tool_name}", ANY_KIND, scope)
@@ -120,9 +123,12 @@ class ApprovalMiddleware(MiddlewareBase):
         if decision.behavior in (PermissionBehavior.ALLOW, PermissionBehavior.DENY):
             return decision
         tool = input_kwargs["tool"]
-        if tool.is_read_only:
-            return _allow("read-only tool")
-        request = self.request_for(tool.name, input_kwargs.get("tool_input") or {})
+        arguments = input_kwargs.get("tool_input") or {}
+        if tool.is_read_only and (
+            self.mode == "never" or classify(tool.name, arguments, self.ctx) is None
+        ):
+            return _allow("read-only tool")  # unless it reads a secret or follows a symlink out
+        request = self.request_for(tool.name, arguments)
         if request is None:
             return _allow(f"approval mode {self.mode!r} runs this call without asking")
         return await self._decide(request)

@@ -9,6 +9,7 @@ from agentscope.tool import ToolChunk
 
 from remecli.tools._process import ProcessResult, run_in_process_group
 from remecli.tools.context import ToolContext
+from remecli.tools.full_output import FullOutputSpool
 from remecli.tools.results import ToolArgumentError, as_float, as_text, error, ok
 
 
@@ -47,6 +48,7 @@ async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> 
         timeout_s=limit,
         max_bytes=ctx.settings.max_output_bytes,
         max_lines=ctx.settings.max_output_lines,
+        spool=output_spool(ctx),
     )
     return format_process_result(result, limit, ctx.settings.bash_max_timeout)
 
@@ -56,6 +58,8 @@ def format_process_result(
 ) -> ToolChunk:
     """The model-facing text of a finished process: output, then its exit status."""
     body = result.output.render() or "(no output)"
+    if result.full_output:
+        body = f"{result.full_output}\n{body}"
     metadata = {
         "exit_code": result.exit_code,
         "timed_out": result.timed_out,
@@ -73,8 +77,20 @@ def format_process_result(
     status = f"[Exit code: {result.exit_code}]"
     if result.stopped_background:
         status += " [Background processes left running were stopped.]"
+    if result.left_running:
+        status += f" [Still running in the background (stopped when remecli exits): {result.left_running}]"
     text = f"{body}\n{status}"
     return ok(text, **metadata) if result.exit_code == 0 else error(text, **metadata)
+
+
+def output_spool(ctx: ToolContext) -> FullOutputSpool | None:
+    """Where a run's whole output goes (kept only if the shown tail is cut), or None if off."""
+    if ctx.settings.full_output_max_bytes <= 0:
+        return None
+    try:
+        return FullOutputSpool(ctx.working_dir / "tool_result", ctx.settings.full_output_max_bytes)
+    except OSError:  # a read-only working dir: the tail alone is still shown
+        return None
 
 
 def run_limit(ctx: ToolContext, timeout: object) -> float:

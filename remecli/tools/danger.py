@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from remecli.tools import danger_shell as sh
 from remecli.tools.context import ToolContext
+from remecli.tools.danger_reads import read_danger, secret_in_command
+from remecli.tools.danger_system import indirect_command, shell_rejects, system_danger
+from remecli.tools.danger_types import Danger
 
-
-@dataclass(frozen=True)
-class Danger:
-    """A risk found in a call: `kind` groups similar risks, `reason` is for the user."""
-
-    kind: str
-    reason: str
+__all__ = ["Danger", "classify", "classify_code", "classify_command", "danger_reason"]
 
 
 _MAX_DEPTH = 3
@@ -96,6 +93,8 @@ def classify(tool_name: str, args: Mapping[str, Any], ctx: ToolContext) -> Dange
         return None
     if tool_name == "execute_code":
         return classify_code(str(args.get("code") or ""), ctx)
+    if tool_name in ("read", "ls"):
+        return read_danger(tool_name, str(args.get("path") or ""), ctx)
     return None
 
 
@@ -110,6 +109,30 @@ def classify_command(command: str, ctx: ToolContext, depth: int = 0) -> Danger |
     if _FORK_BOMB.search(command):
         return Danger("fork-bomb", "a fork bomb")
     command, heredocs = sh.cut_heredocs(command)
+    found = _classify_line(command, heredocs, ctx, depth) or indirect_command(command)
+    if found is None and depth == 0:
+        return _unreadable(command) or secret_in_command(command)
+    return found
+
+
+def _unreadable(command: str) -> Danger | None:
+    """A line the classifier cannot tokenize although the shell would run it: ask."""
+    try:
+        shlex.split(command)
+    except ValueError:
+        if not shell_rejects(command):
+            return Danger("unparsed", "the command could not be read to check it")
+    return None
+
+
+def _classify_line(
+    command: str, heredocs: dict[str, str], ctx: ToolContext, depth: int
+) -> Danger | None:
+    """The risks of a line whose here-documents are cut out."""
+    if re.search(r"(<\(|\$\(|`)\s*(curl|wget)\b", command) and re.search(
+        r"\b(ba|z|da|k)?sh\b|\bsource\b|\beval\b", command
+    ):
+        return Danger("pipe-to-shell", "runs a downloaded script")
     if depth < _MAX_DEPTH:
         for body in sh.substitutions(command):
             found = classify_command(body, ctx, depth + 1)
@@ -130,10 +153,6 @@ def classify_command(command: str, ctx: ToolContext, depth: int = 0) -> Danger |
         previous = sh.program_of(segments[index - 1][1])[0] if piped else ""
         if previous in _DOWNLOADERS and _runs_stdin(program, args):
             return Danger("pipe-to-shell", f"pipes a download into {program}")
-    if re.search(r"(<\(|\$\(|`)\s*(curl|wget)\b", command) and re.search(
-        r"\b(ba|z|da|k)?sh\b|\bsource\b|\beval\b", command
-    ):
-        return Danger("pipe-to-shell", "runs a downloaded script")
     return None
 
 
@@ -145,6 +164,9 @@ def _classify_simple(
     args = redirections.plain
     if superuser:
         return Danger("superuser", "runs a command as superuser (sudo)")
+    found = system_danger(program, args)
+    if found:
+        return found
     for target in redirections.written:
         if _DISK_DEVICE.match(target):
             return Danger("disk-write", f"writes to the disk device {target}")
@@ -240,9 +262,9 @@ def _written_paths(program: str, args: list[str], operands: list[str], short: st
     if program in ("chmod", "chown", "chgrp"):
         return operands[1:]
     if program == "sed":
-        return _sed_in_place_files(args)
+        return sh.sed_in_place_files(args)
     if program == "tar":
-        return _tar_written(args)
+        return sh.tar_written(args)
     if program == "unzip" and "l" not in short:
         return sh.option_values(args, "d", [], "dx") or ["."]
     if program == "curl":
@@ -250,53 +272,6 @@ def _written_paths(program: str, args: list[str], operands: list[str], short: st
     if program == "wget":
         found = sh.option_values(args, "O", ["--output-document"], _WGET_VALUED)
         return found + sh.option_values(args, "P", ["--directory-prefix"], _WGET_VALUED)
-    return []
-
-
-def _sed_in_place_files(args: list[str]) -> list[str]:
-    """Files `sed -i` rewrites (none without -i/--in-place)."""
-    in_place, script_given, operands = False, False, []
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in ("-e", "--expression", "-f", "--file"):
-            script_given = skip = True
-        elif arg.startswith(("--expression=", "--file=")):
-            script_given = True
-        elif arg.startswith("--in-place"):
-            in_place = True
-        elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
-            for position, letter in enumerate(arg[1:], start=1):
-                if letter == "i":
-                    in_place = True
-                    break  # the rest is the backup suffix
-                if letter in "ef":
-                    script_given = True
-                    skip = position == len(arg) - 1
-                    break
-        elif not arg.startswith("--"):
-            operands.append(arg)
-    if not in_place:
-        return []
-    return operands if script_given else operands[1:]
-
-
-def _tar_written(args: list[str]) -> list[str]:
-    """Where tar writes: the folder it extracts into, or the archive it creates."""
-    if not args:
-        return []
-    bundle = args[0].lstrip("-") if not args[0].startswith("--") else ""
-    short = bundle + "".join(a[1:] for a in args[1:] if a.startswith("-") and a[1:2] != "-")
-    if "x" in short or any(arg.startswith(("--extract", "--get")) for arg in args):
-        return sh.option_values(args, "C", ["--directory"], "CfbHKLNTVgX") or ["."]
-    if any(letter in short for letter in "cru") or any(
-        arg.startswith(("--create", "--append", "--update")) for arg in args
-    ):
-        archives = sh.option_values(args, "f", ["--file"], "fCbHKLNTVgX")
-        if bundle and not args[0].startswith("-") and "f" in bundle and len(args) > 1:
-            archives.append(args[1])
-        return [archive for archive in archives if archive not in ("", "-")]
     return []
 
 

@@ -40,7 +40,7 @@ def segments(command: str) -> list[tuple[str, list[str]]]:
     except ValueError:  # unbalanced quotes: fall back to a rough split
         tokens = re.findall(r"[;&|()<>]+|[^\s;&|()<>]+", command)
     found: list[tuple[str, list[str]]] = []
-    separator, current = "", []
+    separator, current = "", list[str]()
     for token in tokens:
         if token in _SEPARATORS:
             if current:
@@ -285,3 +285,50 @@ def git_subcommand(args: list[str]) -> tuple[str, list[str]]:
         else:
             return arg, args[index + 1 :]
     return "", []
+
+
+def sed_in_place_files(args: list[str]) -> list[str]:
+    """Files `sed -i` rewrites (none without -i/--in-place)."""
+    in_place, script_given, operands = False, False, []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-e", "--expression", "-f", "--file"):
+            script_given = skip = True
+        elif arg.startswith(("--expression=", "--file=")):
+            script_given = True
+        elif arg.startswith("--in-place"):
+            in_place = True
+        elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
+            for position, letter in enumerate(arg[1:], start=1):
+                if letter == "i":
+                    in_place = True
+                    break  # the rest is the backup suffix
+                if letter in "ef":
+                    script_given = True
+                    skip = position == len(arg) - 1
+                    break
+        elif not arg.startswith("--"):
+            operands.append(arg)
+    if not in_place:
+        return []
+    return operands if script_given else operands[1:]
+
+
+def tar_written(args: list[str]) -> list[str]:
+    """Where tar writes: the folder it extracts into, or the archive it creates."""
+    if not args:
+        return []
+    bundle = args[0].lstrip("-") if not args[0].startswith("--") else ""
+    short = bundle + "".join(a[1:] for a in args[1:] if a.startswith("-") and a[1:2] != "-")
+    if "x" in short or any(arg.startswith(("--extract", "--get")) for arg in args):
+        return option_values(args, "C", ["--directory"], "CfbHKLNTVgX") or ["."]
+    if any(letter in short for letter in "cru") or any(
+        arg.startswith(("--create", "--append", "--update")) for arg in args
+    ):
+        archives = option_values(args, "f", ["--file"], "fCbHKLNTVgX")
+        if bundle and not args[0].startswith("-") and "f" in bundle and len(args) > 1:
+            archives.append(args[1])
+        return [archive for archive in archives if archive not in ("", "-")]
+    return []

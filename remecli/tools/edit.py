@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from agentscope.tool import ToolChunk
 
 from remecli.atomic_write import atomic_write_bytes
-from remecli.memory.writer import MemoryWriteError, MemoryWriter, writer_for
-from remecli.tools._files import UTF8_BOM, looks_binary
+from remecli.memory.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter, writer_for
+from remecli.tools._files import UTF8_BOM, human_size, looks_binary
 from remecli.tools.context import ToolContext
 from remecli.tools.matching import closest_line, find_matches, line_of, tolerant_replacement
 from remecli.tools.results import ToolArgumentError, as_text, error, ok
@@ -40,7 +42,7 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
     writer = writer_for(ctx.working_dir)
     memory = writer if writer.is_memory_file(target) else None
-    return await asyncio.to_thread(_edit, target, old, new, memory)
+    return await asyncio.to_thread(_edit, target, old, new, ctx.settings.edit_max_bytes, memory)
 
 
 @dataclass
@@ -67,15 +69,55 @@ class _TextFile:
         return UTF8_BOM + data if self.bom else data
 
 
-def _edit(target: Path, old: str, new: str, memory: MemoryWriter | None = None) -> ToolChunk:
+def _edit(
+    target: Path, old: str, new: str, max_bytes: int, memory: MemoryWriter | None = None
+) -> ToolChunk:
+    """Read, change, and replace the file, re-checking it first (compare-and-swap, retried).
+
+    The file is kept open while the change is made: anything another process appends to it
+    meanwhile (an editor, a logger) is found on that handle after the replace and appended to
+    the new file, and a file replaced or shortened meanwhile is read again. No line is lost.
+    Memory files go through the memory writer (versioned, redacted).
+    """
     if not target.exists():
         return error(f"File not found: {target}. To create it, use `write`.")
     if not target.is_file():
         return error(f"{target} is not a regular file (a folder or a device).")
-    try:
-        data = target.read_bytes()
-    except OSError as exc:
-        return error(f"Cannot read {target}: {exc.strerror or exc}.")
+    for _ in range(_CAS_ATTEMPTS):
+        try:
+            with target.open("rb") as handle:
+                outcome = _edit_open_file(target, handle, old, new, max_bytes, memory)
+        except OSError as exc:
+            return error(f"Cannot edit {target}: {exc.strerror or exc}.")
+        if outcome is not None:
+            return outcome
+    return error(
+        f"{target} kept changing while it was being edited ({_CAS_ATTEMPTS} tries); "
+        "read it again and retry the edit."
+    )
+
+
+_CAS_ATTEMPTS = 5
+
+
+def _edit_open_file(
+    target: Path,
+    handle: BinaryIO,
+    old: str,
+    new: str,
+    max_bytes: int,
+    memory: MemoryWriter | None = None,
+) -> ToolChunk | None:
+    """One compare-and-swap attempt on an open file; None when the file changed under it."""
+    size = os.fstat(handle.fileno()).st_size
+    if size > max_bytes:
+        return error(
+            f"{target} is {human_size(size)}, over the {human_size(max_bytes)} `edit` limit "
+            f"(tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
+        )
+    data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        return None  # it grew past the limit while being read: the next try says so
     if looks_binary(data[:8192]):
         return error(f"{target} is a binary file; `edit` changes text files only.")
     file = _TextFile.decode(data)
@@ -100,18 +142,23 @@ def _edit(target: Path, old: str, new: str, memory: MemoryWriter | None = None) 
     if updated == content:
         return error("`new_text` is the same as the text it replaces: nothing to change.")
     try:
-        if memory is not None:  # memory files: versioned, redacted, re-checked before replacing
-            memory.write(
-                target, file.encode(updated), source="agent edit", allow_shrink=True, expected=data
-            )
-        else:
-            atomic_write_bytes(target, file.encode(updated))
-    except MemoryWriteError as exc:
-        return error(str(exc))
+        encoded = file.encode(updated)
     except UnicodeEncodeError:
         return error("`new_text` holds characters that cannot be written as UTF-8.")
+    if not _same_file_at_least(target, handle, len(data)):
+        return None  # replaced or shortened meanwhile: read it again
+    try:
+        if memory is not None:  # memory files: versioned, redacted, re-checked before replacing
+            memory.write(target, encoded, source="agent edit", allow_shrink=True, expected=data)
+        else:
+            atomic_write_bytes(target, encoded)
+    except ChangedMeanwhile:
+        return None  # changed between the check and the write: read it again
+    except MemoryWriteError as exc:
+        return error(str(exc))
     except OSError as exc:
         return error(f"Cannot write {target}: {exc.strerror or exc}.")
+    _carry_over_appends(target, handle, len(data))
     note = " (matched ignoring whitespace and quote style)" if match.tolerant else ""
     diff = unified_diff(content, updated, target.name)
     return ok(
@@ -120,6 +167,28 @@ def _edit(target: Path, old: str, new: str, memory: MemoryWriter | None = None) 
         line=line_of(content, start),
         tolerant=match.tolerant,
     )
+
+
+def _same_file_at_least(target: Path, handle: BinaryIO, length: int) -> bool:
+    """True while `target` is still the file `handle` reads and holds at least `length` bytes."""
+    try:
+        now = os.stat(os.path.realpath(target))
+    except OSError:
+        return False
+    opened = os.fstat(handle.fileno())
+    return (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino) and now.st_size >= length
+
+
+def _carry_over_appends(target: Path, handle: BinaryIO, length: int) -> None:
+    """Append to the new file whatever reached the old one after it was read."""
+    handle.seek(length)
+    extra = handle.read(1 << 20)
+    if not extra:
+        return
+    with open(os.path.realpath(target), "ab") as out:
+        while extra:
+            out.write(extra)
+            extra = handle.read(1 << 20)
 
 
 def _not_found_message(target: Path, content: str, old: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from agentscope.tool import ToolChunk
 
 from remecli.tools._process import run_in_process_group
-from remecli.tools.bash import format_process_result, input_problem, run_limit
+from remecli.tools.bash import format_process_result, input_problem, output_spool, run_limit
 from remecli.tools.context import ToolContext
 from remecli.tools.results import ToolArgumentError, as_text, error
 
@@ -46,6 +46,7 @@ async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None
             max_bytes=ctx.settings.max_output_bytes,
             max_lines=ctx.settings.max_output_lines,
             env={"PYTHONPATH": _python_path(ctx.workspace)},
+            spool=output_spool(ctx),
         )
     finally:
         # Synchronous on purpose: one tiny file, and it must also run when cancelled.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -24,6 +24,9 @@ from remecli.tools.context import ToolContext
 from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 MAX_LINE_CHARS = 2_000
+MAX_LINE_BYTES = 4 * MAX_LINE_CHARS + 4  # enough bytes for MAX_LINE_CHARS of any UTF-8 text
+COUNT_SCAN_BYTES = 64 * 1024 * 1024  # lines past the page are counted up to this far
+MAX_UTF16_BYTES = 16 * 1024 * 1024  # UTF-16 files are decoded whole: refuse bigger ones
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 _IMAGE_HEAD_BYTES = 256 * 1024  # JPEG frame headers may sit behind large EXIF blocks
 
@@ -74,17 +77,32 @@ def _read(ctx: ToolContext, target: Path, start: int, count: int) -> ToolChunk:
             f"Inspect it with `bash` (e.g. `file {target.name}` or `xxd {target.name} | head`)."
         )
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        if size > MAX_UTF16_BYTES:
+            return error(
+                f"{target} is a UTF-16 file of {human_size(size)}, too big to read whole. "
+                f"Convert it first: `iconv -f UTF-16 -t UTF-8 {target.name} > {target.stem}.utf8.txt`."
+            )
         text = target.read_text(encoding="utf-16", errors="replace")
         return _page(
             (line.encode("utf-8") for line in text.splitlines()), target, start, count, ctx
         )
     with target.open("rb") as handle:
-        return _page(_raw_lines(handle), target, start, count, ctx)
+        return _page(_raw_lines(handle), target, start, count, ctx, handle.tell, size)
 
 
 def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
-    """The lines of a file as bytes, without line ends or a leading UTF-8 BOM (streamed)."""
-    for number, raw in enumerate(handle, 1):
+    """The lines of a file as bytes, without line ends or a leading UTF-8 BOM (streamed).
+
+    Memory stays bounded whatever the file holds: a line longer than `MAX_LINE_BYTES` yields
+    its head only (the rest is skipped, it would be cut for display anyway).
+    """
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES):
+        number += 1
+        endless = len(raw) == MAX_LINE_BYTES and not raw.endswith(b"\n")
+        if endless and not _skip_rest_of_line(handle):
+            yield raw  # a line too long to even skip to its end: the rest is left unread
+            return
         if number == 1 and raw.startswith(UTF8_BOM):
             raw = raw[len(UTF8_BOM) :]
         if raw.endswith(b"\n"):
@@ -94,8 +112,26 @@ def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
         yield raw
 
 
+def _skip_rest_of_line(handle: BinaryIO) -> bool:
+    """Read past the end of the current line; False if it goes on beyond COUNT_SCAN_BYTES."""
+    skipped = 0
+    while rest := handle.readline(1 << 20):
+        if rest.endswith(b"\n"):
+            return True
+        skipped += len(rest)
+        if skipped > COUNT_SCAN_BYTES:
+            return False
+    return True
+
+
 def _page(
-    lines: Iterable[bytes], target: Path, start: int, count: int, ctx: ToolContext
+    lines: Iterable[bytes],
+    target: Path,
+    start: int,
+    count: int,
+    ctx: ToolContext,
+    position: Callable[[], int] | None = None,
+    size: int = 0,
 ) -> ToolChunk:
     """Number and decode lines start..start+count-1 within the byte budget; count them all."""
     budget = ctx.settings.read_max_bytes
@@ -103,10 +139,20 @@ def _page(
     replaced = 0
     total = 0
     full = False
+    counted_from: int | None = None  # file offset where the page ended (bounded line count)
+    exact = True
     for total, raw in enumerate(lines, 1):
+        if full and position is not None:
+            offset = position()
+            counted_from = offset if counted_from is None else counted_from
+            if offset - counted_from > COUNT_SCAN_BYTES:
+                exact = False
+                break
         if total < start or full:
             continue
         line = raw.decode("utf-8", errors="replace")
+        if "\x00" in line:
+            line = f"[binary data: line of at least {len(raw)} bytes not shown]"
         if len(line) > MAX_LINE_CHARS:
             line = line[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
         rendered = f"{total:>6}\t{line}"
@@ -121,14 +167,17 @@ def _page(
         return ok(f"{target} is empty (0 lines).", total_lines=0)
     if start > total:
         return error(f"offset {start} is past the end of {target}, which has {total} lines.")
+    if exact and position is not None and position() < size:
+        exact = False  # stopped inside an endless line
     end = start + len(shown) - 1
     text = "\n".join(shown)
-    if start > 1 or end < total:
-        text += f"\n[Showing lines {start}-{end} of {total}."
+    of_total = f"{total}" if exact else f"at least {total} (the file is too big to count all)"
+    if start > 1 or end < total or not exact:
+        text += f"\n[Showing lines {start}-{end} of {of_total}."
         text += f" Use offset={end + 1} to continue.]" if end < total else "]"
     if replaced:
         text += f"\n[{replaced} shown line(s) had bytes that are not UTF-8; they show as \ufffd.]"
-    return ok(text, total_lines=total, first_line=start, last_line=end)
+    return ok(text, total_lines=total, first_line=start, last_line=end, exact_total=exact)
 
 
 def _image_result(ctx: ToolContext, target: Path, size: int, image: ImageInfo) -> ToolChunk:

@@ -202,3 +202,50 @@ async def test_malformed_tool_call_arguments_do_not_poison_the_next_request(
     from tests.fakes import find_violations
 
     assert find_violations(fake_llm.chat_requests()[-1].body) == []  # we never send it back
+
+
+def test_llm_error_raised_through_a_context_manager_stays_an_llm_error() -> None:
+    import contextlib
+
+    from remecli.llm.errors import LLMError
+
+    @contextlib.contextmanager
+    def guarded():
+        yield
+
+    with pytest.raises(LLMError) as caught, guarded():
+        raise LLMError("Try again.", retryable=True, kind="server")
+    assert caught.value.kind == "server" and caught.value.retryable
+    assert str(caught.value) == "Try again." and caught.value.__traceback__ is not None
+
+
+async def test_requests_use_the_plainest_message_shape(fake_llm, tmp_path) -> None:
+    """Servers that reject `name` or need string content accept every request we send."""
+    from remecli.agent.assistant import Assistant
+    from tests.agent.conftest import make_settings
+
+    fake_llm.plain_only = True
+    (tmp_path / "a.txt").write_text("alpha\n")
+    fake_llm.add_tool_calls([("read", {"path": "a.txt"})], text="Reading.")
+    fake_llm.add_text("It says alpha.")
+    assistant = Assistant(make_settings(fake_llm, tmp_path), cwd=tmp_path)
+    assert not _errors(await collect(assistant, "what is in a.txt?"))
+    assert fake_llm.violations == []
+    sent = fake_llm.chat_requests()[-1].body["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]
+    assert all(isinstance(m["content"], str) and "name" not in m for m in sent)
+
+
+def test_plain_shape_keeps_images_and_meaningful_names() -> None:
+    from remecli.llm.wire_format import plain_message
+
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}
+    parts = [{"type": "text", "text": "look"}, image]
+    assert plain_message({"role": "user", "name": "user", "content": parts}) == {
+        "role": "user",
+        "content": parts,
+    }
+    named = plain_message(
+        {"role": "user", "name": "alice", "content": [{"type": "text", "text": "hi"}]}
+    )
+    assert named == {"role": "user", "name": "alice", "content": "hi"}

@@ -24,8 +24,12 @@ class Violation:
     param: str | None = None
 
 
-def find_violations(body: Any) -> list[Violation]:
-    """All well-formedness problems of a ``/v1/chat/completions`` body (empty if fine)."""
+def find_violations(body: Any, *, plain: bool = False) -> list[Violation]:
+    """All well-formedness problems of a ``/v1/chat/completions`` body (empty if fine).
+
+    ``plain=True`` also rejects what the pickiest servers reject: a ``name`` field on any
+    message, and text-only content sent as a list of parts instead of a string.
+    """
     if not isinstance(body, dict):
         return [Violation("The request body must be a JSON object.")]
     found: list[Violation] = []
@@ -47,7 +51,27 @@ def find_violations(body: Any) -> list[Violation]:
         found.append(Violation(f"{json.dumps(messages)} is too short - 'messages'", "messages"))
         return found
     _check_messages(messages, found)
+    if plain:
+        _check_plain(messages, found)
     return found
+
+
+def _check_plain(messages: list[Any], found: list[Violation]) -> None:
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict):
+            continue
+        if "name" in msg:
+            found.append(Violation("Unrecognized field 'name' in message.", f"messages.[{i}].name"))
+        content = msg.get("content")
+        if isinstance(content, list) and all(
+            isinstance(p, dict) and p.get("type") == "text" for p in content
+        ):
+            found.append(
+                Violation(
+                    f"Invalid type for 'messages.[{i}].content': expected a string.",
+                    f"messages.[{i}].content",
+                )
+            )
 
 
 def _check_tools(tools: Any, found: list[Violation]) -> set[str]:

@@ -39,7 +39,8 @@ Usage (fixture ``fake_llm`` from tests/conftest.py; works in sync and async test
 
 Options: ``FakeOpenAIServer(models=["m1"])`` → an unknown chat model gets 404 model_not_found
 (``None``, the default, accepts any model and lists ``fake-model``); ``require_api_key="sk-test"``
-→ 401 invalid_api_key on mismatch; ``strict=False`` turns validation off; ``embedding_dim=16``;
+→ 401 invalid_api_key on mismatch; ``strict=False`` turns validation off; ``plain_only=True``
+also rejects a ``name`` field and text-only content sent as a list of parts; ``embedding_dim=16``;
 ``always_stream_usage=True`` sends the usage chunk even without ``stream_options.include_usage``;
 ``request_log="requests.jsonl"`` appends every request as a JSON line.
 
@@ -95,6 +96,8 @@ from .turns import (
 class FakeOpenAIServer:
     """A scripted OpenAI-compatible server on 127.0.0.1; see the module docstring."""
 
+    http_server_class: type[FakeOpenAIHTTPServer] = FakeOpenAIHTTPServer  # subclasses swap it
+
     def __init__(
         self,
         *,
@@ -107,11 +110,13 @@ class FakeOpenAIServer:
         host: str = "127.0.0.1",
         port: int = 0,
         request_log: str | os.PathLike[str] | None = None,
+        plain_only: bool = False,
     ) -> None:
         self.models = list(models) if models is not None else None
         self.embedding_models = list(embedding_models) if embedding_models is not None else None
         self.require_api_key = require_api_key
         self.strict = strict
+        self.plain_only = plain_only  # strict also rejects `name` and text as a list of parts
         self.embedding_dim = embedding_dim
         self.always_stream_usage = always_stream_usage
         self.request_log = request_log
@@ -131,7 +136,7 @@ class FakeOpenAIServer:
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> FakeOpenAIServer:
         """Bind the port and serve from a daemon thread."""
-        httpd = FakeOpenAIHTTPServer((self._host, self._port), self)
+        httpd = self.http_server_class((self._host, self._port), self)
         self._httpd = httpd
         self._thread = threading.Thread(
             target=httpd.serve_forever,

@@ -166,7 +166,7 @@ class FakeOpenAIRequestHandler(BaseHTTPRequestHandler):
         if isinstance(body, dict) and not self._model_known(body.get("model"), fake.models):
             return
         if fake.strict or not isinstance(body, dict):
-            violations = find_violations(body)
+            violations = find_violations(body, plain=fake.plain_only)
             if violations:
                 fake.record_violations([v.message for v in violations])
                 self._error(400, violations[0].message, param=violations[0].param)
@@ -323,9 +323,10 @@ class FakeOpenAIHTTPServer(ThreadingHTTPServer):
 
     daemon_threads = True
     block_on_close = False
+    handler_class: type[FakeOpenAIRequestHandler] = FakeOpenAIRequestHandler
 
     def __init__(self, address: tuple[str, int], fake: FakeOpenAIServer) -> None:
-        super().__init__(address, FakeOpenAIRequestHandler)
+        super().__init__(address, self.handler_class)
         self.fake = fake
 
     def handle_error(self, request: Any, client_address: Any) -> None:

@@ -8,6 +8,7 @@ import pytest
 from remecli.agent.context_middleware import CompactionDone, CompactionStarted, ContextUsage
 from remecli.memory.blocks import MSG_OVERHEAD
 from remecli.memory.prompts import sections
+from tests.fakes.messages import content_text
 from tests.fakes.turns import ErrorTurn
 from tests.memory.conftest import Script, checkpoint, request_text, text_tool, tool_calls, words
 
@@ -134,7 +135,7 @@ async def test_context_length_exceeded_forces_compaction_and_retries_once(
     assert done.trigger == "overflow" and done.messages_compacted > 0
     retried = script.agent_calls[-1]["messages"]
     assert "gen1 0" in str(retried[1]["content"])
-    assert retried[-1]["content"][0]["text"] == "one more question"
+    assert content_text(retried[-1]) == "one more question"
     assert len(retried) < len(script.agent_calls[-2]["messages"])
 
     # a second overflow right after the forced compaction is not retried again

@@ -9,6 +9,7 @@ import pytest
 from remecli.memory import persistence
 from remecli.memory.blocks import block_key
 from remecli.memory.transcript import Transcript, resolve_session_id
+from tests.fakes.messages import content_text
 from tests.memory.conftest import Script, text_tool, tool_calls, words
 
 
@@ -101,7 +102,7 @@ async def test_new_conversation_and_clear(rig_factory, fake_llm, tmp_path) -> No
     assert second != first and rig.agent.state.context == [] and not rig.agent.state.summary
     assert rig.mw.working_dir.transcript_file(first).exists()  # /new keeps the old one
     await rig.ask("again")
-    assert script.agent_calls[-1]["messages"][1]["content"][0]["text"] == "again"
+    assert content_text(script.agent_calls[-1]["messages"][1]) == "again"
     await rig.mw.new_conversation(forget=True)  # /clear deletes this conversation's files
     assert not rig.mw.working_dir.transcript_file(second).exists()
     assert not rig.mw.working_dir.state_file(second).exists()

@@ -48,3 +48,16 @@ def process_gone(pid: int) -> bool:
         return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return True
+
+
+async def wait_until_gone(pid: int, timeout: float = 5.0) -> bool:
+    """Poll until `pid` is gone or `timeout` passes; True when it is gone."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not process_gone(pid):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True

@@ -6,7 +6,7 @@ import asyncio
 import re
 
 from remecli.tools.bash import bash
-from tests.tools.conftest import is_error, make_ctx, process_gone, text_of
+from tests.tools.conftest import is_error, make_ctx, process_gone, text_of, wait_until_gone
 
 
 async def test_runs_in_workspace_and_reports_exit_code(ctx) -> None:
@@ -47,8 +47,7 @@ async def test_timeout_kills_the_whole_group(ctx) -> None:
     text = text_of(result)
     assert is_error(result) and "Timed out after 1 s" in text
     child = int(text.split()[0])
-    await asyncio.sleep(0.1)
-    assert process_gone(child)
+    assert await wait_until_gone(child)
 
 
 async def test_cancel_kills_the_whole_group(ctx) -> None:
@@ -66,8 +65,7 @@ async def test_cancel_kills_the_whole_group(ctx) -> None:
         pass
     else:
         raise AssertionError("the cancellation was swallowed")
-    await asyncio.sleep(0.1)
-    assert process_gone(child)
+    assert await wait_until_gone(child)
 
 
 async def test_background_children_do_not_outlive_the_call(ctx) -> None:

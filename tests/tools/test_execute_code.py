@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from remecli.tools.execute_code import execute_code
-from tests.tools.conftest import is_error, make_ctx, process_gone, text_of
+from tests.tools.conftest import is_error, make_ctx, text_of, wait_until_gone
 
 
 async def test_runs_python_in_a_separate_process(ctx) -> None:
@@ -35,8 +34,7 @@ async def test_endless_loop_is_killed_with_its_children(ctx) -> None:
     )
     result = await execute_code(ctx, code, timeout=1)
     assert is_error(result) and "Timed out" in text_of(result)
-    await asyncio.sleep(0.1)
-    assert process_gone(int(text_of(result).split()[0]))
+    assert await wait_until_gone(int(text_of(result).split()[0]))
 
 
 async def test_output_truncated_like_bash(workspace) -> None:
