@@ -268,3 +268,11 @@ def test_a_damaged_local_store_file_fails_with_one_clear_line(tmp_path) -> None:
     (folder / "memories.sqlite3").write_bytes(b"this is not a database" * 100)
     with pytest.raises(VectorStoreError, match="cannot open the memory store"):
         make_store({"backend": "local"}, tmp_path, 8)
+
+
+def test_every_backend_sees_what_another_connection_wrote(open_store) -> None:
+    first, second = open_store(), open_store()  # e.g. the assistant and `remecli memories`
+    written = add_one(first, node("written by the first"), unit(0.0, 1.0))
+    assert second.vector_search(unit(0.0, 1.0), [], 1)[0].memory_id == written.memory_id
+    second.delete([written.memory_id])
+    assert first.vector_search(unit(0.0, 1.0), [], 5) == []
