@@ -139,6 +139,9 @@ class PgVectorStore:
                 )
             index = f"{self.table}_hnsw"
             if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
+                # An HNSW graph that outgrows maintenance_work_mem (64 MB by default, ~40k
+                # 384-d vectors) is built many times slower; this session may use more.
+                conn.execute("SET LOCAL maintenance_work_mem = '1GB'")
                 conn.execute(self._sql(HNSW_INDEX, index=index))
                 conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
 
