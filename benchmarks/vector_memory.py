@@ -31,7 +31,15 @@ from remecli.vector import MemoryNode, ReMe  # noqa: E402
 from remecli.vector.stores import make_store  # noqa: E402
 
 DIMS = 384
-WORDS = [f"w{k}" for k in range(3000)] + ["deploy", "release", "tea", "python", "tabs", "vim", "berlin"]
+WORDS = [f"w{k}" for k in range(3000)] + [
+    "deploy",
+    "release",
+    "tea",
+    "python",
+    "tabs",
+    "vim",
+    "berlin",
+]
 
 
 class HashEmbedder:

@@ -16,6 +16,7 @@ HISTORY = "history"
 MEMORY_TYPES = (PERSONAL, TASK, TOOL, HISTORY)
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+HISTORY_EMBED_CHARS = 4_000
 _SPACES = re.compile(r"\s+")
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -110,8 +111,10 @@ class MemoryNode:
         return content_hash(self.content)
 
     def embedding_text(self) -> str:
-        """The text that is embedded: when-to-use (if any) then the content."""
-        return f"{self.when_to_use}\n{self.content}" if self.when_to_use else self.content
+        """The text that is embedded: when-to-use (if any) then the content (a stored
+        conversation only by its beginning, which embedding models accept in one piece)."""
+        text = f"{self.when_to_use}\n{self.content}" if self.when_to_use else self.content
+        return text[:HISTORY_EMBED_CHARS] if self.memory_type == HISTORY else text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (transient `score`/`action` only when set)."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from remecli.vector.chat import read_json, says_nothing
 from remecli.vector.conversation import Transcript, as_json_list
 from remecli.vector.node import HISTORY, MemoryNode, normalize_time
@@ -96,8 +98,6 @@ async def reconcile(
         if action in ("ADD", "UPDATE"):  # an UPDATE of nothing known becomes an ADD
             to_add.append((candidate, vector))
     if to_add:
-        import numpy as np
-
         stored = await reme.store_nodes([c for c, _ in to_add], np.stack([v for _, v in to_add]))
         for node, created in stored:
             if created:

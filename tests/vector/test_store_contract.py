@@ -268,3 +268,38 @@ def test_a_damaged_local_store_file_fails_with_one_clear_line(tmp_path) -> None:
     (folder / "memories.sqlite3").write_bytes(b"this is not a database" * 100)
     with pytest.raises(VectorStoreError, match="cannot open the memory store"):
         make_store({"backend": "local"}, tmp_path, 8)
+
+
+def test_every_backend_sees_what_another_connection_wrote(open_store) -> None:
+    first, second = open_store(), open_store()  # e.g. the assistant and `remecli memories`
+    written = add_one(first, node("written by the first"), unit(0.0, 1.0))
+    assert second.vector_search(unit(0.0, 1.0), [], 1)[0].memory_id == written.memory_id
+    second.delete([written.memory_id])
+    assert first.vector_search(unit(0.0, 1.0), [], 5) == []
+
+
+def test_a_postgres_that_goes_away_fails_with_one_clear_line() -> None:
+    import shutil
+    import tempfile
+    import warnings
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="remecli-pg-lost-"))
+    folder.chmod(0o755)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import pgserver
+
+            server = pgserver.get_server(folder / "data", cleanup_mode="stop")
+        store = make_store(
+            {"backend": "pgvector", "dsn": server.get_uri(), "connect_timeout": 2}, folder, 8
+        )
+        kept = add_one(store, node("before the outage"))
+        server.cleanup()  # the server stops
+        with pytest.raises(VectorStoreError) as info:
+            store.get(kept.memory_id)
+        assert "PostgreSQL at" in str(info.value) and "\n" not in str(info.value)
+        store.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -125,9 +125,17 @@ class LocalVectorStore:
         if version == self._version:
             return
         self._vectors.clear()
-        rows = self._db.execute("SELECT seq, memory_type, memory_target, vector FROM memories")
-        for seq, memory_type, target, blob in rows:
-            self._vectors.put((memory_type, target), seq, np.frombuffer(blob, dtype=np.float32))
+        targets = self._db.execute(
+            "SELECT DISTINCT memory_type, memory_target FROM memories"
+        ).fetchall()
+        for memory_type, target in targets:
+            rows = self._db.execute(
+                "SELECT seq, vector FROM memories WHERE memory_type = ? AND memory_target = ?",
+                (memory_type, target),
+            ).fetchall()
+            seqs = np.fromiter((r[0] for r in rows), np.int64, len(rows))
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            self._vectors.load((memory_type, target), seqs, matrix.reshape(len(rows), -1))
         self._version = version
 
     def _nodes(self, sql: str, params: list[Any]) -> list[tuple[int, MemoryNode]]:

@@ -72,6 +72,19 @@ class VectorPartitions:
         self._parts.setdefault(key, _Partition(self.dimensions)).put(seq, vector)
         self._key_of[seq] = key
 
+    def load(self, key: Key, seqs: np.ndarray, matrix: np.ndarray) -> None:
+        """Replace the rows of target `key` in one go (used when a store is opened)."""
+        part = _Partition(self.dimensions)
+        capacity = max(16, len(seqs))
+        part.matrix = np.zeros((capacity, self.dimensions), dtype=np.float32)
+        part.matrix[: len(seqs)] = matrix
+        part.seqs = np.zeros(capacity, dtype=np.int64)
+        part.seqs[: len(seqs)] = seqs
+        part.size = len(seqs)
+        part.row_of = {int(seq): row for row, seq in enumerate(seqs)}
+        self._parts[key] = part
+        self._key_of.update(dict.fromkeys(part.row_of, key))
+
     def remove(self, seq: int) -> None:
         """Forget `seq` (no-op when unknown)."""
         key = self._key_of.pop(seq, None)

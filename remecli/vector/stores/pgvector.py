@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -74,7 +76,7 @@ class PgVectorStore:
             )
         self.dimensions = dimensions
         self.table = table
-        where = _where(dsn)
+        self.where = where = _where(dsn)
         try:
             with psycopg.connect(
                 dsn, connect_timeout=int(connect_timeout), autocommit=True
@@ -99,8 +101,24 @@ class PgVectorStore:
             kwargs={"connect_timeout": int(connect_timeout)},
             configure=configure,
             open=True,
-            timeout=30,
+            timeout=max(2 * connect_timeout, 5.0),
         )
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A pooled connection; a lost server becomes one actionable VectorStoreError."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+            raise VectorStoreError(
+                f"lost the connection to PostgreSQL at {self.where} ({reason}); check that the "
+                "server is running"
+            ) from None
 
     def _sql(self, text: str, **names: str) -> Any:
         from psycopg import sql
@@ -139,6 +157,9 @@ class PgVectorStore:
                 )
             index = f"{self.table}_hnsw"
             if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
+                # An HNSW graph that outgrows maintenance_work_mem (64 MB by default, ~40k
+                # 384-d vectors) is built many times slower; this session may use more.
+                conn.execute("SET LOCAL maintenance_work_mem = '1GB'")
                 conn.execute(self._sql(HNSW_INDEX, index=index))
                 conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
 
@@ -146,7 +167,7 @@ class PgVectorStore:
     def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
         from psycopg.rows import dict_row
 
-        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._connection() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(query, params)
             rows = cur.fetchall()
         return [self._node(row) for row in rows]
@@ -175,7 +196,7 @@ class PgVectorStore:
         )
         from psycopg.rows import dict_row
 
-        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._connection() as conn, conn.cursor(row_factory=dict_row) as cur:
             for node, vector in zip(nodes, vectors, strict=True):
                 params = [
                     *node.stored_fields().values(),
@@ -228,7 +249,7 @@ class PgVectorStore:
             "UPDATE {table} SET terms = array_to_tsvector(%s::text[]) WHERE seq = %s"
         )
         try:
-            with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            with self._connection() as conn, conn.cursor(row_factory=dict_row) as cur:
                 cur.execute(query, [*params, memory_id])
                 row = cur.fetchone()
                 if row is None:
@@ -254,7 +275,7 @@ class PgVectorStore:
 
     def delete(self, memory_ids: list[str]) -> int:
         """See `VectorStore.delete`."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             cur = conn.execute(
                 self._sql("DELETE FROM {table} WHERE memory_id = ANY(%s)"), [list(memory_ids)]
             )
@@ -263,7 +284,7 @@ class PgVectorStore:
     def delete_where(self, conditions: list[Condition]) -> int:
         """See `VectorStore.delete_where`."""
         where, params = render_conditions(conditions)
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             return conn.execute(self._sql("DELETE FROM {table}" + where), params).rowcount
 
     def list_nodes(
@@ -286,7 +307,7 @@ class PgVectorStore:
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count`."""
         where, params = render_conditions(conditions)
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(self._sql("SELECT COUNT(*) FROM {table}" + where), params).fetchone()
         return int(row[0]) if row else 0
 
