@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -62,6 +62,14 @@ class DreamSettings(_Section):
     max_iters: int = Field(default=12, ge=2)
 
 
+class VectorMemorySettings(_Section):
+    """Vector-based memory inside the assistant (personal and tool memory; off by default)."""
+
+    enabled: bool = False
+    user_name: str = "user"
+    store: dict[str, Any] = Field(default_factory=lambda: {"backend": "local"})
+
+
 class MemorySettings(_Section):
     """Session, compaction and long-term memory knobs."""
 
@@ -75,6 +83,7 @@ class MemorySettings(_Section):
     redact_secrets: bool = True
     history: MemoryHistorySettings = Field(default_factory=MemoryHistorySettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)
+    vector: VectorMemorySettings = Field(default_factory=VectorMemorySettings)
 
 
 class Settings(_Section):

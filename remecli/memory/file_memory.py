@@ -30,6 +30,7 @@ from remecli.memory.session import Session
 from remecli.memory.session_lock import is_live
 from remecli.memory.summarizer import Summarizer, SummaryResult
 from remecli.memory.tool_results import offload_messages
+from remecli.memory.vector_memory import VectorMemory
 
 if TYPE_CHECKING:
     from remecli.links import LinkGraph
@@ -110,6 +111,7 @@ class FileMemory:
             on_change=lambda _running: self._tasks_changed(),
             on_done=on_dream_done,
         )
+        self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
         self.search_enabled = search
         self.index: MemoryIndex | None = None
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
@@ -179,6 +181,7 @@ class FileMemory:
         await self.dreaming.stop()  # a background dream is redone next time; never waited for
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         await self.dreaming.stop()  # one the last summaries may have started
+        await self.vector.close()
         if self._index_task is not None and not self._index_task.done():
             self._index_task.cancel()
             await asyncio.gather(self._index_task, return_exceptions=True)
@@ -244,6 +247,7 @@ class FileMemory:
         the topic card of `session_id`'s conversation."""
         if messages and self.settings.memory.summarize:
             self.tasks.add(list(messages), session_id=session_id)
+            self.vector.remember(list(messages))
 
     async def recover_unsaved(self) -> int:
         """A previous run that died (kill -9, power loss) never handed its conversation to
@@ -333,6 +337,10 @@ class FileMemory:
 
             hits = await asyncio.to_thread(expand, hits, self.links)
         return hits
+
+    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
+        """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""
+        return await self.vector.retrieve(query, top_k)
 
     async def wait_for_index(self) -> MemoryIndex | None:
         """The open index, waiting for it if it is being opened (None when search is off)."""

@@ -19,6 +19,9 @@ from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
 from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
 from remecli.tools.read import read
 from remecli.tools.results import error
+from remecli.tools.retrieve_memory import DESCRIPTION as RETRIEVE_MEMORY_DESCRIPTION
+from remecli.tools.retrieve_memory import enabled as retrieve_memory_enabled
+from remecli.tools.retrieve_memory import retrieve_memory
 from remecli.tools.web_search import web_search
 from remecli.tools.write import write
 
@@ -35,6 +38,7 @@ class ToolSpec:
     read_only: bool = False
     needs_memory: bool = False
     enabled: Callable[[ToolContext], bool] = lambda ctx: True
+    memory_enabled: Callable[[Any], bool] = lambda memory: bool(memory.search_enabled)
     schema: Callable[[Any], dict[str, Any]] | None = None
     description: str | None = None
 
@@ -63,6 +67,15 @@ TOOLS: tuple[ToolSpec, ...] = (
         needs_memory=True,
         schema=memory_search_schema,
         description=MEMORY_SEARCH_DESCRIPTION,
+    ),
+    ToolSpec(
+        "retrieve_memory",
+        retrieve_memory,
+        "retrieve personal, task and tool memories (vector memory)",
+        read_only=True,
+        needs_memory=True,
+        memory_enabled=retrieve_memory_enabled,
+        description=RETRIEVE_MEMORY_DESCRIPTION,
     ),
 )
 SPECS: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
@@ -112,7 +125,7 @@ def build_tools(
     tools: list[FunctionTool] = []
     for spec in TOOLS:
         if spec.needs_memory:
-            if memory is None or not memory.search_enabled:
+            if memory is None or not spec.memory_enabled(memory):
                 continue
         elif not spec.enabled(ctx):
             continue
