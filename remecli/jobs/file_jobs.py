@@ -15,6 +15,7 @@ from remecli.jobs.errors import EditConflict, InvalidParams, NotFound, PathRefus
 from remecli.jobs.paths import is_private
 from remecli.jobs.registry import JOBS, JobParams
 from remecli.memory.files import atomic_write_text
+from remecli.memory.writer import writer_for
 
 READ_MAX_LINES = 2_000
 READ_MAX_CHARS = 50_000
@@ -182,7 +183,12 @@ def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> d
                 "surrounding lines in `old` so it occurs once"
             )
         at = content.index(old)
-        atomic_write_text(target, content[:at] + new + content[at + len(old) :])
+        updated = content[:at] + new + content[at + len(old) :]
+        writer = writer_for(ctx.root)
+        if writer.is_memory_file(target):  # versioned and redacted, like the app's own edits
+            writer.write(target, updated, source="memory_edit", allow_shrink=True, expected=content)
+        else:
+            atomic_write_text(target, updated)
     return {"path": relative, "replaced": 1, "line": content.count("\n", 0, at) + 1}
 
 
