@@ -170,7 +170,9 @@ class ApiEmbedder:
     def _call(self, texts: list[str]) -> np.ndarray:
         import openai
 
-        extra = {"dimensions": self.settings.dimensions} if self.settings.dimensions else {}
+        extra: dict[str, Any] = (
+            {"dimensions": self.settings.dimensions} if self.settings.dimensions else {}
+        )
         try:
             response = self._client.embeddings.create(
                 model=self.settings.model_name, input=texts, encoding_format="float", **extra
