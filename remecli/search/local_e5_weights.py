@@ -82,7 +82,7 @@ class E5Weights:
 
     def _unpack(self, fmt: str) -> tuple:
         size = struct.calcsize(fmt)
-        values = struct.unpack_from(fmt, self._data, self._offset)
+        values = struct.unpack_from(fmt, self._data.data, self._offset)
         self._offset += size
         return values
 

