@@ -169,8 +169,14 @@ class FileMemory:
     async def _notes_changed(self, paths: set[str]) -> None:
         """Files changed on disk: the link graph follows (the index already has)."""
         links = self.links
-        if links is not None:
-            await asyncio.to_thread(lambda: [links.update_file(p) for p in sorted(paths)])
+        if links is None:
+            return
+
+        def follow() -> None:
+            for path in sorted(paths):
+                links.update_file(path)
+
+        await asyncio.to_thread(follow)
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
         """Save the conversation, finish (or, with wait=False, cancel and record) background

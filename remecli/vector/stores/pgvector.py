@@ -124,7 +124,7 @@ class PgVectorStore:
         from psycopg import sql
 
         idents = {k: sql.Identifier(v) for k, v in {"table": self.table, **names}.items()}
-        return sql.SQL(text).format(**idents)  # type: ignore[arg-type]
+        return sql.SQL(text).format(**idents)
 
     def _ensure_schema(self, conn: Any, hnsw: bool, where: str) -> None:
         import psycopg
@@ -209,7 +209,7 @@ class PgVectorStore:
                     results.append((node, True))
                     continue
                 cur.execute(find, [node.memory_type, node.memory_target, node.content_hash])
-                results.append((self._node(cur.fetchone()), False))  # type: ignore[arg-type]
+                results.append((self._node(cur.fetchone()), False))
         return results
 
     def get(self, memory_id: str) -> MemoryNode | None:
