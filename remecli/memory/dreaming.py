@@ -89,6 +89,13 @@ class Dreaming:
             self._busy = False
             self._changed(False)
         log.info("dream: %s — %s", result.status, result.message)
+        if result.status in ("done", "partial"):
+            from remecli.memory.memory_md_block import refresh_memory_md
+
+            try:
+                await asyncio.to_thread(refresh_memory_md, self.layout)
+            except Exception:  # the digest is written; the block follows next time
+                log.exception("could not refresh MEMORY.md's digest block")
         if self.on_done is not None:
             try:
                 self.on_done(result)

@@ -72,3 +72,27 @@ async def test_exit_never_waits_for_a_dream(fake_llm, tmp_path, working_dir):
     assert not (working_dir.root / "digest").exists() or not any(
         (working_dir.root / "digest").rglob("*.md")
     )
+
+
+async def test_personal_nodes_appear_in_memory_md_and_user_text_stays(
+    fake_llm, tmp_path, working_dir
+):
+    from remecli.memory.memory_md_block import BLOCK_START, refresh_memory_md
+
+    memory_md = working_dir.memory_md
+    memory_md.write_text("# MEMORY\n\n- I wrote this myself.\n")
+    node = working_dir.digest_dir / "personal" / "tabs.md"
+    node.parent.mkdir(parents=True)
+    node.write_text(
+        "---\nname: Prefers tabs\ndescription: The user indents with tabs, never spaces.\n"
+        "kind: personal\nstatus: active\n---\nUses tabs.\n\n## Sources\n- [[memory/x.md]]\n"
+    )
+    assert refresh_memory_md(working_dir)
+    text = memory_md.read_text()
+    assert text.startswith("# MEMORY\n\n- I wrote this myself.\n")
+    assert BLOCK_START in text
+    assert "[[digest/personal/tabs.md|Prefers tabs]]: The user indents with tabs" in text
+    assert not refresh_memory_md(working_dir)  # unchanged: not rewritten
+    node.write_text(node.read_text().replace("status: active", "status: contradicted"))
+    assert refresh_memory_md(working_dir)
+    assert memory_md.read_text() == "# MEMORY\n\n- I wrote this myself.\n"
