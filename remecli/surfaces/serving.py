@@ -48,8 +48,10 @@ async def serve_http(
     server = uvicorn.Server(config)
     await runner.start()
     # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
-    # can flush. The handlers are restored before closing: a second signal then forces the exit.
-    previous = _absorb_stop_signals()
+    # can flush. A signal that arrives before uvicorn installed its own handlers (right after
+    # the URL is announced) must still stop the server, so the handler asks it to exit.
+    # The handlers are restored before closing: a second signal then forces the exit.
+    previous = _absorb_stop_signals(lambda: setattr(server, "should_exit", True))
     try:
         announce(url_of(sock, host))
         await server.serve(sockets=[sock])
@@ -59,14 +61,15 @@ async def serve_http(
         await runner.close()
 
 
-def _absorb_stop_signals() -> dict[int, Any]:
+def _absorb_stop_signals(stop: Callable[[], None]) -> dict[int, Any]:
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {sig: signal.signal(sig, _ignore) for sig in (signal.SIGTERM, signal.SIGINT)}
 
+    def absorb(signum: int, frame: Any) -> None:
+        """A stop signal outside uvicorn's own handling: stop (or stay stopped), never die."""
+        stop()
 
-def _ignore(signum: int, frame: Any) -> None:
-    """Absorb a re-raised stop signal."""
+    return {sig: signal.signal(sig, absorb) for sig in (signal.SIGTERM, signal.SIGINT)}
 
 
 def _restore(previous: dict[int, Any]) -> None:
