@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from remecli.config.locations import Locations
 from remecli.links.expand import neighbours
 from remecli.links.graph import LinkGraph
 
@@ -120,7 +121,7 @@ def run(argv: list[str]) -> int:
     except ConfigError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    working_dir = Path(settings.working_dir).expanduser()
+    working_dir = Locations.from_settings(settings).root
     if not working_dir.is_dir():
         print(
             f"remecli: no working dir at {working_dir}; run remecli there first or pass "

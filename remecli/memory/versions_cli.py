@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+from remecli.config.locations import Locations
 from remecli.memory.versions import VersionNotFound
 from remecli.memory.writer import MemoryWriteError, MemoryWriter
 
@@ -85,7 +86,7 @@ def run(argv: list[str]) -> int:
     except ConfigError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    working_dir = Path(settings.working_dir).expanduser()
+    working_dir = Locations.from_settings(settings).root
     if not working_dir.is_dir():
         print(f"remecli: no working dir at {working_dir}; pass working_dir=PATH", file=sys.stderr)
         return 1

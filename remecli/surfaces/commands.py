@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from remecli.config.locations import Locations
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
 from remecli.surfaces.serving import say
 
@@ -65,7 +66,7 @@ def _load(setting_args: list[str]) -> Any:
     from remecli.logs import route_agentscope_logs, setup_logging
 
     settings = load_settings(setting_args)
-    settings.working_dir = str(Path(settings.working_dir).expanduser().resolve())
+    settings.working_dir = str(Locations.from_settings(settings).root)  # resolved once
     setup_logging(settings)
     route_agentscope_logs()
     return settings

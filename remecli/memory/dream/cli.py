@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sys
-from pathlib import Path
 
 USAGE = "usage: remecli dream [date=YYYY-MM-DD] [config=NAME] [key=value ...]"
 
@@ -38,12 +37,12 @@ def run(argv: list[str]) -> int:
     except (ValueError, ConfigError) as exc:
         print(f"remecli dream: {exc}\n{USAGE}", file=sys.stderr)
         return 2
+    from remecli.config.locations import Locations
     from remecli.logs import setup_logging
     from remecli.memory.dream.runner import dream
-    from remecli.memory.layout import WorkingDir
 
     setup_logging(settings)
-    working_dir = WorkingDir(Path(settings.working_dir)).ensure()
+    working_dir = Locations.from_settings(settings).ensure()
     result = asyncio.run(dream(settings, working_dir, date=day))
     print(result.message, file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
