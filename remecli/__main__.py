@@ -33,10 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(inv.settings_args)
         if inv.prompt is not None:
-            settings.prompt = inv.prompt
-    except ConfigError as exc:
+            settings.prompt = _question(inv.prompt)
+    except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
+    if inv.command == "sessions":
+        from remecli.ui.sessions_cli import print_sessions
+
+        return print_sessions(settings, as_json=inv.json)
     from remecli.logs import setup_logging
 
     log_file = setup_logging(settings)
@@ -51,6 +55,18 @@ def main(argv: list[str] | None = None) -> int:
     from remecli.ui.tui.app import run_tui
 
     return run_tui(settings, log_file=log_file)
+
+
+def _question(prompt: str) -> str:
+    """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
+    if prompt != "-":
+        return prompt
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')
+    question = sys.stdin.read().strip()
+    if not question:
+        raise ValueError("-p - got an empty question on stdin")
+    return question
 
 
 if __name__ == "__main__":

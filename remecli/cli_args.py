@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 USAGE = """\
-usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
+usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
+       remecli sessions [--json] [config=…] [key=value …]
        remecli search "QUERY" [--json] [--max N] [config=…] [key=value …]
        remecli reindex [config=…] [key=value …]
 
@@ -14,6 +15,8 @@ A terminal assistant with long-term memory kept as Markdown files you own.
   remecli config=cli                 open the chat (Textual TUI)
   remecli config=cli ui=plain        line-mode REPL for dumb terminals, SSH, screen readers
   remecli config=cli -p "question"   answer once, print to stdout, exit (also prompt="…")
+  cat q.txt | remecli config=cli -p -  the same, the question read from stdin
+  remecli sessions [--json]          list saved conversations (id, start, last activity, …)
   remecli config=cli resume=last     continue the last conversation (or resume=<session id>)
   remecli search "deploy" --json     search MEMORY.md and memory/*.md
   remecli reindex                    rebuild the search index from the Markdown files
@@ -34,10 +37,11 @@ Options: -h/--help  this text   -V/--version  print the version
 class Invocation:
     """What the user asked for on the command line."""
 
-    command: str = "chat"  # chat | search | reindex | help | version
+    command: str = "chat"  # chat | search | reindex | sessions | help | version
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
-    prompt: str | None = None  # -p QUESTION, kept exactly as typed
+    prompt: str | None = None  # -p QUESTION, kept exactly as typed ("-": read it from stdin)
+    json: bool = False  # sessions --json
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -49,13 +53,19 @@ def parse_argv(argv: list[str]) -> Invocation:
     if argv and argv[0] in ("search", "reindex"):
         return Invocation(argv[0], rest=argv[1:])
     inv = Invocation()
+    if argv and argv[0] == "sessions":
+        inv.command = "sessions"
+        inv.json = "--json" in argv[1:]
+        inv.settings_args = [a for a in argv[1:] if a != "--json"]
+        return inv
     args = iter(argv)
     for arg in args:
         if arg in ("-p", "--prompt"):
             question = next(args, None)
             if question is None:
                 raise ValueError(
-                    '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?"'
+                    '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?" '
+                    "(or -p - to read it from stdin)"
                 )
             inv.prompt = question
         else:

@@ -13,6 +13,8 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from remecli.atomic_write import atomic_write_text
+
 HISTORY_LIMIT = 1_000
 
 
@@ -29,12 +31,14 @@ class InputHistory:
                 except json.JSONDecodeError:
                     continue
         self.entries = self.entries[-HISTORY_LIMIT:]
+        self._typed: list[str] = []  # lines added in the current conversation
 
     def add(self, text: str) -> None:
         """Remember `text` (consecutive duplicates are kept once)."""
         if not text.strip() or (self.entries and self.entries[-1] == text):
             return
         self.entries.append(text)
+        self._typed.append(text)
         if self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +46,32 @@ class InputHistory:
                     fh.write(json.dumps(text, ensure_ascii=False) + "\n")
             except OSError:  # history is a convenience: never let it break the prompt
                 self.path = None
+
+    def mark_conversation(self) -> None:
+        """A new conversation starts: what is typed from now on belongs to it."""
+        self._typed = []
+
+    def forget_conversation(self) -> int:
+        """Remove what was typed in the current conversation (from memory and from the file,
+        rewritten atomically); returns how many lines were removed."""
+        typed, self._typed = self._typed, []
+        for text in reversed(typed):
+            if text in self.entries:
+                del self.entries[len(self.entries) - 1 - self.entries[::-1].index(text)]
+        if self.path is None or not typed or not self.path.is_file():
+            return len(typed)
+        lines = _read_lines(self.path)
+        for text in reversed(typed):
+            encoded = json.dumps(text, ensure_ascii=False)
+            for i in range(len(lines) - 1, -1, -1):
+                if lines[i] == encoded:
+                    del lines[i]
+                    break
+        try:
+            atomic_write_text(self.path, "".join(line + "\n" for line in lines))
+        except OSError:
+            self.path = None
+        return len(typed)
 
 
 def _read_lines(path: Path) -> list[str]:

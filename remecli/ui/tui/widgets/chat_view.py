@@ -10,6 +10,26 @@ from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
 
+class UserMessage(Static):
+    """A user turn; a long paste shows collapsed (click to expand)."""
+
+    def __init__(self, text: str, *, queued: bool = False) -> None:
+        self.text = text
+        self.queued = queued
+        super().__init__(self._render_text(), classes="user")
+
+    def _render_text(self) -> Text:
+        shown = Text(self.text)
+        if self.queued:
+            shown.append("  · queued", style="italic dim")
+        return shown
+
+    def set_queued(self, queued: bool) -> None:
+        """Mark or unmark as waiting for the agent."""
+        self.queued = queued
+        self.update(self._render_text())
+
+
 class ChatView(VerticalScroll):
     """Appends widgets and keeps the view pinned to the bottom while the user hasn't scrolled up."""
 
@@ -29,9 +49,24 @@ class ChatView(VerticalScroll):
     async def _add(self, widget) -> None:
         await self.mount(widget)
 
-    async def add_user(self, text: str) -> None:
-        """A user turn."""
-        await self._add(Static(Text(text), classes="user"))
+    async def add_user(self, text: str, *, queued: bool = False) -> Static:
+        """A user turn (marked "queued" until the agent takes it); the view follows it."""
+        widget = UserMessage(text, queued=queued)
+        await self._add(widget)
+        self.anchor()  # back to the bottom even if the user had scrolled up
+        return widget
+
+    async def unmark_queued(self, text: str) -> None:
+        """The agent took the queued message `text`."""
+        for widget in self.query(UserMessage):
+            if widget.queued and widget.text == text:
+                widget.set_queued(False)
+                return
+
+    def last_user(self, text: str) -> Static | None:
+        """The newest user turn saying `text`."""
+        found = [w for w in self.query(UserMessage) if w.text == text]
+        return found[-1] if found else None
 
     async def add_assistant(self) -> AssistantMessage:
         """A new, empty answer to stream into."""
