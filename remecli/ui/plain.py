@@ -87,6 +87,13 @@ def _call_key(name: str, arguments: object) -> str:
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
+def _show_retries(renderer: PlainRenderer) -> None:
+    """Say on stderr when a failed model call is retried ("retrying (2/3) after HTTP 500…")."""
+    from remecli.llm.retry import add_retry_listener
+
+    add_retry_listener(lambda notice: renderer.line(f"• {notice.line}", "yellow"))
+
+
 def _cancel_on_sigterm() -> None:
     """SIGTERM cancels the running front-end task, whose `finally` then saves memory."""
     task = asyncio.current_task()
@@ -135,6 +142,7 @@ def run_once(settings: Settings, question: str) -> int:
         assistant = Assistant(settings, ask=renderer.ask if sys.stdin.isatty() else None)
         failed = False
         _cancel_on_sigterm()
+        _show_retries(renderer)
         try:
             async for event in assistant.send(question):
                 failed = failed or isinstance(event, ev.ErrorReport)
@@ -168,6 +176,7 @@ def run_repl(settings: Settings) -> int:
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
         typed: list[str] = []  # lines of this conversation (/clear forgets them)
+        _show_retries(renderer)
         err.print(
             f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
         )

@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.actions import SkipAction
@@ -19,9 +20,9 @@ from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import dispatch, parse
 from remecli.commands.registry import SlashCommand, unknown_command_message
 from remecli.config.settings import Settings
+from remecli.llm.retry import RetryNotice, add_retry_listener
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd
-from remecli.ui.tui.screens.approval_screen import ApprovalScreen
 from remecli.ui.tui.themes import apply_themes
 from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
@@ -63,10 +64,9 @@ class RemeApp(App):
         self.settings = settings
         self.log_file = log_file
         self.cwd = cwd
-        self.assistant = Assistant(settings, cwd=cwd, ask=self.ask_approval)
         self.frontend = TuiFrontEnd(self)
+        self.assistant = Assistant(settings, cwd=cwd, ask=self.frontend.ask_approval)
         self._queue: list[str] = []  # lines submitted while a reply or command was running
-        self._approval: ApprovalScreen | None = None
         self.renderer: EventRenderer | None = None
         self._reply_worker: Worker | None = None
         self._command_worker: Worker | None = None
@@ -74,6 +74,7 @@ class RemeApp(App):
         self._boot_error: str | None = None
         self._quitting = False
         self._shutdown_worker: Worker | None = None
+        self._stop_retry_notices: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
@@ -92,6 +93,7 @@ class RemeApp(App):
         status.max_tokens = self.settings.max_input_length
         status.working_dir = str(self.assistant.working_dir)
         self.renderer = EventRenderer(self.query_one(ChatView), status)
+        self._stop_retry_notices = add_retry_listener(self._on_retry)
         self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)
         await chat.add_notice(
@@ -102,6 +104,14 @@ class RemeApp(App):
         for problem in (theme_problem, missing_key_message(self.settings)):
             if problem:
                 await chat.add_error(problem)
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """A model call failed and is retried: say so in the status line."""
+        if self.renderer is not None:
+            self.renderer.set_state(notice.line)
+
+    def on_unmount(self) -> None:
+        self._stop_retry_notices()
 
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
@@ -287,24 +297,6 @@ class RemeApp(App):
                 self.renderer.context_usage(self.assistant.context_usage())
 
     # --------------------------------------------------------------- actions
-    async def ask_approval(self, request) -> str:
-        self.renderer.set_waiting(f"waiting for your approval of {request.tool_name}…")
-        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        screen = ApprovalScreen(
-            request.tool_name, dict(request.arguments), request.reason, request.always_covers
-        )
-        self._approval = screen
-        self.push_screen(
-            screen, callback=lambda answer: future.done() or future.set_result(answer or "no")
-        )
-        try:
-            return await future
-        finally:
-            self._approval = None
-            self.renderer.set_waiting(None)
-            if screen.is_current:  # the reply was cancelled under the dialog: close it (denied)
-                screen.dismiss("no")
-
     def action_cancel_reply(self) -> None:
         if self.query_one(CommandMenu).is_open:
             self.query_one(CommandMenu).show_for("")
@@ -321,17 +313,7 @@ class RemeApp(App):
             raise SkipAction()  # Home/End edit the prompt while it holds text
         if where in ("up", "down") and self.query_one(CommandMenu).is_open:
             raise SkipAction()
-        chat = self.chat
-        if where in ("page_up", "up", "home"):
-            chat.release_anchor()
-        {
-            "page_up": chat.scroll_page_up,
-            "page_down": chat.scroll_page_down,
-            "up": chat.scroll_up,
-            "down": chat.scroll_down,
-            "home": chat.scroll_home,
-            "end": chat.scroll_end,
-        }[where](animate=False)
+        self.chat.scroll_by_key(where)
 
     async def action_interrupt(self) -> None:
         """Ctrl+C: copy a selection; otherwise close an approval dialog (deny) and cancel the
@@ -341,8 +323,7 @@ class RemeApp(App):
             return
         if self.frontend.copy_selection():
             return
-        if self._approval is not None and self._approval.is_current:
-            self._approval.dismiss("no")
+        self.frontend.close_approval()  # the dialog never outlives a cancel: denied
         if self.replying:
             self._reply_worker.cancel()
             self._last_interrupt = time.monotonic()
@@ -374,18 +355,18 @@ class RemeApp(App):
             )
             self.query_one(StatusLine).state = "saving memory…"
         lines = await self.assistant.close()
-        self.exit(0, message=_exit_message(lines))
+        self.exit(0, message=self._exit_message(lines))
 
     async def _force_quit(self) -> None:
         if self._shutdown_worker is not None:
             self._shutdown_worker.cancel()
         lines = await self.assistant.close(force=True)
-        self.exit(0, message=_exit_message(lines))
+        self.exit(0, message=self._exit_message(lines))
 
-
-def _exit_message(lines: list[str]) -> str | None:
-    """What to print after the TUI closes: the summaries' outcome, if any."""
-    return "\n".join(f"remecli: {line}" for line in lines) or None
+    def _exit_message(self, lines: list[str]) -> str | None:
+        """What to print after the TUI closes: the summaries' outcomes not shown in the chat."""
+        shown = self.renderer.shown_notices if self.renderer is not None else set()
+        return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
 
 
 def _import_runtime() -> None:

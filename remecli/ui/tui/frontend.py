@@ -3,6 +3,7 @@ command palette's provider. Every command reaches the screen only through these 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from remecli.commands import COMMANDS
+from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
     from remecli.memory.session_list import SessionInfo
@@ -44,6 +46,42 @@ class TuiFrontEnd:
     def __init__(self, app: RemeApp) -> None:
         self.app = app
         self.log_file = str(app.log_file or "")
+        self.approval: ApprovalScreen | None = None  # the approval dialog on screen, if any
+
+    async def ask_approval(self, request: Any) -> str:
+        """The core's approval callback: a dialog; "yes", "no" or "always"."""
+        app = self.app
+        renderer = app.renderer
+        assert renderer is not None
+        renderer.set_waiting(f"waiting for your approval of {request.tool_name}…")
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def answered(answer: str | None) -> None:
+            if not future.done():
+                future.set_result(answer or "no")
+
+        screen = ApprovalScreen(
+            request.tool_name,
+            dict(request.arguments),
+            request.reason,
+            request.always_covers,
+            hint=always_hint(request.tool_name, request.kind, request.scope),
+            workspace=app.assistant.workspace,
+        )
+        self.approval = screen
+        app.push_screen(screen, callback=answered)
+        try:
+            return await future
+        finally:
+            self.approval = None
+            renderer.set_waiting(None)
+            self.close_approval(screen)  # the reply was cancelled under the dialog: denied
+
+    def close_approval(self, screen: ApprovalScreen | None = None) -> None:
+        """Dismiss the approval dialog (as "no") if it is still on screen."""
+        screen = screen or self.approval
+        if screen is not None and screen.is_current:
+            screen.dismiss("no")
 
     async def show_page(self, title: str, markdown: str) -> None:
         from remecli.ui.tui.screens.text_screen import TextScreen
@@ -90,7 +128,7 @@ class TuiFrontEnd:
         await chat.add_notice(f"• Saving this conversation, then resuming {session_id}…")
         await app.assistant.close(force=True)  # unfinished summaries stay pending: retried at start
         settings = app.settings.model_copy(update={"resume": session_id})
-        app.assistant = Assistant(settings, cwd=app.cwd, ask=app.ask_approval)
+        app.assistant = Assistant(settings, cwd=app.cwd, ask=self.ask_approval)
         app.assistant.notices.listener = app.background_event
         await self.clear_view()
         try:

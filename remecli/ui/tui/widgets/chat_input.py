@@ -16,6 +16,7 @@ from textual.widgets import TextArea
 from remecli.atomic_write import atomic_write_text
 
 HISTORY_LIMIT = 1_000
+PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
 
 
 class InputHistory:
@@ -115,6 +116,23 @@ class ChatInput(TextArea):
         self.completion_menu: Any = None  # the CommandMenu to steer with ↑/↓ while it is open
         self._browse: int | None = None
         self._draft = ""
+        self.pastes: dict[str, str] = {}  # placeholder -> the pasted text it stands for
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A long paste is kept aside and shown as "[pasted N lines]" (sent in full)."""
+        lines = event.text.count("\n") + 1
+        if lines < PASTE_COLLAPSE_LINES or self.read_only:
+            await super()._on_paste(event)
+            return
+        event.stop()
+        event.prevent_default()
+        placeholder = f"[pasted {lines} lines]"
+        n = 1
+        while placeholder in self.pastes:
+            n += 1
+            placeholder = f"[pasted {lines} lines #{n}]"
+        self.pastes[placeholder] = event.text
+        self.insert(placeholder)
 
     def on_mount(self) -> None:
         if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
@@ -165,10 +183,13 @@ class ChatInput(TextArea):
         self.move_cursor(self.document.end)
 
     def submit(self) -> None:
-        """Send the current text (if any) and clear the box."""
+        """Send the current text (if any, pastes expanded) and clear the box."""
         text = self.text.strip()
         if not text:
             return
+        for placeholder, pasted in self.pastes.items():
+            text = text.replace(placeholder, pasted)
+        self.pastes.clear()
         self.input_history.add(text)
         self._browse = None
         self.load_text("")

@@ -9,20 +9,34 @@ from textual.widgets import Static
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
+COLLAPSE_LINES = 20  # a longer user message (a paste) shows collapsed until clicked
+HEAD_LINES = 3
+
 
 class UserMessage(Static):
-    """A user turn; a long paste shows collapsed (click to expand)."""
+    """A user turn; a long one (a paste) shows collapsed: click to expand or collapse."""
 
     def __init__(self, text: str, *, queued: bool = False) -> None:
         self.text = text
         self.queued = queued
+        self.collapsed = text.count("\n") + 1 >= COLLAPSE_LINES
         super().__init__(self._render_text(), classes="user")
 
     def _render_text(self) -> Text:
-        shown = Text(self.text)
+        lines = self.text.splitlines()
+        if self.collapsed:
+            shown = Text("\n".join(lines[:HEAD_LINES]))
+            shown.append(f"\n[pasted {len(lines)} lines] (click to expand)", style="italic dim")
+        else:
+            shown = Text(self.text)
         if self.queued:
             shown.append("  · queued", style="italic dim")
         return shown
+
+    def on_click(self) -> None:
+        if self.text.count("\n") + 1 >= COLLAPSE_LINES:
+            self.collapsed = not self.collapsed
+            self.update(self._render_text())
 
     def set_queued(self, queued: bool) -> None:
         """Mark or unmark as waiting for the agent."""
@@ -67,6 +81,20 @@ class ChatView(VerticalScroll):
         """The newest user turn saying `text`."""
         found = [w for w in self.query(UserMessage) if w.text == text]
         return found[-1] if found else None
+
+    def scroll_by_key(self, where: str) -> None:
+        """Keyboard scrolling: page_up, page_down, up, down, home, end (scrolling up lets go
+        of the bottom; reaching the bottom again follows new content)."""
+        if where in ("page_up", "up", "home"):
+            self.release_anchor()
+        {
+            "page_up": self.scroll_page_up,
+            "page_down": self.scroll_page_down,
+            "up": self.scroll_up,
+            "down": self.scroll_down,
+            "home": self.scroll_home,
+            "end": self.scroll_end,
+        }[where](animate=False)
 
     async def add_assistant(self) -> AssistantMessage:
         """A new, empty answer to stream into."""
