@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from markdown_it import MarkdownIt
 from textual.containers import Vertical
@@ -22,9 +23,18 @@ FRAME_S = 1 / 30  # at most one append per frame
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
+def _soft_breaks_as_breaks(state: Any) -> None:
+    for token in state.tokens:
+        for child in token.children or ():
+            if child.type == "softbreak":
+                child.type = "hardbreak"
+
+
 def chat_parser() -> MarkdownIt:
     """GFM-like Markdown where a single newline is a line break (as chat UIs render it)."""
-    return MarkdownIt("gfm-like", {"breaks": True})
+    parser = MarkdownIt("gfm-like", {"breaks": True})
+    parser.core.ruler.push("soft_breaks_as_breaks", _soft_breaks_as_breaks)
+    return parser
 
 
 def safe_cut(source: str, start: int) -> int | None:
@@ -74,7 +84,7 @@ class AssistantMessage(Vertical):
         self._pending: list[str] = []
         self._wake = asyncio.Event()
         self._flusher: asyncio.Task[None] | None = None
-        self._closing = False
+        self._finishing = False
         self._thinking: Static | None = None
         self._thinking_text: list[str] = []
         self.text = ""
@@ -104,7 +114,7 @@ class AssistantMessage(Vertical):
             if not self.is_attached:  # removed from the view (/new, /clear)
                 return
             await self._flush()
-            if self._closing:
+            if self._finishing:
                 return
             await asyncio.sleep(FRAME_S)  # coalesce what arrives meanwhile
 
@@ -142,11 +152,11 @@ class AssistantMessage(Vertical):
     async def finish(self) -> None:
         """Render what is still pending; collapse the reasoning once the answer is complete."""
         if self._flusher is not None:
-            self._closing = True
+            self._finishing = True
             self._wake.set()
             await asyncio.shield(self._flusher)
             self._flusher = None
-            self._closing = False
+            self._finishing = False
         await self._flush()
         if self._thinking is not None:
             box = self._thinking.parent
