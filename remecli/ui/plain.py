@@ -211,6 +211,8 @@ def run_repl(settings: Settings) -> int:
                 if frontend.resume_requested:
                     assistant = await _resumed(assistant, settings, frontend, renderer)
                     typed.clear()
+        except asyncio.CancelledError:
+            pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(assistant):
