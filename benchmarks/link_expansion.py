@@ -67,9 +67,12 @@ async def timed(memory: FileMemory, queries: list[str], links: bool) -> list[flo
 
 async def run(args: argparse.Namespace) -> None:
     rng = random.Random(7)
-    if args.workdir.exists():
-        shutil.rmtree(args.workdir)
-    words = write_workspace(args.workdir, args.files, args.sections, rng)
+    if args.reuse and args.workdir.exists():
+        words = [f"w{n}" for n in range(4000)]
+    else:
+        if args.workdir.exists():
+            shutil.rmtree(args.workdir)
+        words = write_workspace(args.workdir, args.files, args.sections, rng)
     settings = Settings(working_dir=str(args.workdir))
     settings.search.embedding.backend = "none"
     settings.search.watch = False
@@ -110,6 +113,7 @@ def main() -> int:
     parser.add_argument("--sections", type=int, default=10)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-link-bench"))
+    parser.add_argument("--reuse", action="store_true", help="keep the workspace of a last run")
     asyncio.run(run(parser.parse_args()))
     return 0
 

@@ -1,29 +1,42 @@
-"""Render lag: stream a 20,000-token Markdown answer (prose, lists, code blocks) at 500 tokens/s
-into the headless TUI and measure how far the view falls behind the stream.
+"""Render cost: stream a long Markdown answer (prose, lists, code blocks) into remecli's TUI and
+into a bare Textual app that streams the same text into one `Markdown` widget the documented way
+(`Markdown.get_stream(widget)` + `await stream.write(fragment)` inside a `VerticalScroll`).
 
-The answer is fed as core `TextDelta` events to the app's `EventRenderer` (the same path a
-real reply takes after the network), 10 tokens every 20 ms. For each fragment, lag = time from
-its arrival to the end of the Markdown widget's `append` that rendered it (parsed and mounted;
-Textual then paints at its next frame). Also reported: total CPU time of the process.
+Both run headless, each in its own fresh process (so CPU time is that app's alone), in one run
+of this script, with the same fragments at the same rate (10 tokens per fragment). remecli gets
+the fragments as core `TextDelta` events through its `EventRenderer` (the path a real reply takes
+after the network). Measured per fragment: lag = time from its arrival to the moment the
+Markdown widget holds it (its `append` finished; Textual paints at its next frame). Reported:
+CPU time while streaming, CPU ratio remecli / bare, and the lag median / p95 / max.
 
-Reproduce:  python benchmarks/render.py [--tokens 20000] [--rate 500]
+Targets (issue 16): CPU ratio <= 1.5, max lag <= 0.5 s at 2,000 tokens/s.
+
+Reproduce:  python benchmarks/render.py [--tokens 20000] [--rate 2000]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+STEP = 10  # tokens per fragment
 
 
-def make_answer(counter, target_tokens: int) -> str:
-    parts, i = [], 0
+def make_answer(counter: Any, target_tokens: int) -> str:
+    """A long answer shaped like real ones: headings, prose, lists, code blocks."""
+    parts: list[str] = []
+    i = 0
     while counter.count("".join(parts)) < target_tokens:
         i += 1
         parts.append(
@@ -36,37 +49,112 @@ def make_answer(counter, target_tokens: int) -> str:
     return "".join(parts)
 
 
-async def run(tokens: int, rate: float) -> None:
-    from textual.widgets import Markdown
-
-    from remecli.agent import events as ev
-    from remecli.config import load_settings
+def fragments_for(tokens: int) -> tuple[list[str], int, int]:
+    """The answer cut into fragments of STEP tokens; also its token and code-block counts."""
     from remecli.llm.tokens import get_token_counter
-    from remecli.ui.tui.app import RemeApp
 
     counter = get_token_counter()
     answer = make_answer(counter, tokens)
     ids = counter.encode(answer)
-    step = 10
-    fragments = [counter.decode(ids[i : i + step]) for i in range(0, len(ids), step)]
-    interval = step / rate
+    fragments = [counter.decode(ids[i : i + STEP]) for i in range(0, len(ids), STEP)]
+    return fragments, len(ids), answer.count("```") // 2
 
-    done_marks: list[tuple[float, int]] = []  # (time an append finished, chars rendered so far)
-    rendered = 0
-    original_append = Markdown.append
 
-    def timed_append(self, markdown: str):
-        awaitable = original_append(self, markdown)
+class LagProbe:
+    """Times when each Markdown `append` finished, by wrapping Textual's `Markdown.append`."""
 
-        async def wait() -> None:
-            nonlocal rendered
-            await awaitable
-            rendered += len(markdown)
-            done_marks.append((time.perf_counter(), rendered))
+    def __init__(self) -> None:
+        self.done: list[tuple[float, int]] = []  # (time an append finished, chars held so far)
+        self.arrivals: list[tuple[float, int]] = []
+        self.held = 0
 
-        return asyncio.ensure_future(wait())
+    def install(self) -> None:
+        from textual.widgets import Markdown
 
-    Markdown.append = timed_append
+        original = Markdown.append
+        probe = self
+
+        def timed_append(widget: Any, markdown: str) -> Any:
+            awaitable = original(widget, markdown)
+
+            async def wait() -> None:
+                await awaitable
+                probe.held += len(markdown)
+                probe.done.append((time.perf_counter(), probe.held))
+
+            return asyncio.ensure_future(wait())
+
+        Markdown.append = timed_append  # type: ignore[method-assign]
+
+    def lags(self) -> list[float]:
+        """Seconds from each fragment's arrival to the append that made the widget hold it."""
+        out, j = [], 0
+        for arrived, length in self.arrivals:
+            while j < len(self.done) and self.done[j][1] < length:
+                j += 1
+            if j < len(self.done):
+                out.append(self.done[j][0] - arrived)
+        return out
+
+
+async def feed(
+    fragments: list[str], rate: float, probe: LagProbe, write: Callable[[str], Awaitable[None]]
+) -> None:
+    """Deliver the fragments on a fixed schedule (as a server streaming at `rate` would)."""
+    interval = STEP / rate
+    t0 = time.perf_counter()
+    sent = 0
+    for n, fragment in enumerate(fragments):
+        delay = t0 + n * interval - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        sent += len(fragment)
+        probe.arrivals.append((time.perf_counter(), sent))
+        await write(fragment)
+
+
+async def wait_held(pilot: Any, probe: LagProbe, total: int) -> None:
+    """Until the widget holds the whole answer (bounded)."""
+    deadline = time.perf_counter() + 120
+    while probe.held < total and time.perf_counter() < deadline:
+        await pilot.pause(0.02)
+
+
+async def run_bare(fragments: list[str], rate: float) -> dict[str, Any]:
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.widgets import Markdown
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Markdown()
+
+        def on_mount(self) -> None:
+            self.query_one(VerticalScroll).anchor()
+
+    probe = LagProbe()
+    probe.install()
+    app = Bare()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        stream = Markdown.get_stream(app.query_one(Markdown))
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        await feed(fragments, rate, probe, stream.write)
+        await stream.stop()
+        await wait_held(pilot, probe, sum(map(len, fragments)))
+        await pilot.pause(0.1)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    return {"cpu": cpu, "wall": wall, "lags": probe.lags()}
+
+
+async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
+    from remecli.agent import events as ev
+    from remecli.config import load_settings
+    from remecli.ui.tui.app import RemeApp
+
+    probe = LagProbe()
+    probe.install()
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as wd:
         settings = load_settings(
             [
@@ -74,55 +162,78 @@ async def run(tokens: int, rate: float) -> None:
                 "llm.api_key=sk-bench",
                 f"working_dir={wd}",
                 "search.embedding.backend=none",
+                "memory.summarize=false",
             ],
             environ={},
         )
         app = RemeApp(settings)
-        arrivals: list[tuple[float, int]] = []
         async with app.run_test(size=(120, 40)) as pilot:
+            deadline = time.perf_counter() + 60
             while app.query_one("StatusLine").state != "ready":  # agent booted: not measured
+                if time.perf_counter() > deadline:
+                    raise RuntimeError("the agent did not boot")
                 await pilot.pause(0.05)
+            await pilot.pause(0.5)
+            renderer = app.renderer
+            assert renderer is not None
             cpu0, t0 = time.process_time(), time.perf_counter()
-            sent = 0
-            for n, fragment in enumerate(fragments):
-                target = t0 + n * interval
-                delay = target - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                sent += len(fragment)
-                arrivals.append((time.perf_counter(), sent))
-                await app.renderer.render(ev.TextDelta(fragment))
-            await app.renderer.end_reply()
+            await feed(fragments, rate, probe, lambda text: renderer.render(ev.TextDelta(text)))
+            await renderer.end_reply()
+            await wait_held(pilot, probe, sum(map(len, fragments)))
             await pilot.pause(0.1)
             wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-    Markdown.append = original_append
+            await app.assistant.close(force=True)
+    return {"cpu": cpu, "wall": wall, "lags": probe.lags()}
 
-    lags, j = [], 0
-    for arrived, length in arrivals:
-        while j < len(done_marks) and done_marks[j][1] < length:
-            j += 1
-        if j < len(done_marks):
-            lags.append(done_marks[j][0] - arrived)
-    print(
-        f"answer: {len(ids):,} tokens, {len(answer):,} chars, {answer.count('```') // 2} code blocks"
+
+def child(mode: str, tokens: int, rate: float) -> None:
+    """One measurement in this process; prints one JSON line."""
+    fragments, _, _ = fragments_for(tokens)
+    runner = run_bare if mode == "bare" else run_remecli
+    result = asyncio.run(runner(fragments, rate))
+    print("RESULT " + json.dumps(result))
+
+
+def measure(mode: str, tokens: int, rate: float) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--child", mode, "--tokens", str(tokens), "--rate", str(rate)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT ") :])
+    raise RuntimeError(f"{mode}: no result\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
+
+
+def describe(name: str, result: dict[str, Any]) -> str:
+    lags = result["lags"]
+    p95 = statistics.quantiles(lags, n=20)[-1] if len(lags) > 1 else lags[0]
+    return (
+        f"{name:>8}: CPU {result['cpu']:.2f} s over {result['wall']:.1f} s "
+        f"({result['cpu'] / result['wall']:.0%} of one core); lag median "
+        f"{statistics.median(lags) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+        f"max {max(lags) * 1000:.0f} ms"
     )
-    print(
-        f"stream: {rate:g} tokens/s in {len(fragments)} fragments of {step} tokens; wall {wall:.1f} s"
-    )
-    print(
-        f"view lag behind the stream: median {statistics.median(lags) * 1000:.0f} ms, "
-        f"p95 {statistics.quantiles(lags, n=20)[-1] * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms"
-    )
-    print(f"CPU time: {cpu:.1f} s ({cpu / wall:.0%} of one core)")
-    print(f"reproduce: python benchmarks/render.py --tokens {tokens} --rate {rate:g}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tokens", type=int, default=20_000)
-    parser.add_argument("--rate", type=float, default=500.0)
+    parser.add_argument("--rate", type=float, default=2000.0)
+    parser.add_argument("--child", choices=["bare", "remecli"], help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(run(args.tokens, args.rate))
+    if args.child:
+        child(args.child, args.tokens, args.rate)
+        return
+    fragments, n_tokens, blocks = fragments_for(args.tokens)
+    chars = sum(map(len, fragments))
+    print(f"answer: {n_tokens:,} tokens, {chars:,} chars, {blocks} code blocks")
+    print(f"stream: {args.rate:g} tokens/s in {len(fragments)} fragments of {STEP} tokens")
+    bare = measure("bare", args.tokens, args.rate)
+    reme = measure("remecli", args.tokens, args.rate)
+    print(describe("bare", bare))
+    print(describe("remecli", reme))
+    print(f"CPU ratio remecli / bare: {reme['cpu'] / bare['cpu']:.2f} (target <= 1.5)")
+    print(f"max lag remecli: {max(reme['lags']):.2f} s (target <= 0.5 s)")
+    print(f"reproduce: python benchmarks/render.py --tokens {args.tokens} --rate {args.rate:g}")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(inv.settings_args)
         if inv.prompt is not None:
-            settings.prompt = inv.prompt
-    except ConfigError as exc:
+            settings.prompt = _question(inv.prompt)
+    except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
     from remecli.logs import setup_logging
@@ -64,6 +64,18 @@ def run_subcommand(sub: Subcommand, rest: list[str]) -> int:
     runner = getattr(importlib.import_module(module_name), function)
     code = runner(sub.name, rest) if sub.with_name else runner(rest)
     return int(code or 0)
+
+
+def _question(prompt: str) -> str:
+    """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
+    if prompt != "-":
+        return prompt
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')
+    question = sys.stdin.read().strip()
+    if not question:
+        raise ValueError("-p - got an empty question on stdin")
+    return question
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ class Subcommand:
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand(
+        "sessions",
+        "remecli.ui.sessions_cli:run",
+        "sessions [--json] [config=…]",
+        "remecli sessions",
+        "saved conversations (id, start, last activity, first line)",
+    ),
+    Subcommand(
         "search",
         "remecli.search.cli:run",
         'search "QUERY" [--json] [--max N] [--source notes|transcripts|all] [config=…]',
@@ -94,13 +101,14 @@ def _usage() -> str:
     synopses = "".join(f"       remecli {sub.synopsis}\n" for sub in SUBCOMMANDS)
     examples = "".join(f"  {sub.example:<42} {sub.what}\n" for sub in SUBCOMMANDS)
     return f"""\
-usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION]
+usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
 {synopses}
 A terminal assistant with long-term memory kept as Markdown files you own.
 
   remecli config=cli                         open the chat (Textual TUI)
   remecli config=cli ui=plain                line-mode REPL for dumb terminals, SSH, screen readers
   remecli config=cli -p "question"           answer once, print to stdout, exit (also prompt="…")
+  cat q.txt | remecli config=cli -p -        the same, the question read from stdin
   remecli config=cli resume=last             continue the last conversation (or resume=<id>)
 {examples}
 Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
@@ -125,7 +133,7 @@ class Invocation:
     command: str = "chat"  # chat | help | version | a subcommand's name
     settings_args: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
-    prompt: str | None = None  # -p QUESTION, kept exactly as typed
+    prompt: str | None = None  # -p QUESTION, kept exactly as typed ("-": read it from stdin)
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -143,7 +151,8 @@ def parse_argv(argv: list[str]) -> Invocation:
             question = next(args, None)
             if question is None:
                 raise ValueError(
-                    '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?"'
+                    '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?" '
+                    "(or -p - to read it from stdin)"
                 )
             inv.prompt = question
         else:

@@ -1,24 +1,24 @@
-"""The one registry of slash commands: name, help, handler.
+"""The one registry of slash commands: one record per command (name, help, handler).
 
-Handlers act on the core (`Assistant`) and yield core events to render; commands that are about
-the screen (help, history, exit, horse) name a `ui` action each front-end performs its own way.
+A handler gets a `CommandContext` (the core `Assistant`, the `FrontEnd` it runs in, the argument)
+and yields core events to render; screen actions (show a page, clear the view, quit, copy, pick a
+session) go through the `FrontEnd` protocol, which every front-end implements once. Adding a
+command is adding one record here.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
+from remecli.commands.frontend import CommandContext, FrontEnd
 
 if TYPE_CHECKING:
     from remecli.agent.assistant import Assistant
 
-UIAction = Literal["help", "history", "exit", "horse", "clear_view"]
-
-
-Handler = Callable[["Assistant", str], AsyncIterator[ev.CoreEvent]]
+Handler = Callable[[CommandContext], AsyncIterator[ev.CoreEvent]]
 
 
 @dataclass(frozen=True)
@@ -27,25 +27,100 @@ class SlashCommand:
 
     name: str
     summary: str
-    waits: bool
-    ui: UIAction | None = None
-    handler: Handler | None = None
+    waits: bool  # /help says whether the user waits for it
+    handler: Handler
     usage: str = ""
+    needs_idle: bool = False  # changes the conversation: runs only while no reply is running
 
 
-async def _compact(assistant: Assistant, arg: str) -> AsyncIterator[ev.CoreEvent]:
-    async for event in assistant.compact(focus=arg):
+async def _compact(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    async for event in ctx.assistant.compact(focus=ctx.arg):
         yield event
 
 
-async def _new(assistant: Assistant, arg: str) -> AsyncIterator[ev.CoreEvent]:
-    async for event in assistant.new_conversation():
+async def _new(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    if ctx.ui is not None:
+        await ctx.ui.clear_view()
+    async for event in ctx.assistant.new_conversation():
         yield event
 
 
-async def _clear(assistant: Assistant, arg: str) -> AsyncIterator[ev.CoreEvent]:
-    async for event in assistant.clear_conversation():
+async def _clear(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    if ctx.ui is not None:
+        await ctx.ui.forget_typed()
+        await ctx.ui.clear_view()
+    async for event in ctx.assistant.clear_conversation():
         yield event
+
+
+async def _history(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    if ctx.ui is not None:
+        await ctx.ui.show_page("history", ctx.assistant.history_markdown())
+    return
+    yield
+
+
+async def _help(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    from remecli.commands.help_text import help_markdown
+
+    if ctx.ui is not None:
+        page = help_markdown(
+            working_dir=str(ctx.assistant.working_dir),
+            workspace=str(ctx.assistant.workspace),
+            config_hint=ctx.ui.config_hint,
+            keys=ctx.ui.keys,
+            tavily_enabled=bool(ctx.assistant.settings.tools.tavily_api_key),
+            log_file=ctx.ui.log_file,
+        )
+        await ctx.ui.show_page("help", page)
+    return
+    yield
+
+
+async def _exit(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    if ctx.ui is not None:
+        await ctx.ui.quit()
+    return
+    yield
+
+
+async def _horse(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    if ctx.ui is not None:
+        await ctx.ui.celebrate()
+    return
+    yield
+
+
+async def _copy(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    from remecli.commands.copy_text import copy_target, last_answer
+
+    try:
+        text, what = copy_target(last_answer(ctx.assistant.replay()), ctx.arg)
+    except ValueError as exc:
+        yield ev.ErrorReport(str(exc), kind="command")
+        return
+    if ctx.ui is not None:
+        await ctx.ui.copy(text, what)
+
+
+async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    from remecli.memory.layout import WorkingDir
+    from remecli.memory.session_list import list_sessions
+
+    current = ctx.assistant.context.session_id if ctx.assistant.context is not None else None
+    sessions = [
+        s
+        for s in list_sessions(WorkingDir(ctx.assistant.working_dir).sessions_dir)
+        if not s.empty and s.session_id != current
+    ]
+    if not sessions:
+        yield ev.Notice("No other saved conversation to resume.")
+        return
+    if ctx.ui is None:
+        return
+    chosen = ctx.arg or await ctx.ui.pick_session(sessions)
+    if chosen:
+        await ctx.ui.resume(chosen)
 
 
 COMMANDS: dict[str, SlashCommand] = {
@@ -58,30 +133,46 @@ COMMANDS: dict[str, SlashCommand] = {
             waits=True,
             handler=_compact,
             usage="/compact [focus text]",
+            needs_idle=True,
         ),
         SlashCommand(
             "new",
             "Start a new conversation; the current one is saved to long-term memory in the background",
             waits=False,
-            ui="clear_view",
             handler=_new,
+            needs_idle=True,
         ),
         SlashCommand(
             "clear",
             "Clear the conversation and delete its transcript WITHOUT saving anything anywhere",
             waits=False,
-            ui="clear_view",
             handler=_clear,
+            needs_idle=True,
         ),
         SlashCommand(
-            "history", "Show the uncompressed messages with token statistics", False, "history"
+            "resume",
+            "Pick a saved conversation and continue it (the current one is saved first)",
+            waits=False,
+            handler=_resume,
+            usage="/resume [session id]",
+            needs_idle=True,
         ),
         SlashCommand(
-            "help", "Show commands, key bindings, config and memory locations", False, "help"
+            "history", "Show the uncompressed messages with token statistics", False, _history
         ),
-        SlashCommand("exit", "Quit (pending memory summaries are finished first)", False, "exit"),
         SlashCommand(
-            "horse", "Year of the Horse: fireworks, a galloping horse, a blessing", False, "horse"
+            "copy",
+            "Copy the last answer to the clipboard (/copy N: its N-th code block)",
+            False,
+            _copy,
+            usage="/copy [N]",
+        ),
+        SlashCommand(
+            "help", "Show commands, key bindings, config and memory locations", False, _help
+        ),
+        SlashCommand("exit", "Quit (pending memory summaries are finished first)", False, _exit),
+        SlashCommand(
+            "horse", "Year of the Horse: fireworks, a galloping horse, a blessing", False, _horse
         ),
     )
 }
@@ -104,12 +195,11 @@ def complete(prefix: str) -> list[SlashCommand]:
 
 
 async def dispatch(
-    assistant: Assistant, command: SlashCommand, arg: str
+    assistant: Assistant, command: SlashCommand, arg: str, ui: FrontEnd | None = None
 ) -> AsyncIterator[ev.CoreEvent]:
-    """Run a command's core part, yielding its events (front-ends then perform `command.ui`)."""
-    if command.handler is not None:
-        async for event in command.handler(assistant, arg):
-            yield event
+    """Run a command, yielding the core events it produces (screen actions go to `ui`)."""
+    async for event in command.handler(CommandContext(assistant, ui, arg)):
+        yield event
 
 
 def unknown_command_message(text: str) -> str:

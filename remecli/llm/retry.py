@@ -10,6 +10,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from agentscope.middleware import MiddlewareBase
@@ -18,6 +19,45 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 OnRetry = Callable[[int, BaseException, float], None]
+
+
+@dataclass(frozen=True)
+class RetryNotice:
+    """A retry about to happen, for front-ends: "retrying (2/3) after HTTP 500…"."""
+
+    attempt: int  # 1-based number of this retry
+    max_retries: int
+    cause: str
+    delay: float
+    what: str
+
+    @property
+    def line(self) -> str:
+        """The status text."""
+        return f"retrying ({self.attempt}/{self.max_retries}) after {self.cause}…"
+
+
+_listeners: list[Callable[[RetryNotice], None]] = []
+
+
+def add_retry_listener(listener: Callable[[RetryNotice], None]) -> Callable[[], None]:
+    """Call `listener` before every retry (any model call); returns a function that removes it."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener) if listener in _listeners else None
+
+
+def retry_cause(exc: BaseException) -> str:
+    """A short name for what failed: "HTTP 500", "a timeout", "a connection error"."""
+    import openai
+
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return f"HTTP {status}"
+    if isinstance(exc, openai.APITimeoutError):
+        return "a timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "a connection error"
+    return type(exc).__name__
 
 
 def backoff_delay(attempt: int, base: float = 0.5, cap: float = 8.0) -> float:
@@ -82,6 +122,10 @@ async def call_with_backoff(
             log.warning("%s failed (%s); retry %d in %.1fs", what, exc, attempt + 1, delay)
             if on_retry is not None:
                 on_retry(attempt + 1, exc, delay)
+            if _listeners:
+                notice = RetryNotice(attempt + 1, max_retries, retry_cause(exc), delay, what)
+                for listener in list(_listeners):
+                    listener(notice)
             await asyncio.sleep(delay)
             attempt += 1
 

@@ -336,13 +336,20 @@ class FileMemory:
         search = self.settings.search
         count = search.max_results if max_results is None else int(max_results)
         floor = search.min_score if min_score is None else float(min_score)
-        results = await index.search(query, count, floor, source=source, since=since, until=until)
-        hits = [r.to_dict() for r in results]
-        if links and self.links is not None:
+        graph = self.links if links else None
+
+        def search() -> list[dict[str, Any]]:  # one worker thread: search, then the links
+            results = index.search_blocking(
+                query, count, floor, source=source, since=since, until=until
+            )
+            hits = [r.to_dict() for r in results]
+            if graph is None:
+                return hits
             from remecli.links import expand
 
-            hits = await asyncio.to_thread(expand, hits, self.links)
-        return hits
+            return expand(hits, graph)
+
+        return await asyncio.to_thread(search)
 
     async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
         """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""

@@ -16,6 +16,7 @@ from typing import Any
 from remecli.memory.blocks import block_key
 from remecli.memory.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.memory.layout import WorkingDir
+from remecli.memory.session_list import last_session_id
 from remecli.memory.transcript import Transcript, TranscriptData, now_iso, resolve_session_id
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,9 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     """Read conversation `ref` (`last` or an id). Raises `LookupError` saying what to do."""
     from agentscope.message import Msg
 
+    # `last` skips conversations nobody typed into (opened and closed without a message)
+    if ref == "last" and (last := last_session_id(working_dir.sessions_dir)) is not None:
+        ref = last
     session_id = resolve_session_id(working_dir.sessions_dir, ref)
     data = Transcript(working_dir.transcript_file(session_id)).read()
     state_path = working_dir.state_file(session_id)

@@ -10,18 +10,18 @@ import contextlib
 import json
 import signal
 import sys
+from pathlib import Path
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.text import Text
 
 from remecli.agent import events as ev
 from remecli.agent.assistant import Assistant
 from remecli.agent.notice_text import notice_line
 from remecli.commands import dispatch, parse
-from remecli.commands.help_text import help_markdown
 from remecli.commands.registry import unknown_command_message
 from remecli.config.settings import Settings
+from remecli.ui.plain_frontend import PlainFrontEnd
 
 
 class PlainRenderer:
@@ -87,6 +87,13 @@ def _call_key(name: str, arguments: object) -> str:
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
+def _show_retries(renderer: PlainRenderer) -> None:
+    """Say on stderr when a failed model call is retried ("retrying (2/3) after HTTP 500…")."""
+    from remecli.llm.retry import add_retry_listener
+
+    add_retry_listener(lambda notice: renderer.line(f"• {notice.line}", "yellow"))
+
+
 def _cancel_on_sigterm() -> None:
     """SIGTERM cancels the running front-end task, whose `finally` then saves memory."""
     task = asyncio.current_task()
@@ -118,8 +125,9 @@ async def _reply_cancellable(assistant: Assistant, text: str, renderer: PlainRen
         await task
         return True
     except asyncio.CancelledError:
-        if not task.cancelled():
-            raise  # the REPL itself is being cancelled (SIGTERM)
+        current = asyncio.current_task()
+        if not task.cancelled() or (current is not None and current.cancelling()):
+            raise  # the REPL itself is being cancelled (SIGTERM): save and exit
         return False
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -134,6 +142,7 @@ def run_once(settings: Settings, question: str) -> int:
         assistant = Assistant(settings, ask=renderer.ask if sys.stdin.isatty() else None)
         failed = False
         _cancel_on_sigterm()
+        _show_retries(renderer)
         try:
             async for event in assistant.send(question):
                 failed = failed or isinstance(event, ev.ErrorReport)
@@ -158,59 +167,52 @@ def run_repl(settings: Settings) -> int:
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
         renderer = PlainRenderer(out, err)
+        frontend = PlainFrontEnd(out, err)
         assistant = Assistant(settings, ask=renderer.ask)
         assistant.working_dir.mkdir(parents=True, exist_ok=True)
+        history_file = assistant.working_dir / "plain_history"
         session: PromptSession = PromptSession(
-            history=FileHistory(str(assistant.working_dir / "plain_history")),
+            history=FileHistory(str(history_file)),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
+        typed: list[str] = []  # lines of this conversation (/clear forgets them)
+        _show_retries(renderer)
         err.print(
             f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
         )
         _cancel_on_sigterm()
         try:
-            while True:
+            while not frontend.quit_requested:
                 try:
                     text = (await session.prompt_async("› ")).strip()
                 except (EOFError, KeyboardInterrupt, asyncio.CancelledError):
                     break
                 if not text:
                     continue
-                if text.startswith("/"):
-                    parsed = parse(text)
-                    if parsed is None:
-                        err.print(unknown_command_message(text))
-                        continue
-                    command, arg = parsed
-                    if command.ui == "exit":
-                        break
-                    if command.ui == "help":
-                        out.print(
-                            Markdown(
-                                help_markdown(
-                                    working_dir=str(assistant.working_dir),
-                                    workspace=str(assistant.workspace),
-                                    config_hint="`remecli config=cli key=value …`",
-                                    tavily_enabled=bool(settings.tools.tavily_api_key),
-                                )
-                            )
-                        )
-                        continue
-                    if command.ui == "history":
-                        out.print(Markdown(assistant.history_markdown()))
-                        continue
-                    if command.ui == "horse":
-                        out.print(
-                            "🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!"
-                        )
-                        continue
-                    async for event in dispatch(assistant, command, arg):
-                        renderer.render(event)
-                    continue
-                if not await _reply_cancellable(assistant, text, renderer):
+                typed.append(text)
+                if not text.startswith("/"):
+                    if not await _reply_cancellable(assistant, text, renderer):
+                        renderer.end_text()
+                        err.print("\nReply cancelled.")
                     renderer.end_text()
-                    err.print("\nReply cancelled.")
+                    continue
+                parsed = parse(text)
+                if parsed is None:
+                    err.print(unknown_command_message(text))
+                    continue
+                command, arg = parsed
+                async for event in dispatch(assistant, command, arg, frontend):
+                    renderer.render(event)
                 renderer.end_text()
+                if frontend.forget_requested:
+                    frontend.forget_requested = False
+                    forget_history_lines(history_file, typed)
+                    typed.clear()
+                if frontend.resume_requested:
+                    assistant = await _resumed(assistant, settings, frontend, renderer)
+                    typed.clear()
+        except asyncio.CancelledError:
+            pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(assistant):
@@ -218,3 +220,41 @@ def run_repl(settings: Settings) -> int:
         return 0
 
     return asyncio.run(main())
+
+
+async def _resumed(
+    assistant: Assistant, settings: Settings, frontend: PlainFrontEnd, renderer: PlainRenderer
+) -> Assistant:
+    """/resume in line mode: save the current conversation, continue the chosen one."""
+    session_id, frontend.resume_requested = frontend.resume_requested, None
+    await assistant.close(force=True)  # unfinished summaries stay pending: retried at start
+    resumed = Assistant(settings.model_copy(update={"resume": session_id}), ask=renderer.ask)
+    try:
+        await resumed.start()
+    except Exception as exc:
+        renderer.line(f"✗ Could not resume {session_id}: {exc}", "red")
+        return resumed
+    turns = sum(isinstance(e, ev.UserMessage) for e in resumed.replay())
+    renderer.line(f"• Resumed conversation {session_id} ({turns} turns); go on typing.", "cyan")
+    return resumed
+
+
+def forget_history_lines(path: Path, typed: list[str]) -> None:
+    """Drop the entries typed in this conversation from prompt-toolkit's history file
+    (`# time` then `+line` lines per entry), rewritten atomically."""
+    from remecli.atomic_write import atomic_write_text
+
+    try:
+        blocks = path.read_text(encoding="utf-8").split("\n\n")
+    except OSError:
+        return
+    remaining = list(typed)
+    kept: list[str] = []
+    for block in reversed(blocks):
+        entry = "\n".join(line[1:] for line in block.splitlines() if line.startswith("+"))
+        if entry in remaining:
+            remaining.remove(entry)
+            continue
+        kept.append(block)
+    with contextlib.suppress(OSError):
+        atomic_write_text(path, "\n\n".join(reversed(kept)))

@@ -103,7 +103,7 @@ async def test_slash_autocomplete_from_registry(fake_llm, tmp_path) -> None:
         menu = app.query_one(CommandMenu)
         assert menu.is_open
         names = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        assert names == ["compact", "clear"]
+        assert names == ["compact", "clear", "copy"]  # /copy joined the registry (issue 16)
         await pilot.press("tab")
         assert app.query_one(ChatInput).text == "/compact "
         assert not menu.is_open

@@ -64,6 +64,8 @@ def fixed_dir(monkeypatch) -> Path:
 
 async def _ready(pilot) -> None:
     await wait_until(pilot, lambda: pilot.app.query_one(StatusLine).state == "ready")
+    # the same tools in every run (memory_search joins once the index is open): same meter
+    await wait_until(pilot, lambda: "memory_search" in dict(pilot.app.assistant.tool_names))
     await pilot.pause(0.1)
 
 

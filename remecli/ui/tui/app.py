@@ -8,54 +8,28 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.command import Hit, Hits, Provider
-from textual.worker import Worker, WorkerError
+from textual.worker import Worker, WorkerError, WorkerState
 
 from remecli.agent.assistant import Assistant, missing_key_message
-from remecli.commands import COMMANDS, dispatch, parse
-from remecli.commands.help_text import help_markdown
-from remecli.commands.registry import unknown_command_message
+from remecli.commands import dispatch, parse
+from remecli.commands.registry import SlashCommand, unknown_command_message
 from remecli.config.settings import Settings
+from remecli.llm.retry import RetryNotice, add_retry_listener
 from remecli.ui.tui.event_renderer import EventRenderer
-from remecli.ui.tui.screens.approval_screen import ApprovalScreen
-from remecli.ui.tui.screens.text_screen import TextScreen
+from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd
+from remecli.ui.tui.themes import apply_themes
 from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
 from remecli.ui.tui.widgets.command_menu import CommandMenu
 from remecli.ui.tui.widgets.status_line import StatusLine
 
 log = logging.getLogger(__name__)
-
-KEYS = [
-    ("Enter", "send"),
-    ("Ctrl+J", "new line in the prompt"),
-    ("↑ / ↓", "input history (on the first / last line); move in the / menu"),
-    ("Tab", "complete a /command"),
-    ("Esc", "cancel the reply in flight"),
-    ("Ctrl+C", "cancel; twice to quit"),
-    ("Ctrl+D / Ctrl+Q", "quit"),
-    ("Ctrl+P", "command palette"),
-]
-
-
-class SlashCommands(Provider):
-    """Every slash command in the command palette."""
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, command in COMMANDS.items():
-            score = matcher.match(f"/{name} {command.summary}")
-            if score > 0:
-                yield Hit(
-                    score, matcher.highlight(f"/{name}"), self._runner(name), help=command.summary
-                )
-
-    def _runner(self, name: str):
-        return lambda: self.app.run_command_text(f"/{name}")
 
 
 class RemeApp(App):
@@ -73,6 +47,14 @@ class RemeApp(App):
         Binding("ctrl+d", "ctrl_d", "Quit", priority=True, show=False),
         Binding("ctrl+q", "quit_app", "Quit", priority=True, show=False),
         Binding("tab", "complete", "Complete", show=False, priority=True),
+        Binding("pageup", "scroll_chat('page_up')", show=False, priority=True),
+        Binding("pagedown", "scroll_chat('page_down')", show=False, priority=True),
+        Binding("shift+up", "scroll_chat('up')", show=False, priority=True),
+        Binding("shift+down", "scroll_chat('down')", show=False, priority=True),
+        Binding("home", "scroll_chat('home')", show=False, priority=True),
+        Binding("end", "scroll_chat('end')", show=False, priority=True),
+        Binding("ctrl+home", "scroll_chat('home', True)", show=False, priority=True),
+        Binding("ctrl+end", "scroll_chat('end', True)", show=False, priority=True),
     ]
 
     def __init__(
@@ -81,31 +63,37 @@ class RemeApp(App):
         super().__init__()
         self.settings = settings
         self.log_file = log_file
-        self.assistant = Assistant(settings, cwd=cwd, ask=self._ask_approval)
+        self.cwd = cwd
+        self.frontend = TuiFrontEnd(self)
+        self.assistant = Assistant(settings, cwd=cwd, ask=self.frontend.ask_approval)
+        self._queue: list[str] = []  # lines submitted while a reply or command was running
         self.renderer: EventRenderer | None = None
         self._reply_worker: Worker | None = None
+        self._command_worker: Worker | None = None
         self._last_interrupt = 0.0
         self._boot_error: str | None = None
         self._quitting = False
         self._shutdown_worker: Worker | None = None
+        self._stop_retry_notices: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
         menu = CommandMenu(id="command-menu")
-        history = InputHistory(self.assistant.working_dir / "input_history.jsonl")
-        chat_input = ChatInput(history, id="input")
+        self.input_history = InputHistory(self.assistant.working_dir / "input_history.jsonl")
+        chat_input = ChatInput(self.input_history, id="input")
         chat_input.completion_menu = menu
         yield menu
         yield chat_input
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        theme_problem = self._apply_theme()
+        theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
         status.working_dir = str(self.assistant.working_dir)
         self.renderer = EventRenderer(self.query_one(ChatView), status)
+        self._stop_retry_notices = add_retry_listener(self._on_retry)
         self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)
         await chat.add_notice(
@@ -117,10 +105,18 @@ class RemeApp(App):
             if problem:
                 await chat.add_error(problem)
 
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """A model call failed and is retried: say so in the status line."""
+        if self.renderer is not None:
+            self.renderer.set_state(notice.line)
+
+    def on_unmount(self) -> None:
+        self._stop_retry_notices()
+
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
-        self.run_worker(self._boot(), name="boot", exclusive=False)
-        self.assistant.notices.listener = self._background_event
+        self.run_worker(self._boot(), name="boot", group="boot")
+        self.assistant.notices.listener = self.background_event
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
@@ -158,24 +154,9 @@ class RemeApp(App):
             return
         await self.action_quit_app()
 
-    def _background_event(self, event) -> None:
+    def background_event(self, event) -> None:
         """A notice that arrived while no reply runs (background summary finished, …)."""
         self.call_later(self.renderer.render, event)
-
-    def _apply_theme(self) -> str | None:
-        """Register the theme files and select `theme`; the problem, if any, as one line."""
-        from remecli.ui.tui.themes import ThemeError, load_themes, resolve_theme
-
-        try:
-            themes = load_themes(self.assistant.working_dir)
-            for theme in themes.values():
-                self.register_theme(theme)
-            self.theme = resolve_theme(self.settings.theme, themes).name
-        except ThemeError as exc:
-            problem = f"{exc} (using the '{self.theme}' theme for now)"
-            self.notify(problem, severity="error", timeout=10)
-            return problem
-        return None
 
     async def _boot(self) -> None:
         status = self.query_one(StatusLine)
@@ -224,37 +205,72 @@ class RemeApp(App):
         box.move_cursor(box.document.end)
         menu.show_for("")
 
+    @property
+    def chat(self) -> ChatView:
+        """The conversation view."""
+        return self.query_one(ChatView)
+
     async def run_command_text(self, text: str) -> None:
-        """Handle one submitted line: a slash command or a message to the agent."""
-        chat = self.query_one(ChatView)
-        if self.replying:
-            self.notify(
-                "A reply is still running: wait, or press Esc to cancel it.", severity="warning"
-            )
-            return
+        """Handle one submitted line: a slash command or a message to the agent. While a reply
+        or a conversation-changing command runs, the line is queued and runs after it."""
+        chat = self.chat
+        command: SlashCommand | None = None
+        arg = ""
         if text.startswith("/"):
             parsed = parse(text)
             if parsed is None:
                 await chat.add_error(unknown_command_message(text))
                 return
             command, arg = parsed
-            await self._run_command(command, arg)
+        if self.replying and (command is None or command.needs_idle):
+            self._queue.append(text)
+            if command is None:
+                await chat.add_user(text, queued=True)
+            else:
+                await chat.add_notice(f"• {text} queued: it runs when the reply ends.")
+            return
+        if command is not None:
+            self._command_worker = self.run_worker(
+                self._command(command, arg), name="command", group="command"
+            )
+            if command.needs_idle:
+                self._reply_worker = self._command_worker
             return
         if self._boot_error:
             await chat.add_error(self._boot_error + " Fix the setting and restart remecli.")
             return
-        await chat.add_user(text)
-        self._reply_worker = self.run_worker(self._reply(text), name="reply", exclusive=True)
+        user = await chat.add_user(text, queued=not self.assistant.ready)
+        self._reply_worker = self.run_worker(self._reply(text, user), name="reply", group="reply")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A reply or command ended: run the next queued line, if any."""
+        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            return
+        if self._queue and not self.replying and not self._quitting:
+            text = self._queue.pop(0)
+            self.call_later(self._run_queued, text)
+
+    async def _run_queued(self, text: str) -> None:
+        await self.chat.unmark_queued(text)
+        if text.startswith("/"):
+            await self.run_command_text(text)
+            return
+        user = self.chat.last_user(text)
+        self._reply_worker = self.run_worker(self._reply(text, user), name="reply", group="reply")
 
     @property
     def replying(self) -> bool:
-        """True while a reply (or a waiting command) runs."""
+        """True while a reply (or a conversation-changing command) runs."""
         return self._reply_worker is not None and self._reply_worker.is_running
 
-    async def _reply(self, text: str) -> None:
+    async def _reply(self, text: str, user: object = None) -> None:
         status = self.query_one(StatusLine)
         status.state = "thinking…"
         try:
+            if not self.assistant.ready:
+                with contextlib.suppress(Exception):  # a failed start is reported by send()
+                    await self.assistant.start()
+            await self.chat.unmark_queued(text)
             async with contextlib.aclosing(self.assistant.send(text)) as stream:
                 async for event in stream:
                     await self.renderer.render(event)
@@ -267,64 +283,20 @@ class RemeApp(App):
             if self.assistant.ready:
                 self.renderer.context_usage(self.assistant.context_usage())
 
-    async def _run_command(self, command, arg: str) -> None:
-        if command.ui == "exit":
-            await self.action_quit_app()
-            return
-        if command.ui == "help":
-            self.push_screen(TextScreen(self.help_text(), "help"))
-            return
-        if command.ui == "history":
-            self.push_screen(TextScreen(self.assistant.history_markdown(), "history"))
-            return
-        if command.ui == "horse":
-            from remecli.ui.tui.horse import HorseScreen
-
-            self.push_screen(HorseScreen())
-            return
-        if command.ui == "clear_view":
-            await self.query_one(ChatView).remove_children()
-        self._reply_worker = self.run_worker(
-            self._command(command, arg), name="command", exclusive=True
-        )
-
-    async def _command(self, command, arg: str) -> None:
+    async def _command(self, command: SlashCommand, arg: str) -> None:
         status = self.query_one(StatusLine)
-        status.state = f"/{command.name}…"
+        if command.needs_idle:
+            status.state = f"/{command.name}…"
         try:
-            async for event in dispatch(self.assistant, command, arg):
+            async for event in dispatch(self.assistant, command, arg, self.frontend):
                 await self.renderer.render(event)
         finally:
-            status.state = "ready"
+            if command.needs_idle:
+                status.state = "ready"
             if self.assistant.ready:
                 self.renderer.context_usage(self.assistant.context_usage())
 
-    def help_text(self) -> str:
-        """The /help page."""
-        return help_markdown(
-            working_dir=str(self.assistant.working_dir),
-            workspace=str(self.assistant.workspace),
-            config_hint="`remecli config=cli key=value …` (see `remecli --help`)",
-            keys=KEYS,
-            tavily_enabled=bool(self.settings.tools.tavily_api_key),
-            log_file=str(self.log_file or ""),
-        )
-
     # --------------------------------------------------------------- actions
-    async def _ask_approval(self, request) -> str:
-        self.renderer.set_waiting(f"waiting for your approval of {request.tool_name}…")
-        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        screen = ApprovalScreen(
-            request.tool_name, dict(request.arguments), request.reason, request.always_covers
-        )
-        self.push_screen(
-            screen, callback=lambda answer: future.done() or future.set_result(answer or "no")
-        )
-        try:
-            return await future
-        finally:
-            self.renderer.set_waiting(None)
-
     def action_cancel_reply(self) -> None:
         if self.query_one(CommandMenu).is_open:
             self.query_one(CommandMenu).show_for("")
@@ -332,10 +304,26 @@ class RemeApp(App):
         if self.replying:
             self._reply_worker.cancel()
 
+    def action_scroll_chat(self, where: str, always: bool = False) -> None:
+        """Keyboard scrolling of the conversation from the prompt (main screen only)."""
+        if self.screen is not self.screen_stack[0]:
+            raise SkipAction()
+        box = self.query_one(ChatInput)
+        if where in ("home", "end") and not always and box.text:
+            raise SkipAction()  # Home/End edit the prompt while it holds text
+        if where in ("up", "down") and self.query_one(CommandMenu).is_open:
+            raise SkipAction()
+        self.chat.scroll_by_key(where)
+
     async def action_interrupt(self) -> None:
+        """Ctrl+C: copy a selection; otherwise close an approval dialog (deny) and cancel the
+        reply; otherwise twice to quit."""
         if self._quitting:
             await self._force_quit()
             return
+        if self.frontend.copy_selection():
+            return
+        self.frontend.close_approval()  # the dialog never outlives a cancel: denied
         if self.replying:
             self._reply_worker.cancel()
             self._last_interrupt = time.monotonic()
@@ -367,18 +355,18 @@ class RemeApp(App):
             )
             self.query_one(StatusLine).state = "saving memory…"
         lines = await self.assistant.close()
-        self.exit(0, message=_exit_message(lines))
+        self.exit(0, message=self._exit_message(lines))
 
     async def _force_quit(self) -> None:
         if self._shutdown_worker is not None:
             self._shutdown_worker.cancel()
         lines = await self.assistant.close(force=True)
-        self.exit(0, message=_exit_message(lines))
+        self.exit(0, message=self._exit_message(lines))
 
-
-def _exit_message(lines: list[str]) -> str | None:
-    """What to print after the TUI closes: the summaries' outcome, if any."""
-    return "\n".join(f"remecli: {line}" for line in lines) or None
+    def _exit_message(self, lines: list[str]) -> str | None:
+        """What to print after the TUI closes: the summaries' outcomes not shown in the chat."""
+        shown = self.renderer.shown_notices if self.renderer is not None else set()
+        return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
 
 
 def _import_runtime() -> None:

@@ -20,6 +20,7 @@ class EventRenderer:
         self.panels: dict[str, ToolPanel] = {}
         self.cancel_noted = False
         self.waiting: str | None = None
+        self.shown_notices: set[str] = set()  # so the exit message repeats none of them
 
     async def render(self, event: ev.CoreEvent) -> None:
         """Show one event."""
@@ -38,7 +39,7 @@ class EventRenderer:
         elif isinstance(event, ev.ToolCallStarted):
             await self._close_message()
             self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
-            self._set_state(f"running {event.name}…")
+            self.set_state(f"running {event.name}…")
         elif isinstance(event, ev.ToolCallReady):
             panel = self.panels.get(event.call_id) or await self.chat.add_tool(
                 event.call_id, event.name
@@ -52,7 +53,7 @@ class EventRenderer:
             panel = self.panels.pop(event.call_id, None)
             if panel is not None:
                 panel.finish(event.state, event.output, event.duration)
-            self._set_state("thinking…")
+            self.set_state("thinking…")
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
         elif isinstance(
@@ -61,6 +62,7 @@ class EventRenderer:
             await self._close_message()
             line = notice_line(event)
             if line:
+                self.shown_notices.add(line)
                 await self.chat.add_notice(f"• {line}")
             if isinstance(event, ev.CompactionDone) and event.messages_compacted:
                 self.status.compactions += 1
@@ -85,7 +87,8 @@ class EventRenderer:
         self.waiting = text
         self.status.state = text or "running…"
 
-    def _set_state(self, text: str) -> None:
+    def set_state(self, text: str) -> None:
+        """The status line's activity (unless an approval question is waiting)."""
         if not self.waiting:
             self.status.state = text
 
@@ -110,5 +113,5 @@ class EventRenderer:
         await self._close_message()
         self.cancel_noted = False
         for panel in self.panels.values():
-            panel.finish("interrupted", "", panel.duration or 0.0)
+            panel.finish("interrupted", "", None)  # no duration: it never finished
         self.panels.clear()

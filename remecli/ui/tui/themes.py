@@ -157,3 +157,17 @@ def _check_colour(path: Path, key: str, value: Any) -> None:
 
 def _file_error(path: Path, problem: str) -> ThemeError:
     return ThemeError(f"theme file {path} {problem}; fix or remove the file")
+
+
+def apply_themes(app: App[Any], working_dir: Path, name: str) -> str | None:
+    """Register the theme files and select theme `name`; the problem, if any, as one line."""
+    try:
+        themes = load_themes(working_dir)
+        for theme in themes.values():
+            app.register_theme(theme)
+        app.theme = resolve_theme(name, themes).name
+    except ThemeError as exc:
+        problem = f"{exc} (using the '{app.theme}' theme for now)"
+        app.notify(problem, severity="error", timeout=10)
+        return problem
+    return None

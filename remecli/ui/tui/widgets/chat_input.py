@@ -13,7 +13,10 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from remecli.atomic_write import atomic_write_text
+
 HISTORY_LIMIT = 1_000
+PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
 
 
 class InputHistory:
@@ -29,12 +32,14 @@ class InputHistory:
                 except json.JSONDecodeError:
                     continue
         self.entries = self.entries[-HISTORY_LIMIT:]
+        self._typed: list[str] = []  # lines added in the current conversation
 
     def add(self, text: str) -> None:
         """Remember `text` (consecutive duplicates are kept once)."""
         if not text.strip() or (self.entries and self.entries[-1] == text):
             return
         self.entries.append(text)
+        self._typed.append(text)
         if self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +47,32 @@ class InputHistory:
                     fh.write(json.dumps(text, ensure_ascii=False) + "\n")
             except OSError:  # history is a convenience: never let it break the prompt
                 self.path = None
+
+    def mark_conversation(self) -> None:
+        """A new conversation starts: what is typed from now on belongs to it."""
+        self._typed = []
+
+    def forget_conversation(self) -> int:
+        """Remove what was typed in the current conversation (from memory and from the file,
+        rewritten atomically); returns how many lines were removed."""
+        typed, self._typed = self._typed, []
+        for text in reversed(typed):
+            if text in self.entries:
+                del self.entries[len(self.entries) - 1 - self.entries[::-1].index(text)]
+        if self.path is None or not typed or not self.path.is_file():
+            return len(typed)
+        lines = _read_lines(self.path)
+        for text in reversed(typed):
+            encoded = json.dumps(text, ensure_ascii=False)
+            for i in range(len(lines) - 1, -1, -1):
+                if lines[i] == encoded:
+                    del lines[i]
+                    break
+        try:
+            atomic_write_text(self.path, "".join(line + "\n" for line in lines))
+        except OSError:
+            self.path = None
+        return len(typed)
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -85,6 +116,23 @@ class ChatInput(TextArea):
         self.completion_menu: Any = None  # the CommandMenu to steer with ↑/↓ while it is open
         self._browse: int | None = None
         self._draft = ""
+        self.pastes: dict[str, str] = {}  # placeholder -> the pasted text it stands for
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A long paste is kept aside and shown as "[pasted N lines]" (sent in full)."""
+        lines = event.text.count("\n") + 1
+        if lines < PASTE_COLLAPSE_LINES or self.read_only:
+            await super()._on_paste(event)
+            return
+        event.stop()
+        event.prevent_default()
+        placeholder = f"[pasted {lines} lines]"
+        n = 1
+        while placeholder in self.pastes:
+            n += 1
+            placeholder = f"[pasted {lines} lines #{n}]"
+        self.pastes[placeholder] = event.text
+        self.insert(placeholder)
 
     def on_mount(self) -> None:
         if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
@@ -135,10 +183,13 @@ class ChatInput(TextArea):
         self.move_cursor(self.document.end)
 
     def submit(self) -> None:
-        """Send the current text (if any) and clear the box."""
+        """Send the current text (if any, pastes expanded) and clear the box."""
         text = self.text.strip()
         if not text:
             return
+        for placeholder, pasted in self.pastes.items():
+            text = text.replace(placeholder, pasted)
+        self.pastes.clear()
         self.input_history.add(text)
         self._browse = None
         self.load_text("")

@@ -9,6 +9,40 @@ from textual.widgets import Static
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
+COLLAPSE_LINES = 20  # a longer user message (a paste) shows collapsed until clicked
+HEAD_LINES = 3
+
+
+class UserMessage(Static):
+    """A user turn; a long one (a paste) shows collapsed: click to expand or collapse."""
+
+    def __init__(self, text: str, *, queued: bool = False) -> None:
+        self.text = text
+        self.queued = queued
+        self.collapsed = text.count("\n") + 1 >= COLLAPSE_LINES
+        super().__init__(self._render_text(), classes="user")
+
+    def _render_text(self) -> Text:
+        lines = self.text.splitlines()
+        if self.collapsed:
+            shown = Text("\n".join(lines[:HEAD_LINES]))
+            shown.append(f"\n[pasted {len(lines)} lines] (click to expand)", style="italic dim")
+        else:
+            shown = Text(self.text)
+        if self.queued:
+            shown.append("  · queued", style="italic dim")
+        return shown
+
+    def on_click(self) -> None:
+        if self.text.count("\n") + 1 >= COLLAPSE_LINES:
+            self.collapsed = not self.collapsed
+            self.update(self._render_text())
+
+    def set_queued(self, queued: bool) -> None:
+        """Mark or unmark as waiting for the agent."""
+        self.queued = queued
+        self.update(self._render_text())
+
 
 class ChatView(VerticalScroll):
     """Appends widgets and keeps the view pinned to the bottom while the user hasn't scrolled up."""
@@ -29,9 +63,38 @@ class ChatView(VerticalScroll):
     async def _add(self, widget) -> None:
         await self.mount(widget)
 
-    async def add_user(self, text: str) -> None:
-        """A user turn."""
-        await self._add(Static(Text(text), classes="user"))
+    async def add_user(self, text: str, *, queued: bool = False) -> Static:
+        """A user turn (marked "queued" until the agent takes it); the view follows it."""
+        widget = UserMessage(text, queued=queued)
+        await self._add(widget)
+        self.anchor()  # back to the bottom even if the user had scrolled up
+        return widget
+
+    async def unmark_queued(self, text: str) -> None:
+        """The agent took the queued message `text`."""
+        for widget in self.query(UserMessage):
+            if widget.queued and widget.text == text:
+                widget.set_queued(False)
+                return
+
+    def last_user(self, text: str) -> Static | None:
+        """The newest user turn saying `text`."""
+        found = [w for w in self.query(UserMessage) if w.text == text]
+        return found[-1] if found else None
+
+    def scroll_by_key(self, where: str) -> None:
+        """Keyboard scrolling: page_up, page_down, up, down, home, end (scrolling up lets go
+        of the bottom; reaching the bottom again follows new content)."""
+        if where in ("page_up", "up", "home"):
+            self.release_anchor()
+        {
+            "page_up": self.scroll_page_up,
+            "page_down": self.scroll_page_down,
+            "up": self.scroll_up,
+            "down": self.scroll_down,
+            "home": self.scroll_home,
+            "end": self.scroll_end,
+        }[where](animate=False)
 
     async def add_assistant(self) -> AssistantMessage:
         """A new, empty answer to stream into."""

@@ -75,11 +75,11 @@ class ToolPanel(Collapsible):
         self.output += text
         self._refresh()
 
-    def finish(self, state: str, output: str, duration: float) -> None:
-        """The tool ended."""
+    def finish(self, state: str, output: str, duration: float | None) -> None:
+        """The tool ended (`duration` None or 0: unknown, e.g. cancelled or replayed)."""
         self.state = state
         self.output = output or self.output
-        self.duration = duration
+        self.duration = duration or None
         self.set_class(state == "error", "-error")
         self.set_class(state == "denied", "-denied")
         self._refresh()

@@ -1,0 +1,138 @@
+"""The saved conversations in `sessions/`: id, start, last activity, first user line, size.
+
+Read straight from the transcripts (`<id>.jsonl`, one JSON record a line) without building
+agentscope messages, so listing many sessions stays cheap. A session nobody typed into (opened
+and closed without a message) is *empty*: it is listed but never picked as `resume=last`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+FIRST_LINE_CHARS = 80
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One saved conversation as `remecli sessions` and `/resume` show it."""
+
+    session_id: str
+    started: str  # ISO time of the first record (or of the file, when it has none)
+    last_activity: str  # ISO time of the last change on disk
+    first_user_line: str
+    messages: int
+    last_activity_ts: float  # for sorting
+
+    @property
+    def empty(self) -> bool:
+        """True when the user never said anything in it."""
+        return not self.first_user_line and self.messages == 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The public fields (`remecli sessions --json`)."""
+        data = asdict(self)
+        data.pop("last_activity_ts")
+        return data
+
+
+def list_sessions(sessions_dir: Path | str) -> list[SessionInfo]:
+    """Every saved conversation, most recent activity first."""
+    folder = Path(sessions_dir)
+    if not folder.is_dir():
+        return []
+    ids: dict[str, list[Path]] = {}
+    for path in folder.iterdir():
+        for suffix in (".state.json", ".jsonl"):
+            if path.name.endswith(suffix) and not path.name.startswith("."):
+                ids.setdefault(path.name[: -len(suffix)], []).append(path)
+    infos = [_describe(folder, sid, paths) for sid, paths in ids.items()]
+    return sorted(infos, key=lambda info: info.last_activity_ts, reverse=True)
+
+
+def last_session_id(sessions_dir: Path | str) -> str | None:
+    """The most recently active conversation that is not empty (for `resume=last`)."""
+    for info in list_sessions(sessions_dir):
+        if not info.empty:
+            return info.session_id
+    return None
+
+
+def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:
+    mtimes = [p.stat().st_mtime for p in paths if p.exists()]
+    last_ts = max(mtimes, default=0.0)
+    started, first_line, count = _read_transcript(folder / f"{session_id}.jsonl")
+    if count == 0:
+        first_line, count = _read_state(folder / f"{session_id}.state.json")
+    return SessionInfo(
+        session_id=session_id,
+        started=started or _iso(min(mtimes, default=0.0)),
+        last_activity=_iso(last_ts),
+        first_user_line=first_line,
+        messages=count,
+        last_activity_ts=last_ts,
+    )
+
+
+def _read_transcript(path: Path) -> tuple[str, str, int]:
+    """(time of the first record, first user line, messages recorded)."""
+    started, first_line, count = "", "", 0
+    try:
+        handle = path.open(encoding="utf-8", errors="replace")
+    except OSError:
+        return started, first_line, count
+    with handle:
+        for line in handle:
+            record = _parse(line)
+            if record is None:
+                continue
+            started = started or str(record.get("at", ""))
+            if record.get("t") == "msg" and isinstance(record.get("msg"), dict):
+                count += 1
+                first_line = first_line or _user_line(record["msg"])
+    return started, first_line, count
+
+
+def _read_state(path: Path) -> tuple[str, int]:
+    """(first user line, messages) from a state file, for a session without a transcript."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        context = payload["agent_state"].get("context", [])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return "", 0
+    first = next((line for m in context if (line := _user_line(m))), "")
+    return first, len(context)
+
+
+def _user_line(msg: dict[str, Any]) -> str:
+    """The first non-blank line a user message says ("" for other roles)."""
+    if msg.get("role") != "user":
+        return ""
+    content = msg.get("content")
+    if isinstance(content, str):
+        texts = [content]
+    elif isinstance(content, list):
+        texts = [b.get("text", "") for b in content if isinstance(b, dict)]
+    else:
+        texts = []
+    for text in texts:
+        for line in str(text).splitlines():
+            if line.strip():
+                line = line.strip()
+                return line if len(line) <= FIRST_LINE_CHARS else line[: FIRST_LINE_CHARS - 1] + "…"
+    return ""
+
+
+def _parse(line: str) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _iso(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")
