@@ -123,6 +123,19 @@ async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
         await ctx.ui.resume(chosen)
 
 
+async def _dream(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    async for event in ctx.assistant.dream(ctx.arg):
+        yield event
+
+
+async def _interests(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    text = await ctx.assistant.interests()
+    if ctx.ui is not None:
+        await ctx.ui.show_page("interests", text)
+    return
+    yield
+
+
 COMMANDS: dict[str, SlashCommand] = {
     c.name: c
     for c in (
@@ -156,6 +169,19 @@ COMMANDS: dict[str, SlashCommand] = {
             handler=_resume,
             usage="/resume [session id]",
             needs_idle=True,
+        ),
+        SlashCommand(
+            "dream",
+            "Consolidate new topic cards into the digest now (Auto Dream; also runs by itself)",
+            waits=True,
+            handler=_dream,
+            usage="/dream [YYYY-MM-DD]",
+        ),
+        SlashCommand(
+            "interests",
+            "Show the topics the last dreams noticed you care about (remecli never acts on them)",
+            False,
+            _interests,
         ),
         SlashCommand(
             "history", "Show the uncompressed messages with token statistics", False, _history
