@@ -26,8 +26,7 @@ def _unique_targets(edges: Iterable[Edge], attribute: str, exclude: str) -> list
 
 def link_summary(graph: LinkGraph, path: str, limit: int = MAX_LINKS) -> dict[str, list[dict]]:
     """`{"out": [...], "in": [...]}`: up to `limit` distinct neighbours per direction."""
-    out = _unique_targets(graph.outlinks(path), "target", path)[:limit]
-    into = _unique_targets(graph.backlinks(path), "source", path)[:limit]
+    out, into = graph.neighbour_paths(path, limit)
     return {"out": [graph.describe(p) for p in out], "in": [graph.describe(p) for p in into]}
 
 

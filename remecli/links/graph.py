@@ -291,6 +291,22 @@ class LinkGraph:
                 edges += [e for e in self.outlinks(source) if e.target == relative]
             return edges
 
+    def neighbour_paths(self, relative: str, limit: int) -> tuple[list[str], list[str]]:
+        """Up to `limit` distinct notes `relative` links to, in link order, and up to `limit`
+        notes that link to it, by path — without building an edge per link (search hits ask
+        this for every result)."""
+        with self._lock:
+            out: dict[str, None] = {}
+            for target in self._resolved.get(relative, ()):
+                if target is not None and target != relative and len(out) < limit:
+                    out.setdefault(target, None)
+            sources = sorted(
+                source
+                for source in self._backrefs.get(relative, set())
+                if source != relative and relative in self._resolved.get(source, ())
+            )
+            return list(out), sources[:limit]
+
     def dangling(self) -> list[Edge]:
         """Every link that resolves to nothing, by source then line."""
         with self._lock:
