@@ -40,8 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    from remecli.logs import setup_logging
+    from remecli.logs import WorkingDirUnusable, check_writable, setup_logging
 
+    try:
+        check_writable(settings)
+    except WorkingDirUnusable as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
     log_file = setup_logging(settings)
     if settings.prompt is not None:
         from remecli.ui.plain import run_once

@@ -3,11 +3,34 @@
 from __future__ import annotations
 
 import logging
+import os
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
+
+
+class WorkingDirUnusable(OSError):
+    """The working dir cannot be created or written (read-only, a file, no permission)."""
+
+
+def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
+    """The working dir, created if needed; `WorkingDirUnusable` says in one line what is wrong
+    and what to do when remecli could not keep memory there."""
+    root = Locations.from_settings(settings, cwd).root
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".remecli-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise WorkingDirUnusable(
+            f"the working dir {root} cannot be written ({reason}); remecli keeps its memory "
+            "there: pass working_dir=PATH (or REME_WORKING_DIR) pointing at a writable folder"
+        ) from None
+    return root
 
 
 def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:

@@ -56,4 +56,6 @@ def unit(name: str, bucket: str, summary: str, *paths: str) -> dict:
 
 def receipt(action: str, path: str, note: str = "") -> str:
     return json.dumps({"action": action, "path": path, "note": note})
+
+
 from tests.agent.conftest import assistant_factory  # noqa: E402,F401  (re-exported fixture)
