@@ -164,7 +164,7 @@ class Assistant:
             settings.memory.memory_md_max_tokens,
             memory.counter.count,
         )
-        return build_system_prompt(
+        prompt = build_system_prompt(
             language=settings.language,
             workspace=self.workspace,
             working_dir=self.working_dir,
@@ -172,6 +172,11 @@ class Assistant:
             memory=head,
             now=now,
         )
+        if any(name == "memory_links" for name, _ in self.tool_names):
+            from remecli.links import prompt_text
+
+            prompt += "\n" + prompt_text(settings.language).strip() + "\n"
+        return prompt
 
     async def _ask(self, request: Any) -> str:
         if self.ask is None:

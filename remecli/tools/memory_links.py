@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import FunctionTool, ToolChunk
@@ -65,6 +65,42 @@ def links_answer(graph: LinkGraph, path: str, depth: Any = 1, direction: Any = "
     way = cast(Direction, direction if direction in ("in", "out", "both") else "both")
     answer = neighbours(graph, found, _depth(depth), way, limit=MAX_NEIGHBOURS)
     return _result(json.dumps(answer, ensure_ascii=False))
+
+
+class LinksHost(Protocol):
+    """What the registry's `memory_links` needs of the memory runtime."""
+
+    links: LinkGraph | None
+
+    async def wait_for_index(self) -> Any:
+        """Wait until the index (and with it the link graph) is open."""
+        ...
+
+
+def links_offered(memory: Any) -> bool:
+    """Offered with memory search (the graph opens beside the index)."""
+    return bool(getattr(memory, "search_enabled", False))
+
+
+async def memory_links(
+    memory: LinksHost, path: str, depth: int = 1, direction: str = "both"
+) -> ToolChunk:
+    """Show what a memory note links to and what links to it.
+
+    Args:
+        path: A note path relative to the memory folder, or a note name.
+        depth: Hops to follow (1-3).
+        direction: out, in or both.
+    """
+    if memory.links is None:
+        await memory.wait_for_index()
+    graph = memory.links
+    if graph is None:
+        return _result(
+            "The link graph is not available (see logs/remecli.log); read the notes directly.",
+            ToolResultState.ERROR,
+        )
+    return await asyncio.to_thread(links_answer, graph, path, depth, direction)
 
 
 def make_memory_links_tool(graph: LinkGraph) -> FunctionTool:

@@ -15,6 +15,9 @@ from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.execute_code import execute_code
 from remecli.tools.ls import ls
+from remecli.tools.memory_links import DESCRIPTION as MEMORY_LINKS_DESCRIPTION
+from remecli.tools.memory_links import INPUT_SCHEMA as MEMORY_LINKS_SCHEMA
+from remecli.tools.memory_links import links_offered, memory_links
 from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
 from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
 from remecli.tools.read import read
@@ -67,6 +70,16 @@ TOOLS: tuple[ToolSpec, ...] = (
         needs_memory=True,
         schema=memory_search_schema,
         description=MEMORY_SEARCH_DESCRIPTION,
+    ),
+    ToolSpec(
+        "memory_links",
+        memory_links,
+        "what a memory note links to and what links to it (names, descriptions)",
+        read_only=True,
+        needs_memory=True,
+        memory_enabled=links_offered,
+        schema=lambda _memory: dict(MEMORY_LINKS_SCHEMA),
+        description=MEMORY_LINKS_DESCRIPTION,
     ),
     ToolSpec(
         "retrieve_memory",
