@@ -117,6 +117,7 @@ class FileMemory:
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
         self.index_ready = asyncio.Event()  # set once the search index is open
         self._index_task: asyncio.Task[None] | None = None
+        self._opening: MemoryIndex | None = None
 
     @property
     def tool_results(self) -> Any:
@@ -157,6 +158,7 @@ class FileMemory:
             index = await asyncio.to_thread(
                 MemoryIndex.open, self.layout.root, self.settings.search
             )
+            self._opening = index  # close() can stop its first sync
             self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
             await index.sync()
             if self.settings.search.watch:
@@ -188,13 +190,16 @@ class FileMemory:
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         await self.dreaming.stop()  # one the last summaries may have started
         await self.vector.close()
+        index = self.index or self._opening
+        if index is not None:
+            index.request_stop()  # exit never waits for embedding: it resumes next time
         if self._index_task is not None and not self._index_task.done():
             self._index_task.cancel()
             await asyncio.gather(self._index_task, return_exceptions=True)
-        if self.index is not None:
-            await self.index.stop()
-            self.index.close()
-            self.index = None
+        if index is not None:
+            await index.stop()
+            await asyncio.to_thread(index.close)  # after the current embedding batch
+            self.index = self._opening = None
         if self.links is not None:
             self.links.close()
             self.links = None

@@ -372,7 +372,14 @@ class MemoryIndex:
             "vectors": len(parts.vectors) if parts.vectors is not None else 0,
         }
 
+    def request_stop(self) -> None:
+        """Ask a sync in progress to stop embedding after its current batch (it resumes at the
+        next sync: chunks without vectors stay searchable by keyword)."""
+        self.syncer.stopping.set()
+
     def close(self) -> None:
-        """Release files and databases (call `stop()` first if watching)."""
+        """Release files and databases (call `stop()` first if watching); a sync in progress
+        stops embedding after its current batch."""
+        self.request_stop()
         with self._write_lock, self._parts_lock:
             self.parts.close()

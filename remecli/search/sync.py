@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -138,6 +139,7 @@ class Syncer:
         self.settings = settings
         self.chunker = chunker
         self.embedder = embedder
+        self.stopping = threading.Event()  # set by `MemoryIndex.close`: stop embedding soon
         self.index_folder = index_folder
         self.last_error = ""
 
@@ -364,6 +366,8 @@ class Syncer:
         size = max(self.settings.embedding.batch_size, 1)
         try:
             for first in range(0, len(missing), size):
+                if self.stopping.is_set():  # closing: the rest is embedded next time
+                    break
                 part = missing[first : first + size]
                 matrix = self.embedder.embed_documents([texts[k] for k in part])
                 rows = list(zip(part, matrix, strict=True))
