@@ -275,7 +275,8 @@ class MemoryIndex:
             try:
                 query_vector = self._query_vector(query)
                 hits = vectors.search(query_vector, limit + 1, allowed)
-                found.vector, found.vector_floor = split_floor(hits, limit, None)
+                # every vector is a candidate (a small corpus): cosine 0 is the floor
+                found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
                 if rescore:
                     hits = {i for i, _ in found.vector}
                     missing = [i for i, _ in found.keyword if i not in hits]
