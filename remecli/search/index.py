@@ -278,8 +278,8 @@ class MemoryIndex:
                 # every vector is a candidate (a small corpus): cosine 0 is the floor
                 found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
                 if rescore:
-                    hits = {i for i, _ in found.vector}
-                    missing = [i for i, _ in found.keyword if i not in hits]
+                    seen = {i for i, _ in found.vector}
+                    missing = [i for i, _ in found.keyword if i not in seen]
                     found.rescored = vectors.scores_of(query_vector, missing)
             except EmbeddingError as exc:
                 self.syncer.last_error = str(exc)
