@@ -112,9 +112,10 @@ async def edit_latency(index: MemoryIndex, target: Path, word: str, watch: bool)
         # the watcher gives no "ready" signal: wait until a warm-up file is picked up
         warmup = index.working_dir / "memory" / "warmup.md"
         await asyncio.sleep(0.5)
-        warmup.write_text("# Warm-up\nwatcherready\n", encoding="utf-8")
+        ready = f"watcherready{word}"
+        warmup.write_text(f"# Warm-up\n{ready}\n", encoding="utf-8")
         for _ in range(1200):
-            if any("watcherready" in r.snippet for r in await index.search("watcherready", 5, 0.0)):
+            if any(ready in r.snippet for r in await index.search(ready, 5, 0.0)):
                 break
             await asyncio.sleep(0.1)
     start = time.perf_counter()
@@ -141,13 +142,19 @@ def main() -> int:
     )
     parser.add_argument("--transcript-turns", type=int, default=5000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-scale-bench"))
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep a workspace and index from an earlier run"
+    )
     args = parser.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    args.workdir.mkdir(parents=True)
-
-    t0 = time.perf_counter()
-    vocab = write_workspace(args.workdir, args.files, args.sections)
-    print(f"workspace: {args.files} files written in {time.perf_counter() - t0:.1f} s")
+    if args.reuse and (args.workdir / "memory").is_dir():
+        vocab = make_vocabulary(random.Random(7))
+        print(f"workspace: reused {args.workdir} (index synced incrementally)")
+    else:
+        shutil.rmtree(args.workdir, ignore_errors=True)
+        args.workdir.mkdir(parents=True)
+        t0 = time.perf_counter()
+        vocab = write_workspace(args.workdir, args.files, args.sections)
+        print(f"workspace: {args.files} files written in {time.perf_counter() - t0:.1f} s")
 
     settings = SearchSettings()
     embedder = HashingEmbedder()
@@ -206,16 +213,17 @@ def main() -> int:
     numpy_p50 = percentile(numpy_ms, 50)
     print(
         f"ratio memory_search p50 / numpy top-k p50: {percentile(tool_ms, 50) / numpy_p50:.2f}x "
-        f"(target <= 3x); BM25 p50 / numpy p50: {percentile(bm25_ms, 50) / numpy_p50:.2f}x; "
+        f"(target <= 3x); BM25 p50 / numpy p50: {percentile(bm25_ms, 50) / numpy_p50:.4f}x; "
         f"memory_search p50 / sum of kernel p50s: {percentile(tool_ms, 50) / kernel_p50:.2f}x"
     )
 
     target = next(iter(index.memory_files().values()))
     before = embedder.documents_embedded
-    direct = asyncio.run(edit_latency(index, target, "zorblequark", watch=False))
+    nonce = int(time.time()) % 100_000  # words no earlier run wrote
+    direct = asyncio.run(edit_latency(index, target, f"zorblequark{nonce}", watch=False))
     direct_embedded = embedder.documents_embedded - before
     before = embedder.documents_embedded
-    watched = asyncio.run(edit_latency(index, target, "quibblefrost", watch=True))
+    watched = asyncio.run(edit_latency(index, target, f"quibblefrost{nonce}", watch=True))
     watched_embedded = embedder.documents_embedded - before
     print(
         f"edit → searchable: {direct:.2f} s via sync() ({direct_embedded} chunk(s) re-embedded); "
@@ -253,6 +261,7 @@ def reproduce(args: argparse.Namespace) -> str:
         "reproduce: PYTHONPATH=. python benchmarks/search_scale.py "
         f"--files {args.files} --sections {args.sections} --queries {args.queries} "
         f"--local-sample {args.local_sample} --transcript-turns {args.transcript_turns}"
+        + (" --reuse" if args.reuse else "")
     )
 
 

@@ -45,7 +45,7 @@ class SearchSettings(BaseModel):
     chunk_tokens: int = Field(default=400, ge=16)
     chunk_overlap: int = Field(default=80, ge=0)
     fusion: Literal["weighted", "rrf"] = "weighted"
-    vector_weight: float = Field(default=0.7, ge=0, le=1)
+    vector_weight: float = Field(default=0.5, ge=0, le=1)
     normalization: Literal["min-max", "max"] = "min-max"
     candidate_multiplier: int = Field(default=4, ge=1)
     max_results: int = Field(default=5, ge=1)

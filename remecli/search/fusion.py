@@ -24,12 +24,15 @@ class Fused:
     signals: list[str] = field(default_factory=list)
 
 
-def min_max(scores: list[tuple[int, float]]) -> dict[int, float]:
-    """Scale scores to [0, 1] (best = 1, worst = 0; all equal → all 1)."""
+def min_max(scores: list[tuple[int, float]], floor: float | None = None) -> dict[int, float]:
+    """Scale scores to [0, 1] (best = 1, worst = 0; all equal → all 1). A `floor` below the
+    worst score (the first score that did not make the candidates) takes the worst's place."""
     if not scores:
         return {}
     values = [s for _, s in scores]
     low, high = min(values), max(values)
+    if floor is not None and floor < low:
+        low = floor
     if high - low <= 1e-12:
         return {i: 1.0 for i, _ in scores}
     return {i: (s - low) / (high - low) for i, s in scores}
@@ -61,12 +64,15 @@ def fuse(
     vector_rescored: list[tuple[int, float]] | None = None,
     normalization: str = "min-max",
     vector_factors: dict[int, float] | None = None,
+    floors: tuple[float | None, float | None] = (None, None),
 ) -> list[Fused]:
     """Combine (chunk id, score) lists from both sides, best first.
 
     `vector_rescored`: exact vector scores of keyword hits the vector search did not return;
     the weighted sum uses them instead of 0 (they add no "vector" signal; RRF ignores them).
     `vector_factors`: per-chunk multipliers of the normalized vector score (source weights).
+    `floors`: (vector, keyword) scores of the first non-candidate of each side, so min-max
+    gives a real candidate more than 0 (the `score 0.000 [vector]` artifact).
     """
     extra: dict[int, float] = {}
     if method == "rrf":
@@ -77,12 +83,16 @@ def fuse(
     else:
         hits = {i for i, _ in vector}
         rescored = [(i, s) for i, s in (vector_rescored or []) if i not in hits]
-        scale = max_scaled if normalization == "max" else min_max
-        vector_scores = scale(vector + rescored) if vector else {}
+        if normalization == "max":
+            vector_scores = max_scaled(vector + rescored) if vector else {}
+            keyword_scores = max_scaled(keyword)
+        else:
+            vector_scores = min_max(vector + rescored, floors[0]) if vector else {}
+            keyword_scores = min_max(keyword, floors[1])
         extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
         sides = [
             ("vector", vector_scores, vector_weight),
-            ("bm25", scale(keyword), 1.0 - vector_weight),
+            ("bm25", keyword_scores, 1.0 - vector_weight),
         ]
     if vector_factors:
         for scores in (sides[0][1], extra):

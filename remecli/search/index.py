@@ -23,7 +23,7 @@ from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, EmbeddingError, make_embedder
 from remecli.search.keyword import Filters, KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS, open_or_rebuild, remove_derived
-from remecli.search.ranking import Candidates, rank
+from remecli.search.ranking import Candidates, rank, split_floor
 from remecli.search.store import ChunkStore, day_number
 from remecli.search.sync import Progress, Syncer
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
@@ -263,7 +263,10 @@ class MemoryIndex:
         limit = max_results * settings.candidate_multiplier
         found = Candidates()
         if use_keyword:
-            found.keyword = parts.keyword.search(query, limit, filters)
+            # one hit more than the candidates: its score is the floor of the normalization
+            # (BM25's natural floor, 0, when fewer words matched)
+            hits = parts.keyword.search(query, limit + 1, filters)
+            found.keyword, found.keyword_floor = split_floor(hits, limit, 0.0)
         vectors = parts.vectors
         if use_vector and self.embedder is not None and vectors is not None and len(vectors):
             allowed = None
@@ -271,10 +274,12 @@ class MemoryIndex:
                 allowed = parts.store.ids_where(filters.source, filters.since, filters.until)
             try:
                 query_vector = self._query_vector(query)
-                found.vector = vectors.search(query_vector, limit, allowed)
+                hits = vectors.search(query_vector, limit + 1, allowed)
+                # every vector is a candidate (a small corpus): cosine 0 is the floor
+                found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
                 if rescore:
-                    hits = {i for i, _ in found.vector}
-                    missing = [i for i, _ in found.keyword if i not in hits]
+                    seen = {i for i, _ in found.vector}
+                    missing = [i for i, _ in found.keyword if i not in seen]
                     found.rescored = vectors.scores_of(query_vector, missing)
             except EmbeddingError as exc:
                 self.syncer.last_error = str(exc)

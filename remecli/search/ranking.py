@@ -28,6 +28,17 @@ class Candidates:
     keyword: list[tuple[int, float]] = field(default_factory=list)
     vector: list[tuple[int, float]] = field(default_factory=list)
     rescored: list[tuple[int, float]] = field(default_factory=list)
+    keyword_floor: float | None = None  # score of the first keyword non-candidate
+    vector_floor: float | None = None  # score of the first vector non-candidate
+
+
+def split_floor(
+    hits: list[tuple[int, float]], limit: int, default: float | None
+) -> tuple[list[tuple[int, float]], float | None]:
+    """`limit + 1` hits → (the first `limit`, the score of the next one or `default`)."""
+    if len(hits) > limit:
+        return hits[:limit], hits[limit][1]
+    return hits, default
 
 
 def _words(text: str) -> set[str]:
@@ -73,6 +84,8 @@ def weigh_transcripts(
     if weight == 1.0 or not transcript_ids:
         return {}
     keyword = [(i, s * weight if i in transcript_ids else s) for i, s in found.keyword]
+    if found.keyword_floor:
+        found.keyword_floor = min(found.keyword_floor, min(s for _, s in keyword))
     found.keyword = sorted(keyword, key=lambda item: -item[1])
     return {i: weight for i in transcript_ids}
 
@@ -97,6 +110,7 @@ def rank(
         found.rescored,
         settings.normalization,
         factors,
+        (found.vector_floor, found.keyword_floor),
     )
     fused = [f for f in fused if f.score >= min_score]
     results: list[SearchResult] = []

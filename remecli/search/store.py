@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     day INTEGER NOT NULL DEFAULT 0, info TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks (path);
+CREATE INDEX IF NOT EXISTS chunks_unembedded ON chunks (id) WHERE vector IS NULL;
 """
 _COLUMNS = "id, path, start_line, end_line, headings, text, text_hash, source, session_id, info"
 

@@ -164,6 +164,20 @@ class Syncer:
             return {}
         return dict(sorted(self._glob(self.settings.transcript_patterns).items()))
 
+    def _existing(self, rels: set[str]) -> tuple[dict[str, Path], dict[str, Path]]:
+        """(notes, transcripts) among `rels` that exist and match the patterns."""
+        notes: dict[str, Path] = {}
+        transcripts: dict[str, Path] = {}
+        for rel in sorted(rels):
+            path = self.working_dir / rel
+            if not rel or rel.split("/", 1)[0] == self.index_folder or not path.is_file():
+                continue
+            if self.settings.transcripts and self.is_transcript(rel):
+                transcripts[rel] = path
+            elif self.is_note(rel):
+                notes[rel] = path
+        return notes, transcripts
+
     def is_transcript(self, rel: str) -> bool:
         """True for a relative path the transcript patterns select."""
         return path_matches(rel, self.settings.transcript_patterns)
@@ -183,7 +197,10 @@ class Syncer:
     ) -> SyncReport:
         """Sync every file (or only the relative paths in `only`), then embed what is missing."""
         report = SyncReport()
-        notes, transcripts = self.note_files(), self.transcript_files()
+        if only is None:
+            notes, transcripts = self.note_files(), self.transcript_files()
+        else:  # the watcher names the changed files: no need to list the others
+            notes, transcripts = self._existing(only)
         files = {**notes, **transcripts}
         known = parts.store.files()
         report.files_seen = len(files)

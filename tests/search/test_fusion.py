@@ -67,3 +67,11 @@ def test_keyword_hits_missed_by_the_vector_search_keep_their_real_vector_score()
     assert rescored[3].signals == ["bm25"]
     assert rescored[2].score == pytest.approx(0.0)
     assert [f.chunk_id for f in fuse(vector, keyword, "weighted", 0.7, [(3, 0.75)])][0] == 3
+
+
+def test_floors_keep_the_weakest_real_candidate_above_zero() -> None:
+    fused = {f.chunk_id: f.score for f in fuse([(1, 0.9), (2, 0.5)], [(3, 4.0)], floors=(0.4, 0.0))}
+    assert fused[2] == pytest.approx(0.7 * (0.5 - 0.4) / (0.9 - 0.4))
+    assert fused[3] == pytest.approx(0.3) and fused[1] == pytest.approx(0.7)
+    only_keyword = fuse([], [(7, 3.0), (8, 1.0)], floors=(None, 0.0))
+    assert [round(f.score, 3) for f in only_keyword] == [1.0, 0.333]

@@ -143,3 +143,18 @@ async def test_identifiers_still_hit_with_vectors_on(working_dir: Path) -> None:
             assert top.path == "MEMORY.md" and "bm25" in top.signals, query
     finally:
         index.close()
+
+
+async def test_the_weakest_candidate_of_a_query_still_scores_above_zero(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    for k in range(30):  # 30 notes about herons, more or less
+        text = "# Note\n" + "heron " * (k + 1) + "filler " * 40 + "\n"
+        (tmp_path / "memory" / f"n{k:02d}.md").write_text(text, encoding="utf-8")
+    index = MemoryIndex.open(tmp_path, settings(candidate_multiplier=1))
+    try:
+        await index.sync()
+        results = await index.search("heron", 5, 0.0)
+        assert len(results) == 5 and results[0].score == 1.0
+        assert 0 < results[-1].score < results[0].score  # not the min-max "0.000"
+    finally:
+        index.close()
