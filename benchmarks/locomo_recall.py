@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
-from remecli.tools.memory_search import make_memory_search_tool  # noqa: E402
+from remecli.tools.registry import memory_search_tool  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo10.json"
 CATEGORY_NAMES = {
@@ -252,7 +252,7 @@ def main() -> int:
         index_seconds += time.perf_counter() - t0
         chunks += index.stats()["chunks"]
         chunk_lines += chunk_line_total(index)
-        tool = make_memory_search_tool(index)
+        tool = memory_search_tool(index)
         for qa in sample["qa"]:
             evidence_ids = parse_evidence(qa.get("evidence", []), set(where), stats)
             if not evidence_ids:

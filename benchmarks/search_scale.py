@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import LocalE5Embedder, MemoryIndex  # noqa: E402
 from remecli.search.embedders import normalize_rows  # noqa: E402
-from remecli.tools.memory_search import make_memory_search_tool  # noqa: E402
+from remecli.tools.registry import memory_search_tool  # noqa: E402
 
 
 class HashingEmbedder:
@@ -173,7 +173,7 @@ def main() -> int:
 
     rng = random.Random(11)
     queries = [" ".join(rng.sample(vocab[:2000], 3)) for _ in range(args.queries)]
-    tool = make_memory_search_tool(index)
+    tool = memory_search_tool(index)
     for query in queries[:20]:  # warm up caches and the searcher
         asyncio.run(tool.call(query=query, max_results=5, min_score=0.0))
     ids, matrix = index.store.all_vectors()

@@ -44,6 +44,32 @@ class MemorySearcher(Protocol):
         ...
 
 
+class IndexSearcher:
+    """A bare `MemoryIndex` as the tool's memory (benchmarks and library use without a runtime)."""
+
+    search_enabled = True
+
+    def __init__(self, index: Any, settings: Settings | None = None) -> None:
+        self.index = index
+        self.settings = settings or Settings(search=index.settings)
+
+    async def memory_search(
+        self,
+        query: str,
+        max_results: int | None = None,
+        min_score: float | None = None,
+        *,
+        source: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Hits as JSON-ready dicts (no link expansion: there is no graph)."""
+        results = await self.index.search(
+            query, max_results, min_score, source=source, since=since, until=until
+        )
+        return [r.to_dict() for r in results]
+
+
 def memory_search_schema(memory: MemorySearcher) -> dict[str, Any]:
     """The tool's JSON schema, with the configured defaults."""
     search = memory.settings.search

@@ -188,3 +188,19 @@ def _with_limits(docstring: str, ctx: ToolContext) -> str:
         f"{text} Default timeout {settings.bash_timeout:g} s; pass `timeout` for up to "
         f"{settings.bash_max_timeout:g} s."
     )
+
+
+def memory_search_tool(index: Any) -> FunctionTool:
+    """The registry's `memory_search` bound to a bare `MemoryIndex` (benchmarks, library use)."""
+    from remecli.tools.memory_search import IndexSearcher
+
+    spec = SPECS["memory_search"]
+    searcher = IndexSearcher(index)
+    return CheckedFunctionTool(
+        partial(spec.function, searcher),
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.schema(searcher) if spec.schema else None,
+        is_read_only=True,
+        is_concurrency_safe=True,
+    )
