@@ -7,7 +7,7 @@ import os
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
-from remecli.config.locations import Locations
+from remecli.config.locations import FOLDER_MODE, Locations
 from remecli.config.settings import Settings
 
 
@@ -20,7 +20,9 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
     and what to do when remecli could not keep memory there."""
     root = Locations.from_settings(settings, cwd).root
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        if not root.exists():
+            root.mkdir(parents=True)
+            root.chmod(FOLDER_MODE)  # conversations live here: private to the user
         probe = root / f".remecli-write-test-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()

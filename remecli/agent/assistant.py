@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
@@ -89,17 +88,7 @@ class Assistant:
             raise
 
     async def _start(self) -> None:
-        from agentscope.agent import Agent
-
-        from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
-        from remecli.agent.context_repair import WellFormedRequests
-        from remecli.agent.live_prompt import LivePrompt
-        from remecli.llm.model import build_chat_model
-        from remecli.llm.retry import RetryMiddleware
         from remecli.memory.file_memory import FileMemory
-        from remecli.tools.approval import ApprovalMiddleware
-        from remecli.tools.context import ToolContext
-        from remecli.tools.registry import build_toolkit, build_tools, describe_tools
 
         route_agentscope_logs()
         memory = FileMemory(
@@ -112,14 +101,30 @@ class Assistant:
             on_dream_done=lambda result: self.notices.put(ev.Notice(result.message, "memory")),
         )
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
+        try:
+            await self._build(memory)
+        except BaseException:
+            self.memory = self.agent = self.context = None
+            await memory.close(wait=False)  # nothing of a failed start stays running
+            raise
+
+    async def _build(self, memory: FileMemory) -> None:
+        """The agent on a started runtime; `self.agent` is set last (set means ready)."""
+        from agentscope.agent import Agent
+
+        from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
+        from remecli.agent.context_repair import WellFormedRequests
+        from remecli.agent.live_prompt import LivePrompt
+        from remecli.llm.model import build_chat_model
+        from remecli.llm.retry import RetryMiddleware
+        from remecli.tools.approval import ApprovalMiddleware
+        from remecli.tools.context import ToolContext
+        from remecli.tools.registry import build_toolkit, build_tools, describe_tools
+
         context = ContextMiddleware(memory=memory)
         state = None
         if self.settings.resume:
-            try:
-                state = await memory.conversation.restore(self.settings.resume)
-            except BaseException:
-                await memory.close(wait=False)  # nothing of this start stays running
-                raise
+            state = await memory.conversation.restore(self.settings.resume)
             if memory.conversation.restore_problem:
                 self.notices.put(ev.Notice(memory.conversation.restore_problem, "warning"))
         self.memory = memory
@@ -133,7 +138,7 @@ class Assistant:
         self.tool_names = describe_tools(tools)
         live_prompt = LivePrompt(self._render_prompt, memory.layout.memory_md)
         self.approval = ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask)
-        self.agent = Agent(
+        agent = Agent(
             name="ReMe",
             system_prompt=live_prompt.current(),
             model=build_chat_model(self.settings.llm, context_size=self.settings.max_input_length),
@@ -148,9 +153,10 @@ class Assistant:
             state=state,
             **agent_kwargs(),
         )
-        context.attach(self.agent)
+        context.attach(agent)
         await context.measure_overhead()  # the meter counts the prompt and tools from the start
         self.context = context
+        self.agent = agent
 
     def _render_prompt(self, now: datetime) -> str:
         """The system prompt: the tools offered, the head of MEMORY.md as it is now."""
@@ -261,17 +267,9 @@ class Assistant:
         """The uncompressed messages with token statistics, for /history."""
         if self.context is None:
             return "_No messages yet._"
-        session = self.context.session
-        text = session.get_history_str()
-        longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-        fence = "`" * max(3, longest + 1)  # longer than any backtick run inside: never closed early
-        history = f"{fence}text\n{text}\n{fence}"
-        if not session.summary:
-            return history
-        return (
-            f"**Checkpoint** (what compaction kept of the earlier messages):\n\n"
-            f"{session.summary.strip()}\n\n---\n\n**Messages the model still sees:**\n\n{history}"
-        )
+        from remecli.agent.history_page import history_markdown
+
+        return history_markdown(self.context.session)
 
     async def _idle(
         self, work: Callable[[], Awaitable[Any]], *, yield_result: bool = False

@@ -14,8 +14,7 @@ from remecli.jobs.context import JobContext
 from remecli.jobs.errors import EditConflict, InvalidParams, NotFound, PathRefused
 from remecli.jobs.paths import is_private
 from remecli.jobs.registry import JOBS, JobParams
-from remecli.memory.files import atomic_write_text
-from remecli.memory.writer import writer_for
+from remecli.memory.writer import MemoryWriteError, writer_for
 
 READ_MAX_LINES = 2_000
 READ_MAX_CHARS = 50_000
@@ -57,7 +56,8 @@ def _check_file(path: Path, relative: str) -> None:
 def _read_text(path: Path, relative: str) -> str:
     _check_file(path, relative)
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as handle:  # CRLF kept as it is on disk
+            return handle.read()
     except UnicodeDecodeError:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
 
@@ -184,11 +184,12 @@ def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> d
             )
         at = content.index(old)
         updated = content[:at] + new + content[at + len(old) :]
-        writer = writer_for(ctx.root)
-        if writer.is_memory_file(target):  # versioned and redacted, like the app's own edits
-            writer.write(target, updated, source="memory_edit", allow_shrink=True, expected=content)
-        else:
-            atomic_write_text(target, updated)
+        try:  # versioned and redacted, like the app's own edits
+            writer_for(ctx.root).write(
+                target, updated, source="memory_edit", allow_shrink=True, expected=content
+            )
+        except MemoryWriteError as exc:
+            raise EditConflict(str(exc)) from None
     return {"path": relative, "replaced": 1, "line": content.count("\n", 0, at) + 1}
 
 
@@ -200,8 +201,9 @@ async def memory_edit(ctx: JobContext, params: EditParams) -> dict[str, Any]:
     of one file never lose an update.
     """
     target = ctx.confine(params.path)
-    if not target.relative.endswith(EDITABLE_SUFFIXES) or target.relative.startswith("sessions/"):
+    if not writer_for(ctx.root).is_memory_file(target.path):
         raise PathRefused(
-            f"{target.relative!r} cannot be edited; only Markdown memory files (*.md) can"
+            f"{target.relative!r} cannot be edited; only memory files can (MEMORY.md, "
+            "memory/**, digest/**)"
         )
     return await asyncio.to_thread(_edit, ctx, target.path, target.relative, params.old, params.new)

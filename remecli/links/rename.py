@@ -63,7 +63,8 @@ def _rewrite(
 ) -> bool:
     """Rewrite the given links of `source` (link → new target path) on their lines."""
     target_file = writer.root / source
-    before = target_file.read_text(encoding="utf-8", errors="surrogateescape")
+    with open(target_file, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        before = handle.read()  # CRLF kept: the writer compares against the bytes on disk
     lines = before.split("\n")
     for link, wanted in fixes:
         number = link.line - 1

@@ -238,12 +238,8 @@ class MemoryWriter:
     # ------------------------------------------------------------- helpers
     @contextlib.contextmanager
     def _locked(self, relative: str) -> Iterator[None]:
-        with self._thread_lock:
-            if not self.history_enabled:
-                yield
-                return
-            with self.store.lock(relative):
-                yield
+        with self._thread_lock, self.store.lock(relative):  # across processes, history or not
+            yield
 
     def _check_shrink(self, relative: str, current: bytes, text: str, redact_old: bool) -> None:
         before = _decode(current)
@@ -272,6 +268,11 @@ class MemoryWriter:
         ):
             return
         source = "content before the first recorded write" if latest is None else "edit outside"
+        if self.redact:  # history must not keep a secret the new version redacts
+            redaction = redact_secrets(_decode(current))
+            if redaction.kinds:
+                current = _encode(redaction.text)
+                source += f" (secrets redacted: {', '.join(sorted(set(redaction.kinds)))})"
         self.store.record(relative, current, source, durable=True)  # before it is replaced
 
     def _record(self, relative: str, data: bytes, source: str) -> int | None:

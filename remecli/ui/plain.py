@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -170,7 +171,9 @@ def run_repl(settings: Settings) -> int:
         frontend = PlainFrontEnd(out, err)
         assistant = Assistant(settings, ask=renderer.ask)
         assistant.working_dir.mkdir(parents=True, exist_ok=True)
-        history_file = assistant.working_dir / "plain_history"
+        history_file = assistant.locations.plain_history
+        if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
+            os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))
         session: PromptSession = PromptSession(
             history=FileHistory(str(history_file)),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),

@@ -79,7 +79,7 @@ class RemeApp(App):
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
         menu = CommandMenu(id="command-menu")
-        self.input_history = InputHistory(self.assistant.working_dir / "input_history.jsonl")
+        self.input_history = InputHistory(self.assistant.locations.input_history)
         chat_input = ChatInput(self.input_history, id="input")
         chat_input.completion_menu = menu
         yield menu

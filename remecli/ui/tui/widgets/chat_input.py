@@ -6,6 +6,7 @@ terminals send them as a plain Enter, so Ctrl+J is the documented key.)"""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,8 @@ class InputHistory:
         if self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self.path.open("a", encoding="utf-8") as fh:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                with os.fdopen(fd, "a", encoding="utf-8") as fh:  # what was typed: private
                     fh.write(json.dumps(text, ensure_ascii=False) + "\n")
             except OSError:  # history is a convenience: never let it break the prompt
                 self.path = None
@@ -69,7 +71,7 @@ class InputHistory:
                     del lines[i]
                     break
         try:
-            atomic_write_text(self.path, "".join(line + "\n" for line in lines))
+            atomic_write_text(self.path, "".join(line + "\n" for line in lines), new_mode=0o600)
         except OSError:
             self.path = None
         return len(typed)
