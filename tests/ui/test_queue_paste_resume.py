@@ -33,7 +33,7 @@ async def test_a_message_typed_while_loading_shows_at_once_marked_queued(
 
 
 async def test_new_while_a_reply_runs_is_queued_and_runs_after_it(fake_llm, tmp_path) -> None:
-    fake_llm.add_text("slow " * 60, chunk_size=5, chunk_delay=0.03)
+    fake_llm.add_text("slow " * 2000, chunk_size=5, chunk_delay=0.03)  # ~60 s unless cancelled
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
@@ -43,6 +43,8 @@ async def test_new_while_a_reply_runs_is_queued_and_runs_after_it(fake_llm, tmp_
         await wait_until(
             pilot, lambda: any("/new queued" in str(w.render()) for w in app.query(".notice"))
         )
+        assert app.replying and app.query(AssistantMessage)  # /new waits for the reply
+        await pilot.press("escape")  # the reply ends (cancelled): the queued /new runs now
         await wait_until(pilot, lambda: not app.replying and not app.query(AssistantMessage))
         await wait_until(
             pilot, lambda: any("New conversation" in str(w.render()) for w in app.query(".notice"))
