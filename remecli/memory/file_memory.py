@@ -167,6 +167,13 @@ class FileMemory:
             self.index_ready.set()
         except Exception:
             log.exception("memory index failed to open; memory_search stays off")
+            for part in (self._opening, self.links):
+                if part is not None:
+                    try:
+                        await asyncio.to_thread(part.close)
+                    except Exception:
+                        log.exception("could not close a part of the failed index")
+            self._opening = self.links = None
 
     async def _notes_changed(self, paths: set[str]) -> None:
         """Files changed on disk: the link graph follows (the index already has)."""
@@ -185,7 +192,10 @@ class FileMemory:
         summaries, stop the watcher, clean expired tool results. Returns one status line per
         summary task."""
         if self.conversation.bound:
-            await self.conversation.save()
+            try:
+                await self.conversation.save()
+            except Exception:  # e.g. a full disk: everything below must still stop
+                log.exception("could not save the conversation on close")
         await self.dreaming.stop()  # a background dream is redone next time; never waited for
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         await self.dreaming.stop()  # one the last summaries may have started
@@ -201,7 +211,7 @@ class FileMemory:
             await asyncio.to_thread(index.close)  # after the current embedding batch
             self.index = self._opening = None
         if self.links is not None:
-            self.links.close()
+            await asyncio.to_thread(self.links.close)
             self.links = None
         await asyncio.to_thread(self.tool_results.cleanup)
         self.conversation.lock.release()
@@ -343,7 +353,7 @@ class FileMemory:
         floor = search.min_score if min_score is None else float(min_score)
         graph = self.links if links else None
 
-        def search() -> list[dict[str, Any]]:  # one worker thread: search, then the links
+        def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links
             results = index.search_blocking(
                 query, count, floor, source=source, since=since, until=until
             )
@@ -354,7 +364,7 @@ class FileMemory:
 
             return expand(hits, graph)
 
-        return await asyncio.to_thread(search)
+        return await asyncio.to_thread(search_and_expand)
 
     async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
         """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""

@@ -52,19 +52,36 @@ class SessionLock:
             return
         path = _lock_path(self.sessions_dir, session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = self._locked_fd(path)
+        if fd is None:
             raise SessionInUse(
                 f"Conversation {session_id} is open in another remecli on this working dir; "
                 "close it there, or resume another conversation (remecli sessions lists them)."
-            ) from None
+            )
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self.release()
         self._fd, self.session_id = fd, session_id
+
+    @staticmethod
+    def _locked_fd(path: Path) -> int | None:
+        """An fd holding the lock on the file now at `path` (None: another process holds it).
+        A holder that releases unlinks the file; a lock won on the unlinked inode is retried."""
+        for _ in range(10):
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                return None
+            try:
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                return fd
+            os.close(fd)
+        return None
 
     def release(self) -> None:
         """Drop the lock (and its file) of the conversation held, if any."""

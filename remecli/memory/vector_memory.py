@@ -24,6 +24,24 @@ log = logging.getLogger(__name__)
 CLOSE_WAIT_S = 5.0
 
 
+def _redacted(msg: Any) -> Any:
+    """A copy of `msg` whose text has secrets replaced (vector memory is memory too)."""
+    from remecli.memory.redact import redact_secrets
+
+    content = getattr(msg, "content", None)
+    if isinstance(content, str):
+        return msg.model_copy(update={"content": redact_secrets(content).text})
+    if not isinstance(content, list):
+        return msg
+    blocks = []
+    for block in content:
+        text = getattr(block, "text", None)
+        if getattr(block, "type", "") == "text" and isinstance(text, str):
+            block = block.model_copy(update={"text": redact_secrets(text).text})
+        blocks.append(block)
+    return msg.model_copy(update={"content": blocks})
+
+
 class VectorMemory:
     """Personal and tool memory of one working dir, summarized in the background."""
 
@@ -72,6 +90,9 @@ class VectorMemory:
         if not self.enabled or not messages:
             return
         from remecli.vector.integration import remember_conversation
+
+        if self.settings.memory.redact_secrets:
+            messages = [_redacted(m) for m in messages]
 
         async def run() -> None:
             try:

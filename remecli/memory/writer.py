@@ -238,8 +238,14 @@ class MemoryWriter:
     # ------------------------------------------------------------- helpers
     @contextlib.contextmanager
     def _locked(self, relative: str) -> Iterator[None]:
-        with self._thread_lock, self.store.lock(relative):  # across processes, history or not
-            yield
+        with self._thread_lock:  # and across processes, history or not
+            lock = (
+                self.store.lock(relative)
+                if self.history_enabled
+                else _plain_lock(self.root, relative)
+            )
+            with lock:
+                yield
 
     def _check_shrink(self, relative: str, current: bytes, text: str, redact_old: bool) -> None:
         before = _decode(current)
@@ -335,3 +341,21 @@ def working_dir_of(path: Path | str) -> Path | None:
         if ancestor.name in MEMORY_FOLDERS:  # the nearest one: a working dir inside notes works
             return ancestor.parent
     return None
+
+
+@contextlib.contextmanager
+def _plain_lock(root: Path, relative: str) -> Iterator[None]:
+    """A cross-process lock on one memory file when no history folder is kept
+    (`<working_dir>/index/locks/`, derived state)."""
+    import fcntl
+    import hashlib
+
+    folder = root / "index" / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha1(relative.encode("utf-8")).hexdigest()
+    fd = os.open(folder / f"writer-{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

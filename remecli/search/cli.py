@@ -78,7 +78,14 @@ def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
 def progress_bar():
     """A rich progress bar on stderr; yields the callback the index reports to."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     console = Console(stderr=True)
     columns = (
@@ -90,7 +97,7 @@ def progress_bar():
     with Progress(
         *columns, console=console, transient=True, disable=not console.is_terminal
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
             if stage not in tasks:

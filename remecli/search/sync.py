@@ -16,17 +16,14 @@ import json
 import logging
 import re
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
 from remecli.config.search import SearchSettings
-from remecli.search.cache import cache_key
 from remecli.search.chunker import MarkdownChunker
-from remecli.search.embedders import Embedder, EmbeddingError
+from remecli.search.embedders import Embedder
+from remecli.search.embedding_sync import embed_missing
 from remecli.search.frontmatter import split_frontmatter
 from remecli.search.keyword import KeywordDoc
 from remecli.search.parts import IndexParts
@@ -34,13 +31,11 @@ from remecli.search.store import StoredChunk, day_number
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.transcripts import ReadState, chunk_turns, read_turns
 from remecli.search.types import Chunk, SyncReport
-from remecli.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 KEYWORD_BATCH = 5_000
-OPEN_CHUNK_SECONDS = 600  # a transcript quiet this long has a finished last chunk
 _SPEAKERS_KEPT = 64
 
 
@@ -59,16 +54,6 @@ class PendingWrites:
         self.remove_ids.clear()
         self.add.clear()
         self.files.clear()
-
-
-def embedding_text(chunk: Chunk) -> str:
-    """What is embedded: the note's name/description, the heading path when the heading is not
-    in the chunk, then the chunk."""
-    text = chunk.text
-    if chunk.headings and not text.lstrip().startswith("#"):
-        text = f"{chunk.heading_path}\n{text}"
-    about = ": ".join(part for part in (chunk.name, chunk.description) if part)
-    return f"{about}\n{text}" if about else text
 
 
 @functools.lru_cache(maxsize=64)
@@ -353,63 +338,15 @@ class Syncer:
 
     # -- embeddings ----------------------------------------------------------------------------
 
-    def _without_open_chunks(
-        self, parts: IndexParts, pending: list[StoredChunk]
-    ) -> list[StoredChunk]:
-        """`pending` minus the growing last chunk of live transcripts (embedded once it is
-        finished: a later chunk follows it, or the file has been quiet for a while)."""
-        last = parts.store.last_chunk_starts(TRANSCRIPT)
-        now_ns = time.time_ns()
-        return [s for s in pending if not _is_open(s, last, now_ns)]
-
     def embed_missing(
         self, parts: IndexParts, report: SyncReport, progress: Progress | None = None
     ) -> None:
         """Embed chunks without a vector (cache first); transcripts only if enabled."""
-        if self.embedder is None:
-            return
-        pending = parts.store.without_vectors()
-        if not self.settings.embed_transcripts:
-            pending = [s for s in pending if s.chunk.source != TRANSCRIPT]
-        elif any(s.chunk.source == TRANSCRIPT for s in pending):
-            pending = self._without_open_chunks(parts, pending)
-        if not pending:
-            return
-        texts = [embedding_text(s.chunk) for s in pending]
-        dims = self.settings.embedding.dimensions or self.embedder.dimensions
-        keys = [cache_key(self.embedder.model_id, dims, t) for t in texts]
-        cached = parts.cache.get_many(keys)
-        missing = [k for k, key in enumerate(keys) if key not in cached]
-        size = max(self.settings.embedding.batch_size, 1)
-        try:
-            for first in range(0, len(missing), size):
-                if self.stopping.is_set():  # closing: the rest is embedded next time
-                    break
-                part = missing[first : first + size]
-                matrix = self.embedder.embed_documents([texts[k] for k in part])
-                rows = list(zip(part, matrix, strict=True))
-                parts.cache.put_many([(keys[k], row) for k, row in rows])
-                cached.update({keys[k]: row for k, row in rows})
-                report.chunks_embedded += len(part)
-                if progress:
-                    progress("embedding", first + len(part), len(missing))
-        except EmbeddingError as exc:
-            report.embedding_error = self.last_error = str(exc)
-            log.warning("embedding failed, keyword search still works: %s", exc)
-        ready = [(s.id, cached[key]) for s, key in zip(pending, keys, strict=True) if key in cached]
-        if not ready:
-            return
-        parts.store.set_vectors(ready)
-        if parts.vectors is None:
-            parts.vectors = VectorIndex(len(ready[0][1]))
-        parts.vectors.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
-
-
-def _is_open(stored: StoredChunk, last: dict[str, tuple[int, int]], now_ns: int) -> bool:
-    """A transcript's last chunk while the file is still being written to (it will grow)."""
-    start, mtime_ns = last.get(stored.chunk.path, (0, 0))
-    recent = now_ns - mtime_ns < OPEN_CHUNK_SECONDS * 1_000_000_000
-    return stored.chunk.source == TRANSCRIPT and stored.chunk.start_line == start and recent
+        if self.embedder is not None:
+            self.last_error = (
+                embed_missing(parts, self.embedder, self.settings, report, self.stopping, progress)
+                or self.last_error
+            )
 
 
 def _read_from(handle, resume: dict, size: int) -> tuple[int, int, bytes]:

@@ -98,6 +98,8 @@ def _show_retries(renderer: PlainRenderer) -> None:
 def _cancel_on_sigterm() -> None:
     """SIGTERM cancels the running front-end task, whose `finally` then saves memory."""
     task = asyncio.current_task()
+    if task is None:
+        return
     with contextlib.suppress(NotImplementedError, RuntimeError):
         for sig in (signal.SIGTERM, signal.SIGHUP):
             asyncio.get_running_loop().add_signal_handler(sig, task.cancel)

@@ -156,7 +156,7 @@ class RemeApp(App):
 
     def background_event(self, event) -> None:
         """A notice that arrived while no reply runs (background summary finished, …)."""
-        self.call_later(self.renderer.render, event)
+        self.call_later(self.view.render, event)
 
     async def _boot(self) -> None:
         status = self.query_one(StatusLine)
@@ -173,10 +173,10 @@ class RemeApp(App):
             return
         if self.settings.resume and not self.replying and not self.query(".user"):
             for event in self.assistant.replay():  # a resumed conversation, where it left off
-                await self.renderer.render(event)
-            await self.renderer.end_reply()
+                await self.view.render(event)
+            await self.view.end_reply()
         status.state = "ready" if not self.replying else status.state
-        self.renderer.context_usage(self.assistant.context_usage())
+        self.view.context_usage(self.assistant.context_usage())
 
     # ----------------------------------------------------------------- input
     def on_key(self, event) -> None:
@@ -259,6 +259,13 @@ class RemeApp(App):
         self._reply_worker = self.run_worker(self._reply(text, user), name="reply", group="reply")
 
     @property
+    def view(self) -> EventRenderer:
+        """The renderer of core events (exists once the screen is composed)."""
+        if self.renderer is None:
+            raise RuntimeError("the chat view is not mounted yet")
+        return self.renderer
+
+    @property
     def replying(self) -> bool:
         """True while a reply (or a conversation-changing command) runs."""
         return self._reply_worker is not None and self._reply_worker.is_running
@@ -273,15 +280,15 @@ class RemeApp(App):
             await self.chat.unmark_queued(text)
             async with contextlib.aclosing(self.assistant.send(text)) as stream:
                 async for event in stream:
-                    await self.renderer.render(event)
+                    await self.view.render(event)
         except asyncio.CancelledError:
-            await self.renderer.note_cancelled()
+            await self.view.note_cancelled()
             raise
         finally:
-            await self.renderer.end_reply()
+            await self.view.end_reply()
             status.state = "ready"
             if self.assistant.ready:
-                self.renderer.context_usage(self.assistant.context_usage())
+                self.view.context_usage(self.assistant.context_usage())
 
     async def _command(self, command: SlashCommand, arg: str) -> None:
         status = self.query_one(StatusLine)
@@ -289,19 +296,19 @@ class RemeApp(App):
             status.state = f"/{command.name}…"
         try:
             async for event in dispatch(self.assistant, command, arg, self.frontend):
-                await self.renderer.render(event)
+                await self.view.render(event)
         finally:
             if command.needs_idle:
                 status.state = "ready"
             if self.assistant.ready:
-                self.renderer.context_usage(self.assistant.context_usage())
+                self.view.context_usage(self.assistant.context_usage())
 
     # --------------------------------------------------------------- actions
     def action_cancel_reply(self) -> None:
         if self.query_one(CommandMenu).is_open:
             self.query_one(CommandMenu).show_for("")
             return
-        if self.replying:
+        if self.replying and self._reply_worker is not None:
             self._reply_worker.cancel()
 
     def action_scroll_chat(self, where: str, always: bool = False) -> None:
@@ -324,7 +331,7 @@ class RemeApp(App):
         if self.frontend.copy_selection():
             return
         self.frontend.close_approval()  # the dialog never outlives a cancel: denied
-        if self.replying:
+        if self.replying and self._reply_worker is not None:
             self._reply_worker.cancel()
             self._last_interrupt = time.monotonic()
             return
@@ -343,10 +350,11 @@ class RemeApp(App):
         self._shutdown_worker = self.run_worker(self._save_and_exit(), name="shutdown")
 
     async def _save_and_exit(self) -> None:
-        if self.replying:  # let the reply close its tool calls before the session is saved
-            self._reply_worker.cancel()
+        worker = self._reply_worker
+        if self.replying and worker is not None:  # close its tool calls before the save
+            worker.cancel()
             with contextlib.suppress(WorkerError):
-                await self._reply_worker.wait()
+                await worker.wait()
         if self.assistant.ready:
             await self.query_one(ChatView).add_notice(
                 "• Saving this conversation to long-term memory before exit… "

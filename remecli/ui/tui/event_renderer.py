@@ -50,9 +50,9 @@ class EventRenderer:
             if event.call_id in self.panels:
                 self.panels[event.call_id].add_output(event.text)
         elif isinstance(event, ev.ToolFinished):
-            panel = self.panels.pop(event.call_id, None)
-            if panel is not None:
-                panel.finish(event.state, event.output, event.duration)
+            finished = self.panels.pop(event.call_id, None)
+            if finished is not None:
+                finished.finish(event.state, event.output, event.duration)
             self.set_state("thinking…")
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)

@@ -45,7 +45,9 @@ class ToolPanel(Collapsible):
         self.state = "running"
         self.duration: float | None = None
         self._body = Static("", classes="tool-preview", markup=False)
-        super().__init__(self._body, title=Content(self._title_text()), collapsed=True)
+        # Content, not str: arguments may contain [brackets] (Textual accepts both here)
+        title = Content(self._title_text())
+        super().__init__(self._body, title=title, collapsed=True)  # type: ignore[arg-type]
 
     def _title_text(self) -> str:
         icon = STATE_ICONS.get(self.state, "?")
@@ -56,7 +58,7 @@ class ToolPanel(Collapsible):
         )
 
     def _refresh(self) -> None:
-        self.title = Content(self._title_text())  # plain text: arguments may contain [brackets]
+        self.title = Content(self._title_text())  # type: ignore[assignment]  # see __init__
         lines = self.output.splitlines()
         preview = "\n".join(lines[:PREVIEW_LINES])
         if len(lines) > PREVIEW_LINES:
