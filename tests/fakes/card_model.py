@@ -21,7 +21,8 @@ _FOLDER = re.compile(r"(memory/\d{4}-\d{2}-\d{2})/<topic-slug>\.md")
 
 def is_card_summarizer(body: dict) -> bool:
     """True for a request of the summarizer in the card layout."""
-    return "topic cards" in content_text(body["messages"][0])
+    system = content_text(body["messages"][0])
+    return "topic cards" in system and bool(_FOLDER.search(system) or _EXISTING.search(system))
 
 
 def card_turn(body: dict) -> ToolCallsTurn | str:
