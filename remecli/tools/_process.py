@@ -29,6 +29,7 @@ _TERM_GRACE_S = 0.5  # SIGTERM first; SIGKILL whatever is left after this
 _DRAIN_GRACE_S = 0.3  # after the main process exits, how long background children may hold the pipe
 _EXIT_POLL_S = 0.05  # exit-status polling while the pipe is still open
 _PIPE_GRACE_S = 1.0  # after the group is gone, how long to wait for the pipe to close
+_DETACH_GRACE_S = 0.5  # how long a finished command's children get to detach (setsid)
 _TRACK_POLL_S = 0.2  # how often the run's descendants are recorded
 
 # Keep tools non-interactive: no pagers, no colours, no prompts.
@@ -112,6 +113,10 @@ async def run_in_process_group(
             await _wait_for_exit(proc, reader, time.monotonic() + _PIPE_GRACE_S)
         if not reader.done():  # background children may still hold the pipe: let them flush
             await asyncio.wait({reader}, timeout=_DRAIN_GRACE_S)
+        if not timed_out:  # a child on its way out of the group (`setsid cmd &`) may leave
+            deadline = time.monotonic() + _DETACH_GRACE_S
+            while _group_alive(pgid) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
         if _group_alive(pgid):
             stopped_background = not timed_out
             await _terminate_group(pgid)
