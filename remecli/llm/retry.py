@@ -10,40 +10,16 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from agentscope.middleware import MiddlewareBase
+
+from remecli.llm.retry_notices import RetryNotice, _listeners
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 OnRetry = Callable[[int, BaseException, float], None]
-
-
-@dataclass(frozen=True)
-class RetryNotice:
-    """A retry about to happen, for front-ends: "retrying (2/3) after HTTP 500…"."""
-
-    attempt: int  # 1-based number of this retry
-    max_retries: int
-    cause: str
-    delay: float
-    what: str
-
-    @property
-    def line(self) -> str:
-        """The status text."""
-        return f"retrying ({self.attempt}/{self.max_retries}) after {self.cause}…"
-
-
-_listeners: list[Callable[[RetryNotice], None]] = []
-
-
-def add_retry_listener(listener: Callable[[RetryNotice], None]) -> Callable[[], None]:
-    """Call `listener` before every retry (any model call); returns a function that removes it."""
-    _listeners.append(listener)
-    return lambda: _listeners.remove(listener) if listener in _listeners else None
 
 
 def retry_cause(exc: BaseException) -> str:

@@ -90,7 +90,7 @@ def _call_key(name: str, arguments: object) -> str:
 
 def _show_retries(renderer: PlainRenderer) -> None:
     """Say on stderr when a failed model call is retried ("retrying (2/3) after HTTP 500…")."""
-    from remecli.llm.retry import add_retry_listener
+    from remecli.llm.retry_notices import add_retry_listener
 
     add_retry_listener(lambda notice: renderer.line(f"• {notice.line}", "yellow"))
 

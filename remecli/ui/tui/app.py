@@ -20,7 +20,7 @@ from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import dispatch, parse
 from remecli.commands.registry import SlashCommand, unknown_command_message
 from remecli.config.settings import Settings
-from remecli.llm.retry import RetryNotice, add_retry_listener
+from remecli.llm.retry_notices import RetryNotice, add_retry_listener
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd
 from remecli.ui.tui.themes import apply_themes
