@@ -107,18 +107,6 @@ class Transcript:
         finally:
             os.close(fd)
 
-    def exists(self) -> bool:
-        """True when the transcript file exists."""
-        return self.path.is_file()
-
-    def delete(self) -> bool:
-        """Delete the transcript (for `/clear`); True if a file was removed."""
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            return False
-        return True
-
     def read(self) -> TranscriptData:
         """Rebuild messages (blocks merged in order), checkpoints and removals."""
         data = TranscriptData()
