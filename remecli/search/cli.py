@@ -12,6 +12,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from remecli.config.locations import Locations
 from remecli.search.embedders import EmbeddingError
 from remecli.search.index import MemoryIndex
 from remecli.search.types import SearchResult, SyncReport
@@ -151,7 +152,7 @@ def run(command: str, argv: list[str]) -> int:
     except ConfigError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    working_dir = Path(settings.working_dir).expanduser()
+    working_dir = Locations.from_settings(settings).root
     if not working_dir.is_dir():
         print(
             f"remecli: no working dir at {working_dir}; run remecli there first or pass "
@@ -171,6 +172,8 @@ def run(command: str, argv: list[str]) -> int:
         with progress_bar() as report_progress:
             if command == "reindex":
                 print(_summary(index.reindex_blocking(report_progress)))
+                notes = _rebuild_links(working_dir)
+                print(f"link graph: {notes} notes")
                 return 0
             report = index.sync_blocking(report_progress)
         if report.embedding_error:
@@ -190,9 +193,32 @@ def run(command: str, argv: list[str]) -> int:
     finally:
         index.close()
     if options["json"]:
-        print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
+        hits = _with_links(working_dir, [r.to_dict() for r in results])
+        print(json.dumps(hits, ensure_ascii=False, indent=2))
     elif not results:
         print("no matches")
     else:
         print("\n\n".join(format_result(r) for r in results))
     return 0
+
+
+def _rebuild_links(working_dir: Path) -> int:
+    """`remecli reindex` rebuilds the derived link graph too; returns its note count."""
+    from remecli.links import LinkGraph
+
+    graph = LinkGraph(working_dir)
+    try:
+        return graph.rebuild()
+    finally:
+        graph.close()
+
+
+def _with_links(working_dir: Path, hits: list[dict]) -> list[dict]:
+    """Each hit with its note's links (`links: {out, in}`), as the agent's memory_search has."""
+    from remecli.links import LinkGraph, expand
+
+    graph = LinkGraph.open(working_dir)
+    try:
+        return expand(hits, graph)
+    finally:
+        graph.close()
