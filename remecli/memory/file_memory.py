@@ -26,6 +26,7 @@ from remecli.memory.conversation import Conversation
 from remecli.memory.dreaming import Dreaming
 from remecli.memory.layout import WorkingDir
 from remecli.memory.notices import MemoryNotice
+from remecli.memory.resources import ResourceCards
 from remecli.memory.session import Session
 from remecli.memory.session_lock import is_live
 from remecli.memory.summarizer import Summarizer, SummaryResult
@@ -35,6 +36,7 @@ from remecli.memory.vector_memory import VectorMemory
 if TYPE_CHECKING:
     from remecli.links import LinkGraph
     from remecli.memory.dream.runner import DreamResult
+    from remecli.memory.resources_watch import ResourceWatcher
     from remecli.search import MemoryIndex
 
 log = logging.getLogger(__name__)
@@ -112,6 +114,10 @@ class FileMemory:
             on_done=on_dream_done,
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
+        # Auto Resource: resource/ files become cards. Front-ends set `resources.on_gone` to ask
+        # before removing the cards of deleted files (`resources.prune(remove=True)`).
+        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model)
+        self._resource_watcher: ResourceWatcher | None = None
         self.search_enabled = search
         self.index: MemoryIndex | None = None
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
@@ -148,6 +154,13 @@ class FileMemory:
             self._index_task = asyncio.create_task(self._open_index())
             if wait_for_index:
                 await self._index_task
+        if self.search_enabled and self.settings.search.watch:
+            from remecli.memory.resources_watch import ResourceWatcher
+
+            self._resource_watcher = ResourceWatcher(
+                self.resources, self.settings.search.watch_debounce_ms
+            )
+            self._resource_watcher.start()
 
     async def _open_index(self) -> None:
         from remecli.links import LinkGraph
@@ -188,6 +201,9 @@ class FileMemory:
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         await self.dreaming.stop()  # one the last summaries may have started
         await self.vector.close()
+        if self._resource_watcher is not None:
+            await self._resource_watcher.stop()
+            self._resource_watcher = None
         if self._index_task is not None and not self._index_task.done():
             self._index_task.cancel()
             await asyncio.gather(self._index_task, return_exceptions=True)
