@@ -13,10 +13,12 @@ it stays in the history.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
+import os
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -172,7 +174,7 @@ class ResourceCards:
     async def ingest(self, rel: str) -> IngestOutcome:
         """Create or update the card of resource `rel` (`resource/<file>`); never raises for
         a file it cannot use (the outcome says what to do)."""
-        async with self._lock:
+        async with self._lock, self._other_processes():
             try:
                 return await self._ingest(rel)
             except ResourceRefused as exc:
@@ -183,6 +185,29 @@ class ResourceCards:
             except Exception as exc:  # the model or the disk failed: try again next time
                 log.exception("resource %s could not become a card", rel)
                 return IngestOutcome(rel, "failed", message=f"{rel}: {_one_line(exc)}")
+
+    @contextlib.asynccontextmanager
+    async def _other_processes(self) -> AsyncIterator[None]:
+        """Hold `index/locks/resources.lock` (flock, polled so a cancel never hangs): the app's
+        watcher and `remecli ingest` of the same file never both create a card."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: in-process locking only
+            yield
+            return
+        folder = Path(self.layout.index_dir) / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / "resources.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    await asyncio.sleep(0.05)
+            yield
+        finally:
+            os.close(fd)  # closing releases the flock
 
     async def _ingest(self, rel: str) -> IngestOutcome:
         from remecli.memory.cards_write import write_memory_file

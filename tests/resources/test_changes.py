@@ -3,6 +3,8 @@ files it cannot use are refused with a message saying what to do, before any mod
 
 from __future__ import annotations
 
+import asyncio
+
 from remecli.memory.cards import read_meta
 from remecli.memory.resources_extract import MAX_INPUT_CHARS, MAX_RESOURCE_BYTES
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
@@ -90,3 +92,28 @@ async def test_a_gbk_text_file_is_decoded(cards, fake_llm) -> None:
     fake_llm.add_text(answer("部署流程", "每周五部署到预发环境，负责人李雷。"))
     assert (await cards.ingest(rel)).status == "created"
     assert "负责人是李雷" in resource_text(fake_llm.chat_requests()[0].body)
+
+
+async def test_two_runtimes_ingesting_one_file_make_one_card(cards, fake_llm) -> None:
+    """Like the app's watcher and `remecli ingest` at once: the second waits, then finds the card."""
+    from remecli.memory.resources import ResourceCards
+
+    rel = drop(cards, "shared.md", "# Shared\n\nBoth saw this file.\n")
+    other = ResourceCards(cards.layout, cards.settings, cards._model_getter)
+    fake_llm.add_text(answer("Shared file", "A file two runtimes saw at once."), delay=0.5)
+    fake_llm.add_text(answer("Shared file again", "Must not be asked for."))
+    first, second = await asyncio.gather(cards.ingest(rel), other.ingest(rel))
+    assert sorted([first.status, second.status]) == ["created", "unchanged"]
+    assert len(resource_cards(cards.layout.root)) == 1 and len(fake_llm.chat_requests()) == 1
+
+
+async def test_chinese_cards(cards, fake_llm) -> None:
+    cards.settings.language = "zh"
+    rel = drop(cards, "会议.md", "# 周会\n\n决定：下周三发布 2.0。\n")
+    fake_llm.add_text(answer("周会决定", "周会决定下周三发布 2.0 版本。", "下周三发布"))
+    outcome = await cards.ingest(rel)
+    assert outcome.card is not None and outcome.card.endswith("/周会决定.md")
+    system = fake_llm.chat_requests()[0].body["messages"][0]["content"]
+    assert "用中文书写" in system
+    text = (cards.layout.root / outcome.card).read_text(encoding="utf-8")
+    assert "## 要点\n- 下周三发布" in text and "## 来源\n- [[resource/会议.md]]" in text
