@@ -18,7 +18,7 @@ import datetime as dt
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -310,13 +310,14 @@ class ResourceCards:
         return outcomes
 
     # ---------------------------------------------------------------- pruning
-    def prune(self, *, remove: bool) -> list[OrphanCard]:
-        """Cards whose resource is gone; with `remove`, delete them through the memory writer
-        (kept in history: `remecli memory restore` brings one back) and update the day pages."""
+    def prune(self, *, remove: bool, cards: Collection[str] | None = None) -> list[OrphanCard]:
+        """Cards whose resource is gone (only those in `cards`, when given); with `remove`,
+        delete them through the memory writer (kept in history: `remecli memory restore` brings
+        one back) and update the day pages. Blocking: call it from a worker thread."""
         from remecli.memory.day_page import refresh_day_page
         from remecli.memory.writer import writer_for
 
-        orphans = self.orphans()
+        orphans = [o for o in self.orphans() if cards is None or o.card in cards]
         if not remove:
             return orphans
         root = Path(self.layout.root)

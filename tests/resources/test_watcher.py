@@ -52,6 +52,11 @@ async def test_the_runtime_watches_resources(tmp_path, fake_llm) -> None:
         await until(lambda: gone, "the on_gone hook")
         assert [o.resource for o in gone[0]] == ["resource/early.txt"]
         assert len(resource_cards(root)) == 2  # asked about, not removed
+        removed = await asyncio.to_thread(  # what the TUI does once the user says yes
+            memory.resources.prune, remove=True, cards={o.card for o in gone[0]}
+        )
+        assert [o.card for o in removed] == [o.card for o in gone[0]]
+        assert [m["name"] for _, m in resource_cards(root)] == ["Late note, revised"]
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # the index's own watcher picks the card up
             hits = await memory.memory_search("revised late note", 5)
