@@ -295,14 +295,18 @@ class ResourceCards:
         raise RuntimeError(f"the model's answer was unusable twice ({problem}); try again later")
 
     async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:
-        """Ingest `rels` (default: every resource) that exist; report cards of deleted ones to
-        `on_gone` (they are never removed here)."""
+        """Ingest `rels` (files or folders under `resource/`; default: every resource) that
+        exist; report cards of deleted ones to `on_gone` (they are never removed here)."""
         root = Path(self.layout.root)
-        wanted = sorted(rels) if rels is not None else self.resources()
+        if rels is None:
+            wanted = self.resources()
+        else:  # a new folder is listed: files written before the watch reached it count too
+            listed = self.resources()
+            wanted = sorted({r for r in listed if any(_within(r, changed) for changed in rels)})
         outcomes = [await self.ingest(rel) for rel in wanted if (root / rel).is_file()]
         gone = await asyncio.to_thread(self.orphans)
         if rels is not None:
-            gone = [orphan for orphan in gone if orphan.resource in rels]
+            gone = [o for o in gone if any(_within(o.resource, rel) for rel in rels)]
         if gone and self.on_gone is not None:
             result = self.on_gone(gone)
             if asyncio.iscoroutine(result):
@@ -350,6 +354,10 @@ def _card_day(card: Path, default: dt.date) -> dt.date:
         return dt.date.fromisoformat(card.parent.name)
     except ValueError:
         return default
+
+
+def _within(resource: str, rel: str) -> bool:
+    return resource == rel or resource.startswith(rel.rstrip("/") + "/")
 
 
 def _rel(path: Path, root: Path) -> str:

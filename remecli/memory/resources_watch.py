@@ -1,6 +1,6 @@
 """The runtime's side of Auto Resource: catch up at start, then follow `resource/` as it changes.
 
-At start every resource is checked (unchanged files cost a hash, no model call); afterwards a
+At start every resource is checked (unchanged files cost a hash, no model call) while a
 watcher (the search package's debounced `watch_and_sync`, on the resource folder only) ingests
 each file written and reports cards whose file was deleted to `ResourceCards.on_gone`, which asks
 the user (the TUI's hook) before anything is removed.
@@ -19,11 +19,14 @@ log = logging.getLogger(__name__)
 
 
 def wanted(rel: str) -> bool:
-    """True for a path (relative to `resource/`) the watcher should report."""
+    """True for a path (relative to `resource/`) the watcher should report: a resource, or a
+    folder (a name without a suffix: created, its files are listed; deleted, its cards reported)."""
     if not rel:
         return False
-    parts = PurePosixPath(rel).parts
-    return not any(part.startswith(".") for part in parts) and is_resource_name(parts[-1])
+    path = PurePosixPath(rel)
+    if any(part.startswith(".") for part in path.parts):
+        return False
+    return is_resource_name(path.name) or not path.suffix
 
 
 class ResourceWatcher:
@@ -45,12 +48,16 @@ class ResourceWatcher:
     async def _run(self) -> None:
         from remecli.search.watcher import watch_and_sync
 
+        self.cards.folder.mkdir(parents=True, exist_ok=True)
+        watching = asyncio.create_task(
+            watch_and_sync(self.cards.folder, wanted, self._changed, self._stop, self.debounce_ms)
+        )
         try:
-            self._keep(await self.cards.sync())
-            await watch_and_sync(
-                self.cards.folder, wanted, self._changed, self._stop, self.debounce_ms
-            )
+            await asyncio.sleep(0)  # the watch is set up before the catch-up lists the folder
+            self._keep(await self.cards.sync())  # files dropped meanwhile: the watcher has them
+            await watching
         except asyncio.CancelledError:
+            watching.cancel()
             raise
         except Exception:
             log.exception("the resource watcher stopped; `remecli ingest` still works")
