@@ -4,6 +4,7 @@ deleted file's card reported to the `on_gone` hook (asked about, never removed b
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 from collections.abc import Callable
 
@@ -57,6 +58,9 @@ async def test_the_runtime_watches_resources(tmp_path, fake_llm) -> None:
         )
         assert [o.card for o in removed] == [o.card for o in gone[0]]
         assert [m["name"] for _, m in resource_cards(root)] == ["Late note, revised"]
+        shutil.rmtree(late.parent)  # a whole folder deleted: its cards are asked about too
+        await until(lambda: len(gone) > 1, "on_gone for the folder")
+        assert [o.resource for o in gone[-1]] == ["resource/sub/late.md"]
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # the index's own watcher picks the card up
             hits = await memory.memory_search("revised late note", 5)
