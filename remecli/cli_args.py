@@ -63,6 +63,13 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "consolidate new topic cards into the digest (Auto Dream)",
     ),
     Subcommand(
+        "ingest",
+        "remecli.memory.resources_cli:run",
+        "ingest [PATH …] | ingest --prune [--yes]",
+        "remecli ingest ~/notes/plan.md",
+        "turn files into source-linked cards (copied into resource/)",
+    ),
+    Subcommand(
         "memories",
         "remecli.vector.cli:run",
         "memories list|add|get|update|delete|search [--user U|--task T|--tool N] [--json]",

@@ -83,6 +83,11 @@ class Locations:
         """Consolidated knowledge (`personal/`, `procedure/`, `wiki/`)."""
         return self.root / "digest"
 
+    @property
+    def resource_dir(self) -> Path:
+        """Files the user drops in to become source-linked cards (only read, never moved)."""
+        return self.root / "resource"
+
     # ---------------------------------------------------------------- conversations
     @property
     def sessions_dir(self) -> Path:

@@ -12,7 +12,7 @@ from remecli.jobs.errors import JobError
 from remecli.jobs.registry import JOBS, Job, JobParams, JobRegistry
 from remecli.jobs.runner import JobRunner
 
-JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs")
+JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs", "resource_job")
 
 for _module in JOB_MODULES:
     importlib.import_module(f"remecli.jobs.{_module}")

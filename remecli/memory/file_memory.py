@@ -26,8 +26,9 @@ from remecli.memory.conversation import Conversation
 from remecli.memory.dreaming import Dreaming
 from remecli.memory.layout import WorkingDir
 from remecli.memory.notices import MemoryNotice
+from remecli.memory.recovery import SAVED_MARK, unsaved_of_crashed_run
+from remecli.memory.resources import ResourceCards
 from remecli.memory.session import Session
-from remecli.memory.session_lock import is_live
 from remecli.memory.summarizer import Summarizer, SummaryResult
 from remecli.memory.tool_results import offload_messages
 from remecli.memory.vector_memory import VectorMemory
@@ -35,11 +36,10 @@ from remecli.memory.vector_memory import VectorMemory
 if TYPE_CHECKING:
     from remecli.links import LinkGraph
     from remecli.memory.dream.runner import DreamResult
+    from remecli.memory.resources_watch import ResourceWatcher
     from remecli.search import MemoryIndex
 
 log = logging.getLogger(__name__)
-
-SAVED_MARK = "remecli_saved"  # Msg.metadata flag: already handed to long-term memory
 
 
 class FileMemory:
@@ -112,6 +112,10 @@ class FileMemory:
             on_done=on_dream_done,
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
+        # Auto Resource: resource/ files become cards. Front-ends set `resources.on_gone` to ask
+        # before removing the cards of deleted files (`resources.prune(remove=True)`).
+        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model)
+        self._resource_watcher: ResourceWatcher | None = None
         self.search_enabled = search
         self.index: MemoryIndex | None = None
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
@@ -149,6 +153,13 @@ class FileMemory:
             self._index_task = asyncio.create_task(self._open_index())
             if wait_for_index:
                 await self._index_task
+        if self.search_enabled and self.settings.search.watch:
+            from remecli.memory.resources_watch import ResourceWatcher
+
+            self._resource_watcher = ResourceWatcher(
+                self.resources, self.settings.search.watch_debounce_ms
+            )
+            self._resource_watcher.start()
 
     async def _open_index(self) -> None:
         from remecli.links import LinkGraph
@@ -200,6 +211,9 @@ class FileMemory:
         lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
         await self.dreaming.stop()  # one the last summaries may have started
         await self.vector.close()
+        if self._resource_watcher is not None:
+            await self._resource_watcher.stop()
+            self._resource_watcher = None
         index = self.index or self._opening
         if index is not None:
             index.request_stop()  # exit never waits for embedding: it resumes next time
@@ -271,37 +285,14 @@ class FileMemory:
             self.vector.remember(list(messages))
 
     async def recover_unsaved(self) -> int:
-        """A previous run that died (kill -9, power loss) never handed its conversation to
-        long-term memory: summarize what its saved state holds that was never saved."""
-        from remecli.memory import persistence
-
-        try:
-            saved = await asyncio.to_thread(persistence.load_saved, self.layout, "last")
-        except LookupError:
+        """Summarize what a crashed run never saved (see `recovery`); returns how many."""
+        if not self.settings.memory.summarize:
             return 0
-        if saved.agent_state is None:
+        found = await unsaved_of_crashed_run(self.layout)
+        if found is None:
             return 0
-        if is_live(self.layout.sessions_dir, saved.session_id):
-            log.info("session %s is live in another process; not recovering it", saved.session_id)
-            return 0
-        unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]
-        if not unsaved or not self.settings.memory.summarize:
-            return 0
-        for msg in unsaved:
-            msg.metadata[SAVED_MARK] = True
-        agent_state = {
-            **saved.agent_state,
-            "context": [m.model_dump(mode="json") for m in saved.context],
-        }
-        await asyncio.to_thread(
-            persistence.write_state,
-            self.layout,
-            saved.session_id,
-            agent_state,
-            saved.session_state,
-        )
-        log.info("recovering %d unsaved message(s) of session %s", len(unsaved), saved.session_id)
-        self._summarize(unsaved, saved.session_id)
+        session_id, unsaved = found
+        self._summarize(unsaved, session_id)
         return len(unsaved)
 
     # ---------------------------------------------------------------- the seed's methods

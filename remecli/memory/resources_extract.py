@@ -1,0 +1,204 @@
+"""Text of a resource file (`<working_dir>/resource/…`) for its card, by maintained parsers.
+
+Markdown and text are read as they are; JSON, JSONL, YAML are parsed (json, PyYAML) and a broken
+file is refused with the line to fix; CSV goes through `csv` (dialect sniffed); HTML through
+BeautifulSoup (scripts and styles dropped). Bytes are decoded as UTF-8, else by
+charset-normalizer; a file with NUL bytes or no text encoding is refused as binary. What the
+model sees is bounded: the head and the tail of a long text, with a marker saying what was left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+KINDS: dict[str, str] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".text": "text",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".html": "html",
+    ".htm": "html",
+}
+MAX_RESOURCE_BYTES = 10_000_000  # read at all
+MAX_INPUT_CHARS = 24_000  # given to the model (head + tail)
+CSV_MAX_ROWS = 2_000
+OMITTED = "[… {count} characters left out …]"
+
+
+class ResourceRefused(ValueError):
+    """The file cannot become a card; the message says why and what to do (one line)."""
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """A resource's text as the model sees it."""
+
+    kind: str
+    text: str  # bounded
+    digest: str  # sha256 of the file's bytes
+    size: int  # bytes on disk
+    clipped: bool  # the middle was left out
+
+
+def kind_of(path: Path | str) -> str | None:
+    """The resource kind of a file name (None: not a supported type)."""
+    return KINDS.get(Path(path).suffix.lower())
+
+
+def is_resource_name(name: str) -> bool:
+    """True for a supported, visible file name (editor temp files and dotfiles are skipped)."""
+    base = Path(name).name
+    if not base or base.startswith((".", "~")) or base.endswith(("~", ".swp", ".tmp")):
+        return False
+    return kind_of(base) is not None
+
+
+def bounded(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, bool]:
+    """`text` itself when short; else its head and tail around a marker (about `limit` chars)."""
+    if len(text) <= limit:
+        return text, False
+    head = text[: limit * 2 // 3]
+    tail = text[-(limit - len(head)) :]
+    left_out = len(text) - len(head) - len(tail)
+    return f"{head}\n\n{OMITTED.format(count=left_out)}\n\n{tail}", True
+
+
+def decode(data: bytes, name: str) -> str:
+    """The text of `data`; ResourceRefused for binary content."""
+    if b"\x00" in data[:65536]:
+        raise ResourceRefused(f"{name} is binary; only text files can become cards ({_types()})")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[:1_000_000]).best()
+    if best is None:
+        raise ResourceRefused(
+            f"{name} is not text in any encoding found; save it as UTF-8 text ({_types()})"
+        )
+    return str(data.decode(best.encoding, errors="replace"))
+
+
+def extract(path: Path, name: str | None = None) -> Extracted:
+    """Read, check and render `path` for the model; raises ResourceRefused."""
+    label = name or path.name
+    kind = kind_of(path)
+    if kind is None:
+        raise ResourceRefused(f"{label}: unsupported type; supported: {_types()}")
+    size = path.stat().st_size
+    if size > MAX_RESOURCE_BYTES:
+        raise ResourceRefused(
+            f"{label} is {size / 1e6:.1f} MB, over the {MAX_RESOURCE_BYTES / 1e6:.0f} MB limit "
+            "for resources; split it into smaller files"
+        )
+    data = path.read_bytes()
+    text = decode(data, label)
+    rendered = RENDERERS[kind](text, label)
+    shown, clipped = bounded(rendered.strip())
+    if not shown.strip():
+        raise ResourceRefused(f"{label} has no text to summarize; add some or remove it")
+    return Extracted(kind, shown, hashlib.sha256(data).hexdigest(), size, clipped)
+
+
+# ---------------------------------------------------------------- one renderer per kind
+def _as_is(text: str, _name: str) -> str:
+    return text
+
+
+def _json(text: str, name: str) -> str:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResourceRefused(
+            f"{name} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it"
+        ) from None
+    return json.dumps(value, ensure_ascii=False, indent=1)
+
+
+def _jsonl(text: str, name: str) -> str:
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ResourceRefused(
+                f"{name} is not valid JSON Lines (line {number}: {exc.msg}); fix it"
+            ) from None
+        records.append(json.dumps(value, ensure_ascii=False))
+    return f"({len(records)} records, one per line)\n" + "\n".join(records)
+
+
+def _yaml(text: str, name: str) -> str:
+    try:
+        list(yaml.safe_load_all(text))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ResourceRefused(f"{name} is not valid YAML{where}; fix it") from None
+    return text  # checked; the original keeps its comments
+
+
+def _csv(text: str, name: str) -> str:
+    sample = text[:20_000]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, ",;\t|")
+    except csv.Error:
+        dialect = csv.excel_tab if name.lower().endswith(".tsv") else csv.excel
+    rows: list[str] = []
+    total = 0
+    try:
+        for row in csv.reader(io.StringIO(text), dialect):
+            total += 1
+            if len(rows) < CSV_MAX_ROWS:
+                rows.append(" | ".join(cell.strip() for cell in row))
+    except csv.Error as exc:
+        raise ResourceRefused(f"{name} is not valid CSV ({exc}); fix it") from None
+    header = f"({total} rows; the first is usually the header)"
+    if total > len(rows):
+        header += f" (first {len(rows)} shown)"
+    return header + "\n" + "\n".join(rows)
+
+
+def _html(text: str, _name: str) -> str:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(text, "html.parser")
+    for tag in soup(["script", "style", "noscript", "template", "svg"]):
+        tag.decompose()
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    lines = [" ".join(line.split()) for line in soup.get_text("\n").splitlines()]
+    body = "\n".join(line for line in lines if line)
+    return (f"Title: {title}\n\n" if title else "") + body
+
+
+RENDERERS = {
+    "markdown": _as_is,
+    "text": _as_is,
+    "json": _json,
+    "jsonl": _jsonl,
+    "yaml": _yaml,
+    "csv": _csv,
+    "html": _html,
+}
+
+
+def _types() -> str:
+    return ", ".join(sorted({suffix for suffix in KINDS}))

@@ -1,0 +1,80 @@
+"""`remecli ingest` as a user runs it: a real process against the fake server."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+
+from remecli.memory.writer import writer_for
+from tests.resources.conftest import answer, resource_cards
+
+
+def remecli(tmp_path, fake_llm, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REME_")}
+    settings = [
+        f"working_dir={tmp_path / '.reme'}",
+        f"llm.base_url={fake_llm.base_url}",
+        "llm.api_key=sk-test",
+        "llm.model_name=fake-model",
+        "llm.max_retries=0",
+        "search.embedding.backend=none",
+    ]
+    return subprocess.run(
+        [sys.executable, "-m", "remecli", "ingest", *args, *settings],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_ingest_copies_a_file_in_and_prune_asks_for_yes(tmp_path, fake_llm):
+    original = tmp_path / "plan.md"
+    original.write_text("# Plan\n\nMigrate atlas to PostgreSQL 16 in March.\n", encoding="utf-8")
+    fake_llm.add_text(answer("Atlas migration", "Atlas moves to PostgreSQL 16 in March."))
+    done = remecli(tmp_path, fake_llm, str(original))
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / ".reme"
+    card = f"memory/{dt.date.today():%Y-%m-%d}/atlas-migration.md"
+    assert done.stdout.startswith("created") and card in done.stdout
+    assert original.is_file()  # copied, not moved
+    copied = root / "resource" / "plan.md"
+    assert copied.read_text(encoding="utf-8") == original.read_text(encoding="utf-8")
+
+    again = remecli(tmp_path, fake_llm, str(original))  # the same file: nothing to do
+    assert again.returncode == 0 and again.stdout.startswith("unchanged")
+    assert len(fake_llm.chat_requests()) == 1
+
+    other = tmp_path / "elsewhere" / "plan.md"
+    other.parent.mkdir()
+    other.write_text("another plan\n", encoding="utf-8")
+    clash = remecli(tmp_path, fake_llm, str(other))
+    assert clash.returncode == 2 and "already exists with other content" in clash.stderr
+    assert copied.read_text(encoding="utf-8") != "another plan\n"
+
+    copied.unlink()
+    listed = remecli(tmp_path, fake_llm, "--prune")
+    assert listed.returncode == 0 and card in listed.stdout and "--prune --yes" in listed.stdout
+    assert (root / card).is_file()  # only listed
+    removed = remecli(tmp_path, fake_llm, "--prune", "--yes")
+    assert removed.returncode == 0 and f"removed   {card}" in removed.stdout
+    assert not (root / card).exists() and resource_cards(root) == []
+    assert writer_for(root).history(root / card)[-1].source == "resource prune"  # restorable
+    day_page = (root / "memory" / f"{dt.date.today():%Y-%m-%d}.md").read_text(encoding="utf-8")
+    assert card not in day_page
+    assert "No card has lost" in remecli(tmp_path, fake_llm, "--prune").stdout
+
+
+def test_ingest_reports_a_binary_file_in_one_line(tmp_path, fake_llm):
+    binary = tmp_path / "blob.txt"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    done = remecli(tmp_path, fake_llm, str(binary))
+    assert done.returncode == 1 and "binary" in done.stderr and "Traceback" not in done.stderr
+    assert fake_llm.chat_requests() == []
+    wrong = remecli(tmp_path, fake_llm, str(tmp_path / "nope.md"))
+    assert wrong.returncode == 2 and "no such file" in wrong.stderr
+    stray = remecli(tmp_path, fake_llm, "--yes")
+    assert stray.returncode == 2 and "--prune" in stray.stderr
