@@ -100,6 +100,9 @@ class Assistant:
             on_notice=self.notices.put,
             on_dream_done=lambda result: self.notices.put(ev.Notice(result.message, "memory")),
         )
+        from remecli.agent.memory_commands import resources_gone
+
+        memory.resources.on_gone = lambda orphans: resources_gone(self, orphans)  # ask first
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         try:
             await self._build(memory)
@@ -335,28 +338,6 @@ class Assistant:
             yield event
         yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
         yield self.context_usage()
-
-    async def dream(self, arg: str = "") -> AsyncIterator[ev.CoreEvent]:
-        """`/dream [YYYY-MM-DD]`: consolidate new topic cards into the digest now."""
-        import datetime as dt
-
-        try:
-            day = dt.date.fromisoformat(arg.strip()) if arg.strip() else None
-        except ValueError:
-            yield ev.ErrorReport(f"/dream takes a date as YYYY-MM-DD, not {arg.strip()!r}.")
-            return
-        yield ev.Notice("Dreaming: consolidating new topic cards into the digest…", "memory")
-
-        async def work() -> Any:
-            return await self.runtime.dream(day)  # its result arrives as a memory notice
-
-        async for event in self._idle(work):
-            yield event
-
-    async def interests(self) -> str:
-        """`/interests`: what the last dreams noticed (Markdown)."""
-        await self.start()
-        return await asyncio.to_thread(self.runtime.interests)
 
     def update_params(
         self,

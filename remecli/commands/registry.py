@@ -124,16 +124,27 @@ async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
 
 
 async def _dream(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    async for event in ctx.assistant.dream(ctx.arg):
+    from remecli.agent.memory_commands import dream
+
+    async for event in dream(ctx.assistant, ctx.arg):
         yield event
 
 
 async def _interests(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    text = await ctx.assistant.interests()
+    from remecli.agent.memory_commands import interests
+
+    text = await interests(ctx.assistant)
     if ctx.ui is not None:
         await ctx.ui.show_page("interests", text)
     return
     yield
+
+
+async def _prune(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+    from remecli.agent.memory_commands import prune_resources
+
+    async for event in prune_resources(ctx.assistant):
+        yield event
 
 
 COMMANDS: dict[str, SlashCommand] = {
@@ -182,6 +193,12 @@ COMMANDS: dict[str, SlashCommand] = {
             "Show the topics the last dreams noticed you care about (remecli never acts on them)",
             False,
             _interests,
+        ),
+        SlashCommand(
+            "prune",
+            "Remove the cards of files deleted from resource/ (they stay in history)",
+            False,
+            _prune,
         ),
         SlashCommand(
             "history", "Show the uncompressed messages with token statistics", False, _history
