@@ -297,8 +297,8 @@ class Assistant:
         long-term memory in the background (and retry summaries left pending earlier)."""
 
         async def work() -> Any:
-            self.runtime.hand_over_unsaved()  # what was said so far is saved, compacted or not
             done = await self.context.compact_now(self.agent, focus, short=True)
+            self.runtime.hand_over_unsaved()  # the kept messages are saved too, after the fold
             await self.runtime.tasks.retry_pending()
             return done
 
