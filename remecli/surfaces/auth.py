@@ -84,8 +84,18 @@ class BearerAuth:
         self.open_paths = frozenset(open_paths)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("path") in self.open_paths:
+        if scope["type"] == "lifespan" or (
+            scope["type"] == "http" and scope.get("path") in self.open_paths
+        ):
             await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # websocket or anything else: the token or nothing
+            headers = dict(scope.get("headers") or [])
+            header = headers.get(b"authorization", b"").decode("latin-1") or None
+            if token_matches(header, self.token.value):
+                await self.app(scope, receive, send)
+            elif scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
             return
         headers = dict(scope.get("headers") or [])
         header = headers.get(b"authorization", b"").decode("latin-1") or None

@@ -75,6 +75,7 @@ class RemeApp(App):
         self._quitting = False
         self._shutdown_worker: Worker | None = None
         self._stop_retry_notices: Callable[[], None] = lambda: None
+        self._hangup_task: asyncio.Future[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
@@ -140,7 +141,7 @@ class RemeApp(App):
 
         if not self._quitting:
             self._quitting = True
-            asyncio.ensure_future(save_then_leave())
+            self._hangup_task = asyncio.ensure_future(save_then_leave())  # kept until it ends
 
     async def action_quit(self) -> None:
         """Textual's own quit (command palette, bindings) takes the same saving path."""
