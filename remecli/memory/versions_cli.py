@@ -12,7 +12,6 @@ import re
 import sys
 from pathlib import Path
 
-from remecli.config.locations import Locations
 from remecli.memory.versions import VersionNotFound
 from remecli.memory.writer import MemoryWriteError, MemoryWriter
 
@@ -74,22 +73,18 @@ def memory_path(writer: MemoryWriter, raw: str) -> str:
 
 def run(argv: list[str]) -> int:
     """Run `remecli memory …`; returns the process exit code."""
-    from remecli.config import ConfigError, load_settings
+    from remecli.config.cli_start import settings_and_working_dir
 
     try:
         options, setting_args = parse_args(argv)
     except UsageError as exc:
         print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
         return 2 if str(exc) else 0
-    try:
-        settings = load_settings(setting_args)
-    except ConfigError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    working_dir = Locations.from_settings(settings).root
-    if not working_dir.is_dir():
-        print(f"remecli: no working dir at {working_dir}; pass working_dir=PATH", file=sys.stderr)
-        return 1
+    started = settings_and_working_dir(setting_args)
+    if isinstance(started, int):
+        return started
+    settings, locations = started
+    working_dir = locations.root
     writer = MemoryWriter.from_settings(working_dir, settings.memory)
     path = memory_path(writer, options["path"])
     try:

@@ -12,7 +12,6 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from remecli.config.locations import Locations
 from remecli.search.embedders import EmbeddingError
 from remecli.search.index import MemoryIndex
 from remecli.search.types import SearchResult, SyncReport
@@ -140,26 +139,18 @@ def _summary(report: SyncReport) -> str:
 
 def run(command: str, argv: list[str]) -> int:
     """Run `search` or `reindex`; returns the process exit code."""
-    from remecli.config import ConfigError, load_settings
+    from remecli.config.cli_start import settings_and_working_dir
 
     try:
         options, setting_args = parse_args(command, argv)
     except UsageError as exc:
         print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
         return 2 if str(exc) else 0
-    try:
-        settings = load_settings(setting_args)
-    except ConfigError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    working_dir = Locations.from_settings(settings).root
-    if not working_dir.is_dir():
-        print(
-            f"remecli: no working dir at {working_dir}; run remecli there first or pass "
-            "working_dir=PATH",
-            file=sys.stderr,
-        )
-        return 1
+    started = settings_and_working_dir(setting_args)
+    if isinstance(started, int):
+        return started
+    settings, locations = started
+    working_dir = locations.root
     try:
         index = MemoryIndex.open(working_dir, settings.search)
     except EmbeddingError as exc:
