@@ -1,4 +1,4 @@
-"""The one function through which the summarizer, the day page and dream write memory files.
+"""The summarizer's, the day page's, dream's and Auto Resource's way to the one memory writer.
 
 `write_memory_file` goes through the working dir's `MemoryWriter` (atomic, versioned, redacting
 secrets); `set_memory_writer` can point every such write elsewhere (tests). The writer gets the
