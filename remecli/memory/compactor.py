@@ -15,7 +15,6 @@ use it.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import re
@@ -217,24 +216,9 @@ class Compactor:
         Raises `asyncio.CancelledError` when the call was interrupted: agentscope's model
         swallows the cancellation and returns an answer marked `INTERRUPTED` instead.
         """
-        from agentscope.model import ChatResponse, FinishedReason
+        from remecli.memory.model_text import answer_text
 
-        response = await self.model(messages=request)
-        final = None
-        interrupted = False
-        if isinstance(response, ChatResponse):
-            final = response
-            interrupted = response.finished_reason == FinishedReason.INTERRUPTED
-        else:
-            async for chunk in response:
-                interrupted |= chunk.finished_reason == FinishedReason.INTERRUPTED
-                if chunk.is_last or final is None:
-                    final = chunk
-        if interrupted:
-            raise asyncio.CancelledError("compaction request interrupted")
-        if final is None:
-            raise RuntimeError("the model returned an empty answer")
-        return "".join(getattr(b, "text", "") for b in final.content if b.type == "text")
+        return await answer_text(self.model, request, "compaction request")
 
     # ------------------------------------------------------------------ prompts
     def _system(self) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from typing import Any
@@ -18,24 +17,9 @@ async def ask(model: Any, messages: list[Any], max_retries: int) -> str:
 
 
 async def _ask_once(model: Any, messages: list[Any]) -> str:
-    from agentscope.model import ChatResponse, FinishedReason
+    from remecli.memory.model_text import answer_text
 
-    response = await model(messages=messages)
-    final = None
-    interrupted = False
-    if isinstance(response, ChatResponse):
-        final = response
-        interrupted = response.finished_reason == FinishedReason.INTERRUPTED
-    else:
-        async for chunk in response:
-            interrupted |= chunk.finished_reason == FinishedReason.INTERRUPTED
-            if chunk.is_last or final is None:
-                final = chunk
-    if interrupted:
-        raise asyncio.CancelledError("dream request interrupted")
-    if final is None:
-        raise RuntimeError("the model returned an empty answer")
-    return "".join(getattr(b, "text", "") for b in final.content if b.type == "text")
+    return await answer_text(model, messages, "dream request")
 
 
 def json_object(text: str) -> dict[str, Any] | None:
