@@ -5,9 +5,11 @@ into a bare Textual app that streams the same text into one `Markdown` widget th
 Both run headless, each in its own fresh process (so CPU time is that app's alone), in one run
 of this script, with the same fragments at the same rate (10 tokens per fragment). remecli gets
 the fragments as core `TextDelta` events through its `EventRenderer` (the path a real reply takes
-after the network). Measured per fragment: lag = time from its arrival to the moment the
-Markdown widget holds it (its `append` finished; Textual paints at its next frame). Reported:
-CPU time while streaming, CPU ratio remecli / bare, and the lag median / p95 / max.
+after the network). Measured per fragment: lag = time from its arrival to the first frame the
+app displays after its widgets took the fragment in (the bare app's `append` finished;
+remecli's segment holds it). Headless, so writing the frame to a terminal is not counted, for
+either app. Reported: CPU time while streaming, CPU ratio remecli / bare, and the lag median /
+p95 / max.
 
 Targets (issue 16): CPU ratio <= 1.5, max lag <= 0.5 s at 2,000 tokens/s.
 
@@ -61,40 +63,70 @@ def fragments_for(tokens: int) -> tuple[list[str], int, int]:
 
 
 class LagProbe:
-    """Times when each Markdown `append` finished, by wrapping Textual's `Markdown.append`."""
+    """Times each frame the app puts on screen, with how much of the answer it showed.
+
+    `shown()` says how many characters of the answer the app's widgets hold; it is read every
+    time the app displays a frame (Textual's `App._display`), so a fragment counts as seen at
+    the first frame painted after a widget took it in.
+    """
+
+    def __init__(self, shown: Callable[[], int]) -> None:
+        self.shown = shown
+        self.frames: list[tuple[float, int]] = []  # (time a frame was displayed, chars shown)
+        self.arrivals: list[tuple[float, int]] = []
+
+    def install(self) -> None:
+        from textual.app import App
+
+        original = App._display
+        probe = self
+
+        def timed_display(app: Any, screen: Any, renderable: Any) -> None:
+            original(app, screen, renderable)
+            if renderable is not None:
+                probe.frames.append((time.perf_counter(), probe.shown()))
+
+        App._display = timed_display  # type: ignore[method-assign]
+
+    @property
+    def held(self) -> int:
+        return self.frames[-1][1] if self.frames else 0
+
+    def lags(self) -> list[float]:
+        """Seconds from each fragment's arrival to the first frame that showed it."""
+        out, j = [], 0
+        for arrived, length in self.arrivals:
+            while j < len(self.frames) and (
+                self.frames[j][1] < length or self.frames[j][0] < arrived
+            ):
+                j += 1
+            if j < len(self.frames):
+                out.append(self.frames[j][0] - arrived)
+        return out
+
+
+class AppendCounter:
+    """Characters a Textual `Markdown` widget holds: its finished `append` calls."""
 
     def __init__(self) -> None:
-        self.done: list[tuple[float, int]] = []  # (time an append finished, chars held so far)
-        self.arrivals: list[tuple[float, int]] = []
         self.held = 0
 
     def install(self) -> None:
         from textual.widgets import Markdown
 
         original = Markdown.append
-        probe = self
+        counter = self
 
-        def timed_append(widget: Any, markdown: str) -> Any:
+        def counted_append(widget: Any, markdown: str) -> Any:
             awaitable = original(widget, markdown)
 
             async def wait() -> None:
                 await awaitable
-                probe.held += len(markdown)
-                probe.done.append((time.perf_counter(), probe.held))
+                counter.held += len(markdown)
 
             return asyncio.ensure_future(wait())
 
-        Markdown.append = timed_append  # type: ignore[method-assign]
-
-    def lags(self) -> list[float]:
-        """Seconds from each fragment's arrival to the append that made the widget hold it."""
-        out, j = [], 0
-        for arrived, length in self.arrivals:
-            while j < len(self.done) and self.done[j][1] < length:
-                j += 1
-            if j < len(self.done):
-                out.append(self.done[j][0] - arrived)
-        return out
+        Markdown.append = counted_append  # type: ignore[method-assign]
 
 
 async def feed(
@@ -133,7 +165,9 @@ async def run_bare(fragments: list[str], rate: float) -> dict[str, Any]:
         def on_mount(self) -> None:
             self.query_one(VerticalScroll).anchor()
 
-    probe = LagProbe()
+    counter = AppendCounter()
+    counter.install()
+    probe = LagProbe(lambda: counter.held)
     probe.install()
     app = Bare()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -152,8 +186,10 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
     from remecli.agent import events as ev
     from remecli.config import load_settings
     from remecli.ui.tui.app import RemeApp
+    from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
 
-    probe = LagProbe()
+    segments: list[Any] = []
+    probe = LagProbe(lambda: sum(len(segment.source) for segment in segments))
     probe.install()
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as wd:
         settings = load_settings(
@@ -176,6 +212,13 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
             await pilot.pause(0.5)
             renderer = app.renderer
             assert renderer is not None
+            original_init = MarkdownSegment.__init__
+
+            def tracked_init(segment: Any, source: str = "") -> None:
+                original_init(segment, source)
+                segments.append(segment)
+
+            MarkdownSegment.__init__ = tracked_init  # type: ignore[method-assign]
             cpu0, t0 = time.process_time(), time.perf_counter()
             await feed(fragments, rate, probe, lambda text: renderer.render(ev.TextDelta(text)))
             await renderer.end_reply()

@@ -75,10 +75,13 @@ async def test_ctrl_c_copies_a_selection_and_slash_copy_copies_answers(fake_llm,
         await ready(pilot)
         await type_and_send(pilot, "how do I deploy?")
         await wait_until(pilot, lambda: not app.replying)
-        message = app.query_one(AssistantMessage)
-        paragraph = message.query("MarkdownParagraph").first()
-        paragraph.text_select_all()
+        [segment] = app.query_one(AssistantMessage).segments
+        # drag across "Use this:" with the mouse, as a user selects text
+        await pilot.mouse_down(segment, offset=(1, 0))
+        await pilot.hover(segment, offset=(10, 0))
+        await pilot.mouse_up(segment, offset=(10, 0))
         await pilot.pause(0.1)
+        assert app.screen.get_selected_text() == "Use this:"
         await pilot.press("ctrl+c")
         await pilot.pause(0.1)
         assert app.clipboard == "Use this:"

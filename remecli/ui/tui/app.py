@@ -21,6 +21,7 @@ from remecli.commands import dispatch, parse
 from remecli.commands.registry import SlashCommand, unknown_command_message
 from remecli.config.settings import Settings
 from remecli.llm.retry_notices import RetryNotice, add_retry_listener
+from remecli.ui.tui import collector_pauses
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd
 from remecli.ui.tui.themes import apply_themes
@@ -113,6 +114,16 @@ class RemeApp(App):
 
     def on_unmount(self) -> None:
         self._stop_retry_notices()
+        collector_pauses.release()
+
+    def _settle(self) -> None:
+        """Idle again: collect and freeze, once the screen has let go of removed widgets."""
+
+        def settle() -> None:
+            if self.is_running and not self._quitting:  # leaving releases everything
+                collector_pauses.settle()
+
+        self.call_after_refresh(settle)
 
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
@@ -178,6 +189,8 @@ class RemeApp(App):
             await self.view.end_reply()
         status.state = "ready" if not self.replying else status.state
         self.view.context_usage(self.assistant.context_usage())
+        if not self.replying:
+            self._settle()
 
     # ----------------------------------------------------------------- input
     def on_key(self, event) -> None:
@@ -290,6 +303,7 @@ class RemeApp(App):
             status.state = "ready"
             if self.assistant.ready:
                 self.view.context_usage(self.assistant.context_usage())
+            self._settle()
 
     async def _command(self, command: SlashCommand, arg: str) -> None:
         status = self.query_one(StatusLine)
@@ -303,6 +317,7 @@ class RemeApp(App):
                 status.state = "ready"
             if self.assistant.ready:
                 self.view.context_usage(self.assistant.context_usage())
+            self._settle()
 
     # --------------------------------------------------------------- actions
     def action_cancel_reply(self) -> None:

@@ -90,8 +90,10 @@ class TuiFrontEnd:
 
     async def clear_view(self) -> None:
         """Empty the conversation view (a new conversation starts); the counters start over."""
+        from remecli.ui.tui import collector_pauses
         from remecli.ui.tui.widgets.status_line import StatusLine
 
+        collector_pauses.release()  # the widgets about to go are freed at the next settle
         await self.app.chat.remove_children()
         self.app.query_one(StatusLine).compactions = 0
         self.app.input_history.mark_conversation()

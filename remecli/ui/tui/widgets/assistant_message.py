@@ -1,10 +1,10 @@
 """One assistant answer: Markdown streamed in as it arrives, reasoning dimmed and collapsible.
 
-Streaming cost does not grow with the answer: text goes into the *tail* `Markdown` widget, and
-once the tail holds `SEGMENT_CHARS` it is frozen at the next safe block boundary (a blank line
-outside code, before an unindented line) and a new tail starts. Textual's `Markdown.append` then
-only ever re-parses and re-lays-out a bounded tail; frozen segments keep their cached layout.
-Deltas are coalesced to the frame rate (one append per frame at most).
+Streaming cost does not grow with the answer. Text goes into the *tail* `MarkdownSegment`, the
+only one re-drawn as deltas arrive; once the tail holds more than `TAIL_CHARS` it is cut at its
+last safe block boundary (a blank line outside code, before an unindented line): the part
+before the cut is frozen in place (drawn once per width, one widget) and the rest starts a new
+tail. Deltas are coalesced to the frame rate (one re-draw per frame at most).
 """
 
 from __future__ import annotations
@@ -12,29 +12,15 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterator
-from typing import Any
 
-from markdown_it import MarkdownIt
 from textual.containers import Vertical
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets import Collapsible, Static
 
-SEGMENT_CHARS = 3_000  # a tail this long is frozen at the next safe boundary
-FRAME_S = 1 / 30  # at most one append per frame
+from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
+
+TAIL_CHARS = 1_200  # a longer tail is cut at its last safe boundary
+FRAME_S = 1 / 30  # at most one re-draw per frame
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-def _soft_breaks_as_breaks(state: Any) -> None:
-    for token in state.tokens:
-        for child in token.children or ():
-            if child.type == "softbreak":
-                child.type = "hardbreak"
-
-
-def chat_parser() -> MarkdownIt:
-    """GFM-like Markdown where a single newline is a line break (as chat UIs render it)."""
-    parser = MarkdownIt("gfm-like", {"breaks": True})
-    parser.core.ruler.push("soft_breaks_as_breaks", _soft_breaks_as_breaks)
-    return parser
 
 
 def safe_cut(source: str, start: int) -> int | None:
@@ -71,16 +57,15 @@ class AssistantMessage(Vertical):
 
     DEFAULT_CSS = """
     AssistantMessage { height: auto; margin: 0 0 1 0; }
-    AssistantMessage > Markdown { margin: 0; padding: 0 1; }
-    AssistantMessage MarkdownFence { overflow-x: auto; scrollbar-size-horizontal: 1; }
+    AssistantMessage > MarkdownSegment { padding: 0 1; }
+    AssistantMessage > MarkdownSegment.frozen { margin: 0 0 1 0; }
     AssistantMessage .thinking { color: $text-muted; text-style: italic; }
     AssistantMessage Collapsible { border: none; padding: 0; margin: 0; }
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self._markdown = Markdown(parser_factory=chat_parser)  # the tail segment
-        self._tail_source = ""
+        self._tail = MarkdownSegment()
         self._pending: list[str] = []
         self._wake = asyncio.Event()
         self._flusher: asyncio.Task[None] | None = None
@@ -90,15 +75,15 @@ class AssistantMessage(Vertical):
         self.text = ""
 
     def compose(self):
-        yield self._markdown
+        yield self._tail
 
     @property
-    def segments(self) -> int:
-        """How many Markdown widgets the answer is split into."""
-        return len(self.query(Markdown))
+    def segments(self) -> list[MarkdownSegment]:
+        """The widgets the answer is drawn in, in order (the last one is the live tail)."""
+        return list(self.query(MarkdownSegment))
 
     async def append(self, delta: str) -> None:
-        """Add answer text (rendered at the next frame)."""
+        """Add answer text (drawn at the next frame)."""
         if not delta:
             return
         self.text += delta
@@ -118,6 +103,10 @@ class AssistantMessage(Vertical):
                 return
             await asyncio.sleep(FRAME_S)  # coalesce what arrives meanwhile
 
+    def on_unmount(self) -> None:
+        if self._flusher is not None and not self._finishing:
+            self._flusher.cancel()
+
     async def _flush(self) -> None:
         self._wake.clear()
         text = "".join(self._pending)
@@ -126,19 +115,15 @@ class AssistantMessage(Vertical):
             await self._write(text)
 
     async def _write(self, text: str) -> None:
-        start = len(self._tail_source)
-        self._tail_source += text
-        cut = safe_cut(self._tail_source, start) if len(self._tail_source) > SEGMENT_CHARS else None
+        source = self._tail.source + text
+        cut = safe_cut(source, 0) if len(source) > TAIL_CHARS else None
         if cut is None:
-            await self._markdown.append(text)
+            self._tail.update(source)
             return
-        head, rest = self._tail_source[start:cut], self._tail_source[cut:]
-        if head:
-            await self._markdown.append(head)
-        tail = Markdown(parser_factory=chat_parser)  # the old tail is frozen from here on
-        await self.mount(tail)
-        self._markdown, self._tail_source = tail, rest
-        await tail.append(rest)
+        self._tail.update(source[:cut])  # frozen from here on
+        self._tail.add_class("frozen")
+        self._tail = MarkdownSegment(source[cut:])
+        await self.mount(self._tail)
 
     async def append_thinking(self, delta: str) -> None:
         """Add reasoning text (dimmed, in a collapsible above the answer)."""
@@ -146,11 +131,11 @@ class AssistantMessage(Vertical):
         if self._thinking is None:
             self._thinking = Static("", classes="thinking", markup=False)
             box = Collapsible(self._thinking, title="thinking…", collapsed=False)
-            await self.mount(box, before=self.query(Markdown).first())
+            await self.mount(box, before=self.query(MarkdownSegment).first())
         self._thinking.update("".join(self._thinking_text))
 
     async def finish(self) -> None:
-        """Render what is still pending; collapse the reasoning once the answer is complete."""
+        """Draw what is still pending; collapse the reasoning once the answer is complete."""
         if self._flusher is not None:
             self._finishing = True
             self._wake.set()

@@ -1,0 +1,114 @@
+"""Markdown as one light widget: Rich draws it, Textual shows the lines as selectable Content.
+
+Textual's `Markdown` widget mounts a widget per block (a list item is four), and mounting and
+laying them out costs more than a core when an answer streams at a few thousand tokens a
+second. A `MarkdownSegment` is a single widget: Rich's Markdown renderer (a maintained
+renderer on markdown-it) draws the source at the widget's width, once per width and theme, and
+the lines become Textual `Content`, so selection, copying and the selection highlight work as
+in any text widget.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
+
+from remecli.ui.tui.widgets.markdown_look import ChatMarkdown, MarkdownLook, markdown_look
+
+CACHED_WIDTHS = 2  # renders kept per segment (the current width and the one before a resize)
+
+
+class MarkdownVisual(Visual):
+    """`source` drawn by Rich at a given width (cached), rendered through `Content`."""
+
+    def __init__(self, source: str, look: MarkdownLook) -> None:
+        self.source = source
+        self.look = look
+        self._renders: dict[int, Content] = {}
+
+    def content(self, width: int) -> Content:
+        """The drawing at `width`: one line per row, each no wider than `width`."""
+        if width not in self._renders:
+            if len(self._renders) >= CACHED_WIDTHS:
+                self._renders.pop(next(iter(self._renders)))
+            self._renders[width] = self._draw(width)
+        return self._renders[width]
+
+    def _draw(self, width: int) -> Content:
+        if not self.source.strip():
+            return Content("")
+        console = self.look.console
+        options = console.options.update(width=width, height=None)
+        rows = console.render_lines(ChatMarkdown(self.source, self.look), options, pad=False)
+        lines = []
+        for row in rows:
+            text = Text(end="")
+            for segment in row:
+                if not segment.control:
+                    text.append(segment.text, segment.style)
+            lines.append(Content.from_rich_text(text, console))
+        return Content("\n").join(lines)
+
+    def plain(self, width: int) -> str:
+        """The text as drawn at `width`, without the padding Rich adds to the right."""
+        return "\n".join(line.rstrip() for line in self.content(width).plain.split("\n"))
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        drawn = self.content(width)
+        return drawn.plain.count("\n") + 1 if drawn.plain else 0
+
+
+class MarkdownSegment(Widget):
+    """A piece of Markdown shown as one selectable widget; `update` replaces its source."""
+
+    DEFAULT_CSS = "MarkdownSegment { height: auto; }"
+
+    def __init__(self, source: str = "") -> None:
+        super().__init__()
+        self.source = source
+        self._visual: MarkdownVisual | None = None
+
+    def update(self, source: str) -> None:
+        """Show `source` instead (re-drawn at the next refresh)."""
+        self.source = source
+        self._visual = None
+        self.refresh(layout=True)
+
+    def render(self) -> MarkdownVisual:
+        look = self._look()
+        if self._visual is None or self._visual.look is not look:
+            self._visual = MarkdownVisual(self.source, look)
+        return self._visual
+
+    def _look(self) -> MarkdownLook:
+        app = self.app
+        variables = tuple(sorted(app.theme_variables.items()))
+        return markdown_look(app.theme, variables, app.current_theme.dark)
+
+    def plain_text(self) -> str:
+        """What the segment shows, as text (at its current width)."""
+        return self.render().plain(max(self.content_region.width, 1))
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract(self.plain_text()), "\n"
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a link opens it (as Textual's Markdown widget does)."""
+        link = event.style.link
+        if link:
+            self.app.open_url(link)
