@@ -102,6 +102,10 @@ class Locations:
         """Saved session state of one conversation (for resume)."""
         return self.sessions_dir / f"{session_id}.state.json"
 
+    def session_lock(self, session_id: str) -> Path:
+        """The lock a live process holds on one conversation."""
+        return self.sessions_dir / "locks" / f"{session_id}.lock"
+
     @property
     def pending_dir(self) -> Path:
         """Background summaries recorded before they run (retried after a crash)."""
@@ -117,6 +121,26 @@ class Locations:
     def index_dir(self) -> Path:
         """Derived search indexes (rebuildable, never the source of truth)."""
         return self.root / "index"
+
+    @property
+    def locks_dir(self) -> Path:
+        """Cross-process locks on memory files and resources (derived state)."""
+        return self.index_dir / "locks"
+
+    @property
+    def history_dir(self) -> Path:
+        """Earlier versions of every memory file (`remecli memory history / restore`)."""
+        return self.root / ".history"
+
+    @property
+    def dream_dir(self) -> Path:
+        """Auto Dream's catalog, state and lock."""
+        return self.root / ".dream"
+
+    @property
+    def vector_dir(self) -> Path:
+        """The vector-based memory (personal, task and tool memories) when it is enabled."""
+        return self.root / "vector"
 
     @property
     def logs_dir(self) -> Path:

@@ -18,7 +18,7 @@ class JobContext:
     locks: FileLocks = field(init=False)
 
     def __post_init__(self) -> None:
-        self.locks = FileLocks(self.root / "index" / "locks")
+        self.locks = FileLocks(self.memory.layout.locks_dir)
 
     @property
     def root(self) -> Path:

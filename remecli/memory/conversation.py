@@ -88,7 +88,7 @@ class Conversation:
         self.on_notice: NoticeFn | None = None
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
-        self.lock = SessionLock(layout.sessions_dir)  # tells other processes this one is live
+        self.lock = SessionLock(layout)  # tells other processes this one is live
         self._model_of = model_of
         self._compact_lock = asyncio.Lock()
         self._io_lock = asyncio.Lock()
@@ -235,9 +235,7 @@ class Conversation:
         from agentscope.state import AgentState
 
         saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
-        if saved.session_id != self.lock.session_id and is_live(
-            self.layout.sessions_dir, saved.session_id
-        ):
+        if saved.session_id != self.lock.session_id and is_live(self.layout, saved.session_id):
             raise SessionInUse(
                 f"Conversation {saved.session_id} is open in another remecli on this working "
                 "dir; close it there first, or start a new conversation without resume=…"

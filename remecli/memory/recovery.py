@@ -29,7 +29,7 @@ async def unsaved_of_crashed_run(layout: WorkingDir) -> tuple[str, list[Any]] | 
         return None
     if saved.agent_state is None:
         return None
-    if is_live(layout.sessions_dir, saved.session_id):
+    if is_live(layout, saved.session_id):
         log.info("session %s is live in another process; not recovering it", saved.session_id)
         return None
     unsaved = [m for m in saved.context if not m.metadata.get(SAVED_MARK)]

@@ -195,7 +195,7 @@ class ResourceCards:
         except ImportError:  # Windows: in-process locking only
             yield
             return
-        folder = Path(self.layout.index_dir) / "locks"
+        folder = self.layout.locks_dir
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder / "resources.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:

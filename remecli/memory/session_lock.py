@@ -13,18 +13,16 @@ import fcntl
 import os
 from pathlib import Path
 
+from remecli.config.locations import Locations
+
 
 class SessionInUse(LookupError):
     """The conversation is open in another live process."""
 
 
-def _lock_path(sessions_dir: Path, session_id: str) -> Path:
-    return sessions_dir / "locks" / f"{session_id}.lock"
-
-
-def is_live(sessions_dir: Path, session_id: str) -> bool:
+def is_live(locations: Locations, session_id: str) -> bool:
     """True when some process (this one included, through another holder) holds the lock."""
-    path = _lock_path(sessions_dir, session_id)
+    path = locations.session_lock(session_id)
     try:
         fd = os.open(path, os.O_RDWR)
     except FileNotFoundError:
@@ -41,8 +39,8 @@ def is_live(sessions_dir: Path, session_id: str) -> bool:
 class SessionLock:
     """Holds the lock of one conversation at a time (switching releases the previous one)."""
 
-    def __init__(self, sessions_dir: Path) -> None:
-        self.sessions_dir = sessions_dir
+    def __init__(self, locations: Locations) -> None:
+        self.locations = locations
         self.session_id: str | None = None
         self._fd: int | None = None
 
@@ -50,7 +48,7 @@ class SessionLock:
         """Lock `session_id` for this process; raises `SessionInUse` if another holds it."""
         if session_id == self.session_id:
             return
-        path = _lock_path(self.sessions_dir, session_id)
+        path = self.locations.session_lock(session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = self._locked_fd(path)
         if fd is None:
@@ -89,7 +87,7 @@ class SessionLock:
             return
         if self.session_id is not None:
             with contextlib.suppress(OSError):
-                _lock_path(self.sessions_dir, self.session_id).unlink()
+                self.locations.session_lock(self.session_id).unlink()
         with contextlib.suppress(OSError):
             os.close(self._fd)
         self._fd, self.session_id = None, None

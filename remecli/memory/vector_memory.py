@@ -64,7 +64,7 @@ class VectorMemory:
             llm, embedding = self.settings.llm, self.settings.search.embedding
             backend = "openai" if embedding.backend == "api" else embedding.backend
             self._reme = ReMe(
-                working_dir=self.layout.root / "vector",
+                working_dir=self.layout.vector_dir,
                 default_llm_config={
                     "backend": "openai",
                     "model_name": llm.model_name,

@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from remecli.atomic_write import atomic_write_bytes
+from remecli.config.locations import Locations
 
-HISTORY_DIR = ".history"
 LOG_NAME = "versions.jsonl"
 LOCK_NAME = ".lock"
 FOLDER_MODE = 0o700
@@ -72,9 +72,10 @@ class VersionStore:
     """The history of every memory file of one working dir, `keep` versions per file."""
 
     def __init__(self, root: Path, keep: int = 50) -> None:
-        self.root = Path(root)
+        locations = Locations(root)
+        self.root = locations.root
         self.keep = max(1, keep)
-        self.folder = self.root / HISTORY_DIR
+        self.folder = locations.history_dir
 
     def file_folder(self, relative: str) -> Path:
         """Where the versions of `relative` (a path under the working dir) live."""

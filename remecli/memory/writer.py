@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from remecli.atomic_write import atomic_write_bytes
+from remecli.config.locations import Locations
 from remecli.config.settings import MemorySettings
 from remecli.memory.redact import redact_secrets
 from remecli.memory.versions import (
@@ -350,7 +351,7 @@ def _plain_lock(root: Path, relative: str) -> Iterator[None]:
     import fcntl
     import hashlib
 
-    folder = root / "index" / "locks"
+    folder = Locations(root).locks_dir
     folder.mkdir(parents=True, exist_ok=True)
     name = hashlib.sha1(relative.encode("utf-8")).hexdigest()
     fd = os.open(folder / f"writer-{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)

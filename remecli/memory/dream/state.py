@@ -24,7 +24,6 @@ from typing import Any
 from remecli.atomic_write import atomic_write_text
 from remecli.memory.layout import WorkingDir
 
-STATE_FOLDER = ".dream"
 _DAY_FOLDER = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -86,7 +85,7 @@ class Catalog:
 
 def state_dir(working_dir: WorkingDir) -> Path:
     """`<working_dir>/.dream/`."""
-    return working_dir.root / STATE_FOLDER
+    return working_dir.dream_dir
 
 
 def card_entries(

@@ -27,7 +27,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
 from remecli.config.errors import ConfigError
-from remecli.config.locations import bundled_dir
+from remecli.config.locations import Locations, bundled_dir
 
 DEFAULT_THEME = "remecli-dark"
 
@@ -61,7 +61,7 @@ def load_themes(working_dir: Path | None, *, include_builtin: bool = True) -> di
     own: dict[str, Theme] = {}
     own.update(_load_folder(bundled_dir("themes")))
     if working_dir is not None:
-        own.update(_load_folder(Path(working_dir) / "themes"))
+        own.update(_load_folder(Locations(working_dir).themes_dir))
     themes = dict(own)
     if include_builtin:
         for name, theme in BUILTIN_THEMES.items():
