@@ -147,8 +147,9 @@ def run(command: str, argv: list[str]) -> int:
     except ValueError as exc:
         print(f"remecli {command}: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # a second Ctrl+C while the memory work was being finished
+        say(f"remecli {command}: stopped at once; unfinished memory work resumes at the next start")
+        return 130
     return 0
 
 

@@ -78,17 +78,22 @@ def _restore(previous: dict[int, Any]) -> None:
 
 
 async def serve_until_stopped(runner: JobRunner, main: Callable[[], Awaitable[None]]) -> None:
-    """Run `main` (e.g. the stdio MCP loop) until it returns or SIGTERM/SIGINT, then close."""
+    """Run `main` (e.g. the stdio MCP loop) until it returns or SIGTERM/SIGINT, then close.
+    While closing (summaries and the index flush), a second signal forces the exit."""
     await runner.start()
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(main())
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    stop_signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in stop_signals:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, task.cancel)
     try:
         with contextlib.suppress(asyncio.CancelledError):
             await task
     finally:
+        for signum in stop_signals:  # back to the defaults: the next signal stops at once
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
         await runner.close()
 
 
