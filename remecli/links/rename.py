@@ -6,12 +6,16 @@ content as a version (`remecli memory history` / `restore`).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from remecli.links.graph import Edge, LinkGraph, is_note_path
 from remecli.links.parse import WikiLink
 from remecli.links.resolve import has_extension
 from remecli.memory.writer import MemoryWriteError, MemoryWriter
+
+log = logging.getLogger(__name__)
 
 
 class RenameError(MemoryWriteError):
@@ -60,8 +64,9 @@ def _new_target(graph: LinkGraph, source: str, link: WikiLink, wanted: str) -> s
 
 def _rewrite(
     graph: LinkGraph, writer: MemoryWriter, source: str, fixes: list[tuple[WikiLink, str]], why: str
-) -> bool:
-    """Rewrite the given links of `source` (link → new target path) on their lines."""
+) -> str | None:
+    """Rewrite the given links of `source` (link → new target path) on their lines; returns
+    the text before (None: nothing changed)."""
     target_file = writer.root / source
     with open(target_file, encoding="utf-8", errors="surrogateescape", newline="") as handle:
         before = handle.read()  # CRLF kept: the writer compares against the bytes on disk
@@ -78,10 +83,10 @@ def _rewrite(
                 break
     after = "\n".join(lines)
     if after == before:
-        return False
+        return None
     writer.write(source, after, source=why, allow_shrink=True, expected=before)
     graph.update_file(source)
-    return True
+    return before
 
 
 def rename(graph: LinkGraph, writer: MemoryWriter, old: str, new: str) -> RenameReport:
@@ -98,10 +103,32 @@ def rename(graph: LinkGraph, writer: MemoryWriter, old: str, new: str) -> Rename
     inbound = [edge for edge in graph.backlinks(old_rel) if edge.source != old_rel]
     own = graph.outlinks(old_rel)
     content = (writer.root / old_rel).read_bytes()
-    writer.write(new_rel, content, source=f"renamed from {old_rel}", expected=None)
-    writer.remove(old_rel, source=f"renamed to {new_rel}")
-    graph.update_file(old_rel)
-    graph.update_file(new_rel)
+    undo: list[tuple[str, Callable[[], object]]] = []  # what to do if a later step fails
+    try:
+        writer.write(new_rel, content, source=f"renamed from {old_rel}", expected=None)
+        undo.append((new_rel, lambda: writer.remove(new_rel, source="rename undone")))
+        writer.remove(old_rel, source=f"renamed to {new_rel}")
+        undo.append(
+            (old_rel, lambda: writer.write(old_rel, content, source="rename undone", expected=None))
+        )
+        graph.update_file(old_rel)
+        graph.update_file(new_rel)
+        return _retarget(graph, writer, old_rel, new_rel, own, inbound, undo)
+    except Exception as exc:
+        _undo(graph, undo, old_rel, new_rel, exc)
+        raise
+
+
+def _retarget(
+    graph: LinkGraph,
+    writer: MemoryWriter,
+    old_rel: str,
+    new_rel: str,
+    own: list[Edge],
+    inbound: list[Edge],
+    undo: list[tuple[str, Callable[[], object]]],
+) -> RenameReport:
+    """Rewrite the moved note's own relative links and every link that pointed at it."""
     report = RenameReport(old_rel, new_rel)
     why = f"links retargeted: {old_rel} → {new_rel}"
     own_fixes = [
@@ -111,16 +138,47 @@ def rename(graph: LinkGraph, writer: MemoryWriter, old: str, new: str) -> Rename
         and graph.resolve(new_rel, edge.link.target)
         != (new_rel if edge.target == old_rel else edge.target)
     ]
-    if own_fixes and _rewrite(graph, writer, new_rel, own_fixes, why):
-        report.rewritten.append(new_rel)
     by_source: dict[str, list[tuple[WikiLink, str]]] = {}
     for edge in inbound:
         if graph.resolve(edge.source, edge.link.target) != new_rel:
             by_source.setdefault(edge.source, []).append((edge.link, new_rel))
-    for source, fixes in sorted(by_source.items()):
-        if _rewrite(graph, writer, source, fixes, why):
+    jobs = ([(new_rel, own_fixes)] if own_fixes else []) + sorted(by_source.items())
+    for source, fixes in jobs:
+        before = _rewrite(graph, writer, source, fixes, why)
+        if before is not None:
             report.rewritten.append(source)
+            undo.append(
+                (
+                    source,
+                    lambda source=source, before=before: writer.write(
+                        source, before, source="rename undone", allow_shrink=True
+                    ),
+                )
+            )
     return report
+
+
+def _undo(
+    graph: LinkGraph,
+    undo: list[tuple[str, Callable[[], object]]],
+    old_rel: str,
+    new_rel: str,
+    cause: Exception,
+) -> None:
+    """Put back what a failed rename changed, newest first (each step keeps a version)."""
+    stuck = []
+    for path, step in reversed(undo):
+        try:
+            step()
+        except Exception:
+            log.exception("could not undo the rename step on %s", path)
+            stuck.append(path)
+        graph.update_file(path)
+    if stuck:
+        raise RenameError(
+            f"Renaming {old_rel} to {new_rel} failed ({cause}) and could not be fully undone "
+            f"for {', '.join(stuck)}: their earlier content is in `remecli memory history`."
+        ) from cause
 
 
 def still_linking(graph: LinkGraph, path: str) -> list[Edge]:

@@ -107,3 +107,36 @@ def test_rename_keeps_every_link_pointing_where_it_did(tmp_path_factory, bodies,
             key = (new if note == old else note, line, i)
             assert after[key] == (new if target == old else target)
     assert set(after) == {(new if n == old else n, line, i) for n, line, i in before}
+
+
+class DiskFullOn(MemoryWriter):
+    """The real writer, failing like a full disk on one file (fault injection)."""
+
+    def __init__(self, root: Path, failing: str) -> None:
+        super().__init__(root)
+        self.failing = failing
+
+    def write(self, path, content, **options):  # type: ignore[no-untyped-def, override]
+        if str(path) == self.failing:
+            raise OSError(28, "No space left on device")
+        return super().write(path, content, **options)
+
+
+def test_a_rename_that_fails_half_way_is_undone(linked_dir: Path) -> None:
+    def notes() -> dict[Path, bytes]:
+        return {p: p.read_bytes() for p in linked_dir.rglob("*.md") if ".history" not in p.parts}
+
+    before = notes()
+    graph = LinkGraph.open(linked_dir, persist=False)
+    # the second note to retarget fails, after the move and the first rewrite
+    writer = DiskFullOn(linked_dir, "memory/2025-01-31/deploy.md")
+    with pytest.raises(OSError, match="No space left"):
+        rename(graph, writer, "digest/procedure/rollback.md", "digest/procedure/undo.md")
+    assert notes() == before  # moved back, rewritten links put back, no new file left
+    assert [e.source for e in graph.backlinks("digest/procedure/rollback.md")] == [
+        "digest/procedure/release-checklist.md",
+        "memory/2025-01-31/deploy.md",
+    ]
+    assert graph.backlinks("digest/procedure/undo.md") == []
+    undone = writer.history("digest/procedure/release-checklist.md")[-1]
+    assert undone.source == "rename undone"  # the undo is itself a version
