@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from remecli.links.graph import Edge, LinkGraph, is_note_path
 from remecli.links.parse import WikiLink
@@ -147,15 +148,12 @@ def _retarget(
         before = _rewrite(graph, writer, source, fixes, why)
         if before is not None:
             report.rewritten.append(source)
-            undo.append(
-                (
-                    source,
-                    lambda source=source, before=before: writer.write(
-                        source, before, source="rename undone", allow_shrink=True
-                    ),
-                )
-            )
+            undo.append((source, partial(_put_back, writer, source, before)))
     return report
+
+
+def _put_back(writer: MemoryWriter, path: str, text: str) -> None:
+    writer.write(path, text, source="rename undone", allow_shrink=True)
 
 
 def _undo(
