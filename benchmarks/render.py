@@ -214,8 +214,8 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
             assert renderer is not None
             original_init = MarkdownSegment.__init__
 
-            def tracked_init(segment: Any, source: str = "") -> None:
-                original_init(segment, source)
+            def tracked_init(segment: Any, source: str = "", **options: Any) -> None:
+                original_init(segment, source, **options)
                 segments.append(segment)
 
             MarkdownSegment.__init__ = tracked_init  # type: ignore[method-assign]

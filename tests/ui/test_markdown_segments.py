@@ -114,3 +114,58 @@ def test_long_code_lines_wrap_instead_of_being_cut_off() -> None:
     assert max(len(row) for row in drawn.splitlines()) <= 60
     joined = "".join(row.strip() for row in drawn.splitlines())
     assert joined.replace(" ", "") == line.replace(" ", "")  # every character is shown
+
+
+async def test_a_long_code_block_streams_in_parts_that_draw_as_one_block(
+    fake_llm, tmp_path
+) -> None:
+    from remecli.ui.tui.widgets.markdown_segment import MarkdownVisual
+
+    body = "".join(f"def step_{n}(x):\n    return x + {n}\n\n" for n in range(60))
+    answer = f"```python\n{body}```\n"  # ~2,000 characters and no blank line outside code
+    fake_llm.add_text(answer, chunk_size=40, chunk_delay=0.01)  # streamed, not all at once
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "code please")
+        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
+        segments = app.query_one(AssistantMessage).segments
+        assert len(segments) > 1  # the live part stayed small
+        assert "".join(segment.source for segment in segments) == answer
+        width = segments[0].content_region.width
+        whole = MarkdownVisual(answer, segments[0].render().look).plain(width)
+        # no seam: no padding rows or margins where the parts meet, no blank line lost
+        assert "\n".join(segment.plain_text() for segment in segments) == whole
+
+
+async def test_lists_are_not_split_and_reference_links_resolve_across_parts(
+    fake_llm, tmp_path
+) -> None:
+    items = "".join(f"{n}. Step {n} explained in a sentence or two.\n\n" for n in range(1, 40))
+    answer = f"See the [project page][proj].\n\n{items}Done.\n\n[proj]: https://example.com/p\n"
+    fake_llm.add_text(answer, chunk_size=30)
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "steps")
+        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
+        segments = app.query_one(AssistantMessage).segments
+        assert len(segments) > 1
+        assert not any(segment.source[:1].isdigit() for segment in segments[1:]), [
+            s.source[:30] for s in segments
+        ]
+        shown = "\n".join(segment.plain_text() for segment in segments)
+        assert "See the project page." in shown and "[proj]" not in shown
+        assert " 9. Step 9" in shown and "10. Step 10" in shown  # one list, one numbering
+
+
+def test_cuts_inside_a_code_block_close_and_reopen_the_fence() -> None:
+    from remecli.ui.tui.widgets.markdown_cuts import find_cut, safe_cut
+
+    tail = "Intro.\n\n~~~~js\n" + "let a = 1;\n" * 60 + "let b"
+    cut = find_cut(tail, 0, keep=1_200, code_keep=400)
+    assert cut is not None and tail[: cut.offset].endswith("let a = 1;\n")
+    assert (cut.close, cut.reopen) == ("~~~~\n", "~~~~js\n")
+    assert find_cut("short\n\nenough", 0, keep=1_200, code_keep=400) is None
+    assert safe_cut("1. one\n\n2. two\n\nAfter.\n", 0) == len("1. one\n\n2. two\n\n")
+    assert safe_cut("Intro.\n\n1", 0) is None  # "1" may still become "10. an item"

@@ -7,9 +7,10 @@ import json
 
 from textual import events
 
-from remecli.ui.tui.widgets.assistant_message import AssistantMessage, safe_cut
+from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_input import ChatInput
 from remecli.ui.tui.widgets.chat_view import ChatView, UserMessage
+from remecli.ui.tui.widgets.markdown_cuts import safe_cut
 from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 

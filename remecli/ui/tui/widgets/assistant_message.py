@@ -1,55 +1,25 @@
 """One assistant answer: Markdown streamed in as it arrives, reasoning dimmed and collapsible.
 
 Streaming cost does not grow with the answer. Text goes into the *tail* `MarkdownSegment`, the
-only one re-drawn as deltas arrive; once the tail holds more than `TAIL_CHARS` it is cut at its
-last safe block boundary (a blank line outside code, before an unindented line): the part
-before the cut is frozen in place (drawn once per width, one widget) and the rest starts a new
-tail. Deltas are coalesced to the frame rate (one re-draw per frame at most).
+only one re-drawn as deltas arrive; once the tail holds more than `TAIL_CHARS` it is cut (at a
+block boundary, or at a line boundary inside a long code block): the part before the cut is
+frozen in place (drawn once per width, one widget) and the rest starts a new tail. Deltas are
+coalesced to the frame rate (one re-draw per frame at most).
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import Iterator
 
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
+from remecli.ui.tui.widgets.markdown_cuts import find_cut, reference_definitions
 from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
 
-TAIL_CHARS = 1_200  # a longer tail is cut at its last safe boundary
+TAIL_CHARS = 1_200  # a longer tail is cut (see markdown_cuts)
+CODE_TAIL_CHARS = 400  # a tail inside a code block is cut sooner (highlighting costs most)
 FRAME_S = 1 / 30  # at most one re-draw per frame
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-def safe_cut(source: str, start: int) -> int | None:
-    """The last offset >= `start` where `source` can be split into two Markdown documents that
-    render as one: just after a blank line outside any code fence, before a line that starts
-    with a non-blank character (so no list continuation or indented code is cut off)."""
-    best = None
-    for offset, line, in_fence in _lines(source):
-        if in_fence or offset < max(start, 2) or not line[:1].strip():
-            continue
-        if source[offset - 2 : offset] == "\n\n" and not FENCE.match(line):
-            best = offset
-    return best
-
-
-def _lines(source: str) -> Iterator[tuple[int, str, bool]]:
-    """(offset, line, inside a fence before this line) for each line of `source`."""
-    fence = ""
-    offset = 0
-    for line in source.splitlines(keepends=True):
-        yield offset, line, bool(fence)
-        match = FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if not fence:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip(" `~\n"):
-                fence = ""
-        offset += len(line)
 
 
 class AssistantMessage(Vertical):
@@ -59,6 +29,7 @@ class AssistantMessage(Vertical):
     AssistantMessage { height: auto; margin: 0 0 1 0; }
     AssistantMessage > MarkdownSegment { padding: 0 1; }
     AssistantMessage > MarkdownSegment.frozen { margin: 0 0 1 0; }
+    AssistantMessage > MarkdownSegment.frozen.continues { margin: 0; }
     AssistantMessage .thinking { color: $text-muted; text-style: italic; }
     AssistantMessage Collapsible { border: none; padding: 0; margin: 0; }
     """
@@ -101,7 +72,9 @@ class AssistantMessage(Vertical):
             await self._flush()
             if self._finishing:
                 return
-            await asyncio.sleep(FRAME_S)  # coalesce what arrives meanwhile
+            # coalesce what arrives meanwhile; a tail that is slow to draw (a long table) is
+            # re-drawn less often, so the prompt stays responsive
+            await asyncio.sleep(max(FRAME_S, 2 * self._tail.draw_seconds))
 
     def on_unmount(self) -> None:
         if self._flusher is not None and not self._finishing:
@@ -115,14 +88,18 @@ class AssistantMessage(Vertical):
             await self._write(text)
 
     async def _write(self, text: str) -> None:
-        source = self._tail.source + text
-        cut = safe_cut(source, 0) if len(source) > TAIL_CHARS else None
+        tail = self._tail
+        source = tail.source + text
+        cut = None
+        if len(source) > CODE_TAIL_CHARS:
+            cut = find_cut(tail.prefix + source, len(tail.prefix), TAIL_CHARS, CODE_TAIL_CHARS)
         if cut is None:
-            self._tail.update(source)
+            tail.update(source)
             return
-        self._tail.update(source[:cut])  # frozen from here on
-        self._tail.add_class("frozen")
-        self._tail = MarkdownSegment(source[cut:])
+        head = cut.offset - len(tail.prefix)
+        tail.update(source[:head], suffix=cut.close)  # frozen from here on
+        tail.add_class("frozen", *(["continues"] if cut.close else []))
+        self._tail = MarkdownSegment(source[head:], prefix=cut.reopen)
         await self.mount(self._tail)
 
     async def append_thinking(self, delta: str) -> None:
@@ -143,6 +120,10 @@ class AssistantMessage(Vertical):
             self._flusher = None
             self._finishing = False
         await self._flush()
+        references = reference_definitions(self.text)
+        if references:  # `[text][label]` in one segment, `[label]: url` in another
+            for segment in self.segments:
+                segment.set_references(references)
         if self._thinking is not None:
             box = self._thinking.parent
             while box is not None and not isinstance(box, Collapsible):

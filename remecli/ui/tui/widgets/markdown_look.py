@@ -18,7 +18,6 @@ from rich.markdown import CodeBlock, Heading, HorizontalRule, ListItem, Markdown
 from rich.rule import Rule
 from rich.segment import Segment
 from rich.syntax import Syntax
-from rich.text import Text
 from rich.theme import Theme as RichTheme
 from textual.color import Color, ColorParseError
 
@@ -40,9 +39,10 @@ class _Heading(Heading):
 
 
 class _Rule(HorizontalRule):
+    new_line = True  # separated like any block (Rich adds a blank line after it instead)
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Rule(style=console.get_style("markdown.hr", default="none"))
-        yield Text()
 
 
 class _ListItem(ListItem):
@@ -65,20 +65,29 @@ class _ListItem(ListItem):
 
 class _CodeBlock(CodeBlock):
     background: str | None = None
+    padding: tuple[int, int, int, int] = (1, 1, 1, 1)
+    continues = False
 
     @classmethod
     def create(cls, markdown: Markdown, token: Any) -> _CodeBlock:
         block = cls((token.info or "").partition(" ")[0] or "text", markdown.code_theme)
         block.background = getattr(markdown, "code_background", None)
+        # a block split across segments: no padding row where the parts meet
+        top = 0 if token.meta.get("continued") else 1
+        block.padding = (top, 1, 0 if token.meta.get("continues") else 1, 1)
+        block.continues = bool(token.meta.get("continues"))
         return block
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text)
+        # a part that continues keeps its blank last lines (they are inside the block)
+        code = code.removesuffix("\n") if self.continues else code.rstrip()
         yield Syntax(
-            str(self.text).rstrip(),
+            code,
             self.lexer_name,
             theme=self.theme,
             word_wrap=True,  # long lines wrap: nothing is cut off
-            padding=1,
+            padding=self.padding,
             background_color=self.background,
         )
 
@@ -95,13 +104,20 @@ class ChatMarkdown(Markdown):
         "code_block": _CodeBlock,
     }
 
-    def __init__(self, markup: str, look: MarkdownLook) -> None:
+    def __init__(
+        self, markup: str, look: MarkdownLook, *, continued: bool = False, continues: bool = False
+    ) -> None:
         super().__init__(markup, code_theme=look.code_theme, hyperlinks=True)
         self.code_background = look.code_background
         for token in self.parsed:  # a single newline is a line break
             for child in token.children or ():
                 if child.type == "softbreak":
                     child.type = "hardbreak"
+        fences = [token for token in self.parsed if token.type == "fence"]
+        if fences and continued:
+            fences[0].meta["continued"] = True
+        if fences and continues:
+            fences[-1].meta["continues"] = True
 
 
 def _colour(variables: Mapping[str, str], name: str, background: Color) -> str:
@@ -125,7 +141,7 @@ def markdown_look(key: str, variables: tuple[tuple[str, str], ...], dark: bool) 
     def c(name: str) -> str:
         return _colour(found, name, background)
 
-    code_background = c("surface" if dark else "panel")
+    code_background = c("panel")  # distinct from the page also in 256-colour terminals
     styles = {
         "markdown.h1": f"bold underline {c('primary')}",
         "markdown.h2": f"bold {c('primary')}",

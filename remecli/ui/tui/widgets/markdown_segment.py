@@ -10,6 +10,8 @@ in any text widget.
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual import events
 from textual.content import Content
@@ -26,11 +28,17 @@ CACHED_WIDTHS = 2  # renders kept per segment (the current width and the one bef
 
 
 class MarkdownVisual(Visual):
-    """`source` drawn by Rich at a given width (cached), rendered through `Content`."""
+    """`source` drawn by Rich at a given width (cached), rendered through `Content`.
+    `continued` / `continues`: it starts / ends inside a code block split across segments."""
 
-    def __init__(self, source: str, look: MarkdownLook) -> None:
+    def __init__(
+        self, source: str, look: MarkdownLook, *, continued: bool = False, continues: bool = False
+    ) -> None:
         self.source = source
         self.look = look
+        self.continued = continued
+        self.continues = continues
+        self.draw_seconds = 0.0  # how long the last drawing took
         self._renders: dict[int, Content] = {}
 
     def content(self, width: int) -> Content:
@@ -44,9 +52,16 @@ class MarkdownVisual(Visual):
     def _draw(self, width: int) -> Content:
         if not self.source.strip():
             return Content("")
+        started = time.perf_counter()
         console = self.look.console
         options = console.options.update(width=width, height=None)
-        rows = console.render_lines(ChatMarkdown(self.source, self.look), options, pad=False)
+        rows = console.render_lines(
+            ChatMarkdown(
+                self.source, self.look, continued=self.continued, continues=self.continues
+            ),
+            options,
+            pad=False,
+        )
         lines = []
         for row in rows:
             text = Text(end="")
@@ -54,6 +69,7 @@ class MarkdownVisual(Visual):
                 if not segment.control:
                     text.append(segment.text, segment.style)
             lines.append(Content.from_rich_text(text, console))
+        self.draw_seconds = time.perf_counter() - started
         return Content("\n").join(lines)
 
     def plain(self, width: int) -> str:
@@ -74,25 +90,55 @@ class MarkdownVisual(Visual):
 
 
 class MarkdownSegment(Widget):
-    """A piece of Markdown shown as one selectable widget; `update` replaces its source."""
+    """A piece of Markdown shown as one selectable widget; `update` replaces its source.
+
+    `source` is the answer's own text; a segment cut out of a long code block also has a
+    `prefix` (the fence's opening line) or `suffix` (its closing marker) so it draws alone.
+    """
 
     DEFAULT_CSS = "MarkdownSegment { height: auto; }"
 
-    def __init__(self, source: str = "") -> None:
+    def __init__(self, source: str = "", *, prefix: str = "") -> None:
         super().__init__()
         self.source = source
+        self.prefix = prefix
+        self.suffix = ""
+        self.references = ""
         self._visual: MarkdownVisual | None = None
+        self._draw_seconds = 0.0
 
-    def update(self, source: str) -> None:
-        """Show `source` instead (re-drawn at the next refresh)."""
+    @property
+    def draw_seconds(self) -> float:
+        """How long drawing this segment last took (0 before the first drawing)."""
+        if self._visual is not None and self._visual.draw_seconds:
+            self._draw_seconds = self._visual.draw_seconds
+        return self._draw_seconds
+
+    def update(self, source: str, *, suffix: str = "") -> None:
+        """Show `source` (closed by `suffix`) instead, re-drawn at the next refresh."""
+        _ = self.draw_seconds  # keep the last figure
         self.source = source
+        self.suffix = suffix
         self._visual = None
         self.refresh(layout=True)
+
+    def set_references(self, references: str) -> None:
+        """Link reference definitions of the whole answer, drawn with (not shown in) this part."""
+        if references != self.references:
+            self.references = references
+            self._visual = None
+            self.refresh(layout=True)
 
     def render(self) -> MarkdownVisual:
         look = self._look()
         if self._visual is None or self._visual.look is not look:
-            self._visual = MarkdownVisual(self.source, look)
+            references = f"\n\n{self.references}\n" if self.references else ""
+            self._visual = MarkdownVisual(
+                self.prefix + self.source + self.suffix + references,
+                look,
+                continued=bool(self.prefix),
+                continues=bool(self.suffix),
+            )
         return self._visual
 
     def _look(self) -> MarkdownLook:
