@@ -14,14 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from remecli.config.cli_start import UsageError, settings_or_exit_code, usage_exit_code
 from remecli.jobs import JOBS, Job, JobError, JobRunner
 
 _SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
 USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ...]"
-
-
-class UsageError(ValueError):
-    """Bad command-line arguments for `remecli job`."""
 
 
 class HelpRequested(Exception):
@@ -115,7 +112,6 @@ async def _run(job: Job, arguments: dict[str, Any], settings: Any) -> dict[str, 
 
 def run(argv: list[str]) -> int:
     """Run `remecli job …`; returns the process exit code."""
-    from remecli.config import ConfigError, load_settings
     from remecli.logs import setup_logging
 
     try:
@@ -124,16 +120,14 @@ def run(argv: list[str]) -> int:
         print(exc)
         return 0
     except UsageError as exc:
-        print(f"remecli: {exc}\n{USAGE}" if str(exc) else job_list(), file=sys.stderr)
-        return 2 if str(exc) else 0
+        help_text = None if str(exc) else job_list()
+        return usage_exit_code(exc, USAGE, prefix="remecli: ", help_text=help_text)
     except JobError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    try:
-        settings = load_settings(setting_args)
-    except ConfigError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
+    settings = settings_or_exit_code(setting_args)
+    if isinstance(settings, int):
+        return settings
     setup_logging(settings)
     try:
         result = asyncio.run(_run(job, arguments, settings))

@@ -4,55 +4,44 @@ from __future__ import annotations
 
 
 class JobError(Exception):
-    """A job failed in a way the caller can fix; `status` is the HTTP status it maps to."""
+    """A job failed in a way the caller can fix; `status` is the HTTP status it maps to and
+    `code` the stable name surfaces report. A subclass names both in its header:
+    `class NotFound(JobError, status=404, code="not_found")` (a missing one is inherited)."""
 
     status = 400
     code = "bad_request"
 
+    def __init_subclass__(cls, status: int | None = None, code: str | None = None) -> None:
+        super().__init_subclass__()
+        if status is not None:
+            cls.status = status
+        if code is not None:
+            cls.code = code
 
-class InvalidParams(JobError):
+
+class InvalidParams(JobError, code="invalid_params"):
     """The parameters do not match the job's schema."""
 
-    code = "invalid_params"
 
-
-class PathRefused(JobError):
+class PathRefused(JobError, status=403, code="path_refused"):
     """The path leaves the working dir or names a file jobs may not touch."""
 
-    status = 403
-    code = "path_refused"
 
-
-class NotFound(JobError):
+class NotFound(JobError, status=404, code="not_found"):
     """The job or the file does not exist."""
 
-    status = 404
-    code = "not_found"
 
-
-class EditConflict(JobError):
+class EditConflict(JobError, status=409, code="edit_conflict"):
     """The text to replace is not in the file (or not once)."""
 
-    status = 409
-    code = "edit_conflict"
 
-
-class ReadOnlyRefused(JobError):
+class ReadOnlyRefused(JobError, status=403, code="read_only"):
     """A writing job was called on a read-only surface."""
 
-    status = 403
-    code = "read_only"
 
-
-class TooLarge(JobError):
+class TooLarge(JobError, status=413, code="too_large"):
     """The result is larger than the surface's limit."""
 
-    status = 413
-    code = "too_large"
 
-
-class Unavailable(JobError):
+class Unavailable(JobError, status=503, code="unavailable"):
     """The memory runtime cannot serve the job right now (e.g. the index failed to open)."""
-
-    status = 503
-    code = "unavailable"

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from remecli.config.cli_start import UsageError, start_on_working_dir
 from remecli.links.expand import neighbours
 from remecli.links.graph import LinkGraph
 
@@ -27,10 +28,6 @@ USAGE = (
     "       remecli links PATH --rename NEW | --delete\n"
     "       remecli links --dangling [--json] | --rebuild"
 )
-
-
-class UsageError(ValueError):
-    """Bad command-line arguments."""
 
 
 def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
@@ -108,17 +105,10 @@ def _described(item: dict) -> str:
 
 def run(argv: list[str]) -> int:
     """Run `remecli links`; returns the process exit code."""
-    from remecli.config.cli_start import settings_and_working_dir
-
-    try:
-        options, setting_args = parse_args(argv)
-    except UsageError as exc:
-        print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
-        return 2 if str(exc) else 0
-    started = settings_and_working_dir(setting_args)
+    started = start_on_working_dir(lambda: parse_args(argv), USAGE)
     if isinstance(started, int):
         return started
-    settings, locations = started
+    options, settings, locations = started
     working_dir = locations.root
     graph = LinkGraph.open(working_dir)
     try:

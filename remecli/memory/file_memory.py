@@ -17,6 +17,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from remecli.memory.dream.runner import DreamResult
     from remecli.memory.resources_watch import ResourceWatcher
     from remecli.search import MemoryIndex
+    from remecli.search.types import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -336,19 +338,26 @@ class FileMemory:
         transcripts; defaults from the search settings. `source`: notes|transcripts|all;
         `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
         so a caller can look around before reading."""
+        from remecli.search.types import SearchRequest
+
+        request = SearchRequest(query, max_results, min_score, source, since, until)
+        return await self.search_memory(request, links=links)
+
+    async def search_memory(
+        self, request: SearchRequest, *, links: bool = True
+    ) -> list[dict[str, Any]]:
+        """`memory_search` of one `SearchRequest` (what the agent's tool calls)."""
         index = await self.wait_for_index()
         if index is None:
             return []
         search = self.settings.search
-        count = search.max_results if max_results is None else int(max_results)
-        floor = search.min_score if min_score is None else float(min_score)
+        count = search.max_results if request.max_results is None else int(request.max_results)
+        floor = search.min_score if request.min_score is None else float(request.min_score)
+        request = replace(request, max_results=count, min_score=floor)
         graph = self.links if links else None
 
         def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links
-            results = index.search_blocking(
-                query, count, floor, source=source, since=since, until=until
-            )
-            hits = [r.to_dict() for r in results]
+            hits = [r.to_dict() for r in index.search_request_blocking(request)]
             if graph is None:
                 return hits
             from remecli.links import expand

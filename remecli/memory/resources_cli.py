@@ -114,17 +114,15 @@ def run(argv: list[str]) -> int:
     options = [a for a in argv if not (_SETTING.match(a) and not a.startswith("-"))]
     setting_args = [a for a in argv if a not in options]
     args = _parser().parse_args(options)
-    from remecli.config import ConfigError, load_settings
+    from remecli.config.cli_start import settings_or_exit_code
     from remecli.logs import setup_logging
 
     if args.yes and not args.prune:
         print("remecli ingest: --yes goes with --prune", file=sys.stderr)
         return 2
-    try:
-        settings = load_settings(setting_args)
-    except ConfigError as exc:
-        print(f"remecli ingest: {exc}", file=sys.stderr)
-        return 2
+    settings = settings_or_exit_code(setting_args, "remecli ingest")
+    if isinstance(settings, int):
+        return settings
     setup_logging(settings)
     cards = _cards(settings)
     if args.prune:

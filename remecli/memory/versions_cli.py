@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+from remecli.config.cli_start import UsageError, start_on_working_dir
 from remecli.memory.versions import VersionNotFound
 from remecli.memory.writer import MemoryWriteError, MemoryWriter
 
@@ -20,10 +21,6 @@ USAGE = (
     "usage: remecli memory history PATH [--json] [config=NAME] [key=value ...]\n"
     "       remecli memory restore PATH VERSION [config=NAME] [key=value ...]"
 )
-
-
-class UsageError(ValueError):
-    """Bad command-line arguments."""
 
 
 def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
@@ -73,17 +70,10 @@ def memory_path(writer: MemoryWriter, raw: str) -> str:
 
 def run(argv: list[str]) -> int:
     """Run `remecli memory …`; returns the process exit code."""
-    from remecli.config.cli_start import settings_and_working_dir
-
-    try:
-        options, setting_args = parse_args(argv)
-    except UsageError as exc:
-        print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
-        return 2 if str(exc) else 0
-    started = settings_and_working_dir(setting_args)
+    started = start_on_working_dir(lambda: parse_args(argv), USAGE)
     if isinstance(started, int):
         return started
-    settings, locations = started
+    options, settings, locations = started
     working_dir = locations.root
     writer = MemoryWriter.from_settings(working_dir, settings.memory)
     path = memory_path(writer, options["path"])

@@ -12,6 +12,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from remecli.config.cli_start import UsageError, start_on_working_dir
 from remecli.search.embedders import EmbeddingError
 from remecli.search.index import MemoryIndex
 from remecli.search.types import SearchResult, SyncReport
@@ -26,10 +27,6 @@ USAGE = (
     "       remecli reindex [config=NAME] [key=value ...]"
 )
 _SOURCES = ("notes", "transcripts", "all")
-
-
-class UsageError(ValueError):
-    """Bad command-line arguments."""
 
 
 def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
@@ -139,17 +136,10 @@ def _summary(report: SyncReport) -> str:
 
 def run(command: str, argv: list[str]) -> int:
     """Run `search` or `reindex`; returns the process exit code."""
-    from remecli.config.cli_start import settings_and_working_dir
-
-    try:
-        options, setting_args = parse_args(command, argv)
-    except UsageError as exc:
-        print(f"{exc}\n{USAGE}" if str(exc) else USAGE, file=sys.stderr)
-        return 2 if str(exc) else 0
-    started = settings_and_working_dir(setting_args)
+    started = start_on_working_dir(lambda: parse_args(command, argv), USAGE)
     if isinstance(started, int):
         return started
-    settings, locations = started
+    options, settings, locations = started
     working_dir = locations.root
     try:
         index = MemoryIndex.open(working_dir, settings.search)

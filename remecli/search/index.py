@@ -27,7 +27,7 @@ from remecli.search.ranking import Candidates, rank, split_floor
 from remecli.search.store import ChunkStore, day_number
 from remecli.search.sync import Progress, Syncer
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
-from remecli.search.types import SearchResult, SyncReport
+from remecli.search.types import DateLike, SearchRequest, SearchResult, SyncReport
 from remecli.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 INDEX_FOLDER = "index"
 SCHEMA_VERSION = "2"
 SOURCES = {"notes": "notes", "transcripts": TRANSCRIPT, "transcript": TRANSCRIPT}
-DateLike = str | dt.date | None
 
 
 def _day(value: DateLike, name: str) -> int | None:
@@ -313,10 +312,18 @@ class MemoryIndex:
         until: DateLike = None,
     ) -> list[SearchResult]:
         """Hybrid search, best first (runs in a worker thread); see `search_blocking`."""
-        return await asyncio.to_thread(
-            lambda: self.search_blocking(
-                query, max_results, min_score, source=source, since=since, until=until
-            )
+        request = SearchRequest(query, max_results, min_score, source, since, until)
+        return await asyncio.to_thread(self.search_request_blocking, request)
+
+    def search_request_blocking(self, request: SearchRequest) -> list[SearchResult]:
+        """`search_blocking` of one `SearchRequest`."""
+        return self.search_blocking(
+            request.query,
+            request.max_results,
+            request.min_score,
+            source=request.source,
+            since=request.since,
+            until=request.until,
         )
 
     # -- watching and lifetime -----------------------------------------------------------------

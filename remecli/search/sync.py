@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import re
 import threading
 from collections.abc import Callable
@@ -54,6 +55,30 @@ class PendingWrites:
         self.remove_ids.clear()
         self.add.clear()
         self.files.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedFile:
+    """A file to read again: its size or mtime differ from its row `known` (hash, mtime_ns,
+    size), or it has none yet."""
+
+    rel: str
+    path: Path
+    stat: os.stat_result
+    known: tuple[str, int, int] | None
+
+
+def changed_file(rel: str, path: Path, known: tuple[str, int, int] | None) -> ChangedFile | None:
+    """The file when it may have changed since `known`; None when its mtime and size are the
+    same, or when it cannot be read (logged)."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        log.warning("cannot read %s: %s", path, exc)
+        return None
+    if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
+        return None
+    return ChangedFile(rel, path, stat, known)
 
 
 @functools.lru_cache(maxsize=64)
@@ -200,10 +225,10 @@ class Syncer:
             report.chunks_removed += len(ids)
         todo = [(r, p) for r, p in files.items() if only is None or r in only]
         for done, (rel, path) in enumerate(todo, start=1):
-            if rel in transcripts:
-                self._sync_transcript(parts, rel, path, known.get(rel), report, batch)
-            else:
-                self._sync_note(parts, rel, path, known.get(rel), report, batch)
+            changed = changed_file(rel, path, known.get(rel))
+            if changed is not None:
+                index_file = self._sync_transcript if rel in transcripts else self._sync_note
+                index_file(parts, changed, report, batch)
             if len(batch.add) >= KEYWORD_BATCH:
                 self._flush(parts, batch)
             if progress:
@@ -257,18 +282,10 @@ class Syncer:
         report.chunks_removed += len(remove_ids)
 
     def _sync_note(
-        self,
-        parts: IndexParts,
-        rel: str,
-        path: Path,
-        known: tuple[str, int, int] | None,
-        report: SyncReport,
-        batch: PendingWrites,
+        self, parts: IndexParts, file: ChangedFile, report: SyncReport, batch: PendingWrites
     ) -> None:
+        rel, path, stat, known = file.rel, file.path, file.stat, file.known
         try:
-            stat = path.stat()
-            if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
-                return
             data = path.read_bytes()
         except OSError as exc:
             log.warning("cannot read %s: %s", path, exc)
@@ -287,19 +304,11 @@ class Syncer:
         batch.files.append((rel, content_hash, stat.st_mtime_ns, stat.st_size, ""))
 
     def _sync_transcript(
-        self,
-        parts: IndexParts,
-        rel: str,
-        path: Path,
-        known: tuple[str, int, int] | None,
-        report: SyncReport,
-        batch: PendingWrites,
+        self, parts: IndexParts, file: ChangedFile, report: SyncReport, batch: PendingWrites
     ) -> None:
+        rel, path, stat = file.rel, file.path, file.stat
         try:
-            stat = path.stat()
-            if known and (known[1], known[2]) == (stat.st_mtime_ns, stat.st_size):
-                return
-            resume = json.loads(parts.store.resume_of(rel) or "{}") if known else {}
+            resume = json.loads(parts.store.resume_of(rel) or "{}") if file.known else {}
             with open(path, "rb") as handle:
                 start, line, data = _read_from(handle, resume, stat.st_size)
         except (OSError, ValueError) as exc:

@@ -1,8 +1,11 @@
-"""Plain data types shared by the search package: chunks and search results."""
+"""Plain data types shared by the search package: chunks, search requests and results."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import asdict, dataclass, field
+
+DateLike = str | dt.date | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,22 @@ class Chunk:
     def heading_path(self) -> str:
         """Headings enclosing the chunk, joined with ' > ' ('' at top level)."""
         return " > ".join(self.headings)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """One memory search, as the runtime, the agent tool and a bare index all take it.
+
+    `max_results` / `min_score`: None takes the search settings' default; `source`:
+    notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive.
+    """
+
+    query: str
+    max_results: int | None = None
+    min_score: float | None = None
+    source: str | None = None
+    since: DateLike = None
+    until: DateLike = None
 
 
 @dataclass(slots=True)

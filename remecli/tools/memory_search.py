@@ -1,19 +1,23 @@
 """The agent's `memory_search` tool: hybrid search over the Markdown memory (read-only).
 
-It is bound to the memory runtime (anything with `memory_search`, `search_enabled` and the
+It is bound to the memory runtime (anything with `search_memory`, `search_enabled` and the
 search settings); its defaults come from `search.max_results` and `search.min_score`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import Settings
 from remecli.tools.results import error
+
+if TYPE_CHECKING:  # the search package loads when the index opens, not with the tools
+    from remecli.search.types import SearchRequest
 
 DESCRIPTION = (
     "Search long-term memory — notes (MEMORY.md, memory/, digest/) and past conversations "
@@ -30,16 +34,7 @@ class MemorySearcher(Protocol):
     settings: Settings
     search_enabled: bool
 
-    async def memory_search(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
-    ) -> list[dict[str, Any]]:
+    async def search_memory(self, request: SearchRequest) -> list[dict[str, Any]]:
         """Hits as JSON-ready dicts."""
         ...
 
@@ -53,20 +48,9 @@ class IndexSearcher:
         self.index = index
         self.settings = settings or Settings(search=index.settings)
 
-    async def memory_search(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
-    ) -> list[dict[str, Any]]:
+    async def search_memory(self, request: SearchRequest) -> list[dict[str, Any]]:
         """Hits as JSON-ready dicts (no link expansion: there is no graph)."""
-        results = await self.index.search(
-            query, max_results, min_score, source=source, since=since, until=until
-        )
+        results = await asyncio.to_thread(self.index.search_request_blocking, request)
         return [r.to_dict() for r in results]
 
 
@@ -133,12 +117,14 @@ async def memory_search(
         since: Only hits dated on or after YYYY-MM-DD.
         until: Only hits dated on or before YYYY-MM-DD.
     """
+    from remecli.search.types import SearchRequest
+
     search = memory.settings.search
     limit = min(max(_as_int(max_results, search.max_results), 1), MAX_RESULTS_CAP)
     threshold = min(max(_as_float(min_score, search.min_score), 0.0), 1.0)
     where = str(source).strip().lower() if source else None
     try:
-        results = await memory.memory_search(
+        request = SearchRequest(
             str(query),
             limit,
             threshold,
@@ -146,6 +132,7 @@ async def memory_search(
             since=str(since) if since else None,
             until=str(until) if until else None,
         )
+        results = await memory.search_memory(request)
     except ValueError as exc:  # a bad source or date: say what is accepted
         return error(f"memory_search: {exc}")
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
-import sys
 
 from remecli.memory.layout import WorkingDir
+from tests.cli_process import fake_llm_settings, run_remecli
 from tests.dream.conftest import add_card, extraction, receipt, unit
 
 DAY = dt.date(2025, 1, 31)
@@ -19,23 +18,8 @@ NODE_TEXT = (
 
 
 def remecli(tmp_path, fake_llm, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REME_")}
-    settings = [
-        f"working_dir={tmp_path / '.reme'}",
-        f"llm.base_url={fake_llm.base_url}",
-        "llm.api_key=sk-test",
-        "llm.model_name=fake-model",
-        "llm.max_retries=0",
-        "search.embedding.backend=none",
-    ]
-    return subprocess.run(
-        [sys.executable, "-m", "remecli", "dream", *args, *settings],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    settings = fake_llm_settings(tmp_path / ".reme", fake_llm.base_url)
+    return run_remecli("dream", *args, *settings, cwd=tmp_path, timeout=120)
 
 
 def test_remecli_dream_command(fake_llm, tmp_path):

@@ -3,32 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
-import sys
 
 from remecli.memory.writer import writer_for
+from tests.cli_process import fake_llm_settings, run_remecli
 from tests.resources.conftest import answer, resource_cards
 
 
 def remecli(tmp_path, fake_llm, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REME_")}
-    settings = [
-        f"working_dir={tmp_path / '.reme'}",
-        f"llm.base_url={fake_llm.base_url}",
-        "llm.api_key=sk-test",
-        "llm.model_name=fake-model",
-        "llm.max_retries=0",
-        "search.embedding.backend=none",
-    ]
-    return subprocess.run(
-        [sys.executable, "-m", "remecli", "ingest", *args, *settings],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    settings = fake_llm_settings(tmp_path / ".reme", fake_llm.base_url)
+    return run_remecli("ingest", *args, *settings, cwd=tmp_path, timeout=120)
 
 
 def test_ingest_copies_a_file_in_and_prune_asks_for_yes(tmp_path, fake_llm):

@@ -14,21 +14,15 @@ from pathlib import Path
 
 import httpx
 
+from tests.cli_process import fake_llm_settings
+
 START_DEADLINE = 60.0
 _URL = re.compile(r"(http://127\.0\.0\.1:\d+)")
 
 
 def surface_settings(working_dir: Path, base_url: str) -> list[str]:
     """key=value settings for a test server: fake LLM, keyword-only search, no watcher."""
-    return [
-        f"working_dir={working_dir}",
-        f"llm.base_url={base_url}",
-        "llm.api_key=sk-test",
-        "llm.model_name=fake-model",
-        "llm.max_retries=0",
-        "search.embedding.backend=none",
-        "search.watch=false",
-    ]
+    return [*fake_llm_settings(working_dir, base_url), "search.watch=false"]
 
 
 @dataclass

@@ -15,28 +15,23 @@ from typing import Any
 
 import numpy as np
 
-from remecli.vector.filters import Condition, field_ref, target_of
-from remecli.vector.node import COLUMNS, NULLABLE, MemoryNode
+from remecli.vector.filters import Condition, target_of
+from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.local_vectors import VectorPartitions
+from remecli.vector.stores.sql_shared import RECORD_COLUMNS, SqlDialect
 from remecli.vector.terms import document_terms
 
 _COLUMNS = ", ".join(COLUMNS)
 _SELECT = "SELECT m.seq, " + ", ".join(f"m.{c}" for c in COLUMNS) + ", m.metadata FROM memories m"
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS memories (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   memory_id TEXT NOT NULL UNIQUE,
-  memory_type TEXT NOT NULL,
-  memory_target TEXT NOT NULL,
-  content TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  when_to_use TEXT NOT NULL DEFAULT '',
-  message_time TEXT,
-  time_created TEXT NOT NULL,
-  time_modified TEXT NOT NULL,
-  author TEXT NOT NULL DEFAULT '',
-  metadata TEXT NOT NULL DEFAULT '{}',
+"""
+    + RECORD_COLUMNS
+    + """  metadata TEXT NOT NULL DEFAULT '{}',
   vector BLOB NOT NULL,
   UNIQUE (memory_type, memory_target, content_hash)
 );
@@ -46,6 +41,7 @@ CREATE INDEX IF NOT EXISTS memories_modified ON memories (memory_type, memory_ta
 CREATE VIRTUAL TABLE IF NOT EXISTS memory_terms USING fts5(terms, tokenize="unicode61 tokenchars '._-/'");
 CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+)
 
 
 def _value_expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
@@ -78,6 +74,9 @@ def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
             parts.append(f"(typeof({expr}) IN {kind} AND {expr} {op} ?)")
             params += [*expr_params, *expr_params, bound]
     return (" WHERE " + " AND ".join(parts)) if parts else "", params
+
+
+SQLITE = SqlDialect(render_conditions, _value_expr, seq="m.seq", mark="?", nulls_last=False)
 
 
 class LocalVectorStore:
@@ -283,21 +282,7 @@ class LocalVectorStore:
         limit: int | None,
     ) -> list[MemoryNode]:
         """See `VectorStore.list`."""
-        where, params = render_conditions(conditions)
-        direction = "DESC" if reverse else "ASC"
-        order = f"m.seq {direction}"
-        if sort_key:
-            ref = field_ref(sort_key)
-            expr, expr_params = _value_expr(ref.name, ref.is_metadata)
-            if ref.is_metadata or ref.name in NULLABLE:
-                order = f"({expr}) IS NULL, {expr} {direction}, {order}"
-                params = [*params, *expr_params, *expr_params]
-            else:  # never NULL: a plain order the indexes can serve
-                order = f"{expr} {direction}, {order}"
-        sql = f"{_SELECT}{where} ORDER BY {order}"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(int(limit))
+        sql, params = SQLITE.listing(_SELECT, conditions, sort_key, reverse, limit)
         with self._lock:
             return [node for _, node in self._nodes(sql, params)]
 
@@ -346,8 +331,7 @@ class LocalVectorStore:
         if not terms or limit <= 0:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        where, params = render_conditions(conditions)
-        extra = where.replace(" WHERE ", " AND ", 1)
+        extra, params = SQLITE.and_conditions(conditions)
         sql = (
             "SELECT t.rowid, -bm25(memory_terms) FROM memory_terms t JOIN memories m "
             f"ON m.seq = t.rowid WHERE memory_terms MATCH ?{extra} "

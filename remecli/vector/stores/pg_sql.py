@@ -6,25 +6,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from remecli.vector.filters import Condition, field_ref
-from remecli.vector.node import COLUMNS, NULLABLE
+from remecli.vector.filters import Condition
+from remecli.vector.node import COLUMNS
+from remecli.vector.stores.sql_shared import RECORD_COLUMNS, SqlDialect
 
 SELECT_COLUMNS = "seq, " + ", ".join(COLUMNS) + ", metadata"
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS {table} (
   seq BIGSERIAL,
   memory_id TEXT PRIMARY KEY,
-  memory_type TEXT NOT NULL,
-  memory_target TEXT NOT NULL,
-  content TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  when_to_use TEXT NOT NULL DEFAULT '',
-  message_time TEXT,
-  time_created TEXT NOT NULL,
-  time_modified TEXT NOT NULL,
-  author TEXT NOT NULL DEFAULT '',
-  metadata JSONB NOT NULL DEFAULT '{{}}'::jsonb,
+"""
+    + RECORD_COLUMNS
+    + """  metadata JSONB NOT NULL DEFAULT '{{}}'::jsonb,
   terms TSVECTOR,
   embedding vector({dimensions}) NOT NULL,
   UNIQUE (memory_type, memory_target, content_hash)
@@ -34,6 +29,7 @@ CREATE INDEX IF NOT EXISTS {created_index} ON {table} (memory_type, memory_targe
 CREATE INDEX IF NOT EXISTS {modified_index} ON {table} (memory_type, memory_target, time_modified, seq);
 CREATE INDEX IF NOT EXISTS {terms_index} ON {table} USING gin (terms);
 """
+)
 HNSW_INDEX = (
     "CREATE INDEX IF NOT EXISTS {index} ON {table} USING hnsw (embedding vector_ip_ops) "
     "WITH (m = 16, ef_construction = 64)"
@@ -82,16 +78,7 @@ def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(parts)) if parts else "", params
 
 
-def render_order(sort_key: str | None, reverse: bool) -> tuple[str, list[Any]]:
-    """`ORDER BY` text (missing values last, ties by insertion order) and its params."""
-    direction = "DESC" if reverse else "ASC"
-    if not sort_key:
-        return f" ORDER BY seq {direction}", []
-    ref = field_ref(sort_key)
-    expr, params = _expr(ref.name, ref.is_metadata)
-    if not ref.is_metadata and ref.name not in NULLABLE:  # never NULL: the indexes serve it
-        return f" ORDER BY {expr} {direction}, seq {direction}", params
-    return f" ORDER BY {expr} {direction} NULLS LAST, seq {direction}", params
+POSTGRES = SqlDialect(render_conditions, _expr, seq="seq", mark="%s", nulls_last=True)
 
 
 def tsquery_text(terms: list[str]) -> str:

@@ -21,10 +21,10 @@ from remecli.vector.node import COLUMNS, MemoryNode, content_hash
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.pg_sql import (
     HNSW_INDEX,
+    POSTGRES,
     SCHEMA,
     SELECT_COLUMNS,
     render_conditions,
-    render_order,
     tsquery_text,
 )
 from remecli.vector.terms import document_terms
@@ -295,13 +295,8 @@ class PgVectorStore:
         limit: int | None,
     ) -> list[MemoryNode]:
         """See `VectorStore.list`."""
-        where, params = render_conditions(conditions)
-        order, order_params = render_order(sort_key, reverse)
-        text = f"SELECT {SELECT_COLUMNS} FROM {{table}}{where}{order}"
-        params = [*params, *order_params]
-        if limit is not None:
-            text += " LIMIT %s"
-            params.append(int(limit))
+        select = f"SELECT {SELECT_COLUMNS} FROM {{table}}"
+        text, params = POSTGRES.listing(select, conditions, sort_key, reverse, limit)
         return self._rows(self._sql(text), params)
 
     def count(self, conditions: list[Condition]) -> int:
@@ -331,8 +326,7 @@ class PgVectorStore:
         """See `VectorStore.keyword_search` (ts_rank over the exact analyzed terms)."""
         if not terms or limit <= 0:
             return []
-        where, params = render_conditions(conditions)
-        extra = where.replace(" WHERE ", " AND ", 1)
+        extra, params = POSTGRES.and_conditions(conditions)
         text = (
             f"SELECT {SELECT_COLUMNS}, ts_rank(terms, %s::tsquery) AS score FROM {{table}} "
             f"WHERE terms @@ %s::tsquery{extra} ORDER BY score DESC, seq LIMIT %s"
