@@ -314,17 +314,23 @@ class Assistant:
     async def new_conversation(self) -> AsyncIterator[ev.CoreEvent]:
         """`/new`: save the conversation to long-term memory in the background, start over."""
 
+        handed: list[int] = []
+
         async def work() -> int:
-            count = self.runtime.hand_over_unsaved()
+            handed.append(self.runtime.hand_over_unsaved())
             await self.context.new_conversation()
             self.approval.reset_session()
-            return count
+            return handed[-1]
 
         async for event in self._idle(work):
             yield event
-        yield ev.Notice(
-            "New conversation started; the previous one is being saved to memory/ in the background."
-        )
+        if not self.settings.memory.summarize:
+            saved = "memory.summarize is off, so the previous one stays only in its transcript."
+        elif handed and handed[-1]:
+            saved = "the previous one is being saved to memory/ in the background."
+        else:
+            saved = "the previous one had nothing new to save."
+        yield ev.Notice(f"New conversation started; {saved}")
         yield self.context_usage()
 
     async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:
