@@ -13,7 +13,9 @@ p95 / max.
 
 Targets (issue 16): CPU ratio <= 1.5, max lag <= 0.5 s at 2,000 tokens/s.
 
-Reproduce:  python benchmarks/render.py [--tokens 20000] [--rate 2000]
+`--shape code` streams one long code block instead (no blank line outside code to cut at).
+
+Reproduce:  python benchmarks/render.py [--tokens 20000] [--rate 2000] [--shape mixed|code]
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ sys.path.insert(0, str(ROOT))
 STEP = 10  # tokens per fragment
 
 
+def make_code(counter: Any, target_tokens: int) -> str:
+    """One long fenced code block (a whole module in one answer)."""
+    lines, i = ["```python\n"], 0
+    while counter.count("".join(lines)) < target_tokens:
+        i += 1
+        lines.append(f"def step_{i}(value: int) -> int:\n    return value * {i} + {i}  # {i}\n\n")
+    return "".join(lines) + "```\n"
+
+
 def make_answer(counter: Any, target_tokens: int) -> str:
     """A long answer shaped like real ones: headings, prose, lists, code blocks."""
     parts: list[str] = []
@@ -51,12 +62,12 @@ def make_answer(counter: Any, target_tokens: int) -> str:
     return "".join(parts)
 
 
-def fragments_for(tokens: int) -> tuple[list[str], int, int]:
+def fragments_for(tokens: int, shape: str = "mixed") -> tuple[list[str], int, int]:
     """The answer cut into fragments of STEP tokens; also its token and code-block counts."""
     from remecli.llm.tokens import get_token_counter
 
     counter = get_token_counter()
-    answer = make_answer(counter, tokens)
+    answer = (make_code if shape == "code" else make_answer)(counter, tokens)
     ids = counter.encode(answer)
     fragments = [counter.decode(ids[i : i + STEP]) for i in range(0, len(ids), STEP)]
     return fragments, len(ids), answer.count("```") // 2
@@ -229,16 +240,17 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
     return {"cpu": cpu, "wall": wall, "lags": probe.lags()}
 
 
-def child(mode: str, tokens: int, rate: float) -> None:
+def child(mode: str, tokens: int, rate: float, shape: str) -> None:
     """One measurement in this process; prints one JSON line."""
-    fragments, _, _ = fragments_for(tokens)
+    fragments, _, _ = fragments_for(tokens, shape)
     runner = run_bare if mode == "bare" else run_remecli
     result = asyncio.run(runner(fragments, rate))
     print("RESULT " + json.dumps(result))
 
 
-def measure(mode: str, tokens: int, rate: float) -> dict[str, Any]:
+def measure(mode: str, tokens: int, rate: float, shape: str) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--child", mode, "--tokens", str(tokens), "--rate", str(rate)]
+    cmd += ["--shape", shape]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -260,23 +272,27 @@ def describe(name: str, result: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tokens", type=int, default=20_000)
+    parser.add_argument("--shape", choices=["mixed", "code"], default="mixed")
     parser.add_argument("--rate", type=float, default=2000.0)
     parser.add_argument("--child", choices=["bare", "remecli"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.tokens, args.rate)
+        child(args.child, args.tokens, args.rate, args.shape)
         return
-    fragments, n_tokens, blocks = fragments_for(args.tokens)
+    fragments, n_tokens, blocks = fragments_for(args.tokens, args.shape)
     chars = sum(map(len, fragments))
     print(f"answer: {n_tokens:,} tokens, {chars:,} chars, {blocks} code blocks")
     print(f"stream: {args.rate:g} tokens/s in {len(fragments)} fragments of {STEP} tokens")
-    bare = measure("bare", args.tokens, args.rate)
-    reme = measure("remecli", args.tokens, args.rate)
+    bare = measure("bare", args.tokens, args.rate, args.shape)
+    reme = measure("remecli", args.tokens, args.rate, args.shape)
     print(describe("bare", bare))
     print(describe("remecli", reme))
     print(f"CPU ratio remecli / bare: {reme['cpu'] / bare['cpu']:.2f} (target <= 1.5)")
     print(f"max lag remecli: {max(reme['lags']):.2f} s (target <= 0.5 s)")
-    print(f"reproduce: python benchmarks/render.py --tokens {args.tokens} --rate {args.rate:g}")
+    print(
+        f"reproduce: python benchmarks/render.py --tokens {args.tokens} --rate {args.rate:g}"
+        f" --shape {args.shape}"
+    )
 
 
 if __name__ == "__main__":
