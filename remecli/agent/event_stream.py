@@ -34,7 +34,9 @@ class NoticeChannel:
         """Yield ("item", x) from `source()` and ("notice", n) as they come, in arrival order.
 
         An exception from the source is yielded as ("error", exc). If the consumer stops early
-        (cancel), the source is cancelled and awaited, so it can close its tool calls.
+        (cancel), the source is cancelled and awaited, so it can close its tool calls; a source
+        that absorbs the cancel (the agent runtime handles interrupts itself, and can swallow
+        one that lands in the wrong place) is cancelled again after a grace period.
         """
         queue: asyncio.Queue = asyncio.Queue()
         for item in self.backlog:
@@ -68,9 +70,7 @@ class NoticeChannel:
                 kind, item = queue.get_nowait()
                 if kind == "notice":
                     self.put(item)
-            if not task.done():
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+            await _cancel_insisting(task)
 
     async def run(self, work: Callable[[], Awaitable[Any]]) -> AsyncIterator[tuple[str, Any]]:
         """Run one coroutine and stream its notices; its result comes last as ("item", result)."""
@@ -80,3 +80,15 @@ class NoticeChannel:
 
         async for pair in self.merge(single):
             yield pair
+
+
+CANCEL_GRACE_S = 1.0  # time a cancelled source gets to finish before it is cancelled again
+
+
+async def _cancel_insisting(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait for it, cancelling again while it keeps running."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=CANCEL_GRACE_S)
+    if not task.cancelled():
+        task.exception()  # retrieved: an error while stopping is not "never retrieved"

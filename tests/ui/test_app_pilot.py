@@ -47,6 +47,14 @@ async def type_and_send(pilot, text: str) -> None:
     await pilot.press("enter")
 
 
+async def ask(pilot, text: str) -> AssistantMessage:
+    """Send `text` and wait until the whole answer is in; returns the (last) answer."""
+    app = pilot.app
+    await type_and_send(pilot, text)
+    await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
+    return list(app.query(AssistantMessage))[-1]
+
+
 async def test_input_is_focused_at_start_and_status_shows_model(fake_llm, tmp_path) -> None:
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -8,7 +8,7 @@ import weakref
 
 from remecli.ui.tui import collector_pauses
 from remecli.ui.tui.widgets.assistant_message import TAIL_CHARS, AssistantMessage
-from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
+from tests.ui.test_app_pilot import ask, make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 
 
@@ -19,9 +19,7 @@ async def test_a_long_answer_is_a_few_widgets_not_one_per_block(fake_llm, tmp_pa
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "long please")
-        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
-        message = app.query_one(AssistantMessage)
+        message = await ask(pilot, "long please")
         widgets = list(message.walk_children())
         assert widgets == message.segments  # nothing mounted per block
         assert 1 < len(widgets) <= len(answer) // TAIL_CHARS + 1
@@ -35,9 +33,7 @@ async def test_theme_change_redraws_answers_in_the_new_colours(fake_llm, tmp_pat
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "hi")
-        await wait_until(pilot, lambda: not app.replying)
-        [segment] = app.query_one(AssistantMessage).segments
+        [segment] = (await ask(pilot, "hi")).segments
         assert segment.render().look.key == "remecli-dark"
         app.theme = "remecli-light"
         await pilot.pause(0.2)
@@ -52,9 +48,7 @@ async def test_clicking_a_link_in_an_answer_opens_it(fake_llm, tmp_path) -> None
     app.open_url = lambda url, new_tab=True: opened.append(url)  # type: ignore[method-assign]
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "docs?")
-        await wait_until(pilot, lambda: not app.replying)
-        [segment] = app.query_one(AssistantMessage).segments
+        [segment] = (await ask(pilot, "docs?")).segments
         column = segment.plain_text().index("the docs")
         await pilot.click(segment, offset=(1, 0))
         await pilot.pause(0.1)
@@ -71,10 +65,8 @@ async def test_idle_app_freezes_live_objects_and_cleared_widgets_are_still_freed
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: gc.get_freeze_count() > 0)  # settled after start-up
-        await type_and_send(pilot, "remember nothing")
-        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
-        # (not query_one: Textual's query cache would keep the widget alive)
-        gone = weakref.ref(list(app.query(AssistantMessage))[0])
+        # (ask uses no query_one: Textual's query cache would keep the widget alive)
+        gone = weakref.ref(await ask(pilot, "remember nothing"))
         await type_and_send(pilot, "/clear")
         await wait_until(pilot, lambda: not app.query(AssistantMessage) and not app.replying)
         await wait_until(pilot, lambda: gone() is None)  # frozen, yet freed after /clear
@@ -127,9 +119,7 @@ async def test_a_long_code_block_streams_in_parts_that_draw_as_one_block(
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "code please")
-        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
-        segments = app.query_one(AssistantMessage).segments
+        segments = (await ask(pilot, "code please")).segments
         assert len(segments) > 1  # the live part stayed small
         assert "".join(segment.source for segment in segments) == answer
         width = segments[0].content_region.width
@@ -147,9 +137,7 @@ async def test_lists_are_not_split_and_reference_links_resolve_across_parts(
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "steps")
-        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
-        segments = app.query_one(AssistantMessage).segments
+        segments = (await ask(pilot, "steps")).segments
         assert len(segments) > 1
         assert not any(segment.source[:1].isdigit() for segment in segments[1:]), [
             s.source[:30] for s in segments

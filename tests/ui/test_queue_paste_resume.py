@@ -11,7 +11,7 @@ from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_input import ChatInput
 from remecli.ui.tui.widgets.chat_view import ChatView, UserMessage
 from remecli.ui.tui.widgets.markdown_cuts import safe_cut
-from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
+from tests.ui.test_app_pilot import ask, make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 
 
@@ -146,9 +146,7 @@ async def test_single_newlines_are_line_breaks_and_long_answers_are_segmented(
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        await type_and_send(pilot, "long please")
-        await wait_until(pilot, lambda: not app.replying and app.query(AssistantMessage))
-        message = app.query_one(AssistantMessage)
+        message = await ask(pilot, "long please")
         assert message.text == answer
         segments = message.segments
         assert len(segments) > 1  # finished parts are frozen in their own widgets
