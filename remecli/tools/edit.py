@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -179,16 +180,32 @@ def _same_file_at_least(target: Path, handle: BinaryIO, length: int) -> bool:
     return (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino) and now.st_size >= length
 
 
+CARRY_QUIET_S = 0.05  # the old file must stay unchanged this long before it is let go
+
+
 def _carry_over_appends(target: Path, handle: BinaryIO, length: int) -> None:
-    """Append to the new file whatever reached the old one after it was read."""
-    handle.seek(length)
-    extra = handle.read(1 << 20)
-    if not extra:
-        return
-    with open(os.path.realpath(target), "ab") as out:
-        while extra:
-            out.write(extra)
+    """Append to the new file whatever reached the old one after it was read. The old file is
+    watched until it has been quiet for a moment: a writer that opened it just before the
+    replace (`echo >>`, a logger) writes to it just after."""
+    position = length
+    out: BinaryIO | None = None
+    quiet_since = time.monotonic()
+    try:
+        while time.monotonic() - quiet_since < CARRY_QUIET_S:
+            handle.seek(position)
             extra = handle.read(1 << 20)
+            if not extra:
+                time.sleep(0.005)
+                continue
+            if out is None:
+                out = open(os.path.realpath(target), "ab")  # noqa: SIM115 (closed below)
+            out.write(extra)
+            out.flush()
+            position += len(extra)
+            quiet_since = time.monotonic()
+    finally:
+        if out is not None:
+            out.close()
 
 
 def _not_found_message(target: Path, content: str, old: str) -> str:
