@@ -110,24 +110,26 @@ class MarkdownSegment(Widget):
     @property
     def draw_seconds(self) -> float:
         """How long drawing this segment last took (0 before the first drawing)."""
-        if self._visual is not None and self._visual.draw_seconds:
-            self._draw_seconds = self._visual.draw_seconds
-        return self._draw_seconds
+        drawn = self._visual.draw_seconds if self._visual is not None else 0.0
+        return drawn or self._draw_seconds
 
     def update(self, source: str, *, suffix: str = "") -> None:
         """Show `source` (closed by `suffix`) instead, re-drawn at the next refresh."""
-        _ = self.draw_seconds  # keep the last figure
         self.source = source
         self.suffix = suffix
-        self._visual = None
-        self.refresh(layout=True)
+        self._redraw()
 
     def set_references(self, references: str) -> None:
         """Link reference definitions of the whole answer, drawn with (not shown in) this part."""
         if references != self.references:
             self.references = references
-            self._visual = None
-            self.refresh(layout=True)
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """Drop the drawing (keeping how long it took) and draw again at the next refresh."""
+        self._draw_seconds = self.draw_seconds
+        self._visual = None
+        self.refresh(layout=True)
 
     def render(self) -> MarkdownVisual:
         look = self._look()
