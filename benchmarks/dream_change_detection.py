@@ -35,10 +35,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from remecli.config.settings import Settings
-    from remecli.memory.cards import apply_card_fields
-    from remecli.memory.dream.runner import dream_due
-    from remecli.memory.dream.state import Catalog, changed_cards
-    from remecli.memory.layout import WorkingDir
+    from remecli.knowledge.cards import apply_card_fields
+    from remecli.knowledge.dream.runner import dream_due
+    from remecli.knowledge.dream.state import Catalog, changed_cards
+    from remecli.notes.layout import WorkingDir
 
     with tempfile.TemporaryDirectory() as tmp:
         wd = WorkingDir(Path(tmp) / ".reme").ensure()

@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from remecli.atomic_write import atomic_write_text  # noqa: E402
-from remecli.memory.writer import MemoryWriter  # noqa: E402
+from remecli.notes.atomic_write import atomic_write_text  # noqa: E402
+from remecli.notes.writer import MemoryWriter  # noqa: E402
 
 
 def _contents(size: int, writes: int) -> list[str]:

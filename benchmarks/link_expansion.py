@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from remecli.config.settings import Settings  # noqa: E402
-from remecli.memory.file_memory import FileMemory  # noqa: E402
+from remecli.conversation.file_memory import FileMemory  # noqa: E402
 
 
 def write_workspace(root: Path, files: int, sections: int, rng: random.Random) -> list[str]:

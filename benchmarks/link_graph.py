@@ -26,10 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from remecli.links.expand import expand  # noqa: E402
-from remecli.links.graph import LinkGraph  # noqa: E402
-from remecli.links.rename import rename  # noqa: E402
-from remecli.memory.writer import MemoryWriter  # noqa: E402
+from remecli.notes.links.expand import expand  # noqa: E402
+from remecli.notes.links.graph import LinkGraph  # noqa: E402
+from remecli.notes.links.rename import rename  # noqa: E402
+from remecli.notes.writer import MemoryWriter  # noqa: E402
 
 WORDS = [
     "deploy",

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from search_scale import write_workspace  # noqa: E402
 
 from remecli.config import load_settings  # noqa: E402
-from remecli.memory.file_memory import FileMemory  # noqa: E402
+from remecli.conversation.file_memory import FileMemory  # noqa: E402
 
 SETTINGS = ["search.embedding.backend=none", "search.watch=false", "memory.summarize=false"]
 Call = Callable[[str], Awaitable[bool]]

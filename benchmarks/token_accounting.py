@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from remecli.conversation.session import Session  # noqa: E402
+from remecli.llm.blocks import block_tokens  # noqa: E402
 from remecli.llm.tokens import TokenCounter, get_token_counter  # noqa: E402
-from remecli.memory.blocks import block_tokens  # noqa: E402
-from remecli.memory.session import Session  # noqa: E402
 
 
 def _text(rng: random.Random, n_words: int) -> str:

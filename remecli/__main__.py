@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    from remecli.logs import WorkingDirUnusable, check_writable, setup_logging
+    from remecli.config.logs import WorkingDirUnusable, check_writable, setup_logging
 
     try:
         check_writable(settings)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.atomic_write import atomic_write_text
+from remecli.notes.atomic_write import atomic_write_text
 
 
 def test_new_files_get_the_umask_mode_without_calling_umask(

@@ -1,9 +1,13 @@
 """The layers, enforced on the source with ast (in the spirit of basic-memory's architecture test).
 
-- The core never imports Textual or the UI package.
-- `config` and `llm` import no other project package.
-- `search` never imports `memory`, `agent` or `tools`; `memory` never imports `agent` or `ui`.
-- No package imports another package's `_private` module.
+Every package of remecli has a place in one total order (`LAYERS`, lowest first); a module may
+import only its own package and packages below it. Absolute imports, relative imports and
+`importlib.import_module("remecli…")` strings (also f-strings with a constant prefix) all count.
+On top of the order:
+
+- the core (everything below `ui`) never imports Textual or the UI package;
+- no package imports another package's `_private` module;
+- the package graph has no cycle (implied by the order; checked on its own to name the cycle).
 """
 
 from __future__ import annotations
@@ -14,28 +18,81 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "remecli"
-CORE = ["config", "llm", "agent", "tools", "memory", "search", "commands"]
+
+# Lowest first. The top-level modules (`__main__`, `cli_args`) are composition roots: they sit
+# above every package. `remecli/__init__.py` only re-exports `ReMe` lazily (see ROOT_EXPORTS).
+LAYERS: tuple[str, ...] = (
+    "config",
+    "llm",
+    "notes",
+    "search",
+    "vector",
+    "knowledge",
+    "conversation",
+    "ops",
+    "tools",
+    "agent",
+    "commands",
+    "surfaces",
+    "ui",
+    "cli_args",
+    "__main__",
+)
+ROOT_EXPORTS = {"vector"}  # what `remecli/__init__.py` may load
 UI = ("textual", "remecli.ui")
-# package -> project modules it must never import (prefixes); "*" = every other project module
-FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "config": ("*",),
-    "llm": ("*",),
-    "search": ("remecli.memory", "remecli.agent", "remecli.tools"),
-    "memory": ("remecli.agent",),
-}
 
 
-def imported_modules(path: Path) -> list[tuple[int, list[str]]]:
-    """Every absolute import of `path`: its line and the dotted names it may bring in
+def _unit(module: str) -> str | None:
+    """The layer unit of a dotted project module (`remecli.notes.writer` → `notes`)."""
+    parts = module.split(".")
+    if parts[0] != "remecli" or len(parts) < 2:
+        return None
+    return parts[1]
+
+
+def _resolve_relative(module_of_file: str, is_package: bool, level: int, name: str | None) -> str:
+    base = module_of_file.split(".")
+    if not is_package:
+        base = base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def _importlib_target(node: ast.Call) -> str | None:
+    """`importlib.import_module("remecli.x")` or `import_module(f"remecli.x.{y}")` → its prefix."""
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if called != "import_module" or not node.args:
+        return None
+    arg = node.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values:
+        first = arg.values[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value.rstrip(".")
+    return None
+
+
+def imported_modules(path: Path, module_of_file: str) -> list[tuple[int, list[str]]]:
+    """Every import of `path`: its line and the dotted names it may bring in
     (`from a import b` may be module `a.b` or name `b` of `a`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_package = path.name == "__init__.py"
     found: list[tuple[int, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, [alias.name]) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [f"{node.module}.{alias.name}" for alias in node.names]
-            found.append((node.lineno, [node.module, *names]))
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                module = _resolve_relative(module_of_file, is_package, node.level, node.module)
+            names = [f"{module}.{alias.name}" for alias in node.names]
+            found.append((node.lineno, [module, *names]))
+        elif isinstance(node, ast.Call):
+            target = _importlib_target(node)
+            if target:
+                found.append((node.lineno, [target]))
     return found
 
 
@@ -43,73 +100,125 @@ def _within(module: str, prefix: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
 
 
-def _private_of_other(module: str, package: str) -> bool:
+def _private_of_other(module: str, unit: str) -> bool:
     parts = module.split(".")
-    if parts[0] != "remecli" or len(parts) < 3 or parts[1] == package:
+    if parts[0] != "remecli" or len(parts) < 3 or parts[1] == unit:
         return False
     return any(part.startswith("_") and not part.startswith("__") for part in parts[2:])
 
 
-def violations(root: Path, package: str, base: Path) -> list[str]:
-    """What the files of `package` (under `root`) import against the rules."""
+def _reason(module: str, unit: str) -> str:
+    target = _unit(module)
+    below_ui = LAYERS.index(unit) < LAYERS.index("ui")
+    if below_ui and any(_within(module, f) for f in UI):
+        return "the UI"
+    if target is None or target == unit or target not in LAYERS:
+        return ""
+    if LAYERS.index(target) > LAYERS.index(unit):
+        return f"a higher layer ({target} is above {unit})"
+    if _private_of_other(module, unit):
+        return "another package's private module"
+    return ""
+
+
+def module_name(path: Path, base: Path) -> str:
+    rel = path.relative_to(base).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def violations(path: Path, unit: str, base: Path) -> list[str]:
+    """What `path` (a file or a package folder of layer `unit`, under `base`) imports against
+    the rules."""
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
     bad = []
-    own = f"remecli.{package}"
-    forbidden = FORBIDDEN.get(package, ())
-    for path in sorted(root.rglob("*.py")):
-        where = path.relative_to(base)
-        for line, modules in imported_modules(path):
-            reasons = [(m, _reason(m, own, package, forbidden)) for m in modules]
-            hits = [(m, r) for m, r in reasons if r]
+    for file in files:
+        where = file.relative_to(base)
+        for line, modules in imported_modules(file, module_name(file, base)):
+            hits = [(m, r) for m in modules if (r := _reason(m, unit))]
             if hits:
                 module, reason = hits[0]
                 bad.append(f"{where}:{line} imports {module} ({reason})")
     return bad
 
 
-def _reason(module: str, own: str, package: str, forbidden: tuple[str, ...]) -> str:
-    if any(_within(module, f) for f in UI):
-        return "the UI"
-    if "*" in forbidden and _within(module, "remecli") and not _within(module, own):
-        return "another project module"
-    if any(_within(module, f) for f in forbidden if f != "*"):
-        return "a higher layer"
-    if _private_of_other(module, package):
-        return "another package's private module"
-    return ""
+def _units_on_disk() -> list[str]:
+    found = [p.name for p in PACKAGE.iterdir() if p.is_dir() and any(p.glob("*.py"))]
+    found += [p.stem for p in PACKAGE.glob("*.py") if p.name != "__init__.py"]
+    return sorted(found)
 
 
-@pytest.mark.parametrize("package", CORE)
-def test_core_package_respects_the_layers(package: str) -> None:
-    root = PACKAGE / package
-    assert root.is_dir(), f"core package {package} is missing"
-    assert violations(root, package, PACKAGE.parent) == []
+def test_every_package_and_module_has_a_layer() -> None:
+    assert sorted(_units_on_disk()) == sorted(LAYERS)
 
 
-def test_no_package_imports_another_packages_private_module() -> None:
-    bad = []
-    for root in sorted(p for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"):
-        bad += [v for v in violations(root, root.name, PACKAGE.parent) if "private" in v]
-    assert bad == []
+@pytest.mark.parametrize("unit", LAYERS)
+def test_layer_imports_only_downwards(unit: str) -> None:
+    path = PACKAGE / unit
+    path = path if path.is_dir() else path.with_suffix(".py")
+    assert violations(path, unit, PACKAGE.parent) == []
+
+
+def test_the_package_root_only_re_exports() -> None:
+    root = PACKAGE / "__init__.py"
+    units = {_unit(m) for _, ms in imported_modules(root, "remecli") for m in ms[:1]}
+    assert units - {None} <= ROOT_EXPORTS
+
+
+def test_no_cycle_between_packages() -> None:
+    graph: dict[str, set[str]] = {unit: set() for unit in LAYERS}
+    for unit in LAYERS:
+        path = PACKAGE / unit
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+        for file in files:
+            for _, modules in imported_modules(file, module_name(file, PACKAGE.parent)):
+                target = _unit(modules[0])
+                if target in graph and target != unit:
+                    graph[unit].add(target)
+    seen: dict[str, int] = {}  # 1 = on the stack, 2 = done
+
+    def visit(node: str, stack: list[str]) -> None:
+        seen[node] = 1
+        for nxt in sorted(graph[node]):
+            if seen.get(nxt) == 1:
+                cycle = stack[stack.index(nxt) :] + [nxt] if nxt in stack else [node, nxt]
+                pytest.fail("package cycle: " + " → ".join(cycle))
+            if nxt not in seen:
+                visit(nxt, [*stack, nxt])
+        seen[node] = 2
+
+    for unit in LAYERS:
+        if unit not in seen:
+            visit(unit, [unit])
 
 
 @pytest.mark.parametrize(
-    ("package", "source", "expected"),
+    ("unit", "source", "expected"),
     [
+        # the core never imports the UI or Textual
         ("tools", "import os\nfrom textual.app import App\nimport remecli.ui.tui\n", 2),
-        ("config", "from remecli.llm.tokens import get_token_counter\n", 1),
-        ("llm", "from remecli.config.settings import LLMSettings\n", 1),
-        ("search", "from remecli.memory.layout import WorkingDir\n", 1),
-        ("memory", "from remecli.agent import events\nimport remecli.memory.blocks\n", 1),
-        ("memory", "from remecli.tools._match import find_matches\n", 1),
-        ("agent", "from remecli.tools import _results\n", 1),
-        ("tools", "from remecli.tools._match import find_matches\n", 0),
+        # the four violations the old test let through (issue 20)
+        ("knowledge", "from remecli.tools.edit import edit\n", 1),  # memory → tools
+        ("notes", "from remecli.conversation.file_memory import FileMemory\n", 1),  # links → memory
+        ("vector", "from remecli.conversation.session import Session\n", 1),  # vector → memory
+        ("knowledge", "from remecli.agent.events import Event\n", 1),
+        # relative imports are resolved
+        ("search", "from ..ops import JOBS\n", 1),
+        ("search", "from . import keyword\nfrom ..notes import frontmatter\n", 0),
+        # importlib strings, plain and f-string prefixes
+        ("config", "import importlib\nimportlib.import_module('remecli.llm.tokens')\n", 1),
+        ("notes", "from importlib import import_module\nimport_module(f'remecli.ops.{x}')\n", 1),
+        # downwards is fine; private modules of another package are not
+        ("ops", "from remecli.notes.writer import MemoryWriter\n", 0),
+        ("agent", "from remecli.tools import _process\n", 1),
+        ("tools", "from remecli.tools._process import run\n", 0),
     ],
 )
-def test_checker_catches_a_violation(
-    tmp_path: Path, package: str, source: str, expected: int
-) -> None:
-    root = tmp_path / package
-    root.mkdir()
+def test_checker_catches_a_violation(tmp_path: Path, unit: str, source: str, expected: int) -> None:
+    root = tmp_path / "remecli" / unit
+    root.mkdir(parents=True)
     (root / "bad.py").write_text(source)
-    found = violations(root, package, tmp_path)
+    found = violations(root, unit, tmp_path)
     assert len(found) == expected, found

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
+from remecli.config.logs import route_agentscope_logs
 from remecli.config.settings import Settings
-from remecli.logs import route_agentscope_logs
 
 if TYPE_CHECKING:
-    from remecli.memory.background import SummaryOutcome
-    from remecli.memory.file_memory import FileMemory
+    from remecli.conversation.file_memory import FileMemory
+    from remecli.knowledge.background import SummaryOutcome
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class Assistant:
             raise
 
     async def _start(self) -> None:
-        from remecli.memory.file_memory import FileMemory
+        from remecli.conversation.file_memory import FileMemory
 
         route_agentscope_logs()
         memory = FileMemory(
@@ -182,7 +182,7 @@ class Assistant:
             now=now,
         )
         if any(name == "memory_links" for name, _ in self.tool_names):
-            from remecli.links import prompt_text
+            from remecli.notes.links import prompt_text
 
             prompt += "\n" + prompt_text(settings.language).strip() + "\n"
         return prompt

@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING, Any
 from agentscope.middleware import MiddlewareBase
 
 from remecli.config.settings import Settings
-from remecli.llm.errors import is_context_overflow
-from remecli.memory.conversation import CompactedFn, Conversation, NoticeFn
-from remecli.memory.file_memory import FileMemory
-from remecli.memory.notices import (
+from remecli.conversation.conversation import CompactedFn, Conversation, NoticeFn
+from remecli.conversation.file_memory import FileMemory
+from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
     ContextUsage,
     MemoryNotice,
     ToolResultOffloaded,
 )
+from remecli.llm.errors import is_context_overflow
 
 if TYPE_CHECKING:
     from agentscope.agent import Agent

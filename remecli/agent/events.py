@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-# The memory system's notices are core events too (one definition, in remecli.memory.notices).
-from remecli.memory.notices import (
+# The memory system's notices are core events too (one definition, in remecli.conversation.notices).
+from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
     ContextUsage,

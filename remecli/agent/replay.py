@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from remecli.agent import events as ev
-from remecli.memory.blocks import output_text
+from remecli.llm.blocks import output_text
 
 
 def replay_events(state: Any) -> list[ev.CoreEvent]:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from remecli.prompt_files import load_prompt, render
+from remecli.config.prompt_files import load_prompt, render
 
 PROMPTS = Path(__file__).parent / "prompts"
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from remecli.agent.assistant import Assistant
-    from remecli.memory.session_list import SessionInfo
+    from remecli.conversation.session_list import SessionInfo
 
 
 class FrontEnd(Protocol):

@@ -104,8 +104,8 @@ async def _copy(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
 
 
 async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    from remecli.memory.layout import WorkingDir
-    from remecli.memory.session_list import list_sessions
+    from remecli.conversation.session_list import list_sessions
+    from remecli.notes.layout import WorkingDir
 
     current = ctx.assistant.context.session_id if ctx.assistant.context is not None else None
     sessions = [

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from remecli.config.search import SearchSettings
+from remecli.notes.frontmatter import split_frontmatter
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder
 from remecli.search.embedding_sync import embed_missing
-from remecli.search.frontmatter import split_frontmatter
 from remecli.search.keyword import KeywordDoc
 from remecli.search.parts import IndexParts
 from remecli.search.store import StoredChunk, day_number

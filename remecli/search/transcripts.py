@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from remecli.search.frontmatter import valid_date
+from remecli.notes.frontmatter import valid_date
 from remecli.search.types import Chunk
 
 SOURCE = "transcript"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remecli.jobs.paths import TOKEN_FILE
+from remecli.ops.paths import TOKEN_FILE
 
 log = logging.getLogger(__name__)
 

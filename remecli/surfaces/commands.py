@@ -63,7 +63,7 @@ def split_args(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def _load(setting_args: list[str]) -> Any:
     from remecli.config import load_settings
-    from remecli.logs import route_agentscope_logs, setup_logging
+    from remecli.config.logs import route_agentscope_logs, setup_logging
 
     settings = load_settings(setting_args)
     settings.working_dir = str(Locations.from_settings(settings).root)  # resolved once
@@ -73,7 +73,7 @@ def _load(setting_args: list[str]) -> Any:
 
 
 async def _mcp(options: argparse.Namespace, settings: Any) -> None:
-    from remecli.jobs import JobRunner
+    from remecli.ops import JobRunner
     from remecli.surfaces.mcp_server import build_mcp_server
     from remecli.surfaces.serving import serve_http, serve_until_stopped
 
@@ -98,7 +98,7 @@ async def _mcp(options: argparse.Namespace, settings: Any) -> None:
 
 
 async def _serve(options: argparse.Namespace, settings: Any) -> None:
-    from remecli.jobs import JobRunner
+    from remecli.ops import JobRunner
     from remecli.surfaces.auth import load_token
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http
@@ -156,7 +156,7 @@ def run(command: str, argv: list[str]) -> int:
 def run_command(command: str, argv: list[str]) -> int:
     """Dispatch `remecli job | mcp | serve`."""
     if command == "job":
-        from remecli.jobs.cli import run as run_job
+        from remecli.surfaces.cli.job import run as run_job
 
         return run_job(argv)
     return run(command, argv)

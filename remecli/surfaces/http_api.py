@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from remecli import __version__
-from remecli.jobs import Job, JobError, JobRunner
+from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.auth import BearerAuth, ServeToken
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES, BodyLimit
 

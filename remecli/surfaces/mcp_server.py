@@ -16,7 +16,7 @@ from pydantic import Field
 from pydantic_core import PydanticUndefined
 
 from remecli import __version__
-from remecli.jobs import Job, JobError, JobRunner
+from remecli.ops import Job, JobError, JobRunner
 
 INSTRUCTIONS = (
     "Long-term memory kept as Markdown files (MEMORY.md, memory/YYYY-MM-DD.md). Search it with "

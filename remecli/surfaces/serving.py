@@ -16,7 +16,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from remecli.jobs import JobRunner
+from remecli.ops import JobRunner
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import psutil
 
+from remecli.conversation.full_output import FullOutputSpool
 from remecli.tools._descendants import (
     MARKER_ENV,
     DescendantTracker,
@@ -22,7 +23,6 @@ from remecli.tools._descendants import (
     new_marker,
 )
 from remecli.tools._output import TailCollector, TailOutput
-from remecli.tools.full_output import FullOutputSpool
 
 _READ_CHUNK = 65_536
 _TERM_GRACE_S = 0.5  # SIGTERM first; SIGKILL whatever is left after this

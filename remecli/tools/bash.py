@@ -7,10 +7,10 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
+from remecli.conversation.full_output import FullOutputSpool
+from remecli.llm.tool_results import ToolArgumentError, as_float, as_text, error, ok
 from remecli.tools._process import ProcessResult, run_in_process_group
 from remecli.tools.context import ToolContext
-from remecli.tools.full_output import FullOutputSpool
-from remecli.tools.results import ToolArgumentError, as_float, as_text, error, ok
 
 
 def user_shell() -> str:

@@ -12,12 +12,12 @@ from typing import BinaryIO
 
 from agentscope.tool import ToolChunk
 
-from remecli.atomic_write import atomic_write_bytes
-from remecli.memory.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter, writer_for
+from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
+from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.matching import closest_line, find_matches, line_of, tolerant_replacement
+from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter, writer_for
 from remecli.tools._files import UTF8_BOM, human_size, looks_binary
 from remecli.tools.context import ToolContext
-from remecli.tools.matching import closest_line, find_matches, line_of, tolerant_replacement
-from remecli.tools.results import ToolArgumentError, as_text, error, ok
 
 MAX_DIFF_LINES = 80
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
+from remecli.llm.tool_results import ToolArgumentError, as_text, error
 from remecli.tools._process import run_in_process_group
 from remecli.tools.bash import format_process_result, input_problem, output_spool, run_limit
 from remecli.tools.context import ToolContext
-from remecli.tools.results import ToolArgumentError, as_text, error
 
 
 async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None) -> ToolChunk:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
+from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
-from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 
 async def ls(ctx: ToolContext, path: str = ".", limit: int | None = None) -> ToolChunk:

@@ -9,8 +9,8 @@ from typing import Any, Protocol, cast
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import FunctionTool, ToolChunk
 
-from remecli.links import LinkGraph, neighbours
-from remecli.links.expand import Direction
+from remecli.notes.links import LinkGraph, neighbours
+from remecli.notes.links.expand import Direction
 
 DESCRIPTION = (
     "Show the links of a memory note: the notes it links to (`out`) and the notes linking to it "

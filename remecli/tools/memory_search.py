@@ -14,7 +14,7 @@ from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import Settings
-from remecli.tools.results import error
+from remecli.llm.tool_results import error
 
 if TYPE_CHECKING:  # the search package loads when the index opens, not with the tools
     from remecli.search.types import SearchRequest

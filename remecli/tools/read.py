@@ -12,6 +12,7 @@ from typing import BinaryIO
 from agentscope.message import Base64Source, DataBlock, TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
+from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools._files import (
     UTF8_BOM,
     ImageInfo,
@@ -21,7 +22,6 @@ from remecli.tools._files import (
     sniff_image,
 )
 from remecli.tools.context import ToolContext
-from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 MAX_LINE_CHARS = 2_000
 MAX_LINE_BYTES = 4 * MAX_LINE_CHARS + 4  # enough bytes for MAX_LINE_CHARS of any UTF-8 text

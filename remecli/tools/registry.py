@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from agentscope.message import ToolResultState
-from agentscope.tool import FunctionTool, ToolChunk, Toolkit, ToolResponse
+from agentscope.tool import FunctionTool, Toolkit
 
+from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.tools.bash import bash
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
@@ -21,7 +21,6 @@ from remecli.tools.memory_links import links_offered, memory_links
 from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
 from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
 from remecli.tools.read import read
-from remecli.tools.results import error
 from remecli.tools.retrieve_memory import DESCRIPTION as RETRIEVE_MEMORY_DESCRIPTION
 from remecli.tools.retrieve_memory import enabled as retrieve_memory_enabled
 from remecli.tools.retrieve_memory import retrieve_memory
@@ -93,35 +92,6 @@ TOOLS: tuple[ToolSpec, ...] = (
 )
 SPECS: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if not spec.needs_memory)
-
-
-class CheckedFunctionTool(FunctionTool):
-    """A FunctionTool that refuses unknown arguments with a message naming the accepted ones,
-    and accepts a returned `ToolResponse` as well as a `ToolChunk`.
-
-    (agentscope 2.0.11's FunctionTool stringifies a returned ToolResponse into a text block.)
-    """
-
-    async def call(self, **kwargs: Any) -> ToolChunk | AsyncGenerator[ToolChunk, None]:
-        """Check argument names against the schema, then run the function."""
-        accepted = list((self.input_schema or {}).get("properties", {}))
-        unknown = sorted(set(kwargs) - set(accepted))
-        if unknown:
-            names = ", ".join(f"`{name}`" for name in unknown)
-            return error(
-                f"Unknown argument(s) {names} for {self.name}; it accepts: "
-                f"{', '.join(accepted) or 'no arguments'}."
-            )
-        return await super().call(**kwargs)
-
-    @staticmethod
-    def _convert_func_result_to_chunk(result: Any) -> ToolChunk:
-        if isinstance(result, ToolResponse):
-            state = ToolResultState.RUNNING
-            if result.state != ToolResultState.SUCCESS:
-                state = result.state
-            return ToolChunk(content=result.content, state=state, metadata=result.metadata)
-        return FunctionTool._convert_func_result_to_chunk(result)
 
 
 def build_tools(

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
-from remecli.tools.results import error
+from remecli.llm.tool_results import error
 
 DESCRIPTION = (
     "Retrieve what is known about the user (preferences, facts), how tasks were done, and how "

@@ -13,8 +13,8 @@ from tavily.errors import (
 )
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
+from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
-from remecli.tools.results import ToolArgumentError, as_int, as_text, error, ok
 
 REQUEST_TIMEOUT_S = 30.0
 _NOTICE_ROOM = 80  # kept free for the "more results cut" line

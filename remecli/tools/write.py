@@ -7,10 +7,10 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
-from remecli.atomic_write import atomic_write_bytes
-from remecli.memory.writer import MemoryWriteError, MemoryWriter, writer_for
+from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
+from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.writer import MemoryWriteError, MemoryWriter, writer_for
 from remecli.tools.context import ToolContext
-from remecli.tools.results import ToolArgumentError, as_text, error, ok
 
 
 async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:

@@ -247,7 +247,7 @@ async def _resumed(
 def forget_history_lines(path: Path, typed: list[str]) -> None:
     """Drop the entries typed in this conversation from prompt-toolkit's history file
     (`# time` then `+line` lines per entry), rewritten atomically."""
-    from remecli.atomic_write import atomic_write_text
+    from remecli.notes.atomic_write import atomic_write_text
 
     try:
         blocks = path.read_text(encoding="utf-8").split("\n\n")

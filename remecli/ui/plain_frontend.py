@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 if TYPE_CHECKING:
-    from remecli.memory.session_list import SessionInfo
+    from remecli.conversation.session_list import SessionInfo
 
 HORSE_LINE = "🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!"
 

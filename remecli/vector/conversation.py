@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from remecli.memory.blocks import block_text, clip
+from remecli.llm.blocks import block_text, clip
 from remecli.vector.node import normalize_time
 
 TEXT_LIMIT = 4_000

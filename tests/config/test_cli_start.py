@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.config.cli_start import (
+from remecli.surfaces.cli.start import (
     UsageError,
     settings_or_exit_code,
     start_on_working_dir,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.memory.cards import apply_card_fields
-from remecli.memory.layout import WorkingDir
+from remecli.knowledge.cards import apply_card_fields
+from remecli.notes.layout import WorkingDir
 
 
 def make_settings(fake_llm, tmp_path: Path, **overrides: Any) -> Settings:

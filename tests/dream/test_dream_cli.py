@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 
-from remecli.memory.layout import WorkingDir
+from remecli.notes.layout import WorkingDir
 from tests.cli_process import fake_llm_settings, run_remecli
 from tests.dream.conftest import add_card, extraction, receipt, unit
 

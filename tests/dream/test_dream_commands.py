@@ -6,7 +6,7 @@ import datetime as dt
 
 from remecli.agent import events as ev
 from remecli.commands import COMMANDS, dispatch
-from remecli.memory.layout import WorkingDir
+from remecli.notes.layout import WorkingDir
 from tests.dream.conftest import add_card, extraction, receipt, unit
 from tests.dream.test_dream_actions import NODE, NODE_TEXT
 

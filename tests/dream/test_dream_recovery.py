@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.memory.cards import split_frontmatter
-from remecli.memory.dream.runner import dream
-from remecli.memory.dream.state import Catalog
+from remecli.knowledge.cards import split_frontmatter
+from remecli.knowledge.dream.runner import dream
+from remecli.knowledge.dream.state import Catalog
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
 from tests.fakes.messages import content_text, tool_texts
 

@@ -8,9 +8,9 @@ import sys
 
 import yaml
 
-from remecli.memory.dream.interests import interests_file, render_interests
-from remecli.memory.dream.runner import dream, dream_due
-from remecli.memory.dream.state import state_dir
+from remecli.knowledge.dream.interests import interests_file, render_interests
+from remecli.knowledge.dream.runner import dream, dream_due
+from remecli.knowledge.dream.state import state_dir
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
 from tests.fakes.messages import content_text
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.memory.summarizer import NOTHING_MARKER
+from remecli.knowledge.summarizer import NOTHING_MARKER
 
 
 def base_args(fake_llm, tmp_path: Path) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 
 from remecli.agent import events as ev
 from remecli.agent.context_repair import INTERRUPTED_MARK
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
 from tests.agent.conftest import collect
 from tests.fakes.faulty_openai import FaultyOpenAIServer, closed_url
 from tests.fakes.messages import content_text

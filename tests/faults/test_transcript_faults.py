@@ -10,7 +10,7 @@ from pathlib import Path
 
 from agentscope.message import AssistantMsg, UserMsg
 
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
 from tests.agent.conftest import collect
 
 
@@ -60,7 +60,7 @@ def test_a_record_agentscope_rejects_is_skipped(tmp_path: Path) -> None:
 _DISK_FULL = r"""
 import resource, signal, sys
 from agentscope.message import UserMsg
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
 
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full file system: write() fails, no signal
 transcript = Transcript(sys.argv[1])

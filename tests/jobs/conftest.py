@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.jobs import JobRunner
+from remecli.ops import JobRunner
 
 DAILY_TEXT = "# 2025-01-31\n\n## Deploys\n\nWe deploy with `make ship` on Fridays.\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remecli.jobs import errors
+from remecli.ops import errors
 
 
 @pytest.mark.parametrize(

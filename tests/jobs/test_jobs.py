@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from remecli.jobs import JOBS, JobRunner
-from remecli.jobs.errors import (
+from remecli.conversation.transcript import Transcript
+from remecli.ops import JOBS, JobRunner
+from remecli.ops.errors import (
     EditConflict,
     InvalidParams,
     NotFound,
@@ -19,7 +20,6 @@ from remecli.jobs.errors import (
     ReadOnlyRefused,
     TooLarge,
 )
-from remecli.memory.transcript import Transcript
 from tests.jobs.conftest import DAILY_TEXT
 
 

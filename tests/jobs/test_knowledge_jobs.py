@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from remecli.jobs import JOBS, JobRunner
-from remecli.jobs.errors import EditConflict, NotFound
+from remecli.ops import JOBS, JobRunner
+from remecli.ops.errors import EditConflict, NotFound
 
 
 async def test_a_written_card_is_indexed_on_its_day_page_and_versioned(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from remecli.jobs.errors import InvalidParams, PathRefused
-from remecli.jobs.paths import confine
+from remecli.ops.errors import InvalidParams, PathRefused
+from remecli.ops.paths import confine
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from agentscope.message import ToolCallBlock
 from agentscope.state import AgentState
 from agentscope.tool import Toolkit, ToolResponse
 
-from remecli.links import LinkGraph, expand, neighbours, prompt_text
+from remecli.notes.links import LinkGraph, expand, neighbours, prompt_text
 from remecli.tools.memory_links import make_memory_links_tool
 from tests.links.conftest import write_files
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from remecli.links.graph import LinkGraph
+from remecli.notes.links.graph import LinkGraph
 from tests.links.conftest import write_files
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from remecli.links.parse import WikiLink, parse_links_exactly, parse_note
+from remecli.notes.links.parse import WikiLink, parse_links_exactly, parse_note
 
 
 def targets(text: str) -> list[tuple[str, str, str, int]]:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from remecli.links.graph import LinkGraph
-from remecli.links.rename import RenameError, delete, rename
-from remecli.memory.writer import MemoryWriter
+from remecli.notes.links.graph import LinkGraph
+from remecli.notes.links.rename import RenameError, delete, rename
+from remecli.notes.writer import MemoryWriter
 from tests.links.conftest import write_files
 
 

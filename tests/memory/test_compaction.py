@@ -6,8 +6,8 @@ import openai
 import pytest
 
 from remecli.agent.context_middleware import CompactionDone, CompactionStarted, ContextUsage
-from remecli.memory.blocks import MSG_OVERHEAD
-from remecli.memory.prompts import sections
+from remecli.knowledge.prompts import sections
+from remecli.llm.blocks import MSG_OVERHEAD
 from tests.fakes.messages import content_text
 from tests.fakes.turns import ErrorTurn
 from tests.memory.conftest import Script, checkpoint, request_text, text_tool, tool_calls, words

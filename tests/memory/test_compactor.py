@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 
+from remecli.conversation.compactor import Compactor
+from remecli.knowledge.prompts import missing_sections, sections
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
-from remecli.memory.compactor import Compactor
-from remecli.memory.prompts import missing_sections, sections
 from tests.fakes.turns import ErrorTurn, TextTurn
 from tests.memory.conftest import Script, checkpoint, make_settings, request_text, words
 

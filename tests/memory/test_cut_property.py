@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from remecli.conversation.session import Session
+from remecli.llm.blocks import MSG_OVERHEAD, block_key, block_tokens
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
-from remecli.memory.blocks import MSG_OVERHEAD, block_key, block_tokens
-from remecli.memory.session import Session
 from tests.fakes import FakeOpenAIServer
 from tests.memory.conftest import checkpoint, make_settings, words
 

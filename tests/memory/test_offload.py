@@ -6,8 +6,8 @@ import os
 import time
 from pathlib import Path
 
-from remecli.memory.layout import WorkingDir
-from remecli.memory.tool_results import ToolResultStore
+from remecli.conversation.tool_results import ToolResultStore
+from remecli.notes.layout import WorkingDir
 from tests.memory.conftest import Script, text_tool, tool_calls, words
 
 
@@ -109,7 +109,7 @@ async def test_old_oversized_results_are_offloaded_before_compacting(rig_factory
 def test_offload_messages_for_the_library_api(tmp_path) -> None:
     from agentscope.message import Msg, ToolCallBlock, ToolResultBlock
 
-    from remecli.memory.tool_results import offload_messages
+    from remecli.conversation.tool_results import offload_messages
 
     reply = Msg(
         name="ReMe",

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from remecli.config import load_settings
 from remecli.config.locations import Locations
-from remecli.logs import setup_logging
-from remecli.memory import persistence
-from remecli.memory.background import _write_record
-from remecli.memory.tool_results import ToolResultStore
-from remecli.memory.transcript import Transcript
+from remecli.config.logs import setup_logging
+from remecli.conversation import persistence
+from remecli.conversation.tool_results import ToolResultStore
+from remecli.conversation.transcript import Transcript
+from remecli.knowledge.background import _write_record
 
 
 def _mode(path: Path) -> int:

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from remecli.memory import persistence
-from remecli.memory.blocks import block_key
-from remecli.memory.transcript import Transcript, resolve_session_id
+from remecli.conversation import persistence
+from remecli.conversation.transcript import Transcript, resolve_session_id
+from remecli.llm.blocks import block_key
 from tests.fakes.messages import content_text
 from tests.memory.conftest import Script, text_tool, tool_calls, words
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from remecli.conversation.session import Session
+from remecli.llm.blocks import MSG_OVERHEAD, block_tokens, group_atoms
 from remecli.llm.tokens import get_token_counter
-from remecli.memory.blocks import MSG_OVERHEAD, block_tokens, group_atoms
-from remecli.memory.session import Session
 from tests.memory.conftest import checkpoint, words
 
 

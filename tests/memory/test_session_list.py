@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from agentscope.message import AssistantMsg, UserMsg
 
-from remecli.memory import persistence
-from remecli.memory.layout import WorkingDir
-from remecli.memory.session_list import last_session_id, list_sessions
-from remecli.memory.transcript import Transcript
+from remecli.conversation import persistence
+from remecli.conversation.session_list import last_session_id, list_sessions
+from remecli.conversation.transcript import Transcript
+from remecli.notes.layout import WorkingDir
 
 
 def write_session(root: Path, sid: str, lines: list[str], mtime: float) -> None:

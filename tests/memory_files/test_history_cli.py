@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from remecli.memory.writer import MemoryWriter
+from remecli.notes.writer import MemoryWriter
 from tests.cli_process import run_remecli
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from remecli.memory.redact import redact_secrets
+from remecli.notes.redact import redact_secrets
 
 # Real-looking but fake values, assembled so no literal key sits in the source.
 OPENAI = "sk-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zT3BlbkFJ"

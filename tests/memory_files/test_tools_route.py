@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agentscope.message import TextBlock
 
-from remecli.memory.writer import writer_for
+from remecli.notes.writer import writer_for
 from remecli.tools.edit import edit
 from remecli.tools.write import write
 from tests.tools.conftest import make_ctx

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from remecli.config.settings import MemorySettings
-from remecli.memory.versions import VersionNotFound
-from remecli.memory.writer import (
+from remecli.notes.versions import VersionNotFound
+from remecli.notes.writer import (
     ChangedMeanwhile,
     MemoryWriter,
     NotAMemoryFile,

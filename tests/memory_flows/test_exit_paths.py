@@ -64,7 +64,7 @@ async def test_second_ctrl_c_forces_exit_and_keeps_work_pending(fake_llm, tmp_pa
 
 
 async def test_pending_work_is_summarized_at_next_start(fake_llm, memory_model, tmp_path) -> None:
-    from remecli.memory.file_memory import FileMemory
+    from remecli.conversation.file_memory import FileMemory
     from tests.agent.conftest import make_settings
 
     pending = tmp_path / ".reme" / "sessions" / "pending"

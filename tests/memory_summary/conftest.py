@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.memory.layout import WorkingDir
+from remecli.notes.layout import WorkingDir
 from tests.fakes.messages import tool_texts
 
 DAY = dt.date(2025, 1, 31)

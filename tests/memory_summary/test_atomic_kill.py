@@ -21,7 +21,7 @@ SIZE = 4 * 1024 * 1024
 
 CHILD = """
 import sys
-from remecli.memory.files import atomic_write_text
+from remecli.notes.files import atomic_write_text
 path, size = sys.argv[1], int(sys.argv[2])
 versions = ["A" * (size - 4) + "END\\n", "B" * (size - 4) + "END\\n"]
 i = 0

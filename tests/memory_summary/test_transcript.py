@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.memory.summarizer import NOTHING_MARKER, Summarizer, render_transcript
+from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer, render_transcript
 from tests.memory_summary.conftest import DAY, make_settings, user
 
 

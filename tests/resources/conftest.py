@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.memory.cards import read_meta
-from remecli.memory.layout import WorkingDir
-from remecli.memory.resources import ResourceCards
+from remecli.knowledge.cards import read_meta
+from remecli.knowledge.resources import ResourceCards
+from remecli.notes.layout import WorkingDir
 
 
 def resource_settings(tmp_path: Path, base_url: str, *, watch: bool = False) -> Settings:
@@ -56,7 +56,7 @@ def resource_cards(root: Path) -> list[tuple[str, dict[str, Any]]]:
 def cards(tmp_path: Path, fake_llm) -> ResourceCards:
     """ResourceCards on a fresh working dir, the model built from settings (the fake server)."""
     from remecli.llm.model import build_chat_model
-    from remecli.memory.writer import configure_writer
+    from remecli.notes.writer import configure_writer
 
     settings = resource_settings(tmp_path, fake_llm.base_url)
     layout = WorkingDir(tmp_path / ".reme").ensure()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from remecli.memory.cards import read_meta
-from remecli.memory.resources_extract import MAX_INPUT_CHARS, MAX_RESOURCE_BYTES
+from remecli.knowledge.cards import read_meta
+from remecli.knowledge.resources_extract import MAX_INPUT_CHARS, MAX_RESOURCE_BYTES
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
 
 
@@ -38,7 +38,7 @@ async def test_a_changed_file_updates_its_card_and_an_unchanged_one_is_not_resum
 
 
 def cards_history(root, card: str) -> list[str]:
-    from remecli.memory.writer import writer_for
+    from remecli.notes.writer import writer_for
 
     return [version.source for version in writer_for(root).history(root / card)]
 
@@ -96,7 +96,7 @@ async def test_a_gbk_text_file_is_decoded(cards, fake_llm) -> None:
 
 async def test_two_runtimes_ingesting_one_file_make_one_card(cards, fake_llm) -> None:
     """Like the app's watcher and `remecli ingest` at once: the second waits, then finds the card."""
-    from remecli.memory.resources import ResourceCards
+    from remecli.knowledge.resources import ResourceCards
 
     rel = drop(cards, "shared.md", "# Shared\n\nBoth saw this file.\n")
     other = ResourceCards(cards.layout, cards.settings, cards._model_getter)

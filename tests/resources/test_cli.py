@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 
-from remecli.memory.writer import writer_for
+from remecli.notes.writer import writer_for
 from tests.cli_process import fake_llm_settings, run_remecli
 from tests.resources.conftest import answer, resource_cards
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from remecli.memory.cards import split_frontmatter
+from remecli.knowledge.cards import split_frontmatter
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
 
 CASES = {

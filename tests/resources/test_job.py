@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from remecli.jobs import JOBS, JobRunner
-from remecli.jobs.errors import InvalidParams, NotFound, PathRefused, ReadOnlyRefused
+from remecli.ops import JOBS, JobRunner
+from remecli.ops.errors import InvalidParams, NotFound, PathRefused, ReadOnlyRefused
 from tests.resources.conftest import answer, resource_cards, resource_settings
 
 

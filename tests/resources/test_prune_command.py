@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from remecli.agent import events as ev
 from remecli.commands import COMMANDS, dispatch
-from remecli.memory.writer import writer_for
+from remecli.notes.writer import writer_for
 from tests.agent.conftest import assistant_factory  # noqa: F401  (fixture)
 
 

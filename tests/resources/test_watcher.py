@@ -8,8 +8,8 @@ import shutil
 import time
 from collections.abc import Callable
 
-from remecli.memory.file_memory import FileMemory
-from remecli.memory.resources import OrphanCard
+from remecli.conversation.file_memory import FileMemory
+from remecli.knowledge.resources import OrphanCard
 from tests.resources.conftest import answer, resource_cards, resource_settings
 
 

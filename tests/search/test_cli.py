@@ -1,4 +1,4 @@
-"""`remecli search` / `remecli reindex` through `remecli.search.cli.run`."""
+"""`remecli search` / `remecli reindex` through `remecli.surfaces.cli.search.run`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.search.cli import parse_args, run
+from remecli.surfaces.cli.search import parse_args, run
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from remecli.search import MemoryIndex
-from remecli.search.cli import run
+from remecli.surfaces.cli.search import run
 from tests.search.helpers import settings
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
+from remecli.notes.frontmatter import split_frontmatter
 from remecli.search import MemoryIndex
-from remecli.search.cli import run
-from remecli.search.frontmatter import split_frontmatter
+from remecli.surfaces.cli.search import run
 from tests.search.helpers import settings
 from tests.search.test_transcripts import _user, write_session
 

@@ -11,7 +11,7 @@ from agentscope.state import AgentState
 from agentscope.tool import Toolkit, ToolResponse
 
 from remecli.config.settings import Settings
-from remecli.memory.file_memory import FileMemory
+from remecli.conversation.file_memory import FileMemory
 from remecli.search import MemoryIndex
 from remecli.search.types import SearchRequest
 from remecli.tools.context import ToolContext

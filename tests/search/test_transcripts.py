@@ -16,7 +16,7 @@ from agentscope.message import (
     ToolResultBlock,
 )
 
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
 from remecli.search import MemoryIndex
 from remecli.search.transcripts import ReadState, chunk_turns, read_turns
 from tests.search.helpers import settings

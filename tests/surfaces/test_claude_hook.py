@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from remecli.memory.transcript import Transcript
+from remecli.conversation.transcript import Transcript
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import poll, surface_settings
 

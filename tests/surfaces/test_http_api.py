@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from remecli.memory.background import pending_dir_of
-from remecli.memory.layout import WorkingDir
+from remecli.knowledge.background import pending_dir_of
+from remecli.notes.layout import WorkingDir
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import (
     Surface,

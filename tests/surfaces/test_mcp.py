@@ -15,7 +15,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from remecli.jobs import JOBS
+from remecli.ops import JOBS
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import poll, start_surface, surface_settings
 

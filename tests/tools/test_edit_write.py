@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import stat
 
+from remecli.notes.matching import find_matches
 from remecli.tools.edit import edit
-from remecli.tools.matching import find_matches
 from remecli.tools.write import write
 from tests.tools.conftest import is_error, text_of
 

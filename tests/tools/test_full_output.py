@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.memory.tool_results import ToolResultStore
+from remecli.conversation.full_output import FULL_OUTPUT_PREFIX, full_output_file
+from remecli.conversation.tool_results import ToolResultStore
 from remecli.tools.bash import bash
 from remecli.tools.execute_code import execute_code
-from remecli.tools.full_output import FULL_OUTPUT_PREFIX, full_output_file
 from tests.tools.conftest import make_ctx, text_of
 
 

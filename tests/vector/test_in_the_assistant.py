@@ -8,7 +8,7 @@ import json
 from agentscope.message import AssistantMsg, UserMsg
 
 from remecli.config import load_settings
-from remecli.memory.file_memory import FileMemory
+from remecli.conversation.file_memory import FileMemory
 from remecli.tools.context import ToolContext
 from remecli.tools.registry import build_tools
 from tests.vector.helpers import facts

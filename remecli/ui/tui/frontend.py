@@ -14,7 +14,7 @@ from remecli.commands import COMMANDS
 from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
-    from remecli.memory.session_list import SessionInfo
+    from remecli.conversation.session_list import SessionInfo
     from remecli.ui.tui.app import RemeApp
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from remecli.prompt_files import load_prompt
+from remecli.config.prompt_files import load_prompt
 
 FOLDER = Path(__file__).parent
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

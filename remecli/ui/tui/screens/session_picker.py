@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from remecli.memory.session_list import SessionInfo
+from remecli.conversation.session_list import SessionInfo
 
 
 def session_label(info: SessionInfo) -> Text:

@@ -14,7 +14,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
-from remecli.atomic_write import atomic_write_text
+from remecli.notes.atomic_write import atomic_write_text
 
 HISTORY_LIMIT = 1_000
 PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder

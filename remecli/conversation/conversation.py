@@ -1,0 +1,352 @@
+"""The conversation in memory: token accounting, compaction, offload, transcript, save and resume.
+
+One `Conversation` per memory runtime (`FileMemory.conversation`). It works on the agent's state
+(`AgentState`: `context`, `summary`, `session_id`) through whatever object it is bound to, so the
+agentscope middleware that calls it stays a thin adapter.
+
+- `sync` adopts messages the agent added to its context and appends them to the transcript.
+- `auto_compact` (before each reasoning step, past `max_input_length × memory_compact_ratio`)
+  offloads oversized tool results, then compacts the older messages into a checkpoint, keeping the
+  newest `keep_recent_tokens` (cut between atoms: a tool call never loses its result). If the model
+  fails while the context still fits the window, nothing is dropped.
+- `compact_for_overflow` runs when the provider reported "context length exceeded".
+- `save` / `restore` / `new_conversation` persist and reload `sessions/<id>.*`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from remecli.config.settings import Settings
+from remecli.conversation import persistence
+from remecli.conversation.compactor import Compactor
+from remecli.conversation.notices import (
+    CompactionDone,
+    CompactionStarted,
+    ContextUsage,
+    MemoryNotice,
+    ToolResultOffloaded,
+)
+from remecli.conversation.session import Session
+from remecli.conversation.session_lock import SessionInUse, SessionLock, is_live
+from remecli.conversation.tool_results import ToolResultStore
+from remecli.conversation.transcript import Transcript
+from remecli.notes.layout import WorkingDir
+
+if TYPE_CHECKING:
+    from agentscope.state import AgentState
+
+    from remecli.llm.tokens import TokenCounter
+
+log = logging.getLogger(__name__)
+
+CompactedFn = Callable[[list[Any]], Any]
+NoticeFn = Callable[[MemoryNotice], Any]
+
+
+class HasState(Protocol):
+    """What a conversation is bound to: anything holding the agent's state (the agent)."""
+
+    state: AgentState
+
+
+class Conversation:
+    """The memory side of one conversation: session, tool-result store, compactor, transcript."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        layout: WorkingDir,
+        counter: TokenCounter,
+        model_of: Callable[[], Any],
+        *,
+        display_root: Path | None = None,
+    ) -> None:
+        self.settings = settings
+        self.layout = layout
+        self.counter = counter
+        self.session = Session(
+            counter,
+            max_input_length=settings.max_input_length,
+            memory_compact_ratio=settings.memory_compact_ratio,
+            language=settings.language,
+        )
+        self.store = ToolResultStore(
+            layout.tool_result_dir,
+            settings.memory.tool_result_threshold,
+            settings.memory.retention_days,
+            display_root=display_root or layout.root,
+        )
+        self.keep_recent_tokens = settings.memory.keep_recent_tokens
+        self.compactor: Compactor | None = None
+        self.on_compacted: CompactedFn | None = None
+        self.on_notice: NoticeFn | None = None
+        self.holder: HasState | None = None
+        self.restore_problem = ""  # what was wrong with the state file the last restore read
+        self.lock = SessionLock(layout)  # tells other processes this one is live
+        self._model_of = model_of
+        self._compact_lock = asyncio.Lock()
+        self._io_lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ binding
+    def bind(self, holder: HasState) -> None:
+        """Work on `holder.state` (the agent's); the session's summary is carried over."""
+        if self.holder is holder:
+            return
+        self.lock.hold(holder.state.session_id)
+        self.holder = holder
+        summary_text = self.session.summary_message_text()
+        if self.session.summary and holder.state.summary != summary_text:
+            holder.state.summary = summary_text
+
+    @property
+    def state(self) -> AgentState:
+        """The bound agent state (raises if nothing is bound yet)."""
+        if self.holder is None:
+            raise RuntimeError("the conversation is not bound to an agent yet")
+        return self.holder.state
+
+    @property
+    def bound(self) -> bool:
+        """True once an agent's state is bound."""
+        return self.holder is not None
+
+    def get_compactor(self) -> Compactor:
+        """The one compactor (built on first use with the memory runtime's model)."""
+        if self.compactor is None:
+            self.compactor = Compactor(
+                self._model_of(),
+                self.counter,
+                self.session.language,
+                self.session.max_input_length,
+                max_retries=self.settings.llm.max_retries,
+            )
+        return self.compactor
+
+    @property
+    def session_id(self) -> str:
+        """Id of the conversation (names its transcript and state file)."""
+        return self.state.session_id
+
+    @property
+    def transcript(self) -> Transcript:
+        """The append-only transcript of the current conversation."""
+        return Transcript(self.layout.transcript_file(self.session_id))
+
+    def update_params(
+        self,
+        max_input_length: int | None = None,
+        memory_compact_ratio: float | None = None,
+        language: str | None = None,
+    ) -> None:
+        """Follow a change of window, ratio or language (applies from the next step)."""
+        self.session.update_params(max_input_length, memory_compact_ratio, language)
+        if self.compactor is not None:
+            self.compactor.update_params(max_input_length, language)
+        if self.holder is not None and self.session.summary:
+            self.state.summary = self.session.summary_message_text()
+
+    def usage(self) -> tuple[int, int, float]:
+        """`(estimated tokens, max_input_length, percent)` for a status line, O(1)."""
+        tokens, window = self.session.context_tokens(), self.session.max_input_length
+        return tokens, window, round(100.0 * tokens / max(1, window), 1)
+
+    def keep_budget(self) -> int:
+        """Recent tokens kept verbatim; at most half the threshold so compaction progresses."""
+        return min(self.keep_recent_tokens, self.session.threshold_tokens() // 2)
+
+    # ------------------------------------------------------------------ each step
+    async def sync(self) -> None:
+        """Adopt messages added to the agent's context and append them to the transcript."""
+        records = self.session.sync(self.state.context)
+        await self._append(records)
+
+    def report_usage(self) -> None:
+        """Tell the front-end how full the context is."""
+        session = self.session
+        self.notify(
+            ContextUsage(
+                session.context_tokens(), session.max_input_length, session.threshold_tokens()
+            )
+        )
+
+    async def auto_compact(self) -> None:
+        """Past the threshold: offload oversized tool results, then compact if still over."""
+        if not self.session.over_threshold():
+            return
+        for msg_id, block in self.session.oversized_tool_results(self.store.threshold):
+            await self._offload_block(msg_id, block)
+        if self.session.over_threshold():
+            await self.compact(self.keep_budget(), trigger="auto")
+
+    async def compact_now(self, focus: str = "", *, short: bool = False) -> CompactionDone:
+        """Compact now, keeping the recent messages. With `short` (the user's `/compact`), a
+        conversation that fits the keep-recent budget is compacted all but its last exchange."""
+        await self.sync()
+        keep = self.keep_budget()
+        if short and self.session.plan_compaction(keep, self.session.threshold_tokens() // 2).empty:
+            keep = self.last_exchange_tokens()
+        return await self.compact(keep, trigger="manual", focus=focus)
+
+    def last_exchange_tokens(self) -> int:
+        """Tokens from the last user message to the end (what the user just asked and got)."""
+        total = 0
+        for _mid, entry in reversed(self.session.live_entries()):
+            total += entry.tokens
+            if (entry.ctx if entry.ctx is not None else entry.msg).role == "user":
+                break
+        return total
+
+    async def compact_for_overflow(self) -> None:
+        """The provider said the context is too long: compact hard, keeping a quarter at most."""
+        await self.sync()
+        keep = min(self.keep_budget(), self.session.context_tokens() // 4)
+        await self.compact(keep, trigger="overflow")
+
+    async def offload_text(self, tool_name: str, text: str) -> tuple[str, Path | None]:
+        """`text` as it may enter the context (head + tail + file reference when oversized)."""
+        if not self.store.needs_offload(text):
+            return text, None
+        kept, path = await asyncio.to_thread(self.store.offload_detail, tool_name, text)
+        if path is not None:
+            self.notify(ToolResultOffloaded(tool_name, str(path), len(text)))
+        return kept, path
+
+    # ------------------------------------------------------------------ persistence
+    async def save(self) -> Path:
+        """Sync, then replace `sessions/<id>.state.json` atomically; returns its path."""
+        await self.sync()
+        agent_state = self.state.model_dump(mode="json")
+        session_state = self.session.state_dict(include_messages=False)
+        async with self._io_lock:
+            await asyncio.to_thread(
+                persistence.write_state, self.layout, self.session_id, agent_state, session_state
+            )
+        return self.layout.state_file(self.session_id)
+
+    async def restore(self, ref: str) -> AgentState:
+        """Load conversation `ref` (`last` or an id): the `AgentState` to build the agent with;
+        the session is restored to match it. Raises `LookupError` saying what to do."""
+        from agentscope.state import AgentState
+
+        saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
+        if saved.session_id != self.lock.session_id and is_live(self.layout, saved.session_id):
+            raise SessionInUse(
+                f"Conversation {saved.session_id} is open in another remecli on this working "
+                "dir; close it there first, or start a new conversation without resume=…"
+            )
+        self.restore_problem = saved.problem
+        if saved.agent_state is not None:
+            state = AgentState.model_validate(saved.agent_state)
+        else:
+            state = AgentState(session_id=saved.session_id)
+        state.context = saved.context
+        self.session.load_state_dict(
+            saved.session_state, history=saved.history, context=state.context, restore_params=False
+        )
+        state.summary = self.session.summary_message_text()
+        return state
+
+    async def new_conversation(self, *, forget: bool = False) -> str:
+        """Start over (`/new`; `/clear` with `forget=True` also deletes this conversation's
+        transcript and state file). Returns the new session id."""
+        from agentscope.state import AgentState
+
+        if forget:
+            await asyncio.to_thread(persistence.delete_saved, self.layout, self.session_id)
+        else:
+            await self.save()
+        self.session.clear()
+        state = self.state
+        state.context = []
+        state.summary = ""
+        state.session_id = AgentState().session_id
+        self.lock.hold(state.session_id)
+        return state.session_id
+
+    # ------------------------------------------------------------------ compaction
+    async def compact(self, keep_tokens: int, trigger: str, focus: str = "") -> CompactionDone:
+        """Fold the older messages into a checkpoint, keeping `keep_tokens` of recent ones."""
+        async with self._compact_lock:
+            session = self.session
+            before = session.context_tokens()
+            keep_last = session.threshold_tokens() // 2 if keep_tokens else 0
+            plan = session.plan_compaction(keep_tokens, keep_last_up_to=keep_last)
+            if plan.empty:
+                return CompactionDone(before, before, 0, trigger)
+            self.notify(CompactionStarted(before, session.threshold_tokens(), trigger))
+            # cancellation (Esc) propagates from here: nothing applied, no CompactionDone
+            result = await self.get_compactor().compact(plan.messages, session.summary, focus)
+            await self.sync()
+            fits = session.context_tokens() < session.max_input_length
+            if not result.ok and trigger != "overflow" and fits:  # keep; the next step retries
+                done = CompactionDone(before, before, 0, trigger, result.stages, result.error)
+                self.notify(done)
+                return done
+            session.apply_compaction(plan, result.summary)
+            self.state.context = session.context_messages(rebind=True)
+            self.state.summary = session.summary_message_text()
+            after = session.context_tokens()
+            record = Transcript.checkpoint_record(
+                result.summary,
+                plan.covered,
+                number=session.checkpoints,
+                trigger=trigger,
+                focus=focus,
+                tokens_before=before,
+                tokens_after=after,
+                error=result.error,
+            )
+            await self._append([record])
+            done = CompactionDone(
+                before,
+                after,
+                len(plan.messages),
+                trigger,
+                result.stages,
+                result.error,
+                tuple(result.filled_sections),
+            )
+        if plan.messages and self.on_compacted is not None:
+            await _call(self.on_compacted, plan.messages)
+        self.notify(done)
+        return done
+
+    async def _offload_block(self, msg_id: str, block: Any) -> None:
+        from remecli.llm.blocks import output_text
+
+        text = output_text(block.output)
+        kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
+        if path is not None:
+            self.session.replace_tool_result(msg_id, block, kept)
+            self.notify(ToolResultOffloaded(block.name, str(path), len(text)))
+
+    async def _append(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        transcript = self.transcript
+        async with self._io_lock:
+            await asyncio.to_thread(transcript.append, records)
+
+    def notify(self, notice: MemoryNotice) -> None:
+        """Pass `notice` to the front-end's callback (a failing callback never breaks a turn)."""
+        if self.on_notice is None:
+            return
+        try:
+            self.on_notice(notice)
+        except Exception:  # noqa: BLE001 - a UI callback must not break the turn
+            log.exception("on_notice callback failed")
+
+
+async def _call(callback: CompactedFn, *args: Any) -> None:
+    try:
+        result = callback(*args)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:  # noqa: BLE001 - the memory writer must not break the turn
+        log.exception("on_compacted callback failed")

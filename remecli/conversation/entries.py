@@ -1,0 +1,37 @@
+"""What a session keeps per message, and what a compaction plans to fold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from remecli.llm.blocks import MSG_OVERHEAD
+
+
+@dataclass
+class Entry:
+    """One message: its full form, which block keys are live / compressed, and its context copy."""
+
+    msg: Any
+    live: dict[str, int] = field(default_factory=dict)
+    compressed: set[str] = field(default_factory=set)
+    ctx: Any = None
+    ctx_seen: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return sum(self.live.values()) + MSG_OVERHEAD if self.live else 0
+
+
+@dataclass
+class CompactionPlan:
+    """What a compaction folds into the summary and what it keeps, cut between atoms."""
+
+    messages: list[Any]
+    covered: dict[str, list[str]]
+    tokens: int
+    kept_tokens: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.covered

@@ -1,0 +1,398 @@
+"""`FileMemory`: the memory runtime — the one owner of a conversation's memory.
+
+It owns the layout, the conversation (session, tool-result store, compactor, transcript,
+persistence), the background summaries, the search index, `update_params`, and the policy of
+what is handed to long-term memory when (the saved mark, recovery of a crashed run, hand-over on
+compaction and on every way out). The agentscope middleware, the app and the library API all run
+through it. Markdown files are the source of truth (`MEMORY.md`, `memory/YYYY-MM-DD.md`); the index
+is derived from them.
+
+The seed's methods: start, close, compact_memory, summary_memory, compact_tool_result,
+add_async_summary_task, await_summary_tasks, memory_search, get_in_memory_memory, update_params.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from remecli.config.settings import Settings
+from remecli.conversation.conversation import Conversation
+from remecli.conversation.notices import MemoryNotice
+from remecli.conversation.recovery import SAVED_MARK, unsaved_of_crashed_run
+from remecli.conversation.session import Session
+from remecli.conversation.tool_results import offload_messages
+from remecli.conversation.vector_memory import VectorMemory
+from remecli.knowledge.background import SummaryOutcome, SummaryTasks
+from remecli.knowledge.dreaming import Dreaming
+from remecli.knowledge.resources import ResourceCards
+from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.notes.layout import WorkingDir
+
+if TYPE_CHECKING:
+    from remecli.knowledge.dream.runner import DreamResult
+    from remecli.knowledge.resources_watch import ResourceWatcher
+    from remecli.notes.links import LinkGraph
+    from remecli.search import MemoryIndex
+    from remecli.search.types import SearchRequest
+
+log = logging.getLogger(__name__)
+
+
+class FileMemory:
+    """File-based long-term memory for one working dir, and the memory of its conversation."""
+
+    def __init__(
+        self,
+        working_dir: str | Path = ".reme",
+        *,
+        settings: Settings | None = None,
+        model: Any = None,
+        max_input_length: int | None = None,
+        memory_compact_ratio: float | None = None,
+        language: str | None = None,
+        tool_result_threshold: int | None = None,
+        retention_days: int | None = None,
+        search: bool = True,
+        workspace: Path | None = None,
+        on_summary_change: Callable[[int], Any] | None = None,
+        on_summary_done: Callable[[SummaryOutcome], Any] | None = None,
+        on_notice: Callable[[MemoryNotice], Any] | None = None,
+        on_dream_done: Callable[[DreamResult], Any] | None = None,
+    ) -> None:
+        if settings is None:
+            from remecli.config import load_settings
+
+            settings = load_settings([])  # defaults < environment (REME_LLM_*, .env)
+        settings = settings.model_copy(deep=True)
+        settings.working_dir = str(Path(working_dir).expanduser().resolve())
+        top = {
+            "max_input_length": max_input_length,
+            "memory_compact_ratio": memory_compact_ratio,
+            "language": language,
+        }
+        for key, value in top.items():
+            if value is not None:
+                setattr(settings, key, value)
+        if tool_result_threshold is not None:
+            settings.memory.tool_result_threshold = tool_result_threshold
+        if retention_days is not None:
+            settings.memory.retention_days = retention_days
+        self.settings = Settings.model_validate(settings.model_dump())
+        self.layout = WorkingDir(Path(self.settings.working_dir), workspace)
+        from remecli.llm.tokens import get_token_counter
+
+        self.counter = get_token_counter(self.settings.memory.token_encoding)
+        self.summarizer = Summarizer(self.settings, self.layout, model=model)
+        self.conversation = Conversation(
+            self.settings,
+            self.layout,
+            self.counter,
+            lambda: self.model,
+            display_root=workspace,
+        )
+        self.conversation.on_compacted = self.hand_over
+        self.conversation.on_notice = on_notice
+        self._on_tasks_change = on_summary_change
+        self._on_summary_done = on_summary_done
+        self.tasks = SummaryTasks(
+            self.summarizer,
+            self.layout.pending_dir,
+            on_change=lambda _running: self._tasks_changed(),
+            on_done=self._summary_done,
+        )
+        self.dreaming = Dreaming(
+            self.settings,
+            self.layout,
+            lambda: self.model,
+            on_change=lambda _running: self._tasks_changed(),
+            on_done=on_dream_done,
+        )
+        self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
+        # Auto Resource: resource/ files become cards. Front-ends set `resources.on_gone` to ask
+        # before removing the cards of deleted files (`resources.prune(remove=True)`).
+        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model)
+        self._resource_watcher: ResourceWatcher | None = None
+        self.search_enabled = search
+        self.index: MemoryIndex | None = None
+        self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
+        self.index_ready = asyncio.Event()  # set once the search index is open
+        self._index_task: asyncio.Task[None] | None = None
+        self._opening: MemoryIndex | None = None
+
+    @property
+    def tool_results(self) -> Any:
+        """The one tool-result store (oversized outputs under `tool_result/`)."""
+        return self.conversation.store
+
+    @property
+    def model(self) -> Any:
+        """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
+        return self.summarizer.model
+
+    # ---------------------------------------------------------------- lifecycle
+    async def start(self, *, wait_for_index: bool = True, recover: bool = False) -> None:
+        """Create the layout, clean expired tool results and stale temp files, retry summaries
+        left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
+        the search index (watching for edits)."""
+        from remecli.notes.atomic_write import remove_stale_temp_files
+        from remecli.notes.writer import configure_writer
+
+        await asyncio.to_thread(self.layout.ensure)
+        configure_writer(self.layout.root, self.settings.memory)  # versions, redaction
+        await asyncio.to_thread(self.tool_results.cleanup)
+        await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
+        await self.tasks.retry_pending()
+        if recover:
+            await self.recover_unsaved()
+        await self.dreaming.maybe_start()
+        if self.search_enabled:
+            self._index_task = asyncio.create_task(self._open_index())
+            if wait_for_index:
+                await self._index_task
+        if self.search_enabled and self.settings.search.watch:
+            from remecli.knowledge.resources_watch import ResourceWatcher
+
+            self._resource_watcher = ResourceWatcher(
+                self.resources, self.settings.search.watch_debounce_ms
+            )
+            self._resource_watcher.start()
+
+    async def _open_index(self) -> None:
+        from remecli.notes.links import LinkGraph
+        from remecli.search import MemoryIndex
+
+        try:
+            index = await asyncio.to_thread(
+                MemoryIndex.open, self.layout.root, self.settings.search
+            )
+            self._opening = index  # close() can stop its first sync
+            self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
+            await index.sync()
+            if self.settings.search.watch:
+                index.start_watching(on_changed=self._notes_changed)
+            self.index = index
+            self.index_ready.set()
+        except Exception:
+            log.exception("memory index failed to open; memory_search stays off")
+            for part in (self._opening, self.links):
+                if part is not None:
+                    try:
+                        await asyncio.to_thread(part.close)
+                    except Exception:
+                        log.exception("could not close a part of the failed index")
+            self._opening = self.links = None
+
+    async def _notes_changed(self, paths: set[str]) -> None:
+        """Files changed on disk: the link graph follows (the index already has)."""
+        links = self.links
+        if links is None:
+            return
+
+        def follow() -> None:
+            for path in sorted(paths):
+                links.update_file(path)
+
+        await asyncio.to_thread(follow)
+
+    async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
+        """Save the conversation, finish (or, with wait=False, cancel and record) background
+        summaries, stop the watcher, clean expired tool results. Returns one status line per
+        summary task."""
+        if self.conversation.bound:
+            try:
+                await self.conversation.save()
+            except Exception:  # e.g. a full disk: everything below must still stop
+                log.exception("could not save the conversation on close")
+        await self.dreaming.stop()  # a background dream is redone next time; never waited for
+        lines = await (self.tasks.await_all(timeout) if wait else self.tasks.cancel_all())
+        await self.dreaming.stop()  # one the last summaries may have started
+        await self.vector.close()
+        if self._resource_watcher is not None:
+            await self._resource_watcher.stop()
+            self._resource_watcher = None
+        index = self.index or self._opening
+        if index is not None:
+            index.request_stop()  # exit never waits for embedding: it resumes next time
+        if self._index_task is not None and not self._index_task.done():
+            self._index_task.cancel()
+            await asyncio.gather(self._index_task, return_exceptions=True)
+        if index is not None:
+            await index.stop()
+            await asyncio.to_thread(index.close)  # after the current embedding batch
+            self.index = self._opening = None
+        if self.links is not None:
+            await asyncio.to_thread(self.links.close)
+            self.links = None
+        await asyncio.to_thread(self.tool_results.cleanup)
+        self.conversation.lock.release()
+        return lines
+
+    # ---------------------------------------------------------------- background work
+    def _tasks_changed(self) -> None:
+        """Tell the front-end how many memory tasks run (summaries and a dream)."""
+        if self._on_tasks_change is not None:
+            self._on_tasks_change(self.tasks.pending_count + int(self.dreaming.running))
+
+    async def _summary_done(self, outcome: SummaryOutcome) -> None:
+        if self._on_summary_done is not None:
+            result = self._on_summary_done(outcome)
+            if asyncio.iscoroutine(result):
+                await result
+        if outcome.status == "written":
+            await self.dreaming.maybe_start()  # new cards may make a dream due
+
+    async def dream(self, date: dt.date | None = None) -> DreamResult:
+        """Consolidate new and changed cards into the digest now (`/dream`)."""
+        return await self.dreaming.run(date)
+
+    def interests(self) -> str:
+        """The latest interests a dream noticed, for `/interests`."""
+        from remecli.knowledge.dream.interests import render_interests
+
+        return render_interests(self.layout, self.settings.language)
+
+    # ---------------------------------------------------------------- hand-over policy
+    def hand_over(self, messages: list[Any]) -> int:
+        """Messages leave the context (compacted): summarize those not handed over already
+        (e.g. before a resume). Returns how many were handed over."""
+        fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
+        self._summarize(fresh, self._session_id())
+        return len(fresh)
+
+    def hand_over_unsaved(self) -> int:
+        """Give the not-yet-saved messages of the context to the summarizer (recorded on disk at
+        once; marked so they are never handed twice); returns how many."""
+        if not self.conversation.bound:
+            return 0
+        unsaved = [m for m in self.conversation.state.context if not m.metadata.get(SAVED_MARK)]
+        for msg in unsaved:
+            msg.metadata[SAVED_MARK] = True
+        self._summarize([m.model_copy(deep=True) for m in unsaved], self._session_id())
+        return len(unsaved)
+
+    def _session_id(self) -> str | None:
+        return self.conversation.session_id if self.conversation.bound else None
+
+    def _summarize(self, messages: list[Any], session_id: str | None) -> None:
+        """Hand messages to the background summarizer (recorded on disk before it runs): into
+        the topic card of `session_id`'s conversation."""
+        if messages and self.settings.memory.summarize:
+            self.tasks.add(list(messages), session_id=session_id)
+            self.vector.remember(list(messages))
+
+    async def recover_unsaved(self) -> int:
+        """Summarize what a crashed run never saved (see `recovery`); returns how many."""
+        if not self.settings.memory.summarize:
+            return 0
+        found = await unsaved_of_crashed_run(self.layout)
+        if found is None:
+            return 0
+        session_id, unsaved = found
+        self._summarize(unsaved, session_id)
+        return len(unsaved)
+
+    # ---------------------------------------------------------------- the seed's methods
+    async def compact_memory(
+        self, messages: list[Any], previous_summary: str = "", focus: str = ""
+    ) -> str:
+        """A structured checkpoint of `messages`, merged into `previous_summary`."""
+        compactor = self.conversation.get_compactor()
+        result = await compactor.compact(messages, previous_summary, focus)
+        return result.summary
+
+    async def summary_memory(self, messages: list[Any]) -> SummaryResult:
+        """Merge what is worth keeping from `messages` into today's `memory/YYYY-MM-DD.md` now."""
+        return await self.summarizer.summarize(messages)
+
+    async def compact_tool_result(self, messages: list[Any]) -> list[Any]:
+        """Offload oversized tool outputs in `messages` (in place) to `tool_result/`; returns them."""
+        await asyncio.to_thread(offload_messages, self.tool_results, messages)
+        return messages
+
+    def add_async_summary_task(self, messages: list[Any]) -> str:
+        """Summarize `messages` in the background (never blocks); returns the task id."""
+        return self.tasks.add(list(messages))
+
+    async def await_summary_tasks(self, timeout: float | None = None) -> list[str]:
+        """Wait for background summaries; one status line per task."""
+        return await self.tasks.await_all(timeout)
+
+    async def memory_search(
+        self,
+        query: str,
+        max_results: int | None = None,
+        min_score: float | None = None,
+        *,
+        source: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        links: bool = True,
+    ) -> list[dict[str, Any]]:
+        """Hybrid (BM25 + vector) search over the notes (MEMORY.md, memory/, digest/) and the
+        transcripts; defaults from the search settings. `source`: notes|transcripts|all;
+        `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
+        so a caller can look around before reading."""
+        from remecli.search.types import SearchRequest
+
+        request = SearchRequest(query, max_results, min_score, source, since, until)
+        return await self.search_memory(request, links=links)
+
+    async def search_memory(
+        self, request: SearchRequest, *, links: bool = True
+    ) -> list[dict[str, Any]]:
+        """`memory_search` of one `SearchRequest` (what the agent's tool calls)."""
+        index = await self.wait_for_index()
+        if index is None:
+            return []
+        search = self.settings.search
+        count = search.max_results if request.max_results is None else int(request.max_results)
+        floor = search.min_score if request.min_score is None else float(request.min_score)
+        request = replace(request, max_results=count, min_score=floor)
+        graph = self.links if links else None
+
+        def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links
+            hits = [r.to_dict() for r in index.search_request_blocking(request)]
+            if graph is None:
+                return hits
+            from remecli.notes.links import expand
+
+            return expand(hits, graph)
+
+        return await asyncio.to_thread(search_and_expand)
+
+    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
+        """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""
+        return await self.vector.retrieve(query, top_k)
+
+    async def wait_for_index(self) -> MemoryIndex | None:
+        """The open index, waiting for it if it is being opened (None when search is off)."""
+        if self.index is None and self._index_task is not None:
+            await asyncio.shield(self._index_task)
+        return self.index
+
+    def get_in_memory_memory(self) -> Session:
+        """The token-aware session of the conversation."""
+        return self.conversation.session
+
+    def update_params(
+        self,
+        max_input_length: int | None = None,
+        memory_compact_ratio: float | None = None,
+        language: str | None = None,
+    ) -> None:
+        """Change the window, the compaction ratio or the language at runtime (one place: the
+        settings, the session, the compactor and the summarizer follow)."""
+        if max_input_length is not None:
+            self.settings.max_input_length = max_input_length
+        if memory_compact_ratio is not None:
+            self.settings.memory_compact_ratio = memory_compact_ratio
+        if language is not None:
+            self.settings.language = language  # type: ignore[assignment]
+        self.conversation.update_params(max_input_length, memory_compact_ratio, language)
+        self.summarizer.update_params(max_input_length=max_input_length, language=language)

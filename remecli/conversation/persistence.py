@@ -1,0 +1,144 @@
+"""Saving and loading a conversation: the state file after each turn, the transcript as fallback.
+
+`sessions/<id>.state.json` holds the agent state (exactly what the model sees: context and
+summary) and the session marks; it is replaced atomically after each turn. If it is missing or
+unreadable, the context is rebuilt from the transcript: every message minus the blocks covered
+by checkpoints, with the last checkpoint's summary.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from remecli.conversation.session_list import last_session_id
+from remecli.conversation.transcript import Transcript, TranscriptData, now_iso, resolve_session_id
+from remecli.llm.blocks import block_key
+from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.notes.layout import WorkingDir
+
+log = logging.getLogger(__name__)
+
+STATE_FILE_VERSION = 1
+
+
+@dataclass
+class SavedSession:
+    """A conversation read back from disk."""
+
+    session_id: str
+    agent_state: dict[str, Any] | None
+    session_state: dict[str, Any]
+    history: list[Any] = field(default_factory=list)
+    context: list[Any] = field(default_factory=list)
+    from_transcript: bool = False
+    problem: str = ""  # what was wrong with the state file, when it was rebuilt
+
+
+def write_state(
+    working_dir: WorkingDir,
+    session_id: str,
+    agent_state: dict[str, Any],
+    session_state: dict[str, Any],
+) -> None:
+    """Replace `sessions/<id>.state.json` atomically (blocking: call off the event loop)."""
+    payload = {
+        "version": STATE_FILE_VERSION,
+        "session_id": session_id,
+        "saved_at": now_iso(),
+        "agent_state": agent_state,
+        "session": session_state,
+    }
+    text = json.dumps(payload, ensure_ascii=False)
+    atomic_write_text(working_dir.state_file(session_id), text, new_mode=PRIVATE_FILE_MODE)
+
+
+def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
+    """Remove the transcript and state file of a conversation; names of removed files."""
+    removed = []
+    for path in (working_dir.transcript_file(session_id), working_dir.state_file(session_id)):
+        try:
+            path.unlink()
+            removed.append(path.name)
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
+    """Read conversation `ref` (`last` or an id). Raises `LookupError` saying what to do."""
+    from agentscope.message import Msg
+
+    # `last` skips conversations nobody typed into (opened and closed without a message)
+    if ref == "last" and (last := last_session_id(working_dir.sessions_dir)) is not None:
+        ref = last
+    session_id = resolve_session_id(working_dir.sessions_dir, ref)
+    data = Transcript(working_dir.transcript_file(session_id)).read()
+    state_path = working_dir.state_file(session_id)
+    problem = ""
+    if state_path.is_file():
+        try:
+            payload = json.loads(state_path.read_text(encoding="utf-8"))
+            agent_state, session_state = _checked_state(payload)
+            context = [Msg.model_validate(m) for m in agent_state.get("context", [])]
+            return SavedSession(
+                session_id=session_id,
+                agent_state=agent_state,
+                session_state=session_state,
+                history=data.messages,
+                context=context,
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("unreadable %s (%s); rebuilding from the transcript", state_path, exc)
+            problem = f"{state_path.name} was unreadable ({exc}); rebuilt from the transcript."
+    if not data.messages:
+        raise LookupError(
+            f"Session '{session_id}' has no readable state or transcript in "
+            f"{working_dir.sessions_dir}. Start a new conversation without resume=…"
+        )
+    context, summary = rebuild_from_transcript(data)
+    return SavedSession(
+        session_id=session_id,
+        agent_state=None,
+        session_state={"summary": summary, "checkpoints": len(data.checkpoints)},
+        history=data.messages,
+        context=context,
+        from_transcript=True,
+        problem=problem,
+    )
+
+
+def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The agent-state and session parts of a state file, or ValueError if they are not the
+    shapes this version writes (the agent state must also validate as an `AgentState`)."""
+    from agentscope.state import AgentState
+
+    if not isinstance(payload, dict):
+        raise ValueError("the state file is not a JSON object")
+    agent_state, session_state = payload["agent_state"], payload.get("session", {})
+    if not isinstance(agent_state, dict) or not isinstance(session_state, dict):
+        raise ValueError("the agent state or session part has the wrong shape")
+    if not isinstance(agent_state.get("context", []), list):
+        raise ValueError("the saved context is not a list")
+    AgentState.model_validate(agent_state)
+    return agent_state, session_state
+
+
+def rebuild_from_transcript(data: TranscriptData) -> tuple[list[Any], str]:
+    """The context and summary implied by a transcript: uncovered blocks, last summary."""
+    covered: dict[str, set[str]] = {}
+    for checkpoint in data.checkpoints:
+        for msg_id, keys in checkpoint.get("covered", {}).items():
+            covered.setdefault(msg_id, set()).update(keys)
+    context = []
+    for msg in data.messages:
+        if msg.id in data.removed:
+            continue
+        gone = covered.get(msg.id, set())
+        blocks = [b for b in msg.content if block_key(b) not in gone]
+        if blocks:
+            context.append(msg.model_copy(update={"content": blocks}))
+    summary = data.checkpoints[-1].get("summary", "") if data.checkpoints else ""
+    return context, summary

@@ -1,0 +1,393 @@
+"""Background summaries: hand messages to the summarizer without ever blocking the chat.
+
+`add()` records the messages on disk (`<pending_dir>/<id>.json`, the serialized `Msg`s,
+written atomically) before it returns, then a task summarizes them and deletes the record on
+success. So a failure, a cancelled task, a crash or a kill -9 (even right after `add()`) leaves
+the messages recorded, and `retry_pending()` (at start and on `/compact`) runs them again; it
+never starts a second run of a record a live task of this process owns. Summaries run one at a time, in the order they were added, so two of
+them never race on today's file. While a task runs, its record is `flock`ed: a second remecli in
+the same working dir skips it instead of summarizing it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import inspect
+import json
+import logging
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.notes.layout import WorkingDir
+
+try:
+    import fcntl
+except ImportError:  # Windows: no cross-process claim, everything else works
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+RECORD_VERSION = 1
+
+
+def pending_dir_of(working_dir: WorkingDir) -> Path:
+    """Where pending summary records live: `sessions/pending/` under the working dir."""
+    return working_dir.pending_dir
+
+
+@dataclass
+class SummaryOutcome:
+    """How one background summary ended; `message` is the status line shown to the user.
+
+    `status`: "written", "nothing", "failed", "cancelled" or "skipped" (another process owns it).
+    `pending_file` is set when the messages stay recorded for a later retry.
+    """
+
+    task_id: str
+    status: str
+    message: str
+    result: SummaryResult | None = None
+    pending_file: Path | None = None
+
+
+class SummaryTasks:
+    """Runs summaries as asyncio tasks and keeps unsaved messages recorded on disk.
+
+    `on_change(running_count)` is called whenever the number of running tasks changes;
+    `on_done(outcome)` when a task ends (either may be sync or async; errors are logged).
+    """
+
+    def __init__(
+        self,
+        summarizer: Summarizer,
+        pending_dir: Path,
+        *,
+        on_change: Callable[[int], Any] | None = None,
+        on_done: Callable[[SummaryOutcome], Any] | None = None,
+    ) -> None:
+        self.summarizer = summarizer
+        self.pending_dir = Path(pending_dir)
+        self.on_change = on_change
+        self.on_done = on_done
+        self._running: dict[str, asyncio.Task[SummaryOutcome]] = {}
+        self._unreported: list[SummaryOutcome] = []
+        self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
+        self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
+
+    # ------------------------------------------------------------------ public
+    @property
+    def pending_count(self) -> int:
+        """Summaries running or waiting their turn in this process."""
+        return len(self._running)
+
+    def record_file(self, task_id: str) -> Path:
+        """The on-disk record of task `task_id`."""
+        return self.pending_dir / f"{task_id}.json"
+
+    def pending_records(self) -> list[Path]:
+        """Records on disk: running tasks, failed ones and ones left by an earlier run."""
+        if not self.pending_dir.is_dir():
+            return []
+        return sorted(self.pending_dir.glob("*.json"))
+
+    def add(
+        self, messages: list[Any], *, date: dt.date | None = None, session_id: str | None = None
+    ) -> str:
+        """Start summarizing `messages` in the background; returns the task id at once.
+
+        The record is on disk when this returns (one small atomic write, done here on purpose:
+        a crash right after `add()` must not lose the messages).
+        """
+        task_id = uuid.uuid4().hex[:12]
+        day = date or dt.date.today()
+        record = {
+            "version": RECORD_VERSION,
+            "id": task_id,
+            "date": day.isoformat(),
+            "created_at": dt.datetime.now().isoformat(timespec="seconds"),
+            "attempts": 0,
+            "last_error": "",
+            "session_id": session_id,  # its topic card; None: the day page's log
+            "messages": [m.model_dump(mode="json") for m in messages],
+        }
+        try:
+            _write_record(self.record_file(task_id), record)
+            recorded = True
+        except OSError:  # the task tries again and reports a failure if it cannot
+            log.exception("could not record summary %s", task_id)
+            recorded = False
+        self._start(task_id, list(messages), day, record, recorded=recorded)
+        return task_id
+
+    async def retry_pending(self) -> list[str]:
+        """Re-run every recorded summary not already running here; returns their task ids."""
+        started = []
+        for path in await asyncio.to_thread(self.pending_records):
+            task_id = path.stem
+            if task_id in self._running:
+                continue
+            loaded = await asyncio.to_thread(_load_record, path)
+            if loaded is None or task_id in self._running:  # a concurrent retry started it
+                continue
+            record, messages = loaded
+            day = _parse_date(record.get("date"))
+            self._start(task_id, messages, day, record, recorded=True)
+            started.append(task_id)
+        return started
+
+    async def await_all(self, timeout: float | None = None) -> list[str]:
+        """Wait for every running summary (also ones added meanwhile), at most `timeout` s.
+
+        Returns one status line per task finished since the last call, then one per task still
+        running when the timeout expired (those keep running; their messages stay recorded).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self._running:
+            remaining = None if deadline is None else max(0.0, deadline - loop.time())
+            if remaining == 0.0:
+                break
+            _, still = await asyncio.wait(list(self._running.values()), timeout=remaining)
+            if still and deadline is not None and loop.time() >= deadline:
+                break
+        lines = [outcome.message for outcome in self._unreported]
+        self._unreported.clear()
+        lines += [
+            f"Summary {task_id} is still running; its messages are kept in "
+            f"{self.record_file(task_id)} and will be retried at next start."
+            for task_id in self._running
+        ]
+        return lines
+
+    async def cancel_all(self) -> list[str]:
+        """Stop every running summary (e.g. a forced exit); their messages stay recorded.
+
+        Returns the status lines of the cancelled tasks.
+        """
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return await self.await_all(timeout=0)
+
+    # ---------------------------------------------------------------- running
+    def _start(
+        self, task_id: str, messages: list[Any], day: dt.date, record: dict, *, recorded: bool
+    ) -> None:
+        previous, turn = self._last_turn, asyncio.Event()
+        self._last_turn = turn
+        task = asyncio.create_task(
+            self._run(task_id, messages, day, record, recorded, previous),
+            name=f"summary-{task_id}",
+        )
+        self._running[task_id] = task
+
+        def ended(_: asyncio.Task) -> None:
+            turn.set()  # the next task may summarize now
+            self._never_started(task_id, record, recorded)
+
+        task.add_done_callback(ended)
+        self._changed()
+
+    def _never_started(self, task_id: str, record: dict, recorded: bool) -> None:
+        """A task cancelled before its first step skips `_run`'s handlers: record it here."""
+        if task_id not in self._running:
+            return
+        path = self.record_file(task_id)
+        if not recorded and not path.exists():
+            with contextlib.suppress(OSError):
+                _write_record(path, record)
+        count = len(record.get("messages", []))
+        message = (
+            f"Summary {task_id} was interrupted; its {count} messages are kept in {path} "
+            "and will be summarized at next start or on /compact."
+        )
+        self._finish(
+            task_id, SummaryOutcome(task_id, "cancelled", message, pending_file=path), None
+        )
+
+    async def _run(
+        self,
+        task_id: str,
+        messages: list[Any],
+        day: dt.date,
+        record: dict,
+        recorded: bool,
+        previous: asyncio.Event | None,
+    ) -> SummaryOutcome:
+        path = self.record_file(task_id)
+        claim: int | None = None
+        outcome: SummaryOutcome
+        try:
+            if not recorded:
+                await asyncio.to_thread(_write_record, path, record)
+                recorded = True
+            claim = await asyncio.to_thread(_claim, path)
+            if claim is None:
+                outcome = SummaryOutcome(
+                    task_id, "skipped", f"Summary {task_id}: handled elsewhere."
+                )
+            else:
+                if previous is not None:  # one at a time, in the order they were added
+                    await previous.wait()
+                result = await self._summarize(messages, day, record.get("session_id"))
+                outcome = await self._settle(task_id, path, record, result, len(messages))
+        except asyncio.CancelledError:
+            if not recorded:  # cancelled before its first step: record now (shutdown path)
+                with contextlib.suppress(OSError):
+                    _write_record(path, record)
+            outcome = SummaryOutcome(
+                task_id,
+                "cancelled",
+                f"Summary {task_id} was interrupted; its {len(messages)} messages are kept in "
+                f"{path} and will be summarized at next start or on /compact.",
+                pending_file=path,
+            )
+            self._finish(task_id, outcome, claim)
+            raise
+        except Exception as exc:  # a bug or a disk error: never lose the messages silently
+            log.exception("background summary %s failed", task_id)
+            outcome = self._failed(task_id, path, f"{type(exc).__name__}: {exc}", len(messages))
+        self._finish(task_id, outcome, claim)
+        await self._notify(outcome)
+        return outcome
+
+    async def _summarize(
+        self, messages: list[Any], day: dt.date, session_id: str | None
+    ) -> SummaryResult:
+        """Into the conversation's topic card when its session is known, citing the transcript
+        lines the messages come from; else into the day page's log."""
+        if not session_id:
+            return await self.summarizer.summarize(messages, date=day)
+        from remecli.knowledge.cards import transcript_line_range
+
+        transcript = self.summarizer.working_dir.transcript_file(session_id)
+        ids = [m.id for m in messages]
+        lines = await asyncio.to_thread(transcript_line_range, transcript, ids)
+        return await self.summarizer.summarize(
+            messages, date=day, session_id=session_id, lines=lines
+        )
+
+    async def _settle(
+        self, task_id: str, path: Path, record: dict, result: SummaryResult, count: int
+    ) -> SummaryOutcome:
+        """Delete the record after a success; note the error in it after a failure."""
+        if result.ok:
+            await asyncio.to_thread(_remove, path)
+            if result.status == "written":
+                where = ", ".join(result.written) or str(result.path)
+                message = f"Summary {task_id}: saved to {where}."
+            else:
+                message = f"Summary {task_id}: nothing worth storing."
+            return SummaryOutcome(task_id, result.status, message, result)
+        record = {**record, "attempts": int(record.get("attempts", 0)) + 1}
+        record["last_error"] = result.detail
+        await asyncio.to_thread(_write_record, path, record)
+        outcome = self._failed(task_id, path, result.detail, count)
+        outcome.result = result
+        return outcome
+
+    def _failed(self, task_id: str, path: Path, detail: str, count: int) -> SummaryOutcome:
+        message = (
+            f"Summary {task_id} failed: {detail.rstrip('. ')}. Its {count} messages are kept in "
+            f"{path}; "
+            "they will be summarized again on /compact or at next start."
+        )
+        return SummaryOutcome(task_id, "failed", message, pending_file=path)
+
+    def _finish(self, task_id: str, outcome: SummaryOutcome, claim: int | None) -> None:
+        if claim is not None:
+            with contextlib.suppress(OSError):
+                os.close(claim)  # releases the flock
+        self._running.pop(task_id, None)
+        if outcome.status != "skipped":
+            self._unreported.append(outcome)
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is None:
+            return
+        result = self._call(self.on_change, len(self._running))
+        if result is not None:  # an async callback: keep the task until it ends
+            task = asyncio.ensure_future(result)
+            self._callbacks.add(task)
+            task.add_done_callback(self._callbacks.discard)
+
+    async def _notify(self, outcome: SummaryOutcome) -> None:
+        if self.on_done is None or outcome.status == "skipped":
+            return
+        result = self._call(self.on_done, outcome)
+        if inspect.isawaitable(result):
+            try:
+                await result
+            except Exception:
+                log.exception("summary on_done callback failed")
+
+    @staticmethod
+    def _call(callback: Callable[..., Any], *args: Any) -> Any:
+        try:
+            result = callback(*args)
+        except Exception:
+            log.exception("summary callback failed")
+            return None
+        return result if inspect.isawaitable(result) else None
+
+
+# ------------------------------------------------------------------- records
+def _write_record(path: Path, record: dict) -> None:
+    atomic_write_text(path, json.dumps(record, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _claim(path: Path) -> int | None:
+    """An open descriptor holding an exclusive lock on the record, or None if another process
+    holds it or the record is gone (already done)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        same = os.path.samestat(os.fstat(fd), os.stat(path))  # not replaced or removed meanwhile
+    except OSError:
+        same = False
+    if not same:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _load_record(path: Path) -> tuple[dict, list[Any]] | None:
+    """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
+    from agentscope.message import Msg
+
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        messages = [Msg.model_validate(item) for item in record["messages"]]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("pending summary %s is unreadable (%s); left in place", path, exc)
+        return None
+    return record, messages
+
+
+def _parse_date(value: Any) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return dt.date.today()

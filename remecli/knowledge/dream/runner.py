@@ -1,0 +1,185 @@
+"""`dream()`: one consolidation run; `dream_due()`: whether the background should start one.
+
+A run: take the lock; find cards new or changed since the last successful runs (the catalog);
+one extraction call turns at most `memory.dream.max_cards` of them into at most
+`memory.dream.max_units` units; each unit gets exactly one verified action on the digest; the
+catalog records the cards whose units all succeeded (and the cards judged to hold nothing
+durable); interests are written. Cards of failed units, and cards left out because the unit cap
+was reached, stay pending for the next run. `dream` never raises (except on cancellation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remecli.config.settings import Settings
+from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
+from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
+from remecli.knowledge.dream.interests import recent_titles, write_interests
+from remecli.knowledge.dream.state import (
+    Catalog,
+    ChangedCard,
+    DreamBusy,
+    changed_cards,
+    dream_lock,
+    has_changed_cards,
+)
+from remecli.notes.layout import WorkingDir
+
+log = logging.getLogger(__name__)
+EXTRACTION_SHARE = 0.5  # share of the window the cards of one extraction may take
+
+
+@dataclass
+class DreamResult:
+    """Outcome of one dream: `status` is "done", "nothing", "partial", "failed" or "busy"."""
+
+    status: str
+    message: str
+    outcomes: list[UnitOutcome] = field(default_factory=list)
+    interests_file: Path | None = None
+    cards_read: int = 0
+    pending: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the run completed and no unit failed."""
+        return self.status in ("done", "nothing")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now().astimezone()
+
+
+def dream_due(
+    settings: Settings, working_dir: WorkingDir | None = None, now: dt.datetime | None = None
+) -> bool:
+    """True when the last successful dream is older than `memory.dream.interval_hours` (or
+    there was none) and some card is new or changed. Cheap: file stats only."""
+    wd = working_dir or WorkingDir(Path(settings.working_dir))
+    catalog = Catalog.load(wd)
+    last = catalog.last_success_time()
+    interval = dt.timedelta(hours=settings.memory.dream.interval_hours)
+    if last is not None and (now or _now()) - last < interval:
+        return False
+    return has_changed_cards(wd, catalog)
+
+
+async def dream(
+    settings: Settings,
+    working_dir: WorkingDir | None = None,
+    *,
+    model: Any = None,
+    date: dt.date | None = None,
+) -> DreamResult:
+    """Consolidate cards of days up to `date` (today) into the digest; see the module doc."""
+    wd = working_dir or WorkingDir(Path(settings.working_dir))
+    try:
+        with dream_lock(wd):
+            return await _dream_locked(settings, wd, model, date or dt.date.today())
+    except DreamBusy:
+        return DreamResult(
+            "busy", "Dream: another dream is running on this working dir; try later."
+        )
+
+
+async def _dream_locked(
+    settings: Settings, wd: WorkingDir, model: Any, today: dt.date
+) -> DreamResult:
+    options = settings.memory.dream
+    catalog = await asyncio.to_thread(Catalog.load, wd)
+    changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
+    if not changed:
+        catalog.last_success = _now().isoformat(timespec="seconds")
+        catalog.save()
+        return DreamResult("nothing", "Dream: no new or changed cards since the last dream.")
+    batch = _batch(changed, options.max_cards, settings)
+    later = changed[len(batch) :]
+    if model is None:
+        from remecli.llm.model import build_chat_model
+
+        model = build_chat_model(settings.llm, context_size=settings.max_input_length, stream=False)
+    try:
+        extraction = await extract_units(
+            model,
+            batch,
+            language=settings.language,
+            max_units=options.max_units,
+            recent_titles=recent_titles(wd, today),
+            today=today,
+            max_retries=settings.llm.max_retries,
+        )
+    except ExtractionError as exc:
+        catalog.save()
+        return DreamResult("failed", f"Dream failed: {exc}; the cards are kept for the next run.")
+    except Exception as exc:  # the provider's error
+        from remecli.llm.errors import classify
+
+        log.warning("dream extraction failed: %s", exc)
+        catalog.save()
+        reason = classify(exc, settings.llm).message.rstrip(". ")
+        return DreamResult(
+            "failed", f"Dream failed: {reason}. The cards are kept for the next run."
+        )
+    integrator = UnitIntegrator(
+        wd,
+        model,
+        language=settings.language,
+        max_iters=options.max_iters,
+        retries=settings.llm.max_retries,
+        llm=settings.llm,
+    )
+    outcomes = [await integrator.integrate(unit, today) for unit in extraction.units]
+    failed = {p for o in outcomes if not o.ok for p in o.unit.paths}
+    used = {p for o in outcomes for p in o.unit.paths} | set(extraction.skipped)
+    capped = len(extraction.units) >= options.max_units  # unmentioned cards may hold more
+    pending = len(later)
+    for card in batch:
+        if card.rel in failed or (card.rel not in used and capped):
+            pending += 1
+        else:
+            catalog.record(card)
+    interests = write_interests(wd, today, extraction.interests)
+    catalog.last_success = _now().isoformat(timespec="seconds")
+    catalog.save()
+    status = "partial" if failed else ("done" if outcomes or interests else "nothing")
+    return DreamResult(
+        status, _message(outcomes, interests, pending, wd), outcomes, interests, len(batch), pending
+    )
+
+
+def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> list[ChangedCard]:
+    """The oldest cards that fit one extraction request (half the window; at least one)."""
+    from remecli.llm.tokens import get_token_counter
+
+    counter = get_token_counter(settings.memory.token_encoding)
+    budget = int(settings.max_input_length * EXTRACTION_SHARE)
+    batch: list[ChangedCard] = []
+    used = 0
+    for card in changed[:max_cards]:
+        tokens = counter.count(card.text[:CARD_CHARS])
+        if batch and used + tokens > budget:
+            break
+        batch.append(card)
+        used += tokens
+    return batch
+
+
+def _message(
+    outcomes: list[UnitOutcome], interests: Path | None, pending: int, wd: WorkingDir
+) -> str:
+    done = [f"{o.action} {o.path}" for o in outcomes if o.ok]
+    parts = [f"Dream: {len(done)} unit(s)" + (f" ({'; '.join(done)})" if done else "")]
+    failed = [o for o in outcomes if not o.ok]
+    if failed:
+        parts.append(f"{len(failed)} failed ({failed[0].detail.rstrip('. ')}), retried next run")
+    if interests is not None:
+        parts.append(f"interests in {interests.relative_to(wd.root).as_posix()}")
+    if pending:
+        parts.append(f"{pending} card(s) left for the next run")
+    return "; ".join(parts) + "."

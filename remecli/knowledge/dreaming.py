@@ -1,0 +1,118 @@
+"""The runtime's Auto Dream: on demand (`/dream`, `remecli dream`) or in the background when the
+last successful dream is older than `memory.dream.interval_hours` and there are new cards.
+
+A background dream never blocks a reply; it counts as a running memory task (the status line's
+spinner), and on exit it is cancelled — a cancelled dream leaves the digest as it was and its
+cards stay pending for the next run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from remecli.config.settings import Settings
+from remecli.notes.layout import WorkingDir
+
+if TYPE_CHECKING:
+    from remecli.knowledge.dream.runner import DreamResult
+
+log = logging.getLogger(__name__)
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """A background dream's exception is logged (never left unretrieved)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background dream failed", exc_info=task.exception())
+
+
+class Dreaming:
+    """At most one dream of this process at a time (the lock file keeps other processes out)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        layout: WorkingDir,
+        model_of: Callable[[], Any],
+        on_change: Callable[[bool], Any] | None = None,
+        on_done: Callable[[DreamResult], Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.layout = layout
+        self._model_of = model_of
+        self.on_change = on_change
+        self.on_done = on_done
+        self._task: asyncio.Task[DreamResult] | None = None
+        self._busy = False  # inside a dream (the task may still be finishing its bookkeeping)
+
+    @property
+    def running(self) -> bool:
+        """True while a dream of this process runs."""
+        return self._busy
+
+    async def run(self, date: dt.date | None = None) -> DreamResult:
+        """Dream now (waits for one already running here, then runs again if asked for)."""
+        if self._task is not None and not self._task.done():
+            await asyncio.gather(self._task, return_exceptions=True)
+        self._task = asyncio.create_task(self._dream(date))
+        return await asyncio.shield(self._task)
+
+    async def maybe_start(self) -> bool:
+        """Start a background dream if one is due; True if started."""
+        from remecli.knowledge.dream.runner import dream_due
+
+        memory = self.settings.memory
+        busy = self._task is not None and not self._task.done()
+        if busy or not memory.summarize or not memory.dream.auto:
+            return False
+        try:
+            due = await asyncio.to_thread(dream_due, self.settings, self.layout)
+        except Exception:  # a damaged catalog must not break a turn
+            log.exception("could not tell whether a dream is due")
+            return False
+        if due:
+            self._task = asyncio.create_task(self._dream(None))
+            self._task.add_done_callback(_log_failure)
+        return due
+
+    async def stop(self) -> None:
+        """Cancel a running dream (safe: the digest stays as it was, the cards stay pending)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+
+    async def _dream(self, date: dt.date | None) -> DreamResult:
+        from remecli.knowledge.dream.runner import dream
+
+        self._busy = True
+        self._changed(True)
+        try:
+            result = await dream(self.settings, self.layout, model=self._model_of(), date=date)
+        finally:
+            self._busy = False
+            self._changed(False)
+        log.info("dream: %s — %s", result.status, result.message)
+        if result.status in ("done", "partial"):
+            from remecli.knowledge.memory_md_block import refresh_memory_md
+
+            try:
+                await asyncio.to_thread(refresh_memory_md, self.layout)
+            except Exception:  # the digest is written; the block follows next time
+                log.exception("could not refresh MEMORY.md's digest block")
+        if self.on_done is not None:
+            try:
+                self.on_done(result)
+            except Exception:
+                log.exception("dream on_done callback failed")
+        return result
+
+    def _changed(self, running: bool) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(running)
+            except Exception:
+                log.exception("dream on_change callback failed")

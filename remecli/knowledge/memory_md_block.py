@@ -1,0 +1,73 @@
+"""MEMORY.md's generated block: the digest's personal nodes (link + description), refreshed
+after each dream. It sits between `<!-- digest:personal -->` and `<!-- /digest:personal -->`;
+everything outside the markers is the user's (and the agent's) and is never changed.
+
+MEMORY.md is in every system prompt, so what the dream learned about the user (preferences,
+conventions, constraints) is in front of the model from the next conversation on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from remecli.knowledge.cards import read_meta
+from remecli.knowledge.cards_write import write_memory_file
+from remecli.notes.layout import WorkingDir
+
+BLOCK_START = "<!-- digest:personal -->"
+BLOCK_END = "<!-- /digest:personal -->"
+HEADING = "## What the digest knows about you"
+MAX_NODES = 50
+
+
+def personal_lines(layout: WorkingDir) -> list[str]:
+    """One line per active personal node: `- [[path|name]]: description`."""
+    folder = layout.digest_dir / "personal"
+    lines = []
+    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        meta = _meta(path)
+        if meta.get("status") == "contradicted":
+            continue
+        rel = path.relative_to(layout.root).as_posix()
+        name = str(meta.get("name") or path.stem).replace("|", "/").replace("]", ")")
+        description = " ".join(str(meta.get("description") or "").split())
+        lines.append(f"- [[{rel}|{name}]]" + (f": {description}" if description else ""))
+    return lines[:MAX_NODES]
+
+
+def _meta(path: Path) -> dict[str, object]:
+    try:
+        return dict(read_meta(path))
+    except (OSError, ValueError):
+        return {}
+
+
+def with_block(text: str, lines: list[str]) -> str:
+    """`text` with the block replaced (or appended; removed when there are no lines)."""
+    start, end = text.find(BLOCK_START), -1
+    if start != -1:
+        end = text.find(BLOCK_END, start)
+    body = "\n".join([BLOCK_START, HEADING, "", *lines, BLOCK_END]) if lines else ""
+    if start != -1 and end != -1:
+        after = text[end + len(BLOCK_END) :]
+        before = text[:start]
+        if not body:
+            return before.rstrip("\n") + "\n" + after.lstrip("\n")
+        return before + body + after
+    if not body:
+        return text
+    return text.rstrip("\n") + "\n\n" + body + "\n"
+
+
+def refresh_memory_md(layout: WorkingDir) -> bool:
+    """Regenerate the block from `digest/personal/`; True when MEMORY.md was rewritten."""
+    path = layout.memory_md
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = ""
+    updated = with_block(current, personal_lines(layout))
+    if updated == current:
+        return False
+    write_memory_file(path, updated, "dream (MEMORY.md digest block)")
+    return True

@@ -1,0 +1,369 @@
+"""Auto Resource: files in `<working_dir>/resource/` become source-linked topic cards.
+
+One card per resource, `memory/YYYY-MM-DD/<slug>.md`, with frontmatter `name`, `description`,
+`tags`, `date`, `source_resource: "[[resource/<file>]]"` and `resource_sha256` (the file's content
+hash). The model writes name, description, tags and key points from the file's bounded text
+(`resources_extract`); the code writes the card through the memory writer (versioned, redacted).
+A changed file updates its card in place (same path, never a second card); an unchanged one is
+not sent to the model again. The original file is only read, never moved or changed. A card
+whose resource is gone is removed only when asked (`prune(remove=True)`), through the writer, so
+it stays in the history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from remecli.knowledge.cards import join_frontmatter, read_meta, slugify
+from remecli.knowledge.resources_extract import (
+    Extracted,
+    ResourceRefused,
+    extract,
+    is_resource_name,
+)
+
+log = logging.getLogger(__name__)
+
+RESOURCE_FOLDER = "resource"
+SOURCE_FIELD = "source_resource"
+HASH_FIELD = "resource_sha256"
+WRITER_SOURCE = "resource"
+_LINK = re.compile(r"^\[\[(resource/[^\]|#]+)")
+Status = Literal["created", "updated", "unchanged", "refused", "failed"]
+
+
+@dataclass(frozen=True)
+class IngestOutcome:
+    """What happened to one resource."""
+
+    resource: str  # `resource/<file>`
+    status: Status
+    card: str | None = None  # `memory/YYYY-MM-DD/<slug>.md`
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (jobs, CLI)."""
+        return {
+            "resource": self.resource,
+            "status": self.status,
+            "card": self.card,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class OrphanCard:
+    """A card whose resource file no longer exists."""
+
+    card: str
+    resource: str
+
+
+class CardSummary(BaseModel):
+    """The model's answer for one resource."""
+
+    name: str = Field(min_length=1, max_length=200)
+    description: str = Field(min_length=12, max_length=2_000)
+    tags: list[str] = Field(default_factory=list, max_length=12)
+    key_points: list[str] = Field(default_factory=list, max_length=30)
+
+
+def resource_link(rel: str) -> str:
+    """`[[resource/<file>]]`, the card's `source_resource`."""
+    return f"[[{rel}]]"
+
+
+def linked_resource(meta: dict[str, Any]) -> str | None:
+    """The `resource/<file>` a card's frontmatter points at (None: not a resource card)."""
+    match = _LINK.match(str(meta.get(SOURCE_FIELD) or ""))
+    return match.group(1) if match else None
+
+
+def render_card(
+    summary: CardSummary, rel: str, extracted: Extracted, day: dt.date, language: str
+) -> str:
+    """The card's text: frontmatter, then title, description, key points and the source link."""
+    tags = [t.strip().lstrip("#").lower() for t in summary.tags if t.strip().lstrip("#")]
+    name = " ".join(summary.name.split())
+    description = " ".join(summary.description.split())
+    meta: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "date": f"{day:%Y-%m-%d}",
+        "tags": list(dict.fromkeys(tags)),
+        SOURCE_FIELD: resource_link(rel),
+        HASH_FIELD: extracted.digest,
+    }
+    points_title, source_title = ("要点", "来源") if language == "zh" else ("Key points", "Source")
+    points = [f"- {' '.join(p.split())}" for p in summary.key_points if p.strip()]
+    body = [f"# {name}", "", description, ""]
+    if points:
+        body += [f"## {points_title}", *points, ""]
+    body += [f"## {source_title}", f"- {resource_link(rel)} ({extracted.kind})", ""]
+    return join_frontmatter(meta, "\n".join(body))
+
+
+class ResourceCards:
+    """Turns the working dir's resources into cards; `model_getter()` gives the chat model."""
+
+    def __init__(self, layout: Any, settings: Any, model_getter: Callable[[], Any]) -> None:
+        self.layout = layout
+        self.settings = settings
+        self._model_getter = model_getter
+        self._lock = asyncio.Lock()  # one ingest at a time (no two cards for one resource)
+        self.on_gone: Callable[[list[OrphanCard]], Any] | None = None  # asks before pruning
+
+    @property
+    def folder(self) -> Path:
+        """`<working_dir>/resource/`."""
+        return Path(self.layout.resource_dir)
+
+    # ---------------------------------------------------------------- finding things
+    def relative(self, path: Path) -> str:
+        """`resource/<file>` of a path inside the resource folder (ValueError otherwise)."""
+        real = path.resolve()
+        inside = real.relative_to(self.folder.resolve()).as_posix()
+        return f"{RESOURCE_FOLDER}/{inside}"
+
+    def resources(self) -> list[str]:
+        """Every supported file under `resource/` (sorted, dotfiles and temp files skipped)."""
+        if not self.folder.is_dir():
+            return []
+        found = []
+        for path in sorted(self.folder.rglob("*")):
+            inner = path.relative_to(self.folder).parts
+            if any(part.startswith(".") for part in inner) or not is_resource_name(path.name):
+                continue
+            if path.is_file():
+                found.append(f"{RESOURCE_FOLDER}/{'/'.join(inner)}")
+        return found
+
+    def cards_by_resource(self) -> dict[str, Path]:
+        """Resource card of each resource (`resource/<file>` → card path), from frontmatter."""
+        memory_dir = Path(self.layout.memory_dir)
+        found: dict[str, Path] = {}
+        if not memory_dir.is_dir():
+            return found
+        for card in sorted(memory_dir.glob("*/*.md")):
+            rel = linked_resource(read_meta(card))
+            if rel is not None and rel not in found:
+                found[rel] = card
+        return found
+
+    def orphans(self) -> list[OrphanCard]:
+        """Cards whose resource file is gone."""
+        root = Path(self.layout.root)
+        return [
+            OrphanCard(card.relative_to(root).as_posix(), rel)
+            for rel, card in self.cards_by_resource().items()
+            if not (root / rel).is_file()
+        ]
+
+    # ---------------------------------------------------------------- ingesting
+    async def ingest(self, rel: str) -> IngestOutcome:
+        """Create or update the card of resource `rel` (`resource/<file>`); never raises for
+        a file it cannot use (the outcome says what to do)."""
+        async with self._lock, self._other_processes():
+            try:
+                return await self._ingest(rel)
+            except ResourceRefused as exc:
+                log.info("resource %s refused: %s", rel, exc)
+                return IngestOutcome(rel, "refused", message=str(exc))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the model or the disk failed: try again next time
+                log.exception("resource %s could not become a card", rel)
+                return IngestOutcome(rel, "failed", message=f"{rel}: {_one_line(exc)}")
+
+    @contextlib.asynccontextmanager
+    async def _other_processes(self) -> AsyncIterator[None]:
+        """Hold `index/locks/resources.lock` (flock, polled so a cancel never hangs): the app's
+        watcher and `remecli ingest` of the same file never both create a card."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: in-process locking only
+            yield
+            return
+        folder = self.layout.locks_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / "resources.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    await asyncio.sleep(0.05)
+            yield
+        finally:
+            os.close(fd)  # closing releases the flock
+
+    async def _ingest(self, rel: str) -> IngestOutcome:
+        from remecli.knowledge.cards_write import write_memory_file
+        from remecli.knowledge.day_page import refresh_day_page
+
+        root = Path(self.layout.root)
+        source = root / rel
+        if not source.is_file():
+            raise ResourceRefused(f"{rel} does not exist; put the file into {self.folder}")
+        extracted = await asyncio.to_thread(extract, source, rel)
+        existing = (await asyncio.to_thread(self.cards_by_resource)).get(rel)
+        old_meta = read_meta(existing) if existing is not None else {}
+        if existing is not None and old_meta.get(HASH_FIELD) == extracted.digest:
+            return IngestOutcome(rel, "unchanged", _rel(existing, root), "card is up to date")
+        summary = await self._summarize(rel, extracted)
+        day = dt.date.today()
+        if existing is not None:  # same card, same day folder: updated in place
+            card_day = _card_day(existing, day)
+            target = existing
+        else:
+            card_day = day
+            target = await asyncio.to_thread(self._free_card_path, summary.name, day)
+        text = render_card(summary, rel, extracted, card_day, self.settings.language)
+
+        def write() -> None:
+            write_memory_file(target, text, WRITER_SOURCE)
+            refresh_day_page(self.layout, card_day, reason=WRITER_SOURCE)
+
+        await asyncio.to_thread(write)
+        status: Status = "updated" if existing is not None else "created"
+        note = " (the middle of a long file was left out)" if extracted.clipped else ""
+        return IngestOutcome(rel, status, _rel(target, root), f"card {status}{note}")
+
+    def _free_card_path(self, name: str, day: dt.date) -> Path:
+        from remecli.knowledge.cards import day_folder
+
+        folder = day_folder(self.layout, day)
+        stem = slugify(name) or "resource"
+        candidate = folder / f"{stem}.md"
+        number = 2
+        while candidate.exists():
+            candidate = folder / f"{stem}-{number}.md"
+            number += 1
+        return candidate
+
+    async def _summarize(self, rel: str, extracted: Extracted) -> CardSummary:
+        """Ask the model for the card's fields (one retry on an unusable answer)."""
+        from agentscope.message import AssistantMsg, SystemMsg, UserMsg
+
+        from remecli.knowledge.dream.model_call import ask, json_object
+        from remecli.knowledge.prompts import prompt
+        from remecli.notes.redact import redact_secrets
+
+        language = self.settings.language
+        system, user = _prompt_pair(
+            language,
+            today=f"{dt.date.today():%Y-%m-%d}",
+            file=rel,
+            kind=extracted.kind,
+            size=extracted.size,
+            clipped=_clipped_note(language) if extracted.clipped else "",
+            content=redact_secrets(extracted.text).text,  # secrets never leave the machine
+        )
+        messages: list[Any] = [
+            SystemMsg(name="system", content=system),
+            UserMsg(name="user", content=user),
+        ]
+        problem = ""
+        for _attempt in range(2):
+            answer = await ask(self._model_getter(), messages, self.settings.llm.max_retries)
+            data = json_object(answer)
+            try:
+                if data is None:
+                    raise ValueError("it is not a JSON object")
+                return CardSummary.model_validate(data)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                problem = f"`{'.'.join(str(p) for p in first['loc'])}`: {first['msg']}"
+            except ValueError as exc:
+                problem = str(exc)
+            messages += [
+                AssistantMsg(name="resource", content=answer or "(empty)"),
+                UserMsg(name="user", content=prompt("resource_retry", language, problem=problem)),
+            ]
+        raise RuntimeError(f"the model's answer was unusable twice ({problem}); try again later")
+
+    async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:
+        """Ingest `rels` (files or folders under `resource/`; default: every resource) that
+        exist; report cards of deleted ones to `on_gone` (they are never removed here)."""
+        root = Path(self.layout.root)
+        if rels is None:
+            wanted = self.resources()
+        else:  # a new folder is listed: files written before the watch reached it count too
+            listed = self.resources()
+            wanted = sorted({r for r in listed if any(_within(r, changed) for changed in rels)})
+        outcomes = [await self.ingest(rel) for rel in wanted if (root / rel).is_file()]
+        gone = await asyncio.to_thread(self.orphans)
+        if rels is not None:
+            gone = [o for o in gone if any(_within(o.resource, rel) for rel in rels)]
+        if gone and self.on_gone is not None:
+            result = self.on_gone(gone)
+            if asyncio.iscoroutine(result):
+                await result
+        return outcomes
+
+    # ---------------------------------------------------------------- pruning
+    def prune(self, *, remove: bool, cards: Collection[str] | None = None) -> list[OrphanCard]:
+        """Cards whose resource is gone (only those in `cards`, when given); with `remove`,
+        delete them through the memory writer (kept in history: `remecli memory restore` brings
+        one back) and update the day pages. Blocking: call it from a worker thread."""
+        from remecli.knowledge.day_page import refresh_day_page
+        from remecli.notes.writer import writer_for
+
+        orphans = [o for o in self.orphans() if cards is None or o.card in cards]
+        if not remove:
+            return orphans
+        root = Path(self.layout.root)
+        days: set[dt.date] = set()
+        for orphan in orphans:
+            writer_for(root).remove(root / orphan.card, source=f"{WRITER_SOURCE} prune")
+            days.add(_card_day(root / orphan.card, dt.date.today()))
+        for day in sorted(days):
+            refresh_day_page(self.layout, day, reason=f"{WRITER_SOURCE} prune")
+        return orphans
+
+
+def _prompt_pair(language: str, **values: object) -> tuple[str, str]:
+    from remecli.config.prompt_files import load_prompt, render
+    from remecli.knowledge.prompts import FOLDER
+    from remecli.knowledge.summarizer import USER_PART_MARKER
+
+    template = load_prompt(FOLDER, "resource_card", language)
+    system, _, user = template.partition(USER_PART_MARKER)
+    content = values.pop("content")
+    return render(system.strip(), **values), render(render(user.strip(), **values), content=content)
+
+
+def _clipped_note(language: str) -> str:
+    return "，中间部分已省略" if language == "zh" else "; the middle was left out"
+
+
+def _card_day(card: Path, default: dt.date) -> dt.date:
+    try:
+        return dt.date.fromisoformat(card.parent.name)
+    except ValueError:
+        return default
+
+
+def _within(resource: str, rel: str) -> bool:
+    return resource == rel or resource.startswith(rel.rstrip("/") + "/")
+
+
+def _rel(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]

@@ -1,8 +1,0 @@
-"""Auto Dream: consolidates new and changed topic cards into the digest.
-
-`digest/{personal,procedure,wiki}/<slug>.md` nodes are created, corroborated, refined or
-corrected one unit at a time by a confined agent; the code verifies each write and maintains
-the provenance frontmatter. Entry points: `remecli.memory.dream.runner.dream` (async),
-`remecli.memory.dream.runner.dream_due`, `remecli.memory.dream.interests.render_interests`
-and the `remecli dream` command (`remecli.memory.dream.cli`).
-"""

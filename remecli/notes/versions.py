@@ -1,0 +1,194 @@
+"""Versions of memory files: gzip snapshots under `<working_dir>/.history/<relative path>/`.
+
+Each memory file has a folder holding `NNNNNN.gz` (one snapshot per version) and `versions.jsonl`
+(one JSON record per version: number, time, size, sha256, what made the change). A deletion is a
+record without a snapshot. Folders are 0700 and files 0600: history may hold anything a memory
+file ever held. Chosen over a git repository inside the working dir after measuring both
+(`benchmarks/history_overhead.py`): a snapshot costs a gzip and two small writes, a git commit
+several processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import gzip
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from remecli.config.locations import Locations
+from remecli.notes.atomic_write import atomic_write_bytes
+
+LOG_NAME = "versions.jsonl"
+LOCK_NAME = ".lock"
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+@dataclass(frozen=True)
+class Version:
+    """One recorded state of a memory file (`deleted`: the file was removed at this version)."""
+
+    version: int
+    time: str
+    bytes: int
+    sha256: str
+    source: str
+    deleted: bool = False
+
+    def to_dict(self) -> dict:
+        """A JSON-ready mapping (the shape `remecli memory history --json` prints)."""
+        return asdict(self)
+
+
+class VersionNotFound(LookupError):
+    """No such version of that file."""
+
+
+def sha256_of(data: bytes) -> str:
+    """Hex digest used to tell whether a file changed since its last version."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def make_private_dirs(folder: Path, root: Path) -> None:
+    """Create `folder` and its missing parents (up to and including `root`) with mode 0700."""
+    missing = []
+    current = folder
+    while not current.exists() and current != root.parent and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, FOLDER_MODE)
+        os.chmod(path, FOLDER_MODE)
+
+
+class VersionStore:
+    """The history of every memory file of one working dir, `keep` versions per file."""
+
+    def __init__(self, root: Path, keep: int = 50) -> None:
+        locations = Locations(root)
+        self.root = locations.root
+        self.keep = max(1, keep)
+        self.folder = locations.history_dir
+
+    def file_folder(self, relative: str) -> Path:
+        """Where the versions of `relative` (a path under the working dir) live."""
+        return self.folder / relative
+
+    @contextlib.contextmanager
+    def lock(self, relative: str) -> Iterator[None]:
+        """Hold an exclusive lock on `relative` across threads and processes."""
+        folder = self.file_folder(relative)
+        make_private_dirs(folder, self.root)
+        fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def versions(self, relative: str) -> list[Version]:
+        """Every kept version of `relative`, oldest first ([] when it has none)."""
+        log = self.file_folder(relative) / LOG_NAME
+        try:
+            lines = log.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return []
+        found = []
+        for line in lines:
+            try:
+                found.append(Version(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue  # a torn last line from a crash: skipped
+        return found
+
+    def latest(self, relative: str) -> Version | None:
+        """The newest version of `relative`, None when it has none."""
+        versions = self.versions(relative)
+        return versions[-1] if versions else None
+
+    def content(self, relative: str, version: int) -> bytes:
+        """The bytes `relative` held at `version` (VersionNotFound when absent or deleted)."""
+        match = next((v for v in self.versions(relative) if v.version == version), None)
+        if match is None or match.deleted:
+            kept = ", ".join(str(v.version) for v in self.versions(relative)) or "none"
+            raise VersionNotFound(f"{relative} has no version {version} (kept: {kept})")
+        snapshot = self.file_folder(relative) / f"{version:06d}.gz"
+        return gzip.decompress(snapshot.read_bytes())
+
+    def has_snapshot(self, relative: str, version: int) -> bool:
+        """True when the snapshot of `version` is on disk and not empty (a crash may lose one)."""
+        try:
+            return (self.file_folder(relative) / f"{version:06d}.gz").stat().st_size > 0
+        except OSError:
+            return False
+
+    def record(
+        self, relative: str, data: bytes | None, source: str, *, durable: bool = True
+    ) -> Version:
+        """Store `data` (None: a deletion) as the next version; the caller holds `lock`.
+
+        `durable` fsyncs the snapshot and the log before returning."""
+        folder = self.file_folder(relative)
+        make_private_dirs(folder, self.root)
+        previous = self.versions(relative)
+        number = previous[-1].version + 1 if previous else 1
+        if data is not None:
+            snapshot = folder / f"{number:06d}.gz"
+            _write_private(snapshot, gzip.compress(data, compresslevel=6, mtime=0), durable)
+        version = Version(
+            version=number,
+            time=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            bytes=0 if data is None else len(data),
+            sha256="" if data is None else sha256_of(data),
+            source=source,
+            deleted=data is None,
+        )
+        record = json.dumps(version.to_dict(), ensure_ascii=False)
+        _append_private(folder / LOG_NAME, record, durable)
+        if len(previous) + 1 > self.keep:
+            self._prune(relative, [*previous, version])
+        return version
+
+    def _prune(self, relative: str, versions: list[Version]) -> None:
+        """Drop the oldest versions beyond `keep` (snapshots first, then the log)."""
+        folder = self.file_folder(relative)
+        dropped, kept = versions[: -self.keep], versions[-self.keep :]
+        payload = "".join(json.dumps(v.to_dict(), ensure_ascii=False) + "\n" for v in kept)
+        atomic_write_bytes(folder / LOG_NAME, payload.encode("utf-8"))
+        for old in dropped:
+            with contextlib.suppress(FileNotFoundError):
+                (folder / f"{old.version:06d}.gz").unlink()
+
+
+def _write_private(path: Path, data: bytes, durable: bool) -> None:
+    """Write a new 0600 file (temp name, fsync when `durable`, rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    try:
+        os.write(fd, data)
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def _append_private(path: Path, line: str, durable: bool) -> None:
+    """Append one whole record (a single write) to a 0600 log (fsync when `durable`)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, FILE_MODE)
+    try:
+        size = os.fstat(fd).st_size
+        torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a crash cut the last record
+        os.write(fd, (("\n" if torn else "") + line + "\n").encode("utf-8"))
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)

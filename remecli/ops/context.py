@@ -1,0 +1,32 @@
+"""What a job handler gets: the memory runtime, path confinement and the per-file locks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remecli.notes.locks import FileLocks
+from remecli.ops.paths import Confined, confine
+
+
+@dataclass
+class JobContext:
+    """The runtime (`FileMemory`) a job acts on, shared by every surface of one process."""
+
+    memory: (
+        Any  # remecli.conversation.file_memory.FileMemory (typed loosely: jobs use its public API)
+    )
+    locks: FileLocks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.locks = FileLocks(self.memory.layout.locks_dir)
+
+    @property
+    def root(self) -> Path:
+        """The working dir."""
+        return Path(self.memory.layout.root)
+
+    def confine(self, raw: str, *, allow_root: bool = False) -> Confined:
+        """`raw` resolved inside the working dir (or a JobError saying why not)."""
+        return confine(self.root, raw, allow_root=allow_root)

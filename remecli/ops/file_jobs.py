@@ -1,0 +1,209 @@
+"""Jobs on the memory files themselves: memory_read, memory_list, memory_edit."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from remecli.notes.writer import MemoryWriteError, writer_for
+from remecli.ops.context import JobContext
+from remecli.ops.errors import EditConflict, InvalidParams, NotFound, PathRefused
+from remecli.ops.paths import is_private
+from remecli.ops.registry import JOBS, JobParams
+
+READ_MAX_LINES = 2_000
+READ_MAX_CHARS = 50_000
+LIST_MAX_ENTRIES = 1_000
+EDITABLE_SUFFIXES = (".md",)
+
+
+class ReadParams(JobParams):
+    path: str = Field(description="File relative to the working dir, e.g. MEMORY.md")
+    start_line: int = Field(1, ge=1, description="First line to return (1-based)")
+    end_line: int | None = Field(
+        None, ge=1, description="Last line to return (inclusive); default: as much as fits"
+    )
+
+
+class ListParams(JobParams):
+    folder: str = Field("", description="Folder relative to the working dir ('' = the root)")
+    recursive: bool = Field(False, description="Also list everything below the folder")
+
+
+class EditParams(JobParams):
+    path: str = Field(description="Markdown file relative to the working dir, e.g. MEMORY.md")
+    old: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
+    new: str = Field(description="Replacement text ('' deletes `old`)")
+
+
+def _modified(path: Path) -> str:
+    stamp = dt.datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+    return stamp.isoformat(timespec="seconds")
+
+
+def _check_file(path: Path, relative: str) -> None:
+    if path.is_dir():
+        raise InvalidParams(f"{relative!r} is a folder; use memory_list to see what is in it")
+    if not path.is_file():
+        raise NotFound(f"no file {relative!r}; use memory_list to see what exists")
+
+
+def _read_text(path: Path, relative: str) -> str:
+    _check_file(path, relative)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:  # CRLF kept as it is on disk
+            return handle.read()
+    except UnicodeDecodeError:
+        raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
+
+
+def _read_lines(path: Path, relative: str, start: int, end: int | None) -> dict[str, Any]:
+    """Stream the file (any size): keep the wanted lines up to the page limits, count all."""
+    _check_file(path, relative)
+    if end is not None and end < start:
+        raise InvalidParams(f"end_line {end} is before start_line {start}")
+    last_wanted = end if end is not None else start - 1 + READ_MAX_LINES
+    picked: list[str] = []
+    size = 0
+    full = False
+    total = 0
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            for total, line in enumerate(handle, start=1):
+                if start <= total <= last_wanted and not full:
+                    if picked and size + len(line) > READ_MAX_CHARS:
+                        full = True
+                    else:
+                        picked.append(line)
+                        size += len(line)
+    except UnicodeDecodeError:
+        raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
+    if start > max(total, 1):
+        raise InvalidParams(f"start_line {start} is past the end of {relative!r} ({total} lines)")
+    shown_end = start - 1 + len(picked)
+    wanted_end = total if end is None else min(end, total)
+    more = shown_end < wanted_end
+    return {
+        "path": relative,
+        "start_line": start,
+        "end_line": shown_end,
+        "total_lines": total,
+        "content": "".join(picked),
+        "truncated": more,
+        "next_start_line": shown_end + 1 if more else None,
+    }
+
+
+@JOBS.define("memory_read", params=ReadParams, read_only=True)
+async def memory_read(ctx: JobContext, params: ReadParams) -> dict[str, Any]:
+    """Read lines of a memory file (MEMORY.md, memory/*.md, a transcript under sessions/, …).
+
+    Long files come in pages: when `truncated` is true, call again with `next_start_line`.
+    """
+    target = ctx.confine(params.path)
+    return await asyncio.to_thread(
+        _read_lines, target.path, target.relative, params.start_line, params.end_line
+    )
+
+
+def _entry(path: Path, root: Path) -> dict[str, Any] | None:
+    relative = path.relative_to(root).as_posix()
+    if is_private(relative):
+        return None
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return None
+    if resolved != root and not resolved.is_relative_to(root):
+        return None  # a symlink out of the working dir is not shown
+    if resolved.is_dir():
+        return {"path": relative + "/", "type": "folder", "modified": _modified(resolved)}
+    return {
+        "path": relative,
+        "type": "file",
+        "size": resolved.stat().st_size,
+        "modified": _modified(resolved),
+    }
+
+
+def _list(root: Path, folder: Path, relative: str, recursive: bool) -> dict[str, Any]:
+    if not folder.is_dir():
+        if folder.exists():
+            raise InvalidParams(f"{relative!r} is a file; use memory_read to read it")
+        raise NotFound(f"no folder {relative!r}; call memory_list with folder='' to start")
+    candidates: list[Path] = []
+    if recursive:
+        for here, dirs, files in os.walk(folder):  # never follows symlinked folders
+            base = Path(here)
+            dirs[:] = sorted(
+                d for d in dirs if not is_private((base / d).relative_to(root).as_posix())
+            )
+            candidates += [base / d for d in dirs] + [base / f for f in sorted(files)]
+    else:
+        candidates = sorted(folder.iterdir())
+    entries: list[dict[str, Any]] = []
+    truncated = False
+    for path in candidates:
+        entry = _entry(path, root)
+        if entry is None:
+            continue
+        if len(entries) == LIST_MAX_ENTRIES:
+            truncated = True
+            break
+        entries.append(entry)
+    entries.sort(key=lambda e: e["path"])
+    return {"folder": relative, "entries": entries, "truncated": truncated}
+
+
+@JOBS.define("memory_list", params=ListParams, read_only=True)
+async def memory_list(ctx: JobContext, params: ListParams) -> dict[str, Any]:
+    """List the files and folders of the working dir (or a folder in it), with sizes and times."""
+    target = ctx.confine(params.folder, allow_root=True)
+    root = ctx.root.resolve()
+    return await asyncio.to_thread(_list, root, target.path, target.relative, params.recursive)
+
+
+def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> dict[str, Any]:
+    with ctx.locks.hold(target):  # read-modify-write under the file's lock: no lost update
+        content = _read_text(target, relative)
+        count = content.count(old)
+        if count == 0:
+            raise EditConflict(
+                f"the text to replace is not in {relative!r}; read it again (memory_read) "
+                "and copy `old` exactly from it"
+            )
+        if count > 1:
+            raise EditConflict(
+                f"the text to replace occurs {count} times in {relative!r}; include more "
+                "surrounding lines in `old` so it occurs once"
+            )
+        at = content.index(old)
+        updated = content[:at] + new + content[at + len(old) :]
+        try:  # versioned and redacted, like the app's own edits
+            writer_for(ctx.root).write(
+                target, updated, source="memory_edit", allow_shrink=True, expected=content
+            )
+        except MemoryWriteError as exc:
+            raise EditConflict(str(exc)) from None
+    return {"path": relative, "replaced": 1, "line": content.count("\n", 0, at) + 1}
+
+
+@JOBS.define("memory_edit", params=EditParams, read_only=False)
+async def memory_edit(ctx: JobContext, params: EditParams) -> dict[str, Any]:
+    """Replace one exact piece of text in a Markdown memory file (`old` must occur once).
+
+    The file is locked while it is read, changed and atomically replaced, so concurrent edits
+    of one file never lose an update.
+    """
+    target = ctx.confine(params.path)
+    if not writer_for(ctx.root).is_memory_file(target.path):
+        raise PathRefused(
+            f"{target.relative!r} cannot be edited; only Markdown memory files can (MEMORY.md, "
+            "memory/**, digest/**)"
+        )
+    return await asyncio.to_thread(_edit, ctx, target.path, target.relative, params.old, params.new)

@@ -1,0 +1,136 @@
+"""Jobs of the knowledge base: memory_write_card, memory_dream, memory_links, memory_history.
+
+Cards and restores go through the working dir's memory writer (versioned, secrets redacted),
+like every other memory write of the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import Field
+
+from remecli.ops.context import JobContext
+from remecli.ops.errors import EditConflict, InvalidParams, NotFound
+from remecli.ops.registry import JOBS, JobParams
+
+
+class CardParams(JobParams):
+    name: str = Field(min_length=1, max_length=200, description="The card's topic, a few words")
+    description: str = Field(
+        min_length=1, max_length=2_000, description="One or two sentences: what the card records"
+    )
+    content: str = Field(max_length=200_000, description="The card's Markdown body")
+    date: dt.date | None = Field(None, description="The day it belongs to (default: today)")
+    tags: list[str] = Field(default_factory=list, description="Tags, e.g. ['deploy']")
+
+
+class DreamParams(JobParams):
+    date: dt.date | None = Field(None, description="Consolidate cards up to this day (today)")
+
+
+class LinksParams(JobParams):
+    path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
+    depth: int = Field(1, ge=1, le=3, description="How many hops to walk")
+    direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")
+
+
+class HistoryParams(JobParams):
+    path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
+
+
+def _card_text(params: CardParams, day: dt.date) -> str:
+    from remecli.knowledge.cards import join_frontmatter
+
+    meta = {
+        "name": params.name.strip(),
+        "description": params.description.strip(),
+        "date": f"{day:%Y-%m-%d}",
+        "tags": [t.strip() for t in params.tags if t.strip()],
+        "source": "memory_write_card",
+    }
+    body = params.content if params.content.endswith("\n") else params.content + "\n"
+    return join_frontmatter(meta, body)
+
+
+@JOBS.define("memory_write_card", params=CardParams, read_only=False)
+async def memory_write_card(ctx: JobContext, params: CardParams) -> dict[str, Any]:
+    """Write a topic card `memory/YYYY-MM-DD/<slug>.md` (from another agent, a script, …).
+
+    A card of the same name that day is replaced only if nothing of it would be lost (else use
+    memory_edit); the day page's index of cards is regenerated.
+    """
+    from remecli.knowledge.cards import day_folder, slugify
+    from remecli.knowledge.day_page import refresh_day_page
+    from remecli.notes.writer import ShrinkRefused, writer_for
+
+    day = params.date or dt.date.today()
+    layout = ctx.memory.layout
+    target = day_folder(layout, day) / f"{slugify(params.name)}.md"
+    relative = target.relative_to(ctx.root).as_posix()
+    text = _card_text(params, day)
+
+    def write() -> dict[str, Any]:
+        with ctx.locks.hold(target):
+            try:
+                result = writer_for(ctx.root).write(target, text, source="memory_write_card")
+            except ShrinkRefused as exc:
+                raise EditConflict(str(exc)) from None
+        refresh_day_page(layout, day, reason="memory_write_card")
+        return {"path": relative, "created": result.created, "version": result.version}
+
+    return await asyncio.to_thread(write)
+
+
+@JOBS.define("memory_dream", params=DreamParams, read_only=False)
+async def memory_dream(ctx: JobContext, params: DreamParams) -> dict[str, Any]:
+    """Consolidate new and changed topic cards into the digest now (Auto Dream)."""
+    result = await ctx.memory.dream(params.date)
+    return {
+        "status": result.status,
+        "message": result.message,
+        "actions": [
+            {"action": o.action, "path": o.path}
+            for o in result.outcomes
+            if getattr(o, "action", "")
+        ],
+        "pending": result.pending,
+    }
+
+
+@JOBS.define("memory_links", params=LinksParams, read_only=True)
+async def memory_links(ctx: JobContext, params: LinksParams) -> dict[str, Any]:
+    """What a note links to and what links to it (names and descriptions; `depth` walks on)."""
+    from remecli.notes.links import LinkGraph, neighbours
+
+    def walk() -> dict[str, Any]:
+        owned = ctx.memory.links is None  # search off or still opening: a graph of our own
+        graph = LinkGraph.open(ctx.root) if owned else ctx.memory.links
+        try:
+            graph.sync()
+            path = graph.locate(params.path)
+            if path is None:
+                raise NotFound(
+                    f"no note {params.path!r}; use memory_list or memory_search to find one"
+                )
+            return dict(neighbours(graph, path, params.depth, params.direction))
+        finally:
+            if owned:
+                graph.close()
+
+    return await asyncio.to_thread(walk)
+
+
+@JOBS.define("memory_history", params=HistoryParams, read_only=True)
+async def memory_history(ctx: JobContext, params: HistoryParams) -> dict[str, Any]:
+    """Earlier versions of a memory file (version, time, bytes, what made the change)."""
+    from remecli.notes.writer import MemoryWriteError, writer_for
+
+    target = ctx.confine(params.path)
+    try:
+        versions = await asyncio.to_thread(writer_for(ctx.root).history, target.path)
+    except MemoryWriteError as exc:
+        raise InvalidParams(str(exc)) from None
+    return {"path": target.relative, "versions": [v.to_dict() for v in versions]}

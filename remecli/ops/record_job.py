@@ -1,0 +1,109 @@
+"""memory_record: keep a conversation from another agent and summarize it into memory.
+
+The messages are appended to the transcript `sessions/<session_id>.jsonl` (remecli's own format,
+so `resume=<session_id>` and every reader of transcripts work on it); messages already in that
+transcript (same id) are skipped, so a caller may send the whole conversation each time. The new
+ones go to the runtime's background summarizer, which records them in `sessions/pending/` before
+it returns: the job answers at once and a crash loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from remecli.conversation.transcript import Transcript
+from remecli.ops.context import JobContext
+from remecli.ops.registry import JOBS, JobParams
+
+MAX_MESSAGES = 5_000
+MAX_MESSAGE_CHARS = 100_000
+SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+
+
+class RecordMessage(BaseModel):
+    """One message of the conversation."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["user", "assistant", "system"]
+    content: str = Field(max_length=MAX_MESSAGE_CHARS, description="The message text")
+    name: str | None = Field(None, max_length=100, description="Speaker name (default: the role)")
+    id: str | None = Field(
+        None, max_length=200, description="Stable message id; repeats are skipped"
+    )
+    timestamp: dt.datetime | None = Field(None, description="When it was said (ISO 8601)")
+
+
+class RecordParams(JobParams):
+    messages: list[RecordMessage] = Field(
+        min_length=1, max_length=MAX_MESSAGES, description="The conversation, oldest first"
+    )
+    session_id: str = Field(
+        pattern=SESSION_ID_PATTERN,
+        description="The conversation's id (letters, digits, '.', '_', '-'); one transcript each",
+    )
+
+
+def _message_id(session_id: str, message: RecordMessage) -> str:
+    if message.id:
+        return message.id
+    stamp = message.timestamp.isoformat() if message.timestamp else ""
+    digest = hashlib.sha256(
+        "\x1f".join((session_id, message.role, stamp, message.content)).encode("utf-8")
+    )
+    return "rec-" + digest.hexdigest()[:24]
+
+
+def _to_msg(session_id: str, message: RecordMessage) -> Any:
+    from agentscope.message import Msg, TextBlock
+
+    moment = message.timestamp or dt.datetime.now().astimezone()
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return Msg(
+        name=message.name or message.role,
+        role=message.role,
+        content=[TextBlock(text=message.content)],
+        id=_message_id(session_id, message),
+        created_at=moment.isoformat(timespec="seconds"),
+    )
+
+
+def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, str]:
+    path = ctx.memory.layout.transcript_file(params.session_id)
+    transcript = Transcript(path)
+    with ctx.locks.hold(path):
+        known = {msg.id for msg in transcript.read().messages}
+        fresh = []
+        for message in params.messages:
+            if not message.content.strip():
+                continue
+            msg = _to_msg(params.session_id, message)
+            if msg.id not in known:
+                known.add(msg.id)
+                fresh.append(msg)
+        transcript.append([Transcript.message_record(msg) for msg in fresh])
+    return fresh, len(params.messages) - len(fresh), path.relative_to(ctx.root).as_posix()
+
+
+@JOBS.define("memory_record", params=RecordParams, read_only=False)
+async def memory_record(ctx: JobContext, params: RecordParams) -> dict[str, Any]:
+    """Store a conversation from another agent and summarize it into memory in the background.
+
+    Appends the new messages to sessions/<session_id>.jsonl (repeats, by id, are skipped) and
+    returns at once; the summary lands in memory/YYYY-MM-DD.md shortly after.
+    """
+    fresh, skipped, transcript = await asyncio.to_thread(_append_new, ctx, params)
+    task_id = ctx.memory.add_async_summary_task(fresh) if fresh else None
+    return {
+        "session_id": params.session_id,
+        "transcript": transcript,
+        "recorded": len(fresh),
+        "skipped": skipped,
+        "summary_task": task_id,
+    }

@@ -1,0 +1,61 @@
+"""memory_ingest: turn a file (or a folder of files) under `resource/` into source-linked cards.
+
+Only files already inside `<working_dir>/resource/` are ingested (a remote caller cannot make the
+server read anything else); `notes.md` means `resource/notes.md`. The file is only read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import PurePosixPath
+from typing import Any
+
+from pydantic import Field
+
+from remecli.ops.context import JobContext
+from remecli.ops.errors import InvalidParams, NotFound
+from remecli.ops.registry import JOBS, JobParams
+
+FOLDER = "resource"
+
+
+class IngestParams(JobParams):
+    path: str = Field(
+        min_length=1,
+        description="A file or folder under resource/, e.g. resource/notes.md (or notes.md); "
+        "'resource' for all",
+    )
+
+
+def _resources(ctx: JobContext, raw: str) -> list[str]:
+    text = raw.strip()
+    posix = PurePosixPath(text)
+    inside = posix.parts[:1] == (FOLDER,) or posix.is_absolute() or text.startswith("~")
+    relative = text if inside else f"{FOLDER}/{text}"  # confine refuses absolute paths
+    target = ctx.confine(relative)
+    if PurePosixPath(target.relative).parts[:1] != (FOLDER,):
+        raise InvalidParams(f"{raw!r} is not under {FOLDER}/; put the file into {FOLDER}/ first")
+    if target.path.is_dir():
+        prefix = target.relative.rstrip("/") + "/"
+        listed = [r for r in ctx.memory.resources.resources() if r.startswith(prefix)]
+        root = ctx.root.resolve()
+        return [r for r in listed if (root / r).resolve().is_relative_to(root)]  # no links out
+    if not target.path.is_file():
+        raise NotFound(f"no file {target.relative}; put it into {FOLDER}/ first")
+    return [target.relative]
+
+
+@JOBS.define("memory_ingest", params=IngestParams, read_only=False)
+async def memory_ingest(ctx: JobContext, params: IngestParams) -> dict[str, Any]:
+    """Summarize a file in resource/ (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into its card.
+
+    One card per file (memory/YYYY-MM-DD/<slug>.md, source_resource: [[resource/<file>]]);
+    a changed file updates its card, an unchanged one is left alone. Lists cards whose file is gone.
+    """
+    rels = await asyncio.to_thread(_resources, ctx, params.path)
+    outcomes = [await ctx.memory.resources.ingest(rel) for rel in rels]
+    gone = await asyncio.to_thread(ctx.memory.resources.orphans)
+    return {
+        "outcomes": [outcome.to_dict() for outcome in outcomes],
+        "gone": [{"card": o.card, "resource": o.resource} for o in gone],
+    }

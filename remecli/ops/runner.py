@@ -1,0 +1,105 @@
+"""`JobRunner`: runs registry jobs on one memory runtime for every surface of a process.
+
+It validates parameters, refuses writing jobs in read-only mode, enforces the result size limit,
+and owns the runtime's lifecycle: `start()` opens it, `close()` finishes (or records) pending
+summaries and stops the index watcher.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from remecli.ops.context import JobContext
+from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
+from remecli.ops.registry import JOBS, Job, JobRegistry
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_RESULT_BYTES = 1_000_000
+CLOSE_TIMEOUT = 60.0
+
+
+def describe_validation(job: str, exc: ValidationError) -> str:
+    """A one-line account of what is wrong with the parameters."""
+    problems = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in error["loc"]) or "parameters"
+        problems.append(f"{where}: {error['msg']}")
+    return f"{job}: " + "; ".join(problems) + " (see the job's schema)"
+
+
+class JobRunner:
+    """Runs jobs on `memory` (a `FileMemory`); one per process, shared by all its surfaces."""
+
+    def __init__(
+        self,
+        memory: Any,
+        *,
+        read_only: bool = False,
+        registry: JobRegistry = JOBS,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+    ) -> None:
+        self.memory = memory
+        self.read_only = read_only
+        self.registry = registry
+        self.max_result_bytes = max_result_bytes
+        self.context = JobContext(memory)
+        self._started = False
+
+    @classmethod
+    def from_settings(cls, settings: Any, **options: Any) -> JobRunner:
+        """A runner on a new `FileMemory` for `settings` (not started yet)."""
+        from remecli.conversation.file_memory import FileMemory
+
+        return cls(FileMemory(settings.working_dir, settings=settings), **options)
+
+    def available(self) -> list[Job]:
+        """Jobs this runner serves (writing ones are left out in read-only mode)."""
+        return [job for job in self.registry if job.read_only or not self.read_only]
+
+    async def start(self, *, wait_for_index: bool = False) -> None:
+        """Open the runtime (layout, pending retries, search index in the background)."""
+        await self.memory.start(wait_for_index=wait_for_index)
+        self._started = True
+
+    async def close(self, timeout: float | None = CLOSE_TIMEOUT) -> list[str]:
+        """Flush pending work: wait for summaries (unfinished ones stay recorded), stop the index."""
+        if not self._started:
+            return []
+        self._started = False
+        lines = await self.memory.close(wait=True, timeout=timeout)
+        for line in lines:
+            log.info("%s", line)
+        return lines
+
+    async def __aenter__(self) -> JobRunner:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.close()
+
+    async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        """Run job `name` with JSON-like `arguments`; raises JobError with what to do."""
+        job = self.registry.get(name)
+        if not job.read_only and self.read_only:
+            raise ReadOnlyRefused(
+                f"{name} changes memory and this server runs read-only; restart it without "
+                "--read-only to allow it"
+            )
+        try:
+            params = job.params.model_validate(arguments or {})
+        except ValidationError as exc:
+            raise InvalidParams(describe_validation(name, exc)) from None
+        result = await job.handler(self.context, params)
+        size = len(json.dumps(result, ensure_ascii=False, default=str).encode("utf-8"))
+        if size > self.max_result_bytes:
+            raise TooLarge(
+                f"{name}: the result is {size} bytes, over the {self.max_result_bytes}-byte "
+                "limit; ask for less (fewer results, a smaller line range)"
+            )
+        return result

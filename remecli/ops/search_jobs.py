@@ -1,0 +1,119 @@
+"""Jobs over the search index and the runtime: memory_search, memory_reindex, memory_status.
+
+`source` (notes | transcripts | all), `since` and `until` are the runtime's own filters; a
+`source` that is none of those names is a path prefix (e.g. `memory/`), applied here to the
+hits while over-fetching candidates so `max_results` still fills.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import Field
+
+from remecli.knowledge.background import pending_dir_of
+from remecli.ops.context import JobContext
+from remecli.ops.errors import InvalidParams, Unavailable
+from remecli.ops.registry import JOBS, JobParams, NoParams
+
+SOURCES = ("notes", "transcripts", "all")
+OVERFETCH = 4
+MAX_CANDIDATES = 200
+
+
+class SearchParams(JobParams):
+    query: str = Field(min_length=1, max_length=2_000, description="What to look for")
+    max_results: int | None = Field(
+        None, ge=1, le=50, description="Most hits to return (default: search.max_results)"
+    )
+    min_score: float | None = Field(
+        None, ge=0.0, le=1.0, description="Drop hits scoring below this (default: search.min_score)"
+    )
+    source: str | None = Field(
+        None,
+        max_length=200,
+        description="notes, transcripts or all; or a path prefix such as memory/ or MEMORY.md",
+    )
+    since: dt.date | None = Field(None, description="Only memory dated on or after (YYYY-MM-DD)")
+    until: dt.date | None = Field(None, description="Only memory dated on or before (YYYY-MM-DD)")
+
+
+@JOBS.define("memory_search", params=SearchParams, read_only=True)
+async def memory_search(ctx: JobContext, params: SearchParams) -> dict[str, Any]:
+    """Search the memory: notes (MEMORY.md, memory/, digest/) and past conversations.
+
+    Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source and
+    each note's links (out/in); read more with memory_read.
+    """
+    if params.since and params.until and params.since > params.until:
+        raise InvalidParams("`since` is after `until`; swap them")
+    settings = ctx.memory.settings.search
+    limit = params.max_results or settings.max_results
+    min_score = settings.min_score if params.min_score is None else params.min_score
+    source = params.source
+    prefix = source if source is not None and source not in SOURCES else None
+    fetch = min(limit * OVERFETCH, MAX_CANDIDATES) if prefix else limit
+    hits = await ctx.memory.memory_search(
+        params.query,
+        fetch,
+        min_score,
+        source=None if prefix is not None or source == "all" else source,
+        since=params.since.isoformat() if params.since else None,
+        until=params.until.isoformat() if params.until else None,
+    )
+    if prefix is not None:
+        hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
+    return {"query": params.query, "results": hits[:limit]}
+
+
+def _index_or_fail(ctx: JobContext) -> Any:
+    index = ctx.memory.index
+    if index is None:
+        ready = ctx.memory.index_ready
+        if ready is not None and not ready.is_set():
+            raise Unavailable("the search index is still opening; retry in a moment")
+        raise Unavailable(
+            "the search index is not open (see logs/remecli.log); fix the cause and restart"
+        )
+    return index
+
+
+@JOBS.define("memory_reindex", read_only=False)
+async def memory_reindex(ctx: JobContext, params: NoParams) -> dict[str, Any]:
+    """Rebuild the search index from the Markdown files (the files themselves are not changed)."""
+    report = await _index_or_fail(ctx).reindex()
+    return {
+        "files_seen": report.files_seen,
+        "chunks_added": report.chunks_added,
+        "chunks_embedded": report.chunks_embedded,
+        "embedding_error": report.embedding_error,
+    }
+
+
+def _index_state(memory: Any) -> str:
+    if not memory.search_enabled:
+        return "off"
+    ready = memory.index_ready
+    return (
+        "opening" if ready is not None and not ready.is_set() else "failed (see logs/remecli.log)"
+    )
+
+
+@JOBS.define("memory_status", read_only=True)
+async def memory_status(ctx: JobContext, params: NoParams) -> dict[str, Any]:
+    """Where the memory lives and its state: index counts, pending summaries, embeddings."""
+    memory = ctx.memory
+    index = memory.index
+    pending_dir = pending_dir_of(memory.layout)
+    pending = len(list(pending_dir.glob("*.json"))) if pending_dir.is_dir() else 0
+    return {
+        "working_dir": str(ctx.root),
+        "memory_md": memory.layout.memory_md.is_file(),
+        "daily_files": len(list(memory.layout.memory_dir.glob("*.md"))),
+        "index": index.stats() if index is not None else None,
+        "index_state": "ready" if index is not None else _index_state(memory),
+        "index_error": getattr(index, "last_error", "") if index is not None else "",
+        "embedding_backend": memory.settings.search.embedding.backend,
+        "pending_summaries": pending,
+    }

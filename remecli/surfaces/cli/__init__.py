@@ -1,0 +1,1 @@
+"""`remecli NAME …` subcommands: each module parses its arguments and calls the core."""

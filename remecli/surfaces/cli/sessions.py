@@ -1,0 +1,48 @@
+"""`remecli sessions [--json]`: the saved conversations, most recent first."""
+
+from __future__ import annotations
+
+import json
+
+from remecli.config.locations import Locations
+from remecli.config.settings import Settings
+from remecli.conversation.session_list import list_sessions
+
+
+def run(argv: list[str]) -> int:
+    """`remecli sessions [--json] [config=…] [key=value …]`."""
+    import sys
+
+    from remecli.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings([a for a in argv if a != "--json"])
+    except ConfigError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    return print_sessions(settings, as_json="--json" in argv)
+
+
+def print_sessions(settings: Settings, *, as_json: bool = False) -> int:
+    """Print one line (or one JSON object) per saved conversation; returns the exit code."""
+    folder = Locations.from_settings(settings).sessions_dir
+    sessions = list_sessions(folder)
+    if as_json:
+        print(json.dumps([s.as_json() for s in sessions], ensure_ascii=False, indent=2))
+        return 0
+    if not sessions:
+        print(f"No saved conversations in {folder}.")
+        return 0
+    print(f"{'id':<32}  {'started':<16}  {'last activity':<16}  {'msgs':>4}  first line")
+    for info in sessions:
+        first = info.first_user_line or "(empty: never resumed by resume=last)"
+        print(
+            f"{info.session_id:<32}  {_short(info.started)}  {_short(info.last_activity)}  "
+            f"{info.messages:>4}  {first}"
+        )
+    print("Continue one with: remecli config=cli resume=<id>  (or resume=last, or /resume)")
+    return 0
+
+
+def _short(iso: str) -> str:
+    return iso.replace("T", " ")[:16].ljust(16)
