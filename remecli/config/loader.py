@@ -170,12 +170,16 @@ def set_dotted(target: dict[str, Any], dotted: str, value: Any, source: str) -> 
                 f"unknown setting '{dotted}' ({source}); allowed keys{where}: {allowed}"
             )
         annotation = model.model_fields[part].annotation if model is not None else None
-        is_section = isinstance(annotation, type) and issubclass(annotation, BaseModel)
-        if model is not None and not is_section and i < len(parts) - 1:
+        section = (
+            annotation
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            else None
+        )
+        if model is not None and section is None and i < len(parts) - 1:
             raise ConfigError(
                 f"unknown setting '{dotted}' ({source}); '{'.'.join(parts[: i + 1])}' has no sub-keys"
             )
-        model = annotation if is_section else None
+        model = section
         if i == len(parts) - 1:
             node[part] = value
         else:
