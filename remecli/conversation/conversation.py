@@ -6,7 +6,8 @@ agentscope middleware that calls it stays a thin adapter.
 
 - `sync` adopts messages the agent added to its context and appends them to the transcript.
 - `auto_compact` (before each reasoning step, past `max_input_length × memory_compact_ratio`)
-  offloads oversized tool results, then compacts the older messages into a checkpoint, keeping the
+  offloads long tool results until the context is back under the threshold (earlier turns'
+  largest first, see `offload_order`; tool results otherwise enter whole), then compacts the older messages into a checkpoint, keeping the
   newest `keep_recent_tokens` (cut between atoms: a tool call never loses its result). If the model
   fails while the context still fits the window, nothing is dropped.
 - `compact_for_overflow` runs when the provider reported "context length exceeded".
@@ -34,7 +35,7 @@ from remecli.conversation.notices import (
 )
 from remecli.conversation.session import Session
 from remecli.conversation.session_lock import SessionInUse, SessionLock, is_live
-from remecli.conversation.tool_results import ToolResultStore
+from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.notes.layout import WorkingDir
 
@@ -176,13 +177,25 @@ class Conversation:
         )
 
     async def auto_compact(self) -> None:
-        """Past the threshold: offload oversized tool results, then compact if still over."""
+        """Past the threshold: offload long tool results, then compact if still over."""
         if not self.session.over_threshold():
             return
-        for msg_id, block in self.session.oversized_tool_results(self.store.threshold):
-            await self._offload_block(msg_id, block)
+        await self.offload_under_pressure()
         if self.session.over_threshold():
             await self.compact(self.keep_budget(), trigger="auto")
+
+    async def offload_under_pressure(self) -> int:
+        """Offload tool results longer than `tool_result_threshold`, in `offload_order`, until
+        the context is back under the compaction threshold; returns how many were offloaded."""
+        session = self.session
+        candidates = session.oversized_tool_results(self.store.threshold)
+        count = 0
+        for msg_id, block in offload_order(candidates, session.live_entries(), self.store):
+            if not session.over_threshold():
+                break
+            if await self._offload_block(msg_id, block):
+                count += 1
+        return count
 
     async def compact_now(self, focus: str = "", *, short: bool = False) -> CompactionDone:
         """Compact now, keeping the recent messages. With `short` (the user's `/compact`), a
@@ -207,15 +220,6 @@ class Conversation:
         await self.sync()
         keep = min(self.keep_budget(), self.session.context_tokens() // 4)
         await self.compact(keep, trigger="overflow")
-
-    async def offload_text(self, tool_name: str, text: str) -> tuple[str, Path | None]:
-        """`text` as it may enter the context (head + tail + file reference when oversized)."""
-        if not self.store.needs_offload(text):
-            return text, None
-        kept, path = await asyncio.to_thread(self.store.offload_detail, tool_name, text)
-        if path is not None:
-            self.notify(ToolResultOffloaded(tool_name, str(path), len(text)))
-        return kept, path
 
     # ------------------------------------------------------------------ persistence
     async def save(self) -> Path:
@@ -317,14 +321,16 @@ class Conversation:
         self.notify(done)
         return done
 
-    async def _offload_block(self, msg_id: str, block: Any) -> None:
+    async def _offload_block(self, msg_id: str, block: Any) -> bool:
         from remecli.llm.blocks import output_text
 
         text = output_text(block.output)
         kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
-        if path is not None:
-            self.session.replace_tool_result(msg_id, block, kept)
-            self.notify(ToolResultOffloaded(block.name, str(path), len(text)))
+        if path is None:
+            return False
+        self.session.replace_tool_result(msg_id, block, kept)
+        self.notify(ToolResultOffloaded(block.name, str(path), len(text)))
+        return True
 
     async def _append(self, records: list[dict[str, Any]]) -> None:
         if not records:
