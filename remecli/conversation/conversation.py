@@ -180,7 +180,8 @@ class Conversation:
         """Past the threshold: offload long tool results, then compact if still over."""
         if not self.session.over_threshold():
             return
-        await self.offload_under_pressure()
+        if await self.offload_under_pressure():
+            self.report_usage()  # the meter shows what the offload freed
         if self.session.over_threshold():
             await self.compact(self.keep_budget(), trigger="auto")
 

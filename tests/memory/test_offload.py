@@ -230,6 +230,8 @@ async def test_pressure_offloads_earlier_turns_largest_first_and_never_a_reread(
     assert "[Full content saved to: tool_result/" in results[1]
     [notice] = [n for n in rig.notices if type(n).__name__ == "ToolResultOffloaded"]
     assert notice.chars == len(texts["big"]) and script.compactions == []
+    after = rig.notices[rig.notices.index(notice) + 1]  # the meter shows what it freed
+    assert type(after).__name__ == "ContextUsage" and after.tokens <= after.threshold
     # the model reads the saved file back: that result is never offloaded into another cut
     reference = re.search(r"\[Full content saved to: ([^\]]+)\]", results[1]).group(1)
     rig.mw.update_params(memory_compact_ratio=0.9)
