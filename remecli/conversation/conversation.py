@@ -255,6 +255,7 @@ class Conversation:
             saved.session_state, history=saved.history, context=state.context, restore_params=False
         )
         state.summary = self.session.summary_message_text()
+        await self.resave_missing_offloads()
         return state
 
     async def new_conversation(self, *, forget: bool = False) -> str:
@@ -322,10 +323,35 @@ class Conversation:
         self.notify(done)
         return done
 
-    async def _offload_block(self, msg_id: str, block: Any) -> bool:
+    async def resave_missing_offloads(self) -> int:
+        """After a resume: an offloaded result whose file is gone (past `retention_days`) is
+        offloaded again from the transcript's full text, so what it left out stays readable.
+        Returns how many were saved again."""
+        from remecli.llm.blocks import block_key, output_text
+
+        count = 0
+        for msg_id, entry in self.session.live_entries():
+            if entry.ctx is None or entry.ctx is entry.msg:
+                continue
+            full = {block_key(b): b for b in entry.msg.content if b.type == "tool_result"}
+            for block in entry.ctx.content:
+                if block.type != "tool_result":
+                    continue
+                saved = self.store.saved_file(output_text(block.output))
+                original = full.get(block_key(block))
+                if saved is None or saved.exists() or original is None:
+                    continue
+                text = output_text(original.output)
+                if self.store.saved_file(text) is None and await self._offload_block(
+                    msg_id, block, text
+                ):
+                    count += 1
+        return count
+
+    async def _offload_block(self, msg_id: str, block: Any, text: str | None = None) -> bool:
         from remecli.llm.blocks import output_text
 
-        text = output_text(block.output)
+        text = output_text(block.output) if text is None else text
         kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
         if path is None:
             return False

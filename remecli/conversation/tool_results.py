@@ -119,6 +119,15 @@ class ToolResultStore:
         atomic_write_text(path, record, new_mode=PRIVATE_FILE_MODE)
         return path
 
+    def saved_file(self, kept: str) -> Path | None:
+        """The file an offloaded result names (None when `kept` was not offloaded)."""
+        start = kept.rfind(REFERENCE_PREFIX, max(0, len(kept) - 400))
+        if start < 0:
+            return None
+        raw = kept[start + len(REFERENCE_PREFIX) :].rstrip().removesuffix("]")
+        path = Path(raw)
+        return path if path.is_absolute() else self.display_root / path
+
     def holds(self, raw_path: str) -> bool:
         """True when `raw_path` (as a tool was given it: relative to `display_root`, or
         absolute) names a file in this store's folder: an offloaded or a full output."""

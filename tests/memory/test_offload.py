@@ -247,3 +247,27 @@ async def test_pressure_offloads_earlier_turns_largest_first_and_never_a_reread(
     assert [n.chars for n in offloaded] == [len(texts["big"]), len(texts["now"])]
     sent = [m["content"] for m in fake_llm.last_messages() if m["role"] == "tool"]
     assert texts["big"] in sent[-1] and script.compactions == []
+
+
+async def test_a_resumed_result_whose_file_expired_is_saved_again(
+    rig_factory, fake_llm, tmp_path
+) -> None:
+    full = words(600)
+    tool = text_tool("dump", lambda kw: full)
+    Script(fake_llm, steps=[tool_calls(("dump", {"path": "big.log"})), "summarized it"])
+    rig = rig_factory(tools=[tool], max_input_length=6_000, memory_compact_ratio=0.2)
+    await rig.ask("dump the log")
+    [notice] = [n for n in rig.notices if type(n).__name__ == "ToolResultOffloaded"]
+    Path(notice.path).unlink()  # removed after retention_days while the conversation slept
+    rig.mw.conversation.lock.release()
+    fresh = rig_factory(tools=[tool])
+    state = await fresh.mw.restore("last")
+    [kept] = [
+        b.output if isinstance(b.output, str) else b.output[0].text
+        for m in state.context
+        for b in m.content
+        if b.type == "tool_result"
+    ]
+    saved = fresh.mw.store.saved_file(kept)
+    assert saved is not None and saved != Path(notice.path)
+    assert saved.read_text(encoding="utf-8").endswith(full)  # the preview is readable again
