@@ -3,9 +3,8 @@
 Hooks used (agentscope 2.0.11):
 - `on_compress_context` runs before every reasoning step. It never calls `next_handler`, so the
   built-in compression stays off; it measures the system prompt and tool schemas, then lets the
-  conversation sync, report usage and compact past the threshold.
-- `on_acting` offloads an oversized tool result as it enters the context; the UI has already
-  received the full output through the `ToolResultTextDeltaEvent`s of the tool's chunks.
+  conversation sync, report usage and, past the threshold, offload long tool results and
+  compact. Tool results enter the context whole (no `on_acting`): each tool caps its own output.
 - `on_model_call`: on "context length exceeded", compact hard and retry the call once.
 - `on_reply`: save the state after each completed reply (`autosave`).
 Construct the agent with `**agent_kwargs()` so agentscope's own truncation and runtime-state
@@ -204,28 +203,6 @@ class ContextMiddleware(MiddlewareBase):
         await self.measure_overhead()
         self.conversation.report_usage()
         await self.conversation.auto_compact()
-
-    async def on_acting(
-        self,
-        agent: Agent,
-        input_kwargs: dict[str, Any],
-        next_handler: Callable[..., AsyncGenerator[Any, None]],
-    ) -> AsyncGenerator[Any, None]:
-        """Offload an oversized final tool result before it enters the context."""
-        from agentscope.message import TextBlock
-        from agentscope.tool import ToolResponse
-
-        self.attach(agent)
-        tool_name = input_kwargs["tool_call"].name
-        async for item in next_handler(**input_kwargs):
-            if isinstance(item, ToolResponse):
-                text = "".join(b.text for b in item.content if b.type == "text")
-                kept, path = await self.conversation.offload_text(tool_name, text)
-                if path is not None:
-                    others = [b for b in item.content if b.type != "text"]
-                    item.content = [TextBlock(text=kept), *others]
-                    item.metadata["offloaded_to"] = str(path)
-            yield item
 
     async def on_model_call(
         self, agent: Agent, input_kwargs: dict[str, Any], next_handler: Callable[..., Any]

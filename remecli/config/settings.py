@@ -75,6 +75,7 @@ class MemorySettings(_Section):
 
     token_encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
     keep_recent_tokens: int = Field(default=10_000, ge=0)
+    # under context pressure, tool outputs longer than this (chars) are offloaded to tool_result/
     tool_result_threshold: int = Field(default=1_000, ge=100)
     retention_days: int = Field(default=7, ge=0)
     memory_md_head_lines: int = Field(default=200, ge=0)

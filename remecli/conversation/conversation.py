@@ -6,7 +6,8 @@ agentscope middleware that calls it stays a thin adapter.
 
 - `sync` adopts messages the agent added to its context and appends them to the transcript.
 - `auto_compact` (before each reasoning step, past `max_input_length × memory_compact_ratio`)
-  offloads oversized tool results, then compacts the older messages into a checkpoint, keeping the
+  offloads long tool results until the context is back under the threshold (earlier turns'
+  largest first, see `offload_order`; tool results otherwise enter whole), then compacts the older messages into a checkpoint, keeping the
   newest `keep_recent_tokens` (cut between atoms: a tool call never loses its result). If the model
   fails while the context still fits the window, nothing is dropped.
 - `compact_for_overflow` runs when the provider reported "context length exceeded".
@@ -34,7 +35,7 @@ from remecli.conversation.notices import (
 )
 from remecli.conversation.session import Session
 from remecli.conversation.session_lock import SessionInUse, SessionLock, is_live
-from remecli.conversation.tool_results import ToolResultStore
+from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.notes.layout import WorkingDir
 
@@ -176,13 +177,26 @@ class Conversation:
         )
 
     async def auto_compact(self) -> None:
-        """Past the threshold: offload oversized tool results, then compact if still over."""
+        """Past the threshold: offload long tool results, then compact if still over."""
         if not self.session.over_threshold():
             return
-        for msg_id, block in self.session.oversized_tool_results(self.store.threshold):
-            await self._offload_block(msg_id, block)
+        if await self.offload_under_pressure():
+            self.report_usage()  # the meter shows what the offload freed
         if self.session.over_threshold():
             await self.compact(self.keep_budget(), trigger="auto")
+
+    async def offload_under_pressure(self) -> int:
+        """Offload tool results longer than `tool_result_threshold`, in `offload_order`, until
+        the context is back under the compaction threshold; returns how many were offloaded."""
+        session = self.session
+        candidates = session.oversized_tool_results(self.store.threshold)
+        count = 0
+        for msg_id, block in offload_order(candidates, session.live_entries(), self.store):
+            if not session.over_threshold():
+                break
+            if await self._offload_block(msg_id, block):
+                count += 1
+        return count
 
     async def compact_now(self, focus: str = "", *, short: bool = False) -> CompactionDone:
         """Compact now, keeping the recent messages. With `short` (the user's `/compact`), a
@@ -207,15 +221,6 @@ class Conversation:
         await self.sync()
         keep = min(self.keep_budget(), self.session.context_tokens() // 4)
         await self.compact(keep, trigger="overflow")
-
-    async def offload_text(self, tool_name: str, text: str) -> tuple[str, Path | None]:
-        """`text` as it may enter the context (head + tail + file reference when oversized)."""
-        if not self.store.needs_offload(text):
-            return text, None
-        kept, path = await asyncio.to_thread(self.store.offload_detail, tool_name, text)
-        if path is not None:
-            self.notify(ToolResultOffloaded(tool_name, str(path), len(text)))
-        return kept, path
 
     # ------------------------------------------------------------------ persistence
     async def save(self) -> Path:
@@ -250,6 +255,7 @@ class Conversation:
             saved.session_state, history=saved.history, context=state.context, restore_params=False
         )
         state.summary = self.session.summary_message_text()
+        await self.resave_missing_offloads()
         return state
 
     async def new_conversation(self, *, forget: bool = False) -> str:
@@ -317,14 +323,41 @@ class Conversation:
         self.notify(done)
         return done
 
-    async def _offload_block(self, msg_id: str, block: Any) -> None:
+    async def resave_missing_offloads(self) -> int:
+        """After a resume: an offloaded result whose file is gone (past `retention_days`) is
+        offloaded again from the transcript's full text, so what it left out stays readable.
+        Returns how many were saved again."""
+        from remecli.llm.blocks import block_key, output_text
+
+        count = 0
+        for msg_id, entry in self.session.live_entries():
+            if entry.ctx is None or entry.ctx is entry.msg:
+                continue
+            full = {block_key(b): b for b in entry.msg.content if b.type == "tool_result"}
+            for block in entry.ctx.content:
+                if block.type != "tool_result":
+                    continue
+                saved = self.store.saved_file(output_text(block.output))
+                original = full.get(block_key(block))
+                if saved is None or saved.exists() or original is None:
+                    continue
+                text = output_text(original.output)
+                if self.store.saved_file(text) is None and await self._offload_block(
+                    msg_id, block, text
+                ):
+                    count += 1
+        return count
+
+    async def _offload_block(self, msg_id: str, block: Any, text: str | None = None) -> bool:
         from remecli.llm.blocks import output_text
 
-        text = output_text(block.output)
+        text = output_text(block.output) if text is None else text
         kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
-        if path is not None:
-            self.session.replace_tool_result(msg_id, block, kept)
-            self.notify(ToolResultOffloaded(block.name, str(path), len(text)))
+        if path is None:
+            return False
+        self.session.replace_tool_result(msg_id, block, kept)
+        self.notify(ToolResultOffloaded(block.name, str(path), len(text)))
+        return True
 
     async def _append(self, records: list[dict[str, Any]]) -> None:
         if not records:

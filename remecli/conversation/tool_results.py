@@ -1,25 +1,35 @@
-"""Tool-result offload: oversized outputs enter the context as head + tail + a file reference."""
+"""Tool-result offload: under context pressure, a long output stays as head + tail + a file.
+
+Tool results enter the context whole (each tool caps its own output: `read` pages, `bash`'s
+`max_output_bytes`, ...). Only when the context passes the compaction threshold does the
+conversation offload long results (`Conversation.offload_under_pressure`): the full text goes to
+`tool_result/<uuid>.txt` and the context keeps about `threshold` characters of head and tail,
+which lines were left out and where they are, so the model can `read` them page by page.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import os
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from remecli.conversation.full_output import full_output_file
+from remecli.llm.blocks import output_text
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 
 log = logging.getLogger(__name__)
 
 REFERENCE_PREFIX = "[Full content saved to: "
-OMITTED_MARK = "\n…[{omitted} characters omitted]…\n"
+HEADER_LINES = 3  # "tool: …", "created: …", blank: the output starts on line 4 of its file
 
 
 class ToolResultStore:
-    """Saves oversized tool outputs to `dir/<uuid>.txt` and removes files past retention.
+    """Saves long tool outputs to `dir/<uuid>.txt` and removes files past retention.
 
     `retention_days=0` keeps files forever. The reference shown to the model is relative to
     `display_root` (default: the working dir, giving `tool_result/<uuid>.txt`) when the file
@@ -48,19 +58,52 @@ class ToolResultStore:
         return self.offload_detail(tool_name, text)[0]
 
     def offload_detail(self, tool_name: str, text: str) -> tuple[str, Path | None]:
-        """Like `offload`, also returning the saved file (None when nothing was offloaded)."""
+        """Like `offload`, also returning the saved file (None when nothing was offloaded).
+
+        When the file cannot be written the text stays whole: a result is never cut without
+        the rest being readable somewhere.
+        """
         if not self.needs_offload(text):
             return text, None
-        path = self.save(tool_name, text)
+        verbatim = full_output_file(text) is None
+        try:
+            path = self.save(tool_name, text)
+        except OSError as exc:
+            log.warning("could not save a tool result to %s; kept it whole: %s", self.dir, exc)
+            return text, None
+        kept = self.preview(text, self.reference(path), verbatim)
+        self.cleanup()
+        return kept, path
+
+    def preview(self, text: str, reference: str, verbatim: bool = True) -> str:
+        """About `threshold` characters of `text` (head and tail, cut at line ends when that
+        keeps most of them), which lines of the saved file were left out, and the reference."""
         head_len = self.threshold // 2
         tail_len = self.threshold - head_len
-        omitted = len(text) - head_len - tail_len
-        kept = text[:head_len] + OMITTED_MARK.format(omitted=omitted) + text[-tail_len:]
-        self.cleanup()
-        return f"{kept}\n{REFERENCE_PREFIX}{self.reference(path)}]", path
+        head = text[:head_len]
+        end_of_line = head.rfind("\n")
+        if end_of_line >= head_len // 2:
+            head = head[: end_of_line + 1]
+        tail = text[-tail_len:]
+        start_of_line = tail.find("\n")
+        if 0 <= start_of_line < tail_len // 2:
+            tail = tail[start_of_line + 1 :]
+        gap_start, gap_end = len(head), len(text) - len(tail)
+        where = "; the saved file holds the whole output"
+        if verbatim:
+            first = text.count("\n", 0, gap_start) + 1 + HEADER_LINES
+            last = text.count("\n", 0, gap_end - 1) + 1 + HEADER_LINES
+            span = f"line {first}" if first == last else f"lines {first}-{last}"
+            where = f": {span} of the saved file, `read` it with offset={first}"
+        mark = f"…[{gap_end - gap_start} characters omitted{where}]…"
+        return (
+            f"{head.rstrip(chr(10))}\n{mark}\n{tail.rstrip(chr(10))}\n"
+            f"{REFERENCE_PREFIX}{reference}]"
+        )
 
     def save(self, tool_name: str, text: str) -> Path:
-        """Write the full output to a new file that starts with tool name and creation time.
+        """Write the full output to a new file that starts with tool name and creation time
+        (`HEADER_LINES` lines, then the output).
 
         When the result says the tool kept its whole output on disk (its shown tail was cut),
         that output is what the file holds, with the size cap it was kept under.
@@ -75,6 +118,27 @@ class ToolResultStore:
         record = f"tool: {tool_name}\ncreated: {created}\n\n{body}"
         atomic_write_text(path, record, new_mode=PRIVATE_FILE_MODE)
         return path
+
+    def saved_file(self, kept: str) -> Path | None:
+        """The file an offloaded result names (None when `kept` was not offloaded)."""
+        start = kept.rfind(REFERENCE_PREFIX, max(0, len(kept) - 400))
+        if start < 0:
+            return None
+        raw = kept[start + len(REFERENCE_PREFIX) :].rstrip().removesuffix("]")
+        path = Path(raw)
+        return path if path.is_absolute() else self.display_root / path
+
+    def holds(self, raw_path: str) -> bool:
+        """True when `raw_path` (as a tool was given it: relative to `display_root`, or
+        absolute) names a file in this store's folder: an offloaded or a full output."""
+        path = Path(raw_path).expanduser()
+        if not path.is_absolute():
+            path = self.display_root / path
+        try:
+            path.resolve().relative_to(self.dir.resolve())
+        except (ValueError, OSError):
+            return False
+        return True
 
     def reference(self, path: Path) -> str:
         """How the model is told where the full content is."""
@@ -101,6 +165,41 @@ class ToolResultStore:
             except OSError as exc:
                 log.warning("could not remove old tool result %s: %s", entry.path, exc)
         return removed
+
+
+def offload_order(
+    candidates: list[tuple[str, Any]], entries: list[tuple[str, Any]], store: ToolResultStore
+) -> list[tuple[str, Any]]:
+    """The long tool results `candidates` (`(message id, block)`) in the order they are offloaded
+    under context pressure: those of earlier turns first, largest first; then those of the
+    current turn (since the last user message), oldest first, so the result the model just
+    asked for goes last. A `read` of a file in the store is never offloaded (it would be cut
+    again); `entries` are the live `(message id, entry)` pairs of the session."""
+    position = {mid: i for i, (mid, _entry) in enumerate(entries)}
+    sources = [entry.ctx if entry.ctx is not None else entry.msg for _mid, entry in entries]
+    turn_start = max((i for i, m in enumerate(sources) if m.role == "user"), default=0)
+    rereads = {
+        block.id
+        for message in sources
+        for block in message.content
+        if block.type == "tool_call" and block.name == "read" and store.holds(_path_of(block))
+    }
+    eligible = [(mid, b) for mid, b in candidates if not (b.name == "read" and b.id in rereads)]
+    earlier = [c for c in eligible if position.get(c[0], 0) < turn_start]
+    current = [c for c in eligible if position.get(c[0], 0) >= turn_start]
+    earlier.sort(key=lambda c: len(output_text(c[1].output)), reverse=True)
+    return earlier + current
+
+
+def _path_of(call: Any) -> str:
+    """The `path` argument of a tool call ("" when there is none)."""
+    raw = call.input
+    try:
+        args = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return ""
+    path = args.get("path") if isinstance(args, dict) else None
+    return path if isinstance(path, str) else ""
 
 
 def offload_messages(store: ToolResultStore, messages: list) -> int:

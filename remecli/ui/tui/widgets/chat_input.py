@@ -20,6 +20,11 @@ HISTORY_LIMIT = 1_000
 PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
 
 
+def normalize_line_ends(text: str) -> str:
+    """`text` with CRLF and lone CR line ends turned into LF (terminals paste either)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class InputHistory:
     """Submitted lines, persisted as JSON lines so they survive restarts."""
 
@@ -121,20 +126,25 @@ class ChatInput(TextArea):
         self.pastes: dict[str, str] = {}  # placeholder -> the pasted text it stands for
 
     async def _on_paste(self, event: events.Paste) -> None:
-        """A long paste is kept aside and shown as "[pasted N lines]" (sent in full)."""
-        lines = event.text.count("\n") + 1
-        if lines < PASTE_COLLAPSE_LINES or self.read_only:
-            await super()._on_paste(event)
-            return
+        """Insert a paste once, line ends made `\\n`; a long one is kept aside and shown as
+        "[pasted N lines]" (sent in full). TextArea's own handler never runs as well."""
         event.stop()
         event.prevent_default()
-        placeholder = f"[pasted {lines} lines]"
-        n = 1
-        while placeholder in self.pastes:
-            n += 1
-            placeholder = f"[pasted {lines} lines #{n}]"
-        self.pastes[placeholder] = event.text
-        self.insert(placeholder)
+        if self.read_only:
+            return
+        text = normalize_line_ends(event.text)
+        lines = len(text.splitlines())
+        if lines >= PASTE_COLLAPSE_LINES:
+            placeholder = f"[pasted {lines} lines]"
+            n = 1
+            while placeholder in self.pastes:
+                n += 1
+                placeholder = f"[pasted {lines} lines #{n}]"
+            self.pastes[placeholder] = text
+            text = placeholder
+        result = self.replace(text, *self.selection)
+        self.move_cursor(result.end_location)
+        self.focus()
 
     def on_mount(self) -> None:
         if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
@@ -191,6 +201,7 @@ class ChatInput(TextArea):
             return
         for placeholder, pasted in self.pastes.items():
             text = text.replace(placeholder, pasted)
+        text = text.strip()  # a pasted block's last line end too
         self.pastes.clear()
         self.input_history.add(text)
         self._browse = None
