@@ -58,7 +58,16 @@ class RemecliGroup(CommandGroup):
             return super().parse_args(ctx, args)
         ctx.allow_interspersed_args = True  # settings before and after -p
         ctx.allow_extra_args = True
-        rest = click.Command.parse_args(self, ctx, args)
+        try:
+            rest = click.Command.parse_args(self, ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name not in ("-p", "--prompt"):
+                raise
+            raise click.UsageError(
+                '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?" '
+                "(or -p - to read it from stdin)",
+                ctx,
+            ) from None
         for token in rest:
             if token in self.commands:
                 raise click.UsageError(f"put the command first: remecli {token} …", ctx)
