@@ -19,7 +19,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "remecli"
 
-# Lowest first. The top-level modules (`__main__`, `cli_args`) are composition roots: they sit
+# Lowest first. The top-level modules (`__main__`, `cli`) are composition roots: they sit
 # above every package. `remecli/__init__.py` only re-exports `ReMe` lazily (see ROOT_EXPORTS).
 LAYERS: tuple[str, ...] = (
     "config",
@@ -35,7 +35,7 @@ LAYERS: tuple[str, ...] = (
     "commands",
     "surfaces",
     "ui",
-    "cli_args",
+    "cli",
     "__main__",
 )
 ROOT_EXPORTS = {"vector"}  # what `remecli/__init__.py` may load

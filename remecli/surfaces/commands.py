@@ -1,64 +1,36 @@
-"""`remecli mcp` and `remecli serve`: parse the options, open the memory, run the surface.
+"""`remecli mcp` and `remecli serve`: open the memory, run the surface until it is stopped.
 
 Both take the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/notes/.reme`).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from remecli.config.locations import Locations
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
 from remecli.surfaces.serving import say
 
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
-DEFAULT_SERVE_PORT = 8765
-DEFAULT_MCP_PORT = 8766
+Surface = Literal["mcp", "serve"]
 
 
-def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"remecli {command}",
-        description="MCP server over stdio (default) or streamable HTTP"
-        if command == "mcp"
-        else "HTTP JSON API over the memory jobs",
-        epilog="Settings: config=NAME[,NAME…] and key=value, as for remecli itself.",
-    )
-    if command == "mcp":
-        parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
-    default_port = DEFAULT_MCP_PORT if command == "mcp" else DEFAULT_SERVE_PORT
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument(
-        "--port", type=int, default=default_port, help=f"port (default {default_port})"
-    )
-    parser.add_argument(
-        "--token",
-        help="bearer token to require (default: REME_SERVE_TOKEN, "
-        "else <working_dir>/serve.token, generated once)",
-    )
-    parser.add_argument("--read-only", action="store_true", help="refuse jobs that change memory")
-    if command == "serve":
-        parser.add_argument(
-            "--cors",
-            action="append",
-            metavar="ORIGIN",
-            default=[],
-            help="allow this browser origin (repeatable; default: none)",
-        )
-        parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES)
-    parser.add_argument("--max-result-bytes", type=int, default=1_000_000)
-    return parser
+@dataclass(frozen=True)
+class SurfaceOptions:
+    """How `remecli mcp` / `remecli serve` listen and what they allow (the defaults are the
+    command line's, `remecli.surfaces.cli.surface_commands`)."""
 
-
-def split_args(argv: list[str]) -> tuple[list[str], list[str]]:
-    """(options, key=value settings)."""
-    settings = [a for a in argv if _SETTING.match(a) and not a.startswith("-")]
-    return [a for a in argv if a not in settings], settings
+    host: str
+    port: int
+    token: str | None  # None: REME_SERVE_TOKEN, else <working_dir>/serve.token
+    read_only: bool
+    max_result_bytes: int
+    http: bool = False  # mcp: streamable HTTP instead of stdio
+    cors: tuple[str, ...] = ()  # serve: browser origins allowed
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # serve
 
 
 def _load(setting_args: list[str]) -> Any:
@@ -72,7 +44,7 @@ def _load(setting_args: list[str]) -> Any:
     return settings
 
 
-async def _mcp(options: argparse.Namespace, settings: Any) -> None:
+async def _mcp(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
     from remecli.surfaces.mcp_server import build_mcp_server
     from remecli.surfaces.serving import serve_http, serve_until_stopped
@@ -97,7 +69,7 @@ async def _mcp(options: argparse.Namespace, settings: Any) -> None:
     )
 
 
-async def _serve(options: argparse.Namespace, settings: Any) -> None:
+async def _serve(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
     from remecli.surfaces.auth import load_token
     from remecli.surfaces.http_api import build_app
@@ -107,7 +79,9 @@ async def _serve(options: argparse.Namespace, settings: Any) -> None:
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
     token = load_token(Path(settings.working_dir), options.token)
-    app = build_app(runner, token, cors_origins=options.cors, max_body_bytes=options.max_body_bytes)
+    app = build_app(
+        runner, token, cors_origins=list(options.cors), max_body_bytes=options.max_body_bytes
+    )
     await serve_http(
         runner,
         app,
@@ -119,12 +93,10 @@ async def _serve(options: argparse.Namespace, settings: Any) -> None:
     )
 
 
-def run(command: str, argv: list[str]) -> int:
+def run(command: Surface, options: SurfaceOptions, setting_args: list[str]) -> int:
     """Run `remecli mcp` or `remecli serve`; returns the process exit code."""
     from remecli.config import ConfigError
 
-    option_args, setting_args = split_args(argv)
-    options = _parser(command).parse_args(option_args)
     if options.host not in ("127.0.0.1", "localhost", "::1") and (
         command == "serve" or options.http
     ):
@@ -151,12 +123,3 @@ def run(command: str, argv: list[str]) -> int:
         say(f"remecli {command}: stopped at once; unfinished memory work resumes at the next start")
         return 130
     return 0
-
-
-def run_command(command: str, argv: list[str]) -> int:
-    """Dispatch `remecli job | mcp | serve`."""
-    if command == "job":
-        from remecli.surfaces.cli.job import run as run_job
-
-        return run_job(argv)
-    return run(command, argv)

@@ -175,8 +175,8 @@ def test_unknown_token_encoding_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_dash_p_keeps_the_question_verbatim() -> None:
-    from remecli.cli_args import parse_argv
+    from remecli.cli import remecli
 
-    for question in ("none", "42", "[draft] x", '{"a": 1}'):
-        inv = parse_argv(["config=cli", "-p", question])
-        assert inv.prompt == question and inv.settings_args == ["config=cli"]
+    for question in ("none", "42", "[draft] x", '{"a": 1}', "x=1?"):
+        inv = remecli.make_context("remecli", ["config=cli", "-p", question]).params
+        assert inv["prompt"] == question and inv["setting_args"] == ["config=cli"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from remecli.__main__ import main
 from remecli.search import MemoryIndex
-from remecli.surfaces.cli.search import run
 from tests.search.helpers import settings
 
 
@@ -67,7 +67,7 @@ def test_cli_search_on_a_damaged_index_says_so_and_answers(working_dir: Path, ca
     _build(working_dir)
     _garbage_store(working_dir)
     args = ["kubernetes", f"working_dir={working_dir}", "search.embedding.backend=none"]
-    assert run("search", args) == 0
+    assert main(["search", *args]) == 0
     captured = capsys.readouterr()
     assert "memory/2025-01-02.md" in captured.out
     assert captured.err.count("rebuilding it") == 1 and "Traceback" not in captured.err

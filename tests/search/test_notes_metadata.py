@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from remecli.__main__ import main
 from remecli.conversation.transcript import Transcript
 from remecli.notes.frontmatter import split_frontmatter
 from remecli.search import MemoryIndex
-from remecli.surfaces.cli.search import run
 from tests.search.helpers import settings
 from tests.search.test_transcripts import _user, write_session
 
@@ -112,14 +112,14 @@ def test_cli_source_and_date_options(tmp_path: Path, capsys, monkeypatch) -> Non
     write_session(tmp_path, "s1", [Transcript.message_record(_user("the ibis flew north"))])
     _write(tmp_path, "memory/2024-12-31/ibis.md", CARD.replace("Espresso", "Ibis"))
     base = [f"working_dir={tmp_path}", "search.embedding.backend=none", "--json"]
-    assert run("search", ["ibis", "--source", "transcripts", *base]) == 0
+    assert main(["search", "ibis", "--source", "transcripts", *base]) == 0
     hits = json.loads(capsys.readouterr().out)
     assert [(h["source"], h["path"]) for h in hits] == [("transcript", "sessions/s1.jsonl")]
-    assert run("search", ["ibis", "--source=notes", "--until", "2025-03-04", *base]) == 0
+    assert main(["search", "ibis", "--source=notes", "--until", "2025-03-04", *base]) == 0
     assert [h["name"] for h in json.loads(capsys.readouterr().out)] == ["Ibis machine"]
-    assert run("search", ["ibis", "--since", "yesterday", *base]) == 2
-    assert run("search", ["ibis", "--source", "mail", *base]) == 2
-    assert run("search", ["ibis", f"working_dir={tmp_path}", "search.embedding.backend=none"]) == 0
+    assert main(["search", "ibis", "--since", "yesterday", *base]) == 2
+    assert main(["search", "ibis", "--source", "mail", *base]) == 2
+    assert main(["search", "ibis", f"working_dir={tmp_path}", "search.embedding.backend=none"]) == 0
     out = capsys.readouterr().out
     assert "Ibis machine — Which grinder settings the user likes" in out
     assert "tags: coffee, kitchen" in out and "(transcript" in out

@@ -1,1 +1,2 @@
-"""`remecli NAME …` subcommands: each module parses its arguments and calls the core."""
+"""`remecli NAME …` subcommands: `*_commands.py` declare them with click (typed options, help),
+the other modules hold the typed functions they call (imported only when a command runs)."""

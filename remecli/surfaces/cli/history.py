@@ -1,4 +1,4 @@
-"""`remecli memory history PATH [--json]` and `remecli memory restore PATH VERSION`.
+"""`remecli memory history` and `remecli memory restore`.
 
 PATH is a memory file relative to the working dir (`MEMORY.md`, `memory/2025-01-31.md`) or a
 path to it. A restore is itself a new version, so it can be undone the same way.
@@ -8,54 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
+from remecli.config.locations import Locations
+from remecli.config.settings import Settings
 from remecli.notes.versions import VersionNotFound
 from remecli.notes.writer import MemoryWriteError, MemoryWriter
-from remecli.surfaces.cli.start import UsageError, start_on_working_dir
-
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
-USAGE = (
-    "usage: remecli memory history PATH [--json] [config=NAME] [key=value ...]\n"
-    "       remecli memory restore PATH VERSION [config=NAME] [key=value ...]"
-)
-
-
-def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
-    """(options: action, path, version, json; settings: key=value arguments)."""
-    if not argv or argv[0] in ("-h", "--help"):
-        raise UsageError("")
-    action, rest = argv[0], argv[1:]
-    if action not in ("history", "restore"):
-        raise UsageError(f"unknown memory command {action!r}: use history or restore")
-    options: dict = {"action": action, "path": None, "version": None, "json": False}
-    settings: list[str] = []
-    positional: list[str] = []
-    for item in rest:
-        if item == "--json":
-            options["json"] = True
-        elif item in ("-h", "--help"):
-            raise UsageError("")
-        elif item.startswith("--"):
-            raise UsageError(f"unknown option {item}")
-        elif _SETTING.match(item) and not item.endswith(".md"):
-            settings.append(item)
-        else:
-            positional.append(item)
-    wanted = 1 if action == "history" else 2
-    if len(positional) != wanted:
-        raise UsageError(
-            f"remecli memory {action} needs {'PATH' if wanted == 1 else 'PATH VERSION'}"
-        )
-    options["path"] = positional[0]
-    if action == "restore":
-        try:
-            options["version"] = int(positional[1])
-        except ValueError:
-            raise UsageError(f"VERSION must be a number, got {positional[1]!r}") from None
-    return options, settings
 
 
 def memory_path(writer: MemoryWriter, raw: str) -> str:
@@ -68,28 +27,15 @@ def memory_path(writer: MemoryWriter, raw: str) -> str:
     return raw.strip().removeprefix("./")
 
 
-def run(argv: list[str]) -> int:
-    """Run `remecli memory …`; returns the process exit code."""
-    started = start_on_working_dir(lambda: parse_args(argv), USAGE)
-    if isinstance(started, int):
-        return started
-    options, settings, locations = started
-    working_dir = locations.root
-    writer = MemoryWriter.from_settings(working_dir, settings.memory)
-    path = memory_path(writer, options["path"])
+def history(settings: Settings, locations: Locations, raw_path: str, *, as_json: bool) -> int:
+    """Print the versions of one memory file (oldest first)."""
+    writer = MemoryWriter.from_settings(locations.root, settings.memory)
+    path = memory_path(writer, raw_path)
     try:
-        if options["action"] == "restore":
-            result = writer.restore(path, options["version"])
-            print(
-                f"restored {result.relative} to version {options['version']} "
-                f"(now version {result.version}; the replaced content is kept)"
-            )
-            return 0
         versions = writer.history(path)
     except (MemoryWriteError, VersionNotFound) as exc:
-        print(f"remecli: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return 1
-    if options["json"]:
+        return _failed(exc)
+    if as_json:
         print(json.dumps([v.to_dict() for v in versions], ensure_ascii=False, indent=2))
     elif not versions:
         print(f"{path}: no versions yet")
@@ -98,3 +44,23 @@ def run(argv: list[str]) -> int:
             size = "deleted" if v.deleted else f"{v.bytes} bytes"
             print(f"{v.version:>4}  {v.time[:19].replace('T', ' ')} UTC  {size:>13}  {v.source}")
     return 0
+
+
+def restore(settings: Settings, locations: Locations, raw_path: str, version: int) -> int:
+    """Bring back one version of a memory file (itself a new version)."""
+    writer = MemoryWriter.from_settings(locations.root, settings.memory)
+    path = memory_path(writer, raw_path)
+    try:
+        result = writer.restore(path, version)
+    except (MemoryWriteError, VersionNotFound) as exc:
+        return _failed(exc)
+    print(
+        f"restored {result.relative} to version {version} "
+        f"(now version {result.version}; the replaced content is kept)"
+    )
+    return 0
+
+
+def _failed(exc: Exception) -> int:
+    print(f"remecli: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+    return 1

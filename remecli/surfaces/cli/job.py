@@ -1,7 +1,8 @@
-"""`remecli job NAME [--param value …] [config=…] [key=value …]`: run one memory job, print JSON.
+"""`remecli job NAME [--param value …]`: run one memory job, print JSON.
 
-Parameters come from the job's schema: `--max-results 3` (or `--max_results=3`); a flag alone
-means true; a value starting with `@` is read from that file (`-` for stdin) as JSON, e.g.
+Each job of the registry becomes a click command whose options come from the job's schema:
+`--max-results 3` (or `--max_results=3`); a boolean parameter alone means true; a value
+starting with `@` is read from that file (`-` for stdin) as JSON, e.g.
 `--messages @conversation.json`. `remecli job` alone lists the jobs and their parameters.
 """
 
@@ -9,20 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
+import click
+
+from remecli.config.settings import Settings
 from remecli.ops import JOBS, Job, JobError, JobRunner
-from remecli.surfaces.cli.start import UsageError, settings_or_exit_code, usage_exit_code
+from remecli.surfaces.cli.base import SettingsCommand
 
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
 USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ...]"
-
-
-class HelpRequested(Exception):
-    """`--help` after a job name: print its help."""
 
 
 def job_list() -> str:
@@ -37,33 +35,16 @@ def job_list() -> str:
     return "\n".join(lines)
 
 
-def job_help(job: Job) -> str:
-    """One job's description and parameters."""
-    lines = [f"remecli job {job.name}: {job.description}", "", "parameters:"]
-    schema = job.input_schema()
-    required = set(schema.get("required", []))
-    for name, prop in schema.get("properties", {}).items():
-        need = " (required)" if name in required else ""
-        lines.append(f"  --{name.replace('_', '-')}{need}  {prop.get('description', '')}")
-    return "\n".join(lines)
-
-
-def _value(job: Job, name: str, raw: str | None) -> Any:
-    schema = job.input_schema().get("properties", {}).get(name)
-    if schema is None:
-        known = ", ".join(
-            f"--{n.replace('_', '-')}" for n in job.input_schema().get("properties", {})
-        )
-        raise UsageError(f"{job.name} has no parameter --{name}; it takes: {known or 'none'}")
-    if raw is None:
-        return True
+def job_value(job: Job, name: str, raw: str) -> Any:
+    """The command-line text `raw` of parameter `name` as the JSON value the job takes."""
+    schema = job.input_schema().get("properties", {}).get(name, {})
     if raw.startswith("@"):
         source = raw[1:]
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
         try:
             return json.loads(text)
         except ValueError as exc:
-            raise UsageError(f"--{name}: {source} is not valid JSON ({exc})") from None
+            raise click.UsageError(f"--{name}: {source} is not valid JSON ({exc})") from None
     if schema.get("type") == "string":
         return raw
     try:
@@ -72,36 +53,63 @@ def _value(job: Job, name: str, raw: str | None) -> Any:
         return raw  # pydantic coerces or reports it
 
 
-def parse_args(argv: list[str]) -> tuple[Job, dict[str, Any], list[str]]:
-    """Split argv into the job, its arguments and the settings arguments."""
-    if not argv or argv[0].startswith("-"):
-        raise UsageError("")
-    job = JOBS.get(argv[0])
-    if any(a in ("-h", "--help") for a in argv[1:]):
-        raise HelpRequested(job_help(job))
-    arguments: dict[str, Any] = {}
-    settings: list[str] = []
-    items = list(argv[1:])
-    while items:
-        item = items.pop(0)
-        if item.startswith("--"):
-            name, has_inline, inline = item[2:].partition("=")
-            name = name.replace("-", "_")
-            if has_inline:
-                raw: str | None = inline
-            elif items and not items[0].startswith("--") and not _SETTING.match(items[0]):
-                raw = items.pop(0)
+class JobCommand(SettingsCommand):
+    """One job as a command; an unknown option lists the parameters the job takes."""
+
+    def __init__(self, job: Job) -> None:
+        schema = job.input_schema()
+        required = set(schema.get("required", []))
+        params: list[click.Parameter] = []
+        for name, prop in schema.get("properties", {}).items():
+            need = " (required)" if name in required else ""
+            dashed = f"--{name.replace('_', '-')}"
+            names = [dashed, f"--{name}", name] if "_" in name else [dashed, name]
+            help_text = f"{prop.get('description', '')}{need}"
+            if prop.get("type") == "boolean":  # alone: true; or --flag false
+                params.append(click.Option(names, is_flag=False, flag_value="true", help=help_text))
             else:
-                raw = None
-            arguments[name] = _value(job, name, raw)
-        elif _SETTING.match(item):
-            settings.append(item)
-        else:
-            raise UsageError(f"unexpected argument {item!r}; parameters are --name value")
-    return job, arguments, settings
+                params.append(click.Option(names, help=help_text))
+        super().__init__(job.name, params=params, help=job.description, callback=self._run)
+        self.job = job
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            known = ", ".join(
+                f"--{n.replace('_', '-')}" for n in self.job.input_schema().get("properties", {})
+            )
+            raise click.UsageError(
+                f"{self.job.name} has no parameter {exc.option_name}; it takes: {known or 'none'}",
+                ctx,
+            ) from None
+
+    def _run(self, setting_args: list[str], **given: str | None) -> int:
+        from remecli.surfaces.cli.start import settings_or_exit_code
+
+        arguments = {
+            name: job_value(self.job, name, raw) for name, raw in given.items() if raw is not None
+        }
+        settings = settings_or_exit_code(setting_args)
+        if isinstance(settings, int):
+            return settings
+        return run_job(settings, self.job, arguments)
 
 
-async def _run(job: Job, arguments: dict[str, Any], settings: Any) -> dict[str, Any]:
+def job_command(name: str) -> click.Command:
+    """The command of job `name`; raises a usage error naming the known jobs."""
+    try:
+        return JobCommand(JOBS.get(name))
+    except JobError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def job_names() -> list[str]:
+    """The jobs of the registry, in its order."""
+    return [job.name for job in JOBS]
+
+
+async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[str, Any]:
     runner = JobRunner.from_settings(settings)
     await runner.start(wait_for_index=True)
     try:
@@ -110,24 +118,10 @@ async def _run(job: Job, arguments: dict[str, Any], settings: Any) -> dict[str, 
         await runner.close(timeout=None)  # a recorded conversation is summarized before exit
 
 
-def run(argv: list[str]) -> int:
-    """Run `remecli job …`; returns the process exit code."""
+def run_job(settings: Settings, job: Job, arguments: dict[str, Any]) -> int:
+    """Run one job and print its result as JSON; exit 1 with one line when it fails."""
     from remecli.config.logs import setup_logging
 
-    try:
-        job, arguments, setting_args = parse_args(argv)
-    except HelpRequested as exc:
-        print(exc)
-        return 0
-    except UsageError as exc:
-        help_text = None if str(exc) else job_list()
-        return usage_exit_code(exc, USAGE, prefix="remecli: ", help_text=help_text)
-    except JobError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    settings = settings_or_exit_code(setting_args)
-    if isinstance(settings, int):
-        return settings
     setup_logging(settings)
     try:
         result = asyncio.run(_run(job, arguments, settings))

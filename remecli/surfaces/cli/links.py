@@ -1,80 +1,51 @@
-"""`remecli links PATH [--json] [--depth N] [--direction in|out|both]` and friends.
+"""`remecli links`: a note's links both ways, and rename, delete, dangling links, rebuild.
 
 PATH is a note relative to the working dir (`memory/2025-01-31.md`), a path to it, or a note
 name (`"Deploy steps"`). `--rename NEW` moves the note and retargets every link to it;
 `--delete` removes it (kept in its history) and lists what still links there; `--dangling`
-lists every link that points nowhere; `--rebuild` parses every note again. The usual `config=…` and `key=value` arguments apply.
+lists every link that points nowhere; `--rebuild` parses every note again.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Literal
 
+from remecli.config.locations import Locations
+from remecli.config.settings import Settings
 from remecli.notes.links.expand import neighbours
 from remecli.notes.links.graph import LinkGraph
-from remecli.surfaces.cli.start import UsageError, start_on_working_dir
 
-if TYPE_CHECKING:
-    from remecli.config.settings import Settings
-
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
-USAGE = (
-    "usage: remecli links PATH [--json] [--depth N] [--direction in|out|both] "
-    "[config=NAME] [key=value ...]\n"
-    "       remecli links PATH --rename NEW | --delete\n"
-    "       remecli links --dangling [--json] | --rebuild"
-)
+Direction = Literal["in", "out", "both"]
 
 
-def parse_args(argv: list[str]) -> tuple[dict, list[str]]:
-    """Split argv into options and `key=value` settings."""
-    options: dict = {
-        "path": None,
-        "json": False,
-        "depth": 1,
-        "direction": "both",
-        "rename": None,
-        "delete": False,
-        "dangling": False,
-        "rebuild": False,
-    }
-    settings: list[str] = []
-    items = list(argv)
-    while items:
-        item = items.pop(0)
-        name, _, inline = item.partition("=") if item.startswith("--") else (item, "", "")
-        if name in ("--json", "--delete", "--dangling", "--rebuild"):
-            options[name[2:]] = True
-        elif name in ("--depth", "--direction", "--rename"):
-            value = inline or (items.pop(0) if items else "")
-            options[name[2:]] = value
-        elif name in ("-h", "--help"):
-            raise UsageError("")
-        elif item.startswith("--"):
-            raise UsageError(f"unknown option {item}")
-        elif _SETTING.match(item) and not item.endswith(".md"):
-            settings.append(item)
-        elif options["path"] is None:
-            options["path"] = item
-        else:
-            raise UsageError(f"unexpected argument {item!r}")
-    try:
-        options["depth"] = int(options["depth"])
-    except ValueError:
-        raise UsageError(f"--depth needs a whole number, got {options['depth']!r}") from None
-    if options["depth"] < 1:
-        raise UsageError("--depth must be at least 1")
-    if options["direction"] not in ("in", "out", "both"):
-        raise UsageError("--direction must be in, out or both")
-    if options["rename"] == "":
-        raise UsageError("--rename needs the new path")
-    if not options["dangling"] and not options["rebuild"] and not options["path"]:
-        raise UsageError("remecli links needs a PATH (or --dangling)")
-    return options, settings
+@dataclass(frozen=True)
+class LinksRequest:
+    """What `remecli links` was asked: one note's neighbours, or a whole-graph action."""
+
+    path: str | None = None
+    as_json: bool = False
+    depth: int = 1
+    direction: Direction = "both"
+    rename: str | None = None
+    delete: bool = False
+    dangling: bool = False
+    rebuild: bool = False
+
+    def __post_init__(self) -> None:
+        """Raises ValueError (a usage error) for a request that names nothing to act on."""
+        if self.rename == "":
+            raise ValueError("--rename needs the new path")
+        if not self.dangling and not self.rebuild and not self.path:
+            raise ValueError("remecli links needs a PATH (or --dangling)")
+
+    @property
+    def note(self) -> str:
+        """The PATH given (checked present unless --dangling or --rebuild)."""
+        return self.path or ""
 
 
 def note_path(graph: LinkGraph, raw: str) -> str:
@@ -103,49 +74,44 @@ def _described(item: dict) -> str:
     return f" — {item['description']}" if item.get("description") else ""
 
 
-def run(argv: list[str]) -> int:
+def links(settings: Settings, locations: Locations, request: LinksRequest) -> int:
     """Run `remecli links`; returns the process exit code."""
-    started = start_on_working_dir(lambda: parse_args(argv), USAGE)
-    if isinstance(started, int):
-        return started
-    options, settings, locations = started
-    working_dir = locations.root
-    graph = LinkGraph.open(working_dir)
+    graph = LinkGraph.open(locations.root)
     try:
-        return _act(graph, settings, options)
+        return _act(graph, settings, request)
     finally:
         graph.close()
 
 
-def _act(graph: LinkGraph, settings: Settings, options: dict) -> int:
+def _act(graph: LinkGraph, settings: Settings, request: LinksRequest) -> int:
     from remecli.notes.links.rename import delete, rename
     from remecli.notes.writer import MemoryWriteError, MemoryWriter
 
-    if options["rebuild"]:
+    if request.rebuild:
         print(f"link graph rebuilt: {graph.rebuild()} notes")
         return 0
-    if options["dangling"]:
+    if request.dangling:
         found = [
             {"source": e.source, "target": e.link.target, "line": e.link.line}
             for e in graph.dangling()
         ]
-        if options["json"]:
+        if request.as_json:
             print(json.dumps(found, ensure_ascii=False, indent=2))
         else:
             print("\n".join(f"{d['source']}:{d['line']}  [[{d['target']}]]" for d in found))
         return 0
-    path = note_path(graph, options["path"])
+    path = note_path(graph, request.note)
     writer = MemoryWriter.from_settings(graph.root, settings.memory)
     try:
-        if options["rename"]:
-            report = rename(graph, writer, path, options["rename"])
+        if request.rename:
+            report = rename(graph, writer, path, request.rename)
             print(
                 f"renamed {report.old} → {report.new}; links rewritten in {len(report.rewritten)}"
             )
             for source in report.rewritten:
                 print(f"  {source}")
             return 0
-        if options["delete"]:
+        if request.delete:
             linking = delete(graph, writer, path)
             print(f"deleted {path} (restore: remecli memory restore {path} VERSION)")
             for edge in linking:
@@ -155,10 +121,10 @@ def _act(graph: LinkGraph, settings: Settings, options: dict) -> int:
         print(f"remecli: {exc}", file=sys.stderr)
         return 1
     if path not in graph.notes() and not (graph.root / path).is_file():
-        print(f"remecli: no note {options['path']!r} in {graph.root}", file=sys.stderr)
+        print(f"remecli: no note {request.path!r} in {graph.root}", file=sys.stderr)
         return 1
-    result = neighbours(graph, path, options["depth"], options["direction"])
-    if options["json"]:
+    result = neighbours(graph, path, request.depth, request.direction)
+    if request.as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         print(_plain(result))

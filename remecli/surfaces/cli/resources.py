@@ -1,4 +1,4 @@
-"""`remecli ingest [PATH …] | --prune [--yes]`: resources to cards from the shell.
+"""`remecli ingest`: resources to cards from the shell.
 
 A PATH inside `<working_dir>/resource/` is used where it is; a file elsewhere is copied into
 `resource/` first (the original stays where it was; a different file of the same name already
@@ -8,36 +8,22 @@ resource is gone; with `--yes` it removes them through the memory writer (kept i
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import filecmp
-import re
+import json
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
+from remecli.config.logs import setup_logging
+from remecli.config.settings import Settings
 from remecli.knowledge.resources import IngestOutcome, ResourceCards
 from remecli.knowledge.resources_extract import is_resource_name
-
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
 
 
 class IngestUsage(ValueError):
     """A PATH that cannot be ingested; the message says what to do."""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="remecli ingest",
-        description="Turn files (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into cards.",
-        epilog="Settings: config=NAME[,NAME…] and key=value, as for remecli itself.",
-    )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files (default: all resources)")
-    parser.add_argument("--prune", action="store_true", help="cards whose resource is gone")
-    parser.add_argument("--yes", action="store_true", help="with --prune: remove those cards")
-    parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
-    return parser
 
 
 def place(cards: ResourceCards, raw: str) -> str:
@@ -74,7 +60,7 @@ async def _ingest(cards: ResourceCards, rels: list[str]) -> list[IngestOutcome]:
     return [await cards.ingest(rel) for rel in rels]
 
 
-def _cards(settings: Any) -> ResourceCards:
+def _cards(settings: Settings) -> ResourceCards:
     from remecli.notes.layout import WorkingDir
     from remecli.notes.writer import configure_writer
 
@@ -107,28 +93,19 @@ def _prune(cards: ResourceCards, remove: bool) -> int:
     return 0
 
 
-def run(argv: list[str]) -> int:
-    """Run `remecli ingest …`; exit 0 when every file became (or already was) a card."""
-    import json
+def prune(settings: Settings, *, remove: bool) -> int:
+    """List the cards whose resource is gone; with `remove`, remove them (kept in history)."""
+    setup_logging(settings)
+    return _prune(_cards(settings), remove)
 
-    options = [a for a in argv if not (_SETTING.match(a) and not a.startswith("-"))]
-    setting_args = [a for a in argv if a not in options]
-    args = _parser().parse_args(options)
-    from remecli.config.logs import setup_logging
-    from remecli.surfaces.cli.start import settings_or_exit_code
 
-    if args.yes and not args.prune:
-        print("remecli ingest: --yes goes with --prune", file=sys.stderr)
-        return 2
-    settings = settings_or_exit_code(setting_args, "remecli ingest")
-    if isinstance(settings, int):
-        return settings
+def ingest(settings: Settings, paths: list[str], *, as_json: bool = False) -> int:
+    """Turn `paths` (default: every resource) into cards; exit 0 when every file became (or
+    already was) a card, 2 for a PATH that cannot be ingested, 1 when one was refused or failed."""
     setup_logging(settings)
     cards = _cards(settings)
-    if args.prune:
-        return _prune(cards, args.yes)
     try:
-        rels = [place(cards, raw) for raw in args.paths] if args.paths else cards.resources()
+        rels = [place(cards, raw) for raw in paths] if paths else cards.resources()
     except (IngestUsage, OSError) as exc:
         print(f"remecli ingest: {exc}", file=sys.stderr)
         return 2
@@ -136,7 +113,7 @@ def run(argv: list[str]) -> int:
         print(f"Nothing to ingest: put files into {cards.folder} or name them.")
         return 0
     outcomes = asyncio.run(_ingest(cards, rels))
-    if args.json:
+    if as_json:
         print(json.dumps([o.to_dict() for o in outcomes], ensure_ascii=False, indent=2))
     else:
         for outcome in outcomes:

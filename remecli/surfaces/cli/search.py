@@ -1,74 +1,18 @@
-"""`remecli search "query" [--json] [--max N] [--min-score X] [--source S] [--since D] [--until D]`
-and `remecli reindex`.
-
-Both accept the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/notes/.reme`).
-"""
+"""`remecli search` and `remecli reindex` over an existing working dir (the options are parsed by
+the command table, `remecli.cli`)."""
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from remecli.config.locations import Locations
+from remecli.config.settings import Settings
 from remecli.search.embedders import EmbeddingError
 from remecli.search.index import MemoryIndex
 from remecli.search.types import SearchResult, SyncReport
-from remecli.surfaces.cli.start import UsageError, start_on_working_dir
-
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-USAGE = (
-    'usage: remecli search "query" [--json] [--max N] [--min-score X]\n'
-    "                      [--source notes|transcripts|all] [--since YYYY-MM-DD] "
-    "[--until YYYY-MM-DD]\n"
-    "                      [config=NAME] [key=value ...]\n"
-    "       remecli reindex [config=NAME] [key=value ...]"
-)
-_SOURCES = ("notes", "transcripts", "all")
-
-
-def parse_args(command: str, argv: list[str]) -> tuple[dict, list[str]]:
-    """Split argv into options (query, json, max, min_score; source, since, until when given)
-    and settings (key=value)."""
-    options: dict = {"query": None, "json": False, "max": None, "min_score": None}
-    settings: list[str] = []
-    items = list(argv)
-    while items:
-        item = items.pop(0)
-        name, _, inline = item.partition("=") if item.startswith("--") else (item, "", "")
-        if name == "--json":
-            options["json"] = True
-        elif name in ("--max", "--min-score"):
-            value = inline or (items.pop(0) if items else "")
-            try:
-                key = "max" if name == "--max" else "min_score"
-                options[key] = int(value) if key == "max" else float(value)
-            except ValueError:
-                raise UsageError(f"{name} needs a number, got {value!r}") from None
-            if key == "max" and options["max"] < 1:
-                raise UsageError("--max must be at least 1")
-        elif name in ("--source", "--since", "--until"):
-            value = (inline or (items.pop(0) if items else "")).strip()
-            if name == "--source" and value not in _SOURCES:
-                raise UsageError(f"--source must be one of {', '.join(_SOURCES)}, got {value!r}")
-            if name != "--source" and not _DATE.match(value):
-                raise UsageError(f"{name} needs a date like 2025-01-31, got {value!r}")
-            options[name[2:]] = value
-        elif name in ("-h", "--help"):
-            raise UsageError("")
-        elif item.startswith("--"):
-            raise UsageError(f"unknown option {item}")
-        elif _SETTING.match(item):
-            settings.append(item)
-        elif command == "search" and options["query"] is None:
-            options["query"] = item
-        else:
-            raise UsageError(f"unexpected argument {item!r}")
-    if command == "search" and not (options["query"] or "").strip():
-        raise UsageError("remecli search needs a query")
-    return options, settings
 
 
 @contextmanager
@@ -134,28 +78,51 @@ def _summary(report: SyncReport) -> str:
     return text
 
 
-def run(command: str, argv: list[str]) -> int:
-    """Run `search` or `reindex`; returns the process exit code."""
-    started = start_on_working_dir(lambda: parse_args(command, argv), USAGE)
-    if isinstance(started, int):
-        return started
-    options, settings, locations = started
-    working_dir = locations.root
+def _open_index(settings: Settings, working_dir: Path) -> MemoryIndex | int:
+    """The index, or the exit code after a one-line error."""
     try:
-        index = MemoryIndex.open(working_dir, settings.search)
+        return MemoryIndex.open(working_dir, settings.search)
     except EmbeddingError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"remecli: cannot open the search index in {working_dir}: {exc}", file=sys.stderr)
         return 1
+
+
+def reindex(settings: Settings, locations: Locations) -> int:
+    """Rebuild the index and the link graph from the files; prints a summary."""
+    index = _open_index(settings, locations.root)
+    if isinstance(index, int):
+        return index
     try:
         with progress_bar() as report_progress:
-            if command == "reindex":
-                print(_summary(index.reindex_blocking(report_progress)))
-                notes = _rebuild_links(working_dir)
-                print(f"link graph: {notes} notes")
-                return 0
+            print(_summary(index.reindex_blocking(report_progress)))
+        print(f"link graph: {_rebuild_links(locations.root)} notes")
+    finally:
+        index.close()
+    return 0
+
+
+def search(
+    settings: Settings,
+    locations: Locations,
+    query: str,
+    *,
+    as_json: bool = False,
+    max_results: int | None = None,
+    min_score: float | None = None,
+    source: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> int:
+    """Bring the index up to date, search it, print the hits (JSON: with their links)."""
+    working_dir = locations.root
+    index = _open_index(settings, working_dir)
+    if isinstance(index, int):
+        return index
+    try:
+        with progress_bar() as report_progress:
             report = index.sync_blocking(report_progress)
         if report.embedding_error:
             print(
@@ -164,16 +131,11 @@ def run(command: str, argv: list[str]) -> int:
         if index.recovered:
             print(f"note: {index.recovered}", file=sys.stderr)
         results = index.search_blocking(
-            options["query"],
-            options["max"],
-            options["min_score"],
-            source=options.get("source"),
-            since=options.get("since"),
-            until=options.get("until"),
+            query, max_results, min_score, source=source, since=since, until=until
         )
     finally:
         index.close()
-    if options["json"]:
+    if as_json:
         hits = _with_links(working_dir, [r.to_dict() for r in results])
         print(json.dumps(hits, ensure_ascii=False, indent=2))
     elif not results:

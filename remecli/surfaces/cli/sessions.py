@@ -1,4 +1,4 @@
-"""`remecli sessions [--json]`: the saved conversations, most recent first."""
+"""`remecli sessions`: the saved conversations, most recent first."""
 
 from __future__ import annotations
 
@@ -7,20 +7,6 @@ import json
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.conversation.session_list import list_sessions
-
-
-def run(argv: list[str]) -> int:
-    """`remecli sessions [--json] [config=…] [key=value …]`."""
-    import sys
-
-    from remecli.config import ConfigError, load_settings
-
-    try:
-        settings = load_settings([a for a in argv if a != "--json"])
-    except ConfigError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    return print_sessions(settings, as_json="--json" in argv)
 
 
 def print_sessions(settings: Settings, *, as_json: bool = False) -> int:

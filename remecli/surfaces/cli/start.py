@@ -1,35 +1,14 @@
-"""The start of every `remecli <command>`: its arguments parsed, settings from the `key=value`
-arguments (and the working dir, for commands on an existing one), or the exit code after a
-one-line error or the usage text."""
+"""The start of every `remecli <command>`: settings from its `key=value` arguments (and the
+working dir, for commands on an existing one), or the exit code after a one-line error."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import TypeVar
 
 from remecli.config.errors import ConfigError
 from remecli.config.loader import load_settings
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-
-Options = TypeVar("Options")
-
-
-class UsageError(ValueError):
-    """Bad command-line arguments; an empty message means the help was asked for."""
-
-
-def usage_exit_code(
-    error: UsageError, usage: str, *, prefix: str = "", help_text: str | None = None
-) -> int:
-    """Print `error` and the usage (or, for asked-for help, `help_text` or the usage) on stderr;
-    the exit code: 2, or 0 for help."""
-    if str(error):
-        print(f"{prefix}{error}\n{usage}", file=sys.stderr)
-        return 2
-    print(usage if help_text is None else help_text, file=sys.stderr)
-    return 0
 
 
 def settings_or_exit_code(setting_args: list[str], prefix: str = "remecli") -> Settings | int:
@@ -56,19 +35,3 @@ def settings_and_working_dir(setting_args: list[str]) -> tuple[Settings, Locatio
         )
         return 1
     return settings, locations
-
-
-def start_on_working_dir(
-    parse: Callable[[], tuple[Options, list[str]]], usage: str
-) -> tuple[Options, Settings, Locations] | int:
-    """`parse()` gives (options, `key=value` arguments): `(options, settings, locations)`, or the
-    exit code after the usage (a `UsageError`) or a one-line error was printed."""
-    try:
-        options, setting_args = parse()
-    except UsageError as exc:
-        return usage_exit_code(exc, usage)
-    started = settings_and_working_dir(setting_args)
-    if isinstance(started, int):
-        return started
-    settings, locations = started
-    return options, settings, locations

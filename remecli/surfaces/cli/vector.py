@@ -11,46 +11,47 @@ The usual `config=…` and `key=value` settings apply (working_dir, llm.*, searc
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
-import re
 import sys
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-_SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
+from remecli.config.settings import Settings
+
 log = logging.getLogger(__name__)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # one line, exit code 2
-        raise ValueError(message)
+Action = Literal["list", "add", "get", "update", "delete", "search"]
+ACTIONS: tuple[Action, ...] = ("list", "add", "get", "update", "delete", "search")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `memories` argument parser."""
-    parser = _Parser(prog="remecli memories", description="Vector memory from the shell.")
-    parser.add_argument("action", choices=["list", "add", "get", "update", "delete", "search"])
-    parser.add_argument("args", nargs="*", help="content, query or memory ids")
-    who = parser.add_mutually_exclusive_group()
-    who.add_argument("--user", help="personal memory of this user")
-    who.add_argument("--task", help="task memory of this task")
-    who.add_argument("--tool", help="tool memory of this tool")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--limit", type=int, default=None, help="at most N memories")
-    parser.add_argument("--sort", default=None, help="sort key (any field or metadata key)")
-    parser.add_argument("--reverse", action="store_true", help="sort descending")
-    parser.add_argument("--type", dest="memory_type", default=None, help="e.g. history")
-    parser.add_argument(
-        "--filter", action="append", default=[], metavar="KEY=VALUE|KEY=LO..HI", help="repeatable"
-    )
-    parser.add_argument("--when-to-use", default=None, help="when the memory helps")
-    parser.add_argument("--summary", action="store_true", help="search: add an LLM summary")
-    parser.add_argument("--store", choices=["local", "pgvector"], default="local")
-    parser.add_argument("--dsn", default="", help="PostgreSQL DSN for --store pgvector")
-    parser.add_argument("--table", default="reme_memories", help="pgvector table name")
-    return parser
+@dataclass(frozen=True)
+class Store:
+    """Where vector memory lives: the embedded store, or PostgreSQL with pgvector."""
+
+    backend: Literal["local", "pgvector"] = "local"
+    dsn: str = ""
+    table: str = "reme_memories"
+
+
+@dataclass(frozen=True)
+class MemoriesRequest:
+    """One `remecli memories ACTION …`: the action, its arguments and whose memory."""
+
+    action: Action
+    args: tuple[str, ...] = ()
+    user: str | None = None
+    task: str | None = None
+    tool: str | None = None
+    memory_type: str | None = None
+    filters: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    sort: str | None = None
+    reverse: bool = False
+    when_to_use: str | None = None
+    summary: bool = False
 
 
 def _typed(text: str) -> Any:
@@ -75,19 +76,7 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
     return filters
 
 
-def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
-    """(settings `key=value` items, everything else); nothing after `--` is a setting."""
-    settings: list[str] = []
-    rest: list[str] = []
-    for index, item in enumerate(argv):
-        if item == "--":
-            rest += argv[index:]
-            break
-        (settings if _SETTING.match(item) else rest).append(item)
-    return settings, rest
-
-
-def make_reme(settings: Any, options: argparse.Namespace) -> Any:
+def make_reme(settings: Settings, store: Store) -> Any:
     """A ReMe configured from remecli settings and the command-line options."""
     from remecli.vector import ReMe
 
@@ -102,9 +91,9 @@ def make_reme(settings: Any, options: argparse.Namespace) -> Any:
         embedding.update(api_key=emb.api_key, base_url=emb.base_url, model_name=emb.model_name)
         if emb.dimensions:
             embedding["dimensions"] = emb.dimensions
-    store: dict[str, Any] = {"backend": options.store}
-    if options.store == "pgvector":
-        store.update(dsn=options.dsn, table=options.table)
+    store_config: dict[str, Any] = {"backend": store.backend}
+    if store.backend == "pgvector":
+        store_config.update(dsn=store.dsn, table=store.table)
     llm = settings.llm
     return ReMe(
         working_dir=settings.working_dir,
@@ -116,18 +105,18 @@ def make_reme(settings: Any, options: argparse.Namespace) -> Any:
             "max_retries": llm.max_retries,
         },
         default_embedding_model_config=embedding,
-        default_vector_store_config=store,
+        default_vector_store_config=store_config,
         language=settings.language,
     )
 
 
-def _need(options: argparse.Namespace, count: str, what: str) -> None:
+def _need(options: MemoriesRequest, count: str, what: str) -> None:
     n = len(options.args)
     if (count == "1" and n != 1) or (count == "+" and n < 1) or (count == "2" and n != 2):
         raise ValueError(f"remecli memories {options.action} needs {what}")
 
 
-async def run_action(reme: Any, options: argparse.Namespace) -> Any:
+async def run_action(reme: Any, options: MemoriesRequest) -> Any:
     """Do the action; the result to print (nodes, a node, a count or a retrieval)."""
     who = {"user_name": options.user, "task_name": options.task, "tool_name": options.tool}
     action = options.action
@@ -135,7 +124,7 @@ async def run_action(reme: Any, options: argparse.Namespace) -> Any:
         return await reme.list_memory(
             **who,
             memory_type=options.memory_type,
-            filters=parse_filters(options.filter),
+            filters=options.filters,
             limit=options.limit,
             sort_key=options.sort,
             reverse=options.reverse,
@@ -164,7 +153,7 @@ async def run_action(reme: Any, options: argparse.Namespace) -> Any:
         options.args[0],
         **who,
         top_k=options.limit or 10,
-        filters=parse_filters(options.filter),
+        filters=options.filters,
         summarize=options.summary,
     )
 
@@ -193,31 +182,22 @@ def render(result: Any, as_json: bool) -> str:
     return "\n".join(f"{n.memory_id}  {n}" for n in nodes) or "(no memories)"
 
 
-def run(argv: list[str]) -> int:
-    """Entry of `remecli memories …`; returns the exit code."""
-    from remecli.config import ConfigError, load_settings
-
-    settings_args, rest = split_argv(argv)
-    try:
-        options = build_parser().parse_args(rest)
-        settings = load_settings(settings_args)
-    except (ValueError, ConfigError) as exc:
-        print(f"remecli memories: {exc}", file=sys.stderr)
-        return 2
+def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_json: bool) -> int:
+    """Run one `remecli memories` action and print its result; returns the exit code."""
     from remecli.config.logs import setup_logging
 
     setup_logging(settings)
 
     async def go() -> Any:
-        reme = make_reme(settings, options)
+        reme = make_reme(settings, store)
         async with reme:
-            return await run_action(reme, options)
+            return await run_action(reme, request)
 
     try:
         result = asyncio.run(go())
     except (ValueError, LookupError, RuntimeError) as exc:
-        log.debug("memories %s failed", options.action, exc_info=True)
+        log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1
-    print(render(result, options.json))
+    print(render(result, as_json))
     return 0

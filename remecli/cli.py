@@ -1,0 +1,162 @@
+"""The command table: `remecli` alone starts a front-end (`key=value` settings, `-p QUESTION`);
+`remecli COMMAND …` runs one of the commands added at the bottom. Only click and the command
+tables load here; a front-end or a command imports its implementation when it runs."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from remecli import __version__
+from remecli.surfaces.cli.base import CommandGroup, unknown_command
+from remecli.surfaces.cli.memory_commands import (
+    dream,
+    ingest,
+    links,
+    memory,
+    reindex,
+    search,
+    sessions,
+)
+from remecli.surfaces.cli.surface_commands import job, mcp, serve
+from remecli.surfaces.cli.vector_commands import memories
+
+USAGE = """\
+usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
+       remecli COMMAND [OPTIONS] [ARGUMENTS] [key=value …]
+"""
+ABOUT = """\
+A terminal assistant with long-term memory kept as Markdown files you own.
+
+  remecli config=cli                         open the chat (Textual TUI)
+  remecli config=cli ui=plain                line-mode REPL for dumb terminals, SSH, screen readers
+  remecli config=cli -p "question"           answer once, print to stdout, exit (also prompt="…")
+  cat q.txt | remecli config=cli -p -        the same, the question read from stdin
+  remecli config=cli resume=last             continue the last conversation (or resume=<id>)
+"""
+SETTINGS_HELP = """\
+Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
+folder, then the current directory; a path works too). Any setting can be overridden as
+key=value or dotted (llm.model_name=gpt-4o, tools.approval=never). Precedence:
+defaults < YAML files in order < environment (.env too) < key=value.
+
+Environment: REME_LLM_API_KEY, REME_LLM_BASE_URL, REME_LLM_MODEL, REME_EMBEDDING_API_KEY,
+REME_EMBEDDING_BASE_URL, REME_EMBEDDING_MODEL, REME_WORKING_DIR, TAVILY_API_KEY.
+
+Options: -h/--help  this text   -V/--version  print the version
+Each command explains itself: remecli COMMAND --help
+"""
+
+
+class RemecliGroup(CommandGroup):
+    """The commands, or (when the first argument is no command) the front-end with its
+    `key=value` settings anywhere among the options."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands:
+            return super().parse_args(ctx, args)
+        ctx.allow_interspersed_args = True  # settings before and after -p
+        ctx.allow_extra_args = True
+        try:
+            rest = click.Command.parse_args(self, ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name not in ("-p", "--prompt"):
+                raise
+            raise click.UsageError(
+                '-p needs a question, e.g. remecli config=cli -p "what is in MEMORY.md?" '
+                "(or -p - to read it from stdin)",
+                ctx,
+            ) from None
+        for token in rest:
+            if token in self.commands:
+                raise click.UsageError(f"put the command first: remecli {token} …", ctx)
+            if "=" not in token:
+                raise unknown_command(token, self.list_commands(ctx), ctx)
+        ctx.params["setting_args"] = list(rest)
+        ctx.args = []
+        return []
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, command.get_short_help_str(86)) for name, command in self.commands.items()]
+        width = max(len(name) for name, _ in rows)
+        commands = "".join(f"  {name:<{width}}  {what}\n" for name, what in rows)
+        formatter.write(f"{USAGE}\n{ABOUT}\nCommands:\n{commands}\n{SETTINGS_HELP}")
+
+
+@click.group(
+    cls=RemecliGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.option(
+    "-p", "--prompt", metavar="QUESTION", help="answer once and exit (-p -: read it from stdin)"
+)
+@click.version_option(__version__, "-V", "--version", message="remecli %(version)s")
+@click.pass_context
+def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | None = None) -> int:
+    """remecli: the chat, or one command."""
+    if ctx.invoked_subcommand is not None:
+        return 0
+    return chat(setting_args or [], prompt)
+
+
+def chat(setting_args: list[str], prompt: str | None) -> int:
+    """Load the settings and start a front-end: one answer (-p), the plain REPL, or the TUI."""
+    from remecli.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(setting_args)
+        if prompt is not None:
+            settings.prompt = _question(prompt)
+    except (ConfigError, ValueError) as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    from remecli.config.logs import WorkingDirUnusable, check_writable, setup_logging
+
+    try:
+        check_writable(settings)
+    except WorkingDirUnusable as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    log_file = setup_logging(settings)
+    if settings.prompt is not None:
+        from remecli.ui.plain import run_once
+
+        return run_once(settings, settings.prompt)
+    if settings.ui == "plain" or not sys.stdout.isatty():
+        from remecli.ui.plain import run_repl
+
+        return run_repl(settings)
+    from remecli.ui.tui.app import run_tui
+
+    return run_tui(settings, log_file=log_file)
+
+
+def _question(prompt: str) -> str:
+    """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
+    if prompt != "-":
+        return prompt
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')
+    question = sys.stdin.read().strip()
+    if not question:
+        raise ValueError("-p - got an empty question on stdin")
+    return question
+
+
+COMMANDS: tuple[click.Command, ...] = (
+    sessions,
+    search,
+    reindex,
+    links,
+    memory,
+    dream,
+    ingest,
+    memories,
+    job,
+    mcp,
+    serve,
+)
+for _command in COMMANDS:
+    remecli.add_command(_command)

@@ -1,0 +1,229 @@
+"""The commands over the Markdown memory: sessions, search, reindex, links, memory history and
+restore, dream, ingest. Each imports its implementation only when it runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber
+
+if TYPE_CHECKING:
+    from remecli.surfaces.cli.links import Direction
+
+DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+
+@click.command(cls=SettingsCommand)
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def sessions(as_json: bool, setting_args: list[str]) -> int:
+    """Saved conversations (id, start, last activity, first line), most recent first.
+
+    \b
+    remecli sessions
+    remecli sessions --json
+    """
+    from remecli.surfaces.cli.sessions import print_sessions
+    from remecli.surfaces.cli.start import settings_or_exit_code
+
+    settings = settings_or_exit_code(setting_args)
+    if isinstance(settings, int):
+        return settings
+    return print_sessions(settings, as_json=as_json)
+
+
+@click.command(cls=SettingsCommand)
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="print the hits as JSON (with their links)")
+@click.option("--max", "max_results", type=WholeNumber(), help="at most N hits")
+@click.option("--min-score", type=float, help="drop hits scoring below X")
+@click.option(
+    "--source",
+    type=click.Choice(["notes", "transcripts", "all"]),
+    help="what to search (default: all)",
+)
+@click.option(
+    "--since", type=DATE, metavar="YYYY-MM-DD", help="only notes dated on or after YYYY-MM-DD"
+)
+@click.option(
+    "--until", type=DATE, metavar="YYYY-MM-DD", help="only notes dated on or before YYYY-MM-DD"
+)
+def search(
+    query: str,
+    as_json: bool,
+    max_results: int | None,
+    min_score: float | None,
+    source: str | None,
+    since: dt.datetime | None,
+    until: dt.datetime | None,
+    setting_args: list[str],
+) -> int:
+    """Search notes and past conversations.
+
+    \b
+    remecli search "how do we deploy" --json --max 5
+    remecli search "deploy" --source transcripts --since 2025-01-01
+    """
+    from remecli.surfaces.cli.search import search as run_search
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    if not query.strip():
+        raise click.UsageError("remecli search needs a query")
+    started = settings_and_working_dir(setting_args)
+    if isinstance(started, int):
+        return started
+    return run_search(
+        *started,
+        query,
+        as_json=as_json,
+        max_results=max_results,
+        min_score=min_score,
+        source=source,
+        since=_day(since),
+        until=_day(until),
+    )
+
+
+def _day(value: dt.datetime | None) -> str | None:
+    """A `--since`/`--until` date as YYYY-MM-DD (click gives a datetime)."""
+    return None if value is None else f"{value:%Y-%m-%d}"
+
+
+@click.command(cls=SettingsCommand)
+def reindex(setting_args: list[str]) -> int:
+    """Rebuild the derived index and link graph from the Markdown files."""
+    from remecli.surfaces.cli.search import reindex as run_reindex
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    started = settings_and_working_dir(setting_args)
+    return started if isinstance(started, int) else run_reindex(*started)
+
+
+@click.command(cls=SettingsCommand)
+@click.argument("path", required=False)
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+@click.option("--depth", type=WholeNumber(), default=1, show_default=True, help="hops to follow")
+@click.option(
+    "--direction", type=click.Choice(["in", "out", "both"]), default="both", show_default=True
+)
+@click.option("--rename", metavar="NEW", help="move the note to NEW and retarget every link")
+@click.option("--delete", is_flag=True, help="remove the note (kept in its history)")
+@click.option("--dangling", is_flag=True, help="every link that points nowhere")
+@click.option("--rebuild", is_flag=True, help="parse every note again")
+def links(
+    path: str | None,
+    as_json: bool,
+    depth: int,
+    direction: str,
+    rename: str | None,
+    delete: bool,
+    dangling: bool,
+    rebuild: bool,
+    setting_args: list[str],
+) -> int:
+    """What a note links to and what links to it.
+
+    PATH is a note relative to the working dir, a path to it, or a note name.
+
+    \b
+    remecli links MEMORY.md --json --depth 2 --direction out
+    remecli links "Deploy steps"
+    remecli links memory/old.md --rename memory/new.md
+    remecli links --dangling
+    """
+    from remecli.surfaces.cli.links import LinksRequest
+    from remecli.surfaces.cli.links import links as run_links
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    try:
+        request = LinksRequest(
+            path, as_json, depth, cast("Direction", direction), rename, delete, dangling, rebuild
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    started = settings_and_working_dir(setting_args)
+    return started if isinstance(started, int) else run_links(*started, request)
+
+
+@click.group(cls=CommandGroup)
+def memory() -> None:
+    """Earlier versions of a memory file, and bringing one back.
+
+    PATH is a memory file relative to the working dir (MEMORY.md, memory/2025-01-31.md) or a
+    path to it. A restore is itself a new version, so it can be undone the same way.
+    """
+
+
+@memory.command(cls=SettingsCommand)
+@click.argument("path")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def history(path: str, as_json: bool, setting_args: list[str]) -> int:
+    """The versions of a memory file: version, time, size, what made the change."""
+    from remecli.surfaces.cli.history import history as run_history
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    started = settings_and_working_dir(setting_args)
+    return started if isinstance(started, int) else run_history(*started, path, as_json=as_json)
+
+
+@memory.command(cls=SettingsCommand)
+@click.argument("path")
+@click.argument("version", type=WholeNumber(0, "{label} must be a number, got {value!r}"))
+def restore(path: str, version: int, setting_args: list[str]) -> int:
+    """Bring back VERSION of a memory file (the replaced content is kept)."""
+    from remecli.surfaces.cli.history import restore as run_restore
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    started = settings_and_working_dir(setting_args)
+    return started if isinstance(started, int) else run_restore(*started, path, version)
+
+
+@click.command(cls=SettingsCommand)
+def dream(setting_args: list[str]) -> int:
+    """Consolidate new topic cards into the digest (Auto Dream).
+
+    date=YYYY-MM-DD dreams over the cards up to that day (default: today).
+    """
+    from remecli.surfaces.cli.dream import dream_once, parse_date
+    from remecli.surfaces.cli.start import settings_or_exit_code
+
+    dates = [a for a in setting_args if a.startswith("date=")]
+    try:
+        day = parse_date(dates[-1].removeprefix("date=")) if dates else None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    settings = settings_or_exit_code([a for a in setting_args if a not in dates], "remecli dream")
+    return settings if isinstance(settings, int) else dream_once(settings, day)
+
+
+@click.command(cls=SettingsCommand)
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option("--prune", is_flag=True, help="list the cards whose resource is gone")
+@click.option("--yes", is_flag=True, help="with --prune: remove those cards (kept in history)")
+@click.option("--json", "as_json", is_flag=True, help="print the outcomes as JSON")
+def ingest(
+    paths: tuple[str, ...], prune: bool, yes: bool, as_json: bool, setting_args: list[str]
+) -> int:
+    """Turn files (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into source-linked cards.
+
+    A file outside <working_dir>/resource/ is copied in first (the original stays). No PATH:
+    every resource.
+
+    \b
+    remecli ingest ~/notes/plan.md
+    remecli ingest --prune --yes
+    """
+    from remecli.surfaces.cli.resources import ingest as run_ingest
+    from remecli.surfaces.cli.resources import prune as run_prune
+    from remecli.surfaces.cli.start import settings_or_exit_code
+
+    if yes and not prune:
+        raise click.UsageError("--yes goes with --prune")
+    settings = settings_or_exit_code(setting_args, "remecli ingest")
+    if isinstance(settings, int):
+        return settings
+    if prune:
+        return run_prune(settings, remove=yes)
+    return run_ingest(settings, list(paths), as_json=as_json)
