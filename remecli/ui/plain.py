@@ -26,11 +26,12 @@ from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 class PlainRenderer:
     """Prints events: answer text streams raw, then tool lines, notices and errors."""
 
-    def __init__(self, out: Console, err: Console, asked: set[str] | None = None) -> None:
+    def __init__(self, out: Console, err: Console, shown_calls: set[str] | None = None) -> None:
         self.out = out
         self.err = err
         self.in_text = False
-        self.asked = asked if asked is not None else set()  # calls shown by an approval
+        self.shown_calls = shown_calls if shown_calls is not None else set()  # ⚙ lines shown
+        self.open_calls: dict[str, str] = {}  # call id → its key in shown_calls, until it ends
 
     def render(self, event: object) -> None:
         """Print one event."""
@@ -42,9 +43,13 @@ class PlainRenderer:
         if not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
             self.end_text()
         if isinstance(event, ev.ToolCallReady):
-            if call_key(event.name, event.arguments) not in self.asked:
+            key = call_key(event.name, event.arguments)
+            self.open_calls[event.call_id] = key
+            if key not in self.shown_calls:
+                self.shown_calls.add(key)
                 self.line(f"⚙ {event.name} {event.arguments[:200]}", "dim")
         elif isinstance(event, ev.ToolFinished):
+            self.shown_calls.discard(self.open_calls.pop(event.call_id, ""))
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
         elif notice_line(event):
@@ -122,7 +127,7 @@ def run_once(settings: Settings, question: str) -> int:
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
         frontend = PlainFrontEnd(out, err)
-        renderer = PlainRenderer(out, err, frontend.asked)
+        renderer = PlainRenderer(out, err, frontend.shown_calls)
         session = ChatSession(settings, about=ABOUT_PLAIN, approvals=sys.stdin.isatty())
         _cancel_on_sigterm()
         try:
@@ -147,7 +152,7 @@ def run_repl(settings: Settings) -> int:
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
         frontend = PlainFrontEnd(out, err)
-        renderer = PlainRenderer(out, err, frontend.asked)
+        renderer = PlainRenderer(out, err, frontend.shown_calls)
         session = ChatSession(settings, about=ABOUT_PLAIN)
         assistant = session.assistant
         assistant.working_dir.mkdir(parents=True, exist_ok=True)

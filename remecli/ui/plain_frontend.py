@@ -39,7 +39,7 @@ class PlainFrontEnd:
         self.quit_requested = False
         self.forget_requested = False
         self.resumed = False
-        self.asked: set[str] = set()  # calls already shown by the approval question
+        self.shown_calls: set[str] = set()  # tool calls whose ⚙ line is on screen
 
     async def show(self, event: object) -> bool:
         """Handle `event` if it is a screen request or a question; False otherwise."""
@@ -69,13 +69,12 @@ class PlainFrontEnd:
         return True
 
     async def ask(self, request) -> str:
-        """Approval prompt in line mode (it shows the call, so its ⚙ line is not repeated)."""
-        self.asked.add(call_key(request.tool_name, dict(request.arguments)))
+        """Approval prompt in line mode (under the call's ⚙ line, shown once)."""
+        key = call_key(request.tool_name, dict(request.arguments))
         arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
-        question = (
-            f"\n⚙ {request.tool_name} {arguments}\n  needs your approval: {request.reason}\n"
-            "  [y]es / [n]o / [a]lways: "
-        )
+        call = "" if key in self.shown_calls else f"\n⚙ {request.tool_name} {arguments}"
+        self.shown_calls.add(key)
+        question = f"{call}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
         answer = (await asyncio.to_thread(input, question)).strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
