@@ -44,6 +44,8 @@ class PlainFrontEnd:
     async def show(self, event: object) -> bool:
         """Handle `event` if it is a screen request or a question; False otherwise."""
         if isinstance(event, ev.ApprovalRequest):
+            if event.answer.done():  # the reply was cancelled before the question came up
+                return True
             answer = await self.ask(event.request)
             if not event.answer.done():  # not cancelled meanwhile
                 event.answer.set_result(answer)
