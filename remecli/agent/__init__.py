@@ -1,2 +1,2 @@
-"""The agent: the ReAct loop over agentscope, the Assistant facade front-ends drive, and the
-one stream of core events they render."""
+"""The agent: the ReAct loop over agentscope, the Assistant facade (driven by
+`remecli.commands.chat_session.ChatSession`), and the core events it streams."""

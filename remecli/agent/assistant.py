@@ -1,8 +1,9 @@
-"""The core facade every front-end drives: `send(text)` yields core events.
+"""The agent facade: `send(text)` yields core events.
 
 It owns the agentscope `Agent` (built lazily in `start()`, so a UI can paint before the ~1 s
 import), the tool registry, the middlewares and the error policy. Nothing here knows about
-Textual; the TUI, the plain REPL and one-shot mode are three consumers of the same events.
+Textual. Front-ends drive it through `remecli.commands.chat_session.ChatSession`; a tool call
+that needs approval is an `ApprovalRequest` event in the reply's stream, carrying a future.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
-AskFn = Callable[[Any], Awaitable[str]]
 
 
 def missing_key_message(settings: Settings) -> str | None:
@@ -44,7 +44,7 @@ class Assistant:
     """One conversation with the ReAct agent, its tools and its memory."""
 
     def __init__(
-        self, settings: Settings, *, cwd: Path | None = None, ask: AskFn | None = None
+        self, settings: Settings, *, cwd: Path | None = None, approvals: bool = False
     ) -> None:
         from remecli.config.locations import Locations
 
@@ -53,7 +53,7 @@ class Assistant:
         self.locations = Locations.from_settings(settings, self.cwd)
         self.working_dir = self.locations.root
         self.workspace = self.locations.workspace
-        self.ask = ask
+        self.approvals = approvals  # someone answers ApprovalRequest events
         self.agent: Any = None
         self.context: Any = None  # the ContextMiddleware: the session's home
         self.tool_names: list[tuple[str, str]] = []
@@ -188,12 +188,18 @@ class Assistant:
         return prompt
 
     async def _ask(self, request: Any) -> str:
-        if self.ask is None:
+        """The approval middleware's question, sent out as an event; waits for its answer."""
+        if not self.approvals:
             raise RuntimeError(
                 "this call needs the user's approval and remecli is running non-interactively; "
                 "the user can allow such calls with tools.approval=never"
             )
-        return await self.ask(request)
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.notices.put(ev.ApprovalRequest(request, answer))
+        try:
+            return await answer
+        finally:
+            answer.cancel()  # cancelled under the question: the front-end closes it
 
     @property
     def runtime(self) -> FileMemory:

@@ -19,8 +19,8 @@ class NoticeChannel:
         self.listener: Callable[[Any], Any] | None = None
 
     def put(self, item: Any) -> None:
-        """Deliver `item` to the open stream, else to the idle listener (a front-end that
-        wants background notices live), else keep it for the next stream."""
+        """Deliver `item` to the open stream, else to the idle listener (the `ChatSession`,
+        whose event stream carries background notices live), else keep it for the next stream."""
         if self._queue is not None:
             self._queue.put_nowait(("notice", item))
         elif self.listener is not None:

@@ -6,8 +6,9 @@ agent's internals, and nothing here knows about Textual.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 # The memory system's notices are core events too (one definition, in remecli.conversation.notices).
 from remecli.conversation.notices import (
@@ -16,6 +17,7 @@ from remecli.conversation.notices import (
     ContextUsage,
     ToolResultOffloaded,
 )
+from remecli.llm.retry_notices import RetryNotice as Retrying
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,17 @@ class ErrorReport:
 
 
 @dataclass(frozen=True)
+class ApprovalRequest:
+    """A tool call waits for the user's approval. The front-end shows `request` (tool_name,
+    arguments, reason, kind, scope, always_covers) and sets `answer` to "yes", "no" or
+    "always"; when the reply is cancelled first, the session cancels `answer` (the question is
+    gone: close the dialog)."""
+
+    request: Any
+    answer: asyncio.Future[str]
+
+
+@dataclass(frozen=True)
 class ReplyFinished:
     """The reply ended (completed, interrupted, exceed_max_iters, error)."""
 
@@ -133,10 +146,13 @@ CoreEvent = (
     | BackgroundTasks
     | ErrorReport
     | ReplyFinished
+    | ApprovalRequest
+    | Retrying
 )
 
 
 __all__ = [
+    "ApprovalRequest",
     "BackgroundTasks",
     "CompactionDone",
     "CompactionStarted",
@@ -145,6 +161,7 @@ __all__ = [
     "ErrorReport",
     "Notice",
     "ReplyFinished",
+    "Retrying",
     "TextDelta",
     "ThinkingDelta",
     "ToolCallReady",

@@ -1,24 +1,28 @@
 """The one registry of slash commands: one record per command (name, help, handler).
 
-A handler gets a `CommandContext` (the core `Assistant`, the `FrontEnd` it runs in, the argument)
-and yields core events to render; screen actions (show a page, clear the view, quit, copy, pick a
-session) go through the `FrontEnd` protocol, which every front-end implements once. Adding a
-command is adding one record here.
+A handler gets a `CommandContext` (the core `Assistant`, the argument, what /help says about
+the front-end, the session) and yields events to render; screen actions (show a page, clear
+the view, quit, copy, pick a session) are events too (`session_events.py`). Adding a command is
+adding one record here; `ChatSession` parses what is typed and runs them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
-from remecli.commands.frontend import CommandContext, FrontEnd
+from remecli.commands import session_events as se
+from remecli.commands.frontend import CommandContext, FrontEndInfo
 
 if TYPE_CHECKING:
     from remecli.agent.assistant import Assistant
+    from remecli.commands.chat_session import ChatSession
 
-Handler = Callable[[CommandContext], AsyncIterator[ev.CoreEvent]]
+Events = AsyncIterator[se.SessionEvent]
+Handler = Callable[[CommandContext], Events]
 
 
 @dataclass(frozen=True)
@@ -33,65 +37,51 @@ class SlashCommand:
     needs_idle: bool = False  # changes the conversation: runs only while no reply is running
 
 
-async def _compact(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _compact(ctx: CommandContext) -> Events:
     async for event in ctx.assistant.compact(focus=ctx.arg):
         yield event
 
 
-async def _new(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    if ctx.ui is not None:
-        await ctx.ui.clear_view()
+async def _new(ctx: CommandContext) -> Events:
+    yield se.ClearView()
     async for event in ctx.assistant.new_conversation():
         yield event
 
 
-async def _clear(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    if ctx.ui is not None:
-        await ctx.ui.forget_typed()
-        await ctx.ui.clear_view()
+async def _clear(ctx: CommandContext) -> Events:
+    yield se.ForgetTyped()
+    yield se.ClearView()
     async for event in ctx.assistant.clear_conversation():
         yield event
 
 
-async def _history(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    if ctx.ui is not None:
-        await ctx.ui.show_page("history", ctx.assistant.history_markdown())
-    return
-    yield
+async def _history(ctx: CommandContext) -> Events:
+    yield se.ShowPage("history", ctx.assistant.history_markdown())
 
 
-async def _help(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _help(ctx: CommandContext) -> Events:
     from remecli.commands.help_text import help_markdown
 
-    if ctx.ui is not None:
-        page = help_markdown(
-            working_dir=str(ctx.assistant.working_dir),
-            workspace=str(ctx.assistant.workspace),
-            config_hint=ctx.ui.config_hint,
-            keys=ctx.ui.keys,
-            tavily_enabled=bool(ctx.assistant.settings.tools.tavily_api_key),
-            log_file=ctx.ui.log_file,
-        )
-        await ctx.ui.show_page("help", page)
-    return
-    yield
+    page = help_markdown(
+        working_dir=str(ctx.assistant.working_dir),
+        workspace=str(ctx.assistant.workspace),
+        config_hint=ctx.about.config_hint,
+        keys=ctx.about.keys,
+        tavily_enabled=bool(ctx.assistant.settings.tools.tavily_api_key),
+        log_file=ctx.about.log_file,
+    )
+    yield se.ShowPage("help", page)
 
 
-async def _exit(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    if ctx.ui is not None:
-        await ctx.ui.quit()
-    return
-    yield
+async def _exit(ctx: CommandContext) -> Events:
+    yield se.QuitRequested()
 
 
-async def _horse(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
-    if ctx.ui is not None:
-        await ctx.ui.celebrate()
-    return
-    yield
+async def _horse(ctx: CommandContext) -> Events:
+    yield se.Celebrate()
 
 
-async def _copy(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _copy(ctx: CommandContext) -> Events:
     from remecli.commands.copy_text import copy_target, last_answer
 
     try:
@@ -99,11 +89,10 @@ async def _copy(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
     except ValueError as exc:
         yield ev.ErrorReport(str(exc), kind="command")
         return
-    if ctx.ui is not None:
-        await ctx.ui.copy(text, what)
+    yield se.CopyText(text, what)
 
 
-async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _resume(ctx: CommandContext) -> Events:
     from remecli.conversation.session_list import list_sessions
     from remecli.notes.layout import WorkingDir
 
@@ -116,31 +105,32 @@ async def _resume(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
     if not sessions:
         yield ev.Notice("No other saved conversation to resume.")
         return
-    if ctx.ui is None:
+    if ctx.session is None:
         return
-    chosen = ctx.arg or await ctx.ui.pick_session(sessions)
+    chosen = ctx.arg
+    if not chosen:
+        answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        yield se.PickSession(sessions, answer)
+        chosen = await answer or ""
     if chosen:
-        await ctx.ui.resume(chosen)
+        async for event in ctx.session.switch_to(chosen):
+            yield event
 
 
-async def _dream(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _dream(ctx: CommandContext) -> Events:
     from remecli.agent.memory_commands import dream
 
     async for event in dream(ctx.assistant, ctx.arg):
         yield event
 
 
-async def _interests(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _interests(ctx: CommandContext) -> Events:
     from remecli.agent.memory_commands import interests
 
-    text = await interests(ctx.assistant)
-    if ctx.ui is not None:
-        await ctx.ui.show_page("interests", text)
-    return
-    yield
+    yield se.ShowPage("interests", await interests(ctx.assistant))
 
 
-async def _prune(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _prune(ctx: CommandContext) -> Events:
     from remecli.agent.memory_commands import prune_resources
 
     async for event in prune_resources(ctx.assistant):
@@ -221,15 +211,6 @@ COMMANDS: dict[str, SlashCommand] = {
 }
 
 
-def parse(text: str) -> tuple[SlashCommand, str] | None:
-    """The command and its argument if `text` is a known slash command, else None."""
-    if not text.startswith("/"):
-        return None
-    name, _, arg = text[1:].partition(" ")
-    command = COMMANDS.get(name.strip().lower())
-    return (command, arg.strip()) if command else None
-
-
 def complete(prefix: str) -> list[SlashCommand]:
     """Commands whose `/name` starts with `prefix` (for autocomplete)."""
     if not prefix.startswith("/") or " " in prefix:
@@ -238,14 +219,13 @@ def complete(prefix: str) -> list[SlashCommand]:
 
 
 async def dispatch(
-    assistant: Assistant, command: SlashCommand, arg: str, ui: FrontEnd | None = None
-) -> AsyncIterator[ev.CoreEvent]:
-    """Run a command, yielding the core events it produces (screen actions go to `ui`)."""
-    async for event in command.handler(CommandContext(assistant, ui, arg)):
+    assistant: Assistant,
+    command: SlashCommand,
+    arg: str,
+    about: FrontEndInfo | None = None,
+    session: ChatSession | None = None,
+) -> Events:
+    """Run a command, yielding the events it produces (screen requests included)."""
+    context = CommandContext(assistant, arg, about or FrontEndInfo(), session)
+    async for event in command.handler(context):
         yield event
-
-
-def unknown_command_message(text: str) -> str:
-    """The error for `/something` that is not a command."""
-    names = ", ".join(f"/{n}" for n in COMMANDS)
-    return f"Unknown command {text.split()[0]!r}. Commands: {names}. Type /help for details."

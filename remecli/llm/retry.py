@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from agentscope.middleware import MiddlewareBase
 
-from remecli.llm.retry_notices import RetryNotice, _listeners
+from remecli.llm.retry_notices import RetryNotice, announce_retry
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +98,7 @@ async def call_with_backoff(
             log.warning("%s failed (%s); retry %d in %.1fs", what, exc, attempt + 1, delay)
             if on_retry is not None:
                 on_retry(attempt + 1, exc, delay)
-            if _listeners:
-                notice = RetryNotice(attempt + 1, max_retries, retry_cause(exc), delay, what)
-                for listener in list(_listeners):
-                    listener(notice)
+            announce_retry(RetryNotice(attempt + 1, max_retries, retry_cause(exc), delay, what))
             await asyncio.sleep(delay)
             attempt += 1
 

@@ -1,9 +1,14 @@
-"""Retries announced to front-ends ("retrying (2/3) after HTTP 500…") without importing the
-agent runtime: a front-end subscribes before agentscope is loaded (the window paints first)."""
+"""Retries announced to the session that made the call ("retrying (2/3) after HTTP 500…").
+
+No process-global listeners: a chat session sets `RETRY_SINK` in the context its tasks run in,
+so every model call made for it (its replies, compactions, background summaries started from
+them) reports retries to that session's event stream, and to nobody else.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 
@@ -23,13 +28,17 @@ class RetryNotice:
         return f"retrying ({self.attempt}/{self.max_retries}) after {self.cause}…"
 
 
-_listeners: list[Callable[[RetryNotice], None]] = []
+RetrySink = Callable[[RetryNotice], None]
+
+#: where retries of model calls made in this context are reported (None: only logged)
+RETRY_SINK: ContextVar[RetrySink | None] = ContextVar("remecli_retry_sink", default=None)
 
 
-def add_retry_listener(listener: Callable[[RetryNotice], None]) -> Callable[[], None]:
-    """Call `listener` before every retry (any model call); returns a function that removes it."""
-    _listeners.append(listener)
-    return lambda: _listeners.remove(listener) if listener in _listeners else None
+def announce_retry(notice: RetryNotice) -> None:
+    """Report `notice` to the session whose context the failing call runs in, if any."""
+    sink = RETRY_SINK.get()
+    if sink is not None:
+        sink(notice)
 
 
-__all__ = ["RetryNotice", "add_retry_listener"]
+__all__ = ["RETRY_SINK", "RetryNotice", "RetrySink", "announce_retry"]

@@ -1,13 +1,12 @@
 """Line-mode front-ends: a prompt-toolkit REPL (dumb terminals, SSH, screen readers) and one-shot.
 
-Both consume the same core events as the TUI, rendered with rich.
+Both render the same `ChatSession` event stream as the TUI, with rich.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -17,36 +16,24 @@ from rich.console import Console
 from rich.text import Text
 
 from remecli.agent import events as ev
-from remecli.agent.assistant import Assistant
 from remecli.agent.notice_text import notice_line
-from remecli.commands import dispatch, parse
-from remecli.commands.registry import unknown_command_message
+from remecli.commands import session_events as se
+from remecli.commands.chat_session import ChatSession
 from remecli.config.settings import Settings
-from remecli.ui.plain_frontend import PlainFrontEnd
+from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 
 
 class PlainRenderer:
-    """Prints core events: answer text streams raw, then tool lines, notices and errors."""
+    """Prints events: answer text streams raw, then tool lines, notices and errors."""
 
-    def __init__(self, out: Console, err: Console) -> None:
+    def __init__(self, out: Console, err: Console, shown_calls: set[str] | None = None) -> None:
         self.out = out
         self.err = err
         self.in_text = False
-        self.asked: set[str] = set()  # calls already shown by the approval question
+        self.shown_calls = shown_calls if shown_calls is not None else set()  # ⚙ lines shown
+        self.open_calls: dict[str, str] = {}  # call id → its key in shown_calls, until it ends
 
-    async def ask(self, request) -> str:
-        """Approval prompt in line mode (it shows the call, so its ⚙ line is not repeated)."""
-        self.end_text()
-        self.asked.add(_call_key(request.tool_name, dict(request.arguments)))
-        arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
-        question = (
-            f"\n⚙ {request.tool_name} {arguments}\n  needs your approval: {request.reason}\n"
-            "  [y]es / [n]o / [a]lways: "
-        )
-        answer = (await asyncio.to_thread(input, question)).strip().lower()
-        return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
-
-    def render(self, event: ev.CoreEvent) -> None:
+    def render(self, event: object) -> None:
         """Print one event."""
         if isinstance(event, ev.TextDelta):
             self.out.file.write(event.text)
@@ -56,15 +43,28 @@ class PlainRenderer:
         if not isinstance(event, ev.UsageReport | ev.ThinkingDelta | ev.ContextUsage):
             self.end_text()
         if isinstance(event, ev.ToolCallReady):
-            if _call_key(event.name, event.arguments) not in self.asked:
+            key = call_key(event.name, event.arguments)
+            self.open_calls[event.call_id] = key
+            if key not in self.shown_calls:
+                self.shown_calls.add(key)
                 self.line(f"⚙ {event.name} {event.arguments[:200]}", "dim")
         elif isinstance(event, ev.ToolFinished):
+            self.shown_calls.discard(self.open_calls.pop(event.call_id, ""))
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
         elif notice_line(event):
             self.line(f"• {notice_line(event)}", "cyan")
         elif isinstance(event, ev.ErrorReport):
             self.line(f"✗ {event.message}", "red")
+        elif isinstance(event, ev.Retrying):
+            self.line(f"• {event.line}", "yellow")
+        elif isinstance(event, se.WorkEnded) and event.cancelled:
+            self.err.print("\nReply cancelled.")
+        elif isinstance(event, se.Resumed):
+            self.line(
+                f"• Resumed conversation {event.session_id} ({event.turns} turns); go on typing.",
+                "cyan",
+            )
 
     def end_text(self) -> None:
         """Finish a streamed answer with a newline."""
@@ -78,21 +78,29 @@ class PlainRenderer:
         self.err.print(Text(text, style=style), highlight=False)
 
 
-def _call_key(name: str, arguments: object) -> str:
-    """One spelling of a tool call, whether its arguments come as text or as a dict."""
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            return f"{name}:{arguments}"
-    return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
-
-
-def _show_retries(renderer: PlainRenderer) -> None:
-    """Say on stderr when a failed model call is retried ("retrying (2/3) after HTTP 500…")."""
-    from remecli.llm.retry_notices import add_retry_listener
-
-    add_retry_listener(lambda notice: renderer.line(f"• {notice.line}", "yellow"))
+async def show_until_handled(
+    session: ChatSession, renderer: PlainRenderer, frontend: PlainFrontEnd
+) -> bool:
+    """Render the session's events until the submitted line is handled (Ctrl+C cancels the
+    reply meanwhile, not the REPL); False when an error was reported."""
+    failed = False
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, session.cancel)
+    try:
+        async for event in session.events():
+            if isinstance(event, ev.ApprovalRequest | se.PickSession):
+                renderer.end_text()
+            if not await frontend.show(event):
+                renderer.render(event)
+            failed = failed or isinstance(event, ev.ErrorReport)
+            if isinstance(event, se.InputHandled):
+                break
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+        renderer.end_text()
+    return not failed
 
 
 def _cancel_on_sigterm() -> None:
@@ -105,56 +113,30 @@ def _cancel_on_sigterm() -> None:
             asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
 
 
-async def _close(assistant: Assistant) -> list[str]:
+async def _close(session: ChatSession) -> list[str]:
     """Save memory on the way out; a Ctrl+C meanwhile stops waiting (work stays pending)."""
     try:
-        return await assistant.close()
+        return await session.close()
     except (KeyboardInterrupt, asyncio.CancelledError):
-        return await assistant.close(force=True)
-
-
-async def _reply_cancellable(assistant: Assistant, text: str, renderer: PlainRenderer) -> bool:
-    """Stream one reply; Ctrl+C cancels just this reply (False), not the REPL."""
-
-    async def consume() -> None:
-        async for event in assistant.send(text):
-            renderer.render(event)
-
-    task = asyncio.ensure_future(consume())
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, task.cancel)
-    try:
-        await task
-        return True
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if not task.cancelled() or (current is not None and current.cancelling()):
-            raise  # the REPL itself is being cancelled (SIGTERM): save and exit
-        return False
-    finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
+        return await session.close(force=True)
 
 
 def run_once(settings: Settings, question: str) -> int:
     """Answer one question on stdout (tool activity and errors on stderr); non-zero on error."""
 
     async def main() -> int:
-        renderer = PlainRenderer(Console(), Console(stderr=True, soft_wrap=True))
-        assistant = Assistant(settings, ask=renderer.ask if sys.stdin.isatty() else None)
-        failed = False
+        out, err = Console(), Console(stderr=True, soft_wrap=True)
+        frontend = PlainFrontEnd(out, err)
+        renderer = PlainRenderer(out, err, frontend.shown_calls)
+        session = ChatSession(settings, about=ABOUT_PLAIN, approvals=sys.stdin.isatty())
         _cancel_on_sigterm()
-        _show_retries(renderer)
         try:
-            async for event in assistant.send(question):
-                failed = failed or isinstance(event, ev.ErrorReport)
-                renderer.render(event)
-            renderer.end_text()
+            session.send(question)  # the question as it is: no slash commands in one-shot
+            answered = await show_until_handled(session, renderer, frontend)
         finally:
-            for line in await _close(assistant):
+            for line in await _close(session):
                 renderer.line(f"• {line}", "dim")
-        return 1 if failed else 0
+        return 0 if answered else 1
 
     return asyncio.run(main())
 
@@ -169,19 +151,19 @@ def run_repl(settings: Settings) -> int:
 
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
-        renderer = PlainRenderer(out, err)
         frontend = PlainFrontEnd(out, err)
-        assistant = Assistant(settings, ask=renderer.ask)
+        renderer = PlainRenderer(out, err, frontend.shown_calls)
+        session = ChatSession(settings, about=ABOUT_PLAIN)
+        assistant = session.assistant
         assistant.working_dir.mkdir(parents=True, exist_ok=True)
         history_file = assistant.locations.plain_history
         if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
             os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))
-        session: PromptSession = PromptSession(
+        prompt: PromptSession = PromptSession(
             history=FileHistory(str(history_file)),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
         typed: list[str] = []  # lines of this conversation (/clear forgets them)
-        _show_retries(renderer)
         err.print(
             f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
         )
@@ -189,59 +171,30 @@ def run_repl(settings: Settings) -> int:
         try:
             while not frontend.quit_requested:
                 try:
-                    text = (await session.prompt_async("› ")).strip()
+                    text = (await prompt.prompt_async("› ")).strip()
                 except (EOFError, KeyboardInterrupt, asyncio.CancelledError):
                     break
                 if not text:
                     continue
                 typed.append(text)
-                if not text.startswith("/"):
-                    if not await _reply_cancellable(assistant, text, renderer):
-                        renderer.end_text()
-                        err.print("\nReply cancelled.")
-                    renderer.end_text()
-                    continue
-                parsed = parse(text)
-                if parsed is None:
-                    err.print(unknown_command_message(text))
-                    continue
-                command, arg = parsed
-                async for event in dispatch(assistant, command, arg, frontend):
-                    renderer.render(event)
-                renderer.end_text()
+                session.submit(text)
+                await show_until_handled(session, renderer, frontend)
                 if frontend.forget_requested:
                     frontend.forget_requested = False
                     forget_history_lines(history_file, typed)
                     typed.clear()
-                if frontend.resume_requested:
-                    assistant = await _resumed(assistant, settings, frontend, renderer)
+                if frontend.resumed:
+                    frontend.resumed = False
                     typed.clear()
         except asyncio.CancelledError:
             pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
-            for line in await _close(assistant):
+            for line in await _close(session):
                 renderer.line(f"• {line}", "")
         return 0
 
     return asyncio.run(main())
-
-
-async def _resumed(
-    assistant: Assistant, settings: Settings, frontend: PlainFrontEnd, renderer: PlainRenderer
-) -> Assistant:
-    """/resume in line mode: save the current conversation, continue the chosen one."""
-    session_id, frontend.resume_requested = frontend.resume_requested, None
-    await assistant.close(force=True)  # unfinished summaries stay pending: retried at start
-    resumed = Assistant(settings.model_copy(update={"resume": session_id}), ask=renderer.ask)
-    try:
-        await resumed.start()
-    except Exception as exc:
-        renderer.line(f"✗ Could not resume {session_id}: {exc}", "red")
-        return resumed
-    turns = sum(isinstance(e, ev.UserMessage) for e in resumed.replay())
-    renderer.line(f"• Resumed conversation {session_id} ({turns} turns); go on typing.", "cyan")
-    return resumed
 
 
 def forget_history_lines(path: Path, typed: list[str]) -> None:

@@ -1,50 +1,86 @@
-"""The line-mode REPL's side of the slash-command protocol (`remecli.commands.frontend.FrontEnd`)."""
+"""The line-mode front-end's answers to the session's screen requests and questions: pages are
+printed, the clipboard is reached with OSC 52, a session is picked by number, an approval is a
+y/n/a question."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markdown import Markdown
 
-if TYPE_CHECKING:
-    from remecli.conversation.session_list import SessionInfo
+from remecli.agent import events as ev
+from remecli.commands import session_events as se
+from remecli.commands.frontend import FrontEndInfo
 
 HORSE_LINE = "🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!"
+ABOUT_PLAIN = FrontEndInfo(keys=(), config_hint="`remecli config=cli key=value …`", log_file="")
+
+
+def call_key(name: str, arguments: object) -> str:
+    """One spelling of a tool call, whether its arguments come as text or as a dict."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return f"{name}:{arguments}"
+    return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
 class PlainFrontEnd:
-    """Screen actions for slash commands in a line-mode terminal: pages are printed, the
-    clipboard is reached with OSC 52, a session is picked by number."""
-
-    keys: Sequence[tuple[str, str]] = ()
-    config_hint = "`remecli config=cli key=value …`"
-    log_file = ""
+    """Screen requests and questions in a line-mode terminal."""
 
     def __init__(self, out: Console, err: Console) -> None:
         self.out = out
         self.err = err
         self.quit_requested = False
-        self.resume_requested: str | None = None
         self.forget_requested = False
+        self.resumed = False
+        self.shown_calls: set[str] = set()  # tool calls whose ⚙ line is on screen
 
-    async def show_page(self, title: str, markdown: str) -> None:
-        self.out.print(Markdown(markdown))
+    async def show(self, event: object) -> bool:
+        """Handle `event` if it is a screen request or a question; False otherwise."""
+        if isinstance(event, ev.ApprovalRequest):
+            if event.answer.done():  # the reply was cancelled before the question came up
+                return True
+            answer = await self.ask(event.request)
+            if not event.answer.done():  # not cancelled meanwhile
+                event.answer.set_result(answer)
+        elif isinstance(event, se.PickSession):
+            chosen = await self.pick_session(event)
+            if not event.answer.done():
+                event.answer.set_result(chosen)
+        elif isinstance(event, se.ShowPage):
+            self.out.print(Markdown(event.markdown))
+        elif isinstance(event, se.ForgetTyped):
+            self.forget_requested = True
+        elif isinstance(event, se.QuitRequested):
+            self.quit_requested = True
+        elif isinstance(event, se.CopyText):
+            self.copy(event.text, event.what)
+        elif isinstance(event, se.Celebrate):
+            self.out.print(HORSE_LINE)
+        elif isinstance(event, se.Resumed):
+            self.resumed = True
+            return False  # the renderer prints it
+        else:
+            return False
+        return True
 
-    async def clear_view(self) -> None:
-        """Nothing to remove in a scrolling terminal."""
+    async def ask(self, request) -> str:
+        """Approval prompt in line mode (under the call's ⚙ line, shown once)."""
+        key = call_key(request.tool_name, dict(request.arguments))
+        arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
+        call = "" if key in self.shown_calls else f"\n⚙ {request.tool_name} {arguments}"
+        self.shown_calls.add(key)
+        question = f"{call}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
+        answer = (await asyncio.to_thread(input, question)).strip().lower()
+        return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
-    async def forget_typed(self) -> None:
-        self.forget_requested = True
-
-    async def quit(self) -> None:
-        self.quit_requested = True
-
-    async def copy(self, text: str, what: str) -> None:
+    def copy(self, text: str, what: str) -> None:
         stream = sys.stdout
         if stream.isatty():
             stream.write(f"\x1b]52;c;{base64.b64encode(text.encode()).decode()}\a")
@@ -54,8 +90,8 @@ class PlainFrontEnd:
             self.err.print(f"{what} (not a terminal, so printed instead of copied):")
             self.out.print(text, markup=False, highlight=False)
 
-    async def pick_session(self, sessions: Sequence[SessionInfo]) -> str | None:
-        shown = list(sessions)[:20]
+    async def pick_session(self, event: se.PickSession) -> str | None:
+        shown = list(event.sessions)[:20]
         for n, info in enumerate(shown, 1):
             when = info.last_activity.replace("T", " ")[:16]
             self.err.print(
@@ -67,9 +103,3 @@ class PlainFrontEnd:
         if answer.isdigit() and 1 <= int(answer) <= len(shown):
             return shown[int(answer) - 1].session_id
         return None
-
-    async def resume(self, session_id: str) -> None:
-        self.resume_requested = session_id
-
-    async def celebrate(self) -> None:
-        self.out.print(HORSE_LINE)

@@ -41,8 +41,8 @@ def assistant_factory(fake_llm, tmp_path: Path):
     """Build an Assistant (extra key=value settings as arguments)."""
     made: list[Assistant] = []
 
-    def build(*extra: str, ask=None) -> Assistant:
-        assistant = Assistant(make_settings(fake_llm, tmp_path, *extra), cwd=tmp_path, ask=ask)
+    def build(*extra: str) -> Assistant:
+        assistant = Assistant(make_settings(fake_llm, tmp_path, *extra), cwd=tmp_path)
         made.append(assistant)
         return assistant
 

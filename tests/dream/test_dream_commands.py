@@ -6,6 +6,7 @@ import datetime as dt
 
 from remecli.agent import events as ev
 from remecli.commands import COMMANDS, dispatch
+from remecli.commands.session_events import ShowPage
 from remecli.notes.layout import WorkingDir
 from tests.dream.conftest import add_card, extraction, receipt, unit
 from tests.dream.test_dream_actions import NODE, NODE_TEXT
@@ -26,7 +27,11 @@ class Pages:
 
 
 async def run(assistant, name: str, arg: str = "", ui=None) -> list:
-    return [e async for e in dispatch(assistant, COMMANDS[name], arg, ui)]
+    events = [e async for e in dispatch(assistant, COMMANDS[name], arg)]
+    for event in events:  # pages are events now; hand them to the recording front-end
+        if ui is not None and isinstance(event, ShowPage):
+            await ui.show_page(event.title, event.markdown)
+    return events
 
 
 async def test_dream_command_consolidates_and_reports(assistant_factory, fake_llm, tmp_path):

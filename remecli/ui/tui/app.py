@@ -8,22 +8,20 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.worker import Worker, WorkerError, WorkerState
+from textual.worker import Worker
 
 from remecli.agent.assistant import Assistant, missing_key_message
-from remecli.commands import dispatch, parse
-from remecli.commands.registry import SlashCommand, unknown_command_message
+from remecli.commands import session_events as se
+from remecli.commands.chat_session import ChatSession
 from remecli.config.settings import Settings
-from remecli.llm.retry_notices import RetryNotice, add_retry_listener
 from remecli.ui.tui import collector_pauses
 from remecli.ui.tui.event_renderer import EventRenderer
-from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd
+from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
 from remecli.ui.tui.themes import apply_themes
 from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
@@ -66,17 +64,18 @@ class RemeApp(App):
         self.log_file = log_file
         self.cwd = cwd
         self.frontend = TuiFrontEnd(self)
-        self.assistant = Assistant(settings, cwd=cwd, ask=self.frontend.ask_approval)
-        self._queue: list[str] = []  # lines submitted while a reply or command was running
+        self.session = ChatSession(settings, cwd=cwd, about=about_tui(log_file))
         self.renderer: EventRenderer | None = None
-        self._reply_worker: Worker | None = None
-        self._command_worker: Worker | None = None
+        self._showing = False  # an event is being rendered
         self._last_interrupt = 0.0
-        self._boot_error: str | None = None
         self._quitting = False
         self._shutdown_worker: Worker | None = None
-        self._stop_retry_notices: Callable[[], None] = lambda: None
         self._hangup_task: asyncio.Future[None] | None = None
+
+    @property
+    def assistant(self) -> Assistant:
+        """The session's current agent facade (replaced by /resume)."""
+        return self.session.assistant
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
@@ -95,7 +94,7 @@ class RemeApp(App):
         status.max_tokens = self.settings.max_input_length
         status.working_dir = str(self.assistant.working_dir)
         self.renderer = EventRenderer(self.query_one(ChatView), status)
-        self._stop_retry_notices = add_retry_listener(self._on_retry)
+        self.run_worker(self._show_events(), name="events", group="events")
         self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)
         await chat.add_notice(
@@ -107,13 +106,35 @@ class RemeApp(App):
             if problem:
                 await chat.add_error(problem)
 
-    def _on_retry(self, notice: RetryNotice) -> None:
-        """A model call failed and is retried: say so in the status line."""
-        if self.renderer is not None:
-            self.renderer.set_state(notice.line)
+    async def _show_events(self) -> None:
+        """Render the session's one event stream, in order, for as long as the app runs."""
+        async for event in self.session.events():
+            self._showing = True
+            try:
+                if not await self.frontend.show(event):
+                    await self._show_work(event)
+                if event == se.Activity("ready"):
+                    self._settle()  # booted
+            except Exception:
+                log.exception("showing %r failed", event)
+            finally:
+                self._showing = False
+
+    async def _show_work(self, event: object) -> None:
+        """A reply's or command's end, or the agent's own output."""
+        if isinstance(event, se.WorkEnded):
+            if event.cancelled:
+                await self.view.note_cancelled()
+            await self.view.end_reply()
+            self.status.state = "ready"
+            self._settle()
+        elif isinstance(event, se.InputHandled):
+            if not self.session.busy:
+                self._settle()
+        else:
+            await self.view.render(event)  # type: ignore[arg-type]
 
     def on_unmount(self) -> None:
-        self._stop_retry_notices()
         collector_pauses.release()
 
     def _settle(self) -> None:
@@ -127,8 +148,7 @@ class RemeApp(App):
 
     def on_ready(self) -> None:
         """First frame is on screen: now load the agent runtime in the background."""
-        self.run_worker(self._boot(), name="boot", group="boot")
-        self.assistant.notices.listener = self.background_event
+        self.run_worker(self.session.start(), name="boot", group="boot")
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
@@ -143,7 +163,7 @@ class RemeApp(App):
 
         async def save_then_leave() -> None:
             try:
-                await asyncio.wait_for(self.assistant.close(), timeout=120)
+                await asyncio.wait_for(self.session.close(), timeout=120)
             except BaseException:
                 log.exception("saving on hang-up failed; unsaved work stays in sessions/")
             finally:
@@ -166,32 +186,6 @@ class RemeApp(App):
             return
         await self.action_quit_app()
 
-    def background_event(self, event) -> None:
-        """A notice that arrived while no reply runs (background summary finished, …)."""
-        self.call_later(self.view.render, event)
-
-    async def _boot(self) -> None:
-        status = self.query_one(StatusLine)
-        status.state = "loading agent…"
-        try:
-            await asyncio.to_thread(_import_runtime)
-            await self.assistant.start()
-        except Exception as exc:
-            log.exception("agent start failed")
-            where = f" Details in {self.log_file}." if self.log_file else ""
-            self._boot_error = f"Could not start the agent: {exc}.{where}"
-            await self.query_one(ChatView).add_error(self._boot_error)
-            status.state = "error"
-            return
-        if self.settings.resume and not self.replying and not self.query(".user"):
-            for event in self.assistant.replay():  # a resumed conversation, where it left off
-                await self.view.render(event)
-            await self.view.end_reply()
-        status.state = "ready" if not self.replying else status.state
-        self.view.context_usage(self.assistant.context_usage())
-        if not self.replying:
-            self._settle()
-
     # ----------------------------------------------------------------- input
     def on_key(self, event) -> None:
         """Typing while focus is elsewhere on the chat screen (a tool panel) goes to the prompt."""
@@ -206,7 +200,7 @@ class RemeApp(App):
 
     async def on_chat_input_submitted(self, message: ChatInput.Submitted) -> None:
         self.query_one(CommandMenu).show_for("")
-        await self.run_command_text(message.text)
+        self.session.submit(message.text)
 
     def action_complete(self) -> None:
         menu = self.query_one(CommandMenu)
@@ -224,54 +218,6 @@ class RemeApp(App):
         """The conversation view."""
         return self.query_one(ChatView)
 
-    async def run_command_text(self, text: str) -> None:
-        """Handle one submitted line: a slash command or a message to the agent. While a reply
-        or a conversation-changing command runs, the line is queued and runs after it."""
-        chat = self.chat
-        command: SlashCommand | None = None
-        arg = ""
-        if text.startswith("/"):
-            parsed = parse(text)
-            if parsed is None:
-                await chat.add_error(unknown_command_message(text))
-                return
-            command, arg = parsed
-        if self.replying and (command is None or command.needs_idle):
-            self._queue.append(text)
-            if command is None:
-                await chat.add_user(text, queued=True)
-            else:
-                await chat.add_notice(f"• {text} queued: it runs when the reply ends.")
-            return
-        if command is not None:
-            self._command_worker = self.run_worker(
-                self._command(command, arg), name="command", group="command"
-            )
-            if command.needs_idle:
-                self._reply_worker = self._command_worker
-            return
-        if self._boot_error:
-            await chat.add_error(self._boot_error + " Fix the setting and restart remecli.")
-            return
-        user = await chat.add_user(text, queued=not self.assistant.ready)
-        self._reply_worker = self.run_worker(self._reply(text, user), name="reply", group="reply")
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A reply or command ended: run the next queued line, if any."""
-        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-            return
-        if self._queue and not self.replying and not self._quitting:
-            text = self._queue.pop(0)
-            self.call_later(self._run_queued, text)
-
-    async def _run_queued(self, text: str) -> None:
-        await self.chat.unmark_queued(text)
-        if text.startswith("/"):
-            await self.run_command_text(text)
-            return
-        user = self.chat.last_user(text)
-        self._reply_worker = self.run_worker(self._reply(text, user), name="reply", group="reply")
-
     @property
     def view(self) -> EventRenderer:
         """The renderer of core events (exists once the screen is composed)."""
@@ -280,52 +226,22 @@ class RemeApp(App):
         return self.renderer
 
     @property
+    def status(self) -> StatusLine:
+        """The status line."""
+        return self.query_one(StatusLine)
+
+    @property
     def replying(self) -> bool:
-        """True while a reply (or a conversation-changing command) runs."""
-        return self._reply_worker is not None and self._reply_worker.is_running
-
-    async def _reply(self, text: str, user: object = None) -> None:
-        status = self.query_one(StatusLine)
-        status.state = "thinking…"
-        try:
-            if not self.assistant.ready:
-                with contextlib.suppress(Exception):  # a failed start is reported by send()
-                    await self.assistant.start()
-            await self.chat.unmark_queued(text)
-            async with contextlib.aclosing(self.assistant.send(text)) as stream:
-                async for event in stream:
-                    await self.view.render(event)
-        except asyncio.CancelledError:
-            await self.view.note_cancelled()
-            raise
-        finally:
-            await self.view.end_reply()
-            status.state = "ready"
-            if self.assistant.ready:
-                self.view.context_usage(self.assistant.context_usage())
-            self._settle()
-
-    async def _command(self, command: SlashCommand, arg: str) -> None:
-        status = self.query_one(StatusLine)
-        if command.needs_idle:
-            status.state = f"/{command.name}…"
-        try:
-            async for event in dispatch(self.assistant, command, arg, self.frontend):
-                await self.view.render(event)
-        finally:
-            if command.needs_idle:
-                status.state = "ready"
-            if self.assistant.ready:
-                self.view.context_usage(self.assistant.context_usage())
-            self._settle()
+        """True while a reply or a conversation-changing command runs or waits, or what it
+        produced is still being shown."""
+        return self.session.busy or self.session.unread > 0 or self._showing
 
     # --------------------------------------------------------------- actions
     def action_cancel_reply(self) -> None:
         if self.query_one(CommandMenu).is_open:
             self.query_one(CommandMenu).show_for("")
             return
-        if self.replying and self._reply_worker is not None:
-            self._reply_worker.cancel()
+        self.session.cancel()
 
     def action_scroll_chat(self, where: str, always: bool = False) -> None:
         """Keyboard scrolling of the conversation from the prompt (main screen only)."""
@@ -347,8 +263,7 @@ class RemeApp(App):
         if self.frontend.copy_selection():
             return
         self.frontend.close_approval()  # the dialog never outlives a cancel: denied
-        if self.replying and self._reply_worker is not None:
-            self._reply_worker.cancel()
+        if self.session.cancel():
             self._last_interrupt = time.monotonic()
             return
         if time.monotonic() - self._last_interrupt < 2.0:
@@ -366,11 +281,7 @@ class RemeApp(App):
         self._shutdown_worker = self.run_worker(self._save_and_exit(), name="shutdown")
 
     async def _save_and_exit(self) -> None:
-        worker = self._reply_worker
-        if self.replying and worker is not None:  # close its tool calls before the save
-            worker.cancel()
-            with contextlib.suppress(WorkerError):
-                await worker.wait()
+        await self.session.stop()  # a running reply closes its tool calls before the save
         if self.assistant.ready:
             await self.query_one(ChatView).add_notice(
                 "• Saving this conversation to long-term memory before exit… "
@@ -378,26 +289,19 @@ class RemeApp(App):
                 "summarized at the next start)"
             )
             self.query_one(StatusLine).state = "saving memory…"
-        lines = await self.assistant.close()
+        lines = await self.session.close()
         self.exit(0, message=self._exit_message(lines))
 
     async def _force_quit(self) -> None:
         if self._shutdown_worker is not None:
             self._shutdown_worker.cancel()
-        lines = await self.assistant.close(force=True)
+        lines = await self.session.close(force=True)
         self.exit(0, message=self._exit_message(lines))
 
     def _exit_message(self, lines: list[str]) -> str | None:
         """What to print after the TUI closes: the summaries' outcomes not shown in the chat."""
         shown = self.renderer.shown_notices if self.renderer is not None else set()
         return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
-
-
-def _import_runtime() -> None:
-    """Import the heavy agent runtime off the UI thread (~1 s), so the window paints first."""
-    import agentscope.agent  # noqa: F401
-    import agentscope.model  # noqa: F401
-    import agentscope.tool  # noqa: F401
 
 
 def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:

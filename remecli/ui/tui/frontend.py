@@ -1,20 +1,23 @@
-"""The TUI's side of the slash-command protocol (`remecli.commands.frontend.FrontEnd`), and the
-command palette's provider. Every command reaches the screen only through these methods."""
+"""The TUI's answers to the session's events that are not agent output: queued turns, activity,
+screen requests (pages, clear, copy, quit, the horse) and questions (approval, session picker),
+and the command palette's provider. The core is reached only through `ChatSession.submit`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from remecli.agent import events as ev
 from remecli.commands import COMMANDS
+from remecli.commands import session_events as se
+from remecli.commands.frontend import FrontEndInfo
 from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
-    from remecli.conversation.session_list import SessionInfo
     from remecli.ui.tui.app import RemeApp
 
 log = logging.getLogger(__name__)
@@ -35,31 +38,72 @@ KEYS = [
     ("Ctrl+D / Ctrl+Q", "quit"),
     ("Ctrl+P", "command palette (every slash command)"),
 ]
+CONFIG_HINT = "`remecli config=cli key=value …` (see `remecli --help`)"
+
+
+def about_tui(log_file: object) -> FrontEndInfo:
+    """What /help says about the TUI."""
+    return FrontEndInfo(KEYS, CONFIG_HINT, str(log_file or ""))
 
 
 class TuiFrontEnd:
-    """Screen actions for slash commands, performed on the running `RemeApp`."""
-
-    keys: Sequence[tuple[str, str]] = KEYS
-    config_hint = "`remecli config=cli key=value …` (see `remecli --help`)"
+    """Shows the session's screen requests and questions on the running `RemeApp`."""
 
     def __init__(self, app: RemeApp) -> None:
         self.app = app
-        self.log_file = str(app.log_file or "")
         self.approval: ApprovalScreen | None = None  # the approval dialog on screen, if any
 
-    async def ask_approval(self, request: Any) -> str:
-        """The core's approval callback: a dialog; "yes", "no" or "always"."""
-        app = self.app
-        renderer = app.renderer
-        assert renderer is not None
-        renderer.set_waiting(f"waiting for your approval of {request.tool_name}…")
-        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    async def show(self, event: object) -> bool:
+        """Handle `event` if it is one of the session's own; False for agent output."""
+        app, chat = self.app, self.app.chat
+        if isinstance(event, se.UserTurn):
+            await chat.add_user(event.text, queued=event.queued)
+        elif isinstance(event, se.MessageSent):
+            await chat.unmark_queued(event.text)
+        elif isinstance(event, se.CommandQueued):
+            await chat.add_notice(f"• {event.text} queued: it runs when the reply ends.")
+        elif isinstance(event, se.Activity | se.WorkStarted):
+            app.status.state = event.text if isinstance(event, se.Activity) else event.label
+        elif isinstance(event, ev.Retrying):
+            app.view.set_state(event.line)
+        elif isinstance(event, ev.ApprovalRequest):
+            self.ask_approval(event)
+        elif isinstance(event, se.PickSession):
+            self.pick_session(event)
+        elif isinstance(event, se.ShowPage):
+            from remecli.ui.tui.screens.text_screen import TextScreen
 
-        def answered(answer: str | None) -> None:
-            if not future.done():
-                future.set_result(answer or "no")
+            app.push_screen(TextScreen(event.markdown, event.title))
+        elif isinstance(event, se.ClearView):
+            await self.clear_view()
+        elif isinstance(event, se.ForgetTyped):
+            app.input_history.forget_conversation()  # /clear: typed lines leave the file too
+        elif isinstance(event, se.QuitRequested):
+            await app.action_quit_app()
+        elif isinstance(event, se.CopyText):
+            await self.copy(event.text, event.what)
+        elif isinstance(event, se.Celebrate):
+            from remecli.ui.tui.horse import HorseScreen
 
+            app.push_screen(HorseScreen())
+        elif isinstance(event, se.Resuming):
+            app.status.state = "resuming…"
+            await chat.add_notice(f"• Saving this conversation, then resuming {event.session_id}…")
+        elif isinstance(event, se.Replay):
+            for shown in event.events:  # a resumed conversation, where it left off
+                await app.view.render(shown)
+            await app.view.end_reply()
+        elif isinstance(event, se.Resumed):
+            await chat.add_notice(f"• Resumed conversation {event.session_id}.")
+        else:
+            return False
+        return True
+
+    def ask_approval(self, event: ev.ApprovalRequest) -> None:
+        """A dialog for the approval question; its answer ("yes", "no", "always") resolves the
+        request's future. A reply cancelled under the dialog cancels the future: it closes."""
+        app, request, answer = self.app, event.request, event.answer
+        app.view.set_waiting(f"waiting for your approval of {request.tool_name}…")
         screen = ApprovalScreen(
             request.tool_name,
             dict(request.arguments),
@@ -68,14 +112,19 @@ class TuiFrontEnd:
             hint=always_hint(request.tool_name, request.kind, request.scope),
             workspace=app.assistant.workspace,
         )
+
+        def answered(choice: str | None) -> None:
+            if not answer.done():
+                answer.set_result(choice or "no")
+
+        def gone(_: asyncio.Future[str]) -> None:
+            self.approval = None
+            app.view.set_waiting(None)
+            self.close_approval(screen)  # the reply was cancelled under the dialog: denied
+
         self.approval = screen
         app.push_screen(screen, callback=answered)
-        try:
-            return await future
-        finally:
-            self.approval = None
-            renderer.set_waiting(None)
-            self.close_approval(screen)  # the reply was cancelled under the dialog: denied
+        answer.add_done_callback(gone)
 
     def close_approval(self, screen: ApprovalScreen | None = None) -> None:
         """Dismiss the approval dialog (as "no") if it is still on screen."""
@@ -83,27 +132,23 @@ class TuiFrontEnd:
         if screen is not None and screen.is_current:
             screen.dismiss("no")
 
-    async def show_page(self, title: str, markdown: str) -> None:
-        from remecli.ui.tui.screens.text_screen import TextScreen
+    def pick_session(self, event: se.PickSession) -> None:
+        from remecli.ui.tui.screens.session_picker import SessionPicker
 
-        self.app.push_screen(TextScreen(markdown, title))
+        def picked(result: Any) -> None:
+            if not event.answer.done():
+                event.answer.set_result(result if isinstance(result, str) else None)
+
+        self.app.push_screen(SessionPicker(event.sessions), callback=picked)
 
     async def clear_view(self) -> None:
         """Empty the conversation view (a new conversation starts); the counters start over."""
         from remecli.ui.tui import collector_pauses
-        from remecli.ui.tui.widgets.status_line import StatusLine
 
         collector_pauses.release()  # the widgets about to go are freed at the next settle
         await self.app.chat.remove_children()
-        self.app.query_one(StatusLine).compactions = 0
+        self.app.status.compactions = 0
         self.app.input_history.mark_conversation()
-
-    async def forget_typed(self) -> None:
-        """/clear: what was typed in this conversation leaves the input history file too."""
-        self.app.input_history.forget_conversation()
-
-    async def quit(self) -> None:
-        await self.app.action_quit_app()
 
     async def copy(self, text: str, what: str) -> None:
         self.app.copy_to_clipboard(text)
@@ -112,40 +157,6 @@ class TuiFrontEnd:
             f"• Copied {what} ({lines} line{'s' if lines > 1 else ''}, {len(text):,} characters) "
             "to the clipboard."
         )
-
-    async def pick_session(self, sessions: Sequence[SessionInfo]) -> str | None:
-        from remecli.ui.tui.screens.session_picker import SessionPicker
-
-        result: Any = await self.app.push_screen(SessionPicker(sessions), wait_for_dismiss=True)
-        return result if isinstance(result, str) else None
-
-    async def resume(self, session_id: str) -> None:
-        """Save the current conversation, then continue `session_id` in its place."""
-        from remecli.agent.assistant import Assistant
-        from remecli.ui.tui.widgets.status_line import StatusLine
-
-        app = self.app
-        chat = app.chat
-        app.query_one(StatusLine).state = "resuming…"
-        await chat.add_notice(f"• Saving this conversation, then resuming {session_id}…")
-        await app.assistant.close(force=True)  # unfinished summaries stay pending: retried at start
-        settings = app.settings.model_copy(update={"resume": session_id})
-        app.assistant = Assistant(settings, cwd=app.cwd, ask=self.ask_approval)
-        app.assistant.notices.listener = app.background_event
-        await self.clear_view()
-        try:
-            await app.assistant.start()
-        except Exception as exc:
-            log.exception("resume failed")
-            await chat.add_error(f"Could not resume {session_id}: {exc}")
-            return
-        renderer = app.renderer
-        assert renderer is not None
-        for event in app.assistant.replay():
-            await renderer.render(event)
-        await renderer.end_reply()
-        await chat.add_notice(f"• Resumed conversation {session_id}.")
-        renderer.context_usage(app.assistant.context_usage())
 
     def copy_selection(self) -> bool:
         """Copy selected text (in the chat or in the prompt) to the clipboard; True if any."""
@@ -162,11 +173,6 @@ class TuiFrontEnd:
         app.screen.clear_selection()
         app.notify(f"Copied {len(selected):,} characters to the clipboard.", timeout=2)
         return True
-
-    async def celebrate(self) -> None:
-        from remecli.ui.tui.horse import HorseScreen
-
-        self.app.push_screen(HorseScreen())
 
 
 class SlashCommands(Provider):
@@ -187,4 +193,7 @@ class SlashCommands(Provider):
 
     def _runner(self, name: str) -> Callable[[], Any]:
         app: Any = self.app
-        return lambda: app.run_command_text(f"/{name}")
+        return lambda: app.session.submit(f"/{name}")
+
+
+__all__ = ["KEYS", "SlashCommands", "TuiFrontEnd", "about_tui"]
