@@ -12,8 +12,9 @@ the public `__call__` turns a cancellation of the request into an answer marked 
 so a deadline put around it cannot tell "the server hung" from "the user pressed Esc"; only
 `_call_api` sees the provider's raw result (before the retry loop and the stream accumulator).
 The HTTP response's content type and a body the SDK could not parse are only visible in
-`_parse_stream_response` / `_parse_completion_response`. The formatter's override is public
-(`format`).
+`_parse_stream_response` / `_parse_completion_response` (an httpx response hook would see them,
+but the SDK turns any error raised there into a retried "connection error", which tells the user
+the wrong thing). The formatter's override is public (`format`).
 """
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ class AgentscopeChatModel:
         self, messages: Sequence[ChatMessage], schema: JSONSchema | None = None
     ) -> JSONValue:
         """The JSON value of the answer (`remecli.llm.json_answer.require_json`)."""
-        answer = "".join([piece async for piece in self.stream_text(messages)])
-        return require_json(answer, schema)
+        from remecli.llm.model_text import answer_text
+
+        return require_json(await answer_text(self, messages), schema)
 
     async def aclose(self) -> None:
         """Close the SDK client's connections."""

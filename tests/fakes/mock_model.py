@@ -16,6 +16,7 @@ from typing import Any
 
 from remecli.llm.chat_model import ChatMessage, JSONSchema, JSONValue
 from remecli.llm.json_answer import require_json
+from remecli.llm.model_text import answer_text
 
 Answer = str | Callable[[list[ChatMessage]], str] | BaseException
 
@@ -58,8 +59,7 @@ class MockModel:
         self, messages: Sequence[ChatMessage], schema: JSONSchema | None = None
     ) -> JSONValue:
         """The next answer read as JSON, exactly as the real adapter reads it."""
-        answer = "".join([piece async for piece in self.stream_text(messages)])
-        return require_json(answer, schema)
+        return require_json(await answer_text(self, messages), schema)
 
     def agent_model(self) -> Any:
         """Not available: the agent loop needs a provider object (use the HTTP fake)."""

@@ -1,18 +1,10 @@
-"""One plain model request (no tools) of dream or resource cards, retried on transient errors."""
+"""One JSON request (no tools) of dream or resource cards, retried on transient errors."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from remecli.llm.chat_model import ChatMessage, ChatModel, JSONSchema, JSONValue
-
-
-async def ask(model: ChatModel, messages: Sequence[ChatMessage], max_retries: int) -> str:
-    """The text of the model's complete answer to `messages` (retried on transient errors)."""
-    from remecli.llm.model_text import answer_text
-    from remecli.llm.retry import call_with_backoff
-
-    return await call_with_backoff(lambda: answer_text(model, messages), max_retries, what="dream")
 
 
 async def ask_json(
