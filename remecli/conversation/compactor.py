@@ -7,9 +7,9 @@ checkpoint of the previous one. A checkpoint missing sections is asked for again
 accepted with the missing sections taken from the previous checkpoint. Each request is retried
 with exponential backoff on 429/5xx/timeouts (`remecli.llm.retry.call_with_backoff`).
 Compaction never raises except on cancellation: a cancelled request raises
-`asyncio.CancelledError` (`ChatModel.stream_text`), so Esc stops a compaction at once. If the model keeps failing, the result has `ok=False` and a
-deterministic fallback checkpoint (the previous one plus a note); the caller decides whether to
-use it.
+`asyncio.CancelledError` (`ChatModel.stream_text`), so Esc stops a compaction at once. If the
+model keeps failing, the result has `ok=False` and a deterministic fallback checkpoint (the
+previous one plus a note); the caller decides whether to use it.
 """
 
 from __future__ import annotations

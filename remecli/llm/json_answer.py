@@ -1,9 +1,9 @@
 """JSON from a model answer: the one reader (json-repair), tolerant of fences and prose.
 
 Models wrap JSON in ```json fences, put a sentence before or after it, or leave a trailing
-comma. The answer is cut to the JSON part (the first fenced block if there is one, then from
-the first opening bracket of the wanted kind to the last closing one) and parsed once with
-json-repair.
+comma. The answer is cut to the JSON part (the first fenced block that holds some, else the
+whole answer; then from the first opening bracket of the wanted kind to the last closing one)
+and parsed once with json-repair.
 """
 
 from __future__ import annotations
@@ -23,11 +23,7 @@ _BRACKETS = {"object": ("{", "}"), "array": ("[", "]")}
 
 def json_from_answer(answer: str, shape: Shape | None = None) -> JSONValue | None:
     """The JSON object or array in `answer` (of `shape` when given); None if there is none."""
-    text = (answer or "").strip()
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    span = _json_span(text, shape)
+    span = _json_span(_json_part(answer or "", shape), shape)
     if span is None:
         return None
     import json_repair
@@ -77,6 +73,15 @@ def _shape_of(schema: JSONSchema | None) -> Shape | None:
         return "object"  # a pydantic model is a JSON object
     kind = schema.get("type") if isinstance(schema, Mapping) else None
     return kind if kind in ("object", "array") else None
+
+
+def _json_part(answer: str, shape: Shape | None) -> str:
+    """The first fenced block that holds JSON (of `shape`), else the whole answer."""
+    for fenced in _FENCE.finditer(answer):
+        block = fenced.group(1).strip()
+        if _json_span(block, shape) is not None:
+            return block
+    return answer.strip()
 
 
 def _json_span(text: str, shape: Shape | None) -> str | None:

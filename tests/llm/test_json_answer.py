@@ -22,6 +22,7 @@ from tests.fakes.mock_model import MockModel
         ('Sure! {"a": 1, "b": [1, 2]} hope it helps', {"a": 1, "b": [1, 2]}),
         ('{"a": 1,}', {"a": 1}),
         ('{"a": 1} — see [[link]] for more', {"a": 1}),
+        ('Wrote:\n```markdown\n# Node\n```\nReceipt: {"action": "CREATE"}', {"action": "CREATE"}),
         ("I cannot do that.", None),
         ("<nothing to store>", None),
         ("", None),
