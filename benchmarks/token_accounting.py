@@ -134,7 +134,9 @@ async def conversation(turns: int) -> None:
         agent = Agent(
             name="ReMe",
             system_prompt="You are a benchmark assistant.",
-            model=build_chat_model(settings.llm, context_size=settings.max_input_length),
+            model=build_chat_model(
+                settings.llm, context_size=settings.max_input_length
+            ).agent_model(),
             toolkit=Toolkit(tools=[FunctionTool(read, is_read_only=True)]),
             middlewares=[mw],
             **agent_kwargs(),

@@ -144,7 +144,9 @@ class Assistant:
         agent = Agent(
             name="ReMe",
             system_prompt=live_prompt.current(),
-            model=build_chat_model(self.settings.llm, context_size=self.settings.max_input_length),
+            model=build_chat_model(
+                self.settings.llm, context_size=self.settings.max_input_length
+            ).agent_model(),
             toolkit=build_toolkit(tools),
             middlewares=[
                 context,  # outermost: its overflow retry goes through the retry middleware

@@ -6,11 +6,10 @@ window: a part too large for one request is compacted in stages, each stage upda
 checkpoint of the previous one. A checkpoint missing sections is asked for again once, then
 accepted with the missing sections taken from the previous checkpoint. Each request is retried
 with exponential backoff on 429/5xx/timeouts (`remecli.llm.retry.call_with_backoff`).
-Compaction never raises except on cancellation: a cancelled request (agentscope's model turns
-`asyncio.CancelledError` into an "interrupted" answer) raises `asyncio.CancelledError` again, so
-Esc stops a compaction at once. If the model keeps failing, the result has `ok=False` and a
-deterministic fallback checkpoint (the previous one plus a note); the caller decides whether to
-use it.
+Compaction never raises except on cancellation: a cancelled request raises
+`asyncio.CancelledError` (`ChatModel.stream_text`), so Esc stops a compaction at once. If the
+model keeps failing, the result has `ok=False` and a deterministic fallback checkpoint (the
+previous one plus a note); the caller decides whether to use it.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any
 from remecli.config.settings import LLMSettings
 from remecli.knowledge import prompts
 from remecli.llm.blocks import block_text, clip
+from remecli.llm.chat_model import ChatMessage, ChatModel, assistant, system, user
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +48,11 @@ class CompactionResult:
 
 
 class Compactor:
-    """Turns messages into a checkpoint with the chat `model` (an agentscope ChatModelBase)."""
+    """Turns messages into a checkpoint with the chat `model`."""
 
     def __init__(
         self,
-        model: Any,
+        model: ChatModel,
         counter: Any,
         language: str = "",
         max_input_length: int = 128_000,
@@ -163,11 +163,9 @@ class Compactor:
         total: int,
         result: CompactionResult,
     ) -> str:
-        from agentscope.message import AssistantMsg, SystemMsg, UserMsg
-
         request = [
-            SystemMsg(name="system", content=self._system()),
-            UserMsg(name="user", content=self._user(conversation, previous, focus, number, total)),
+            system(self._system()),
+            user(self._user(conversation, previous, focus, number, total)),
         ]
         text = _clean(await self._ask(request))
         missing = prompts.missing_sections(text)
@@ -181,10 +179,7 @@ class Compactor:
             missing=", ".join(headings[i] for i in missing),
             sections=", ".join(headings),
         )
-        request += [
-            AssistantMsg(name="assistant", content=text or "(empty)"),
-            UserMsg(name="user", content=retry),
-        ]
+        request += [assistant(text or "(empty)"), user(retry)]
         second = _clean(await self._ask(request))
         still_missing = prompts.missing_sections(second)
         if not still_missing:
@@ -199,7 +194,7 @@ class Compactor:
             result.filled_sections.append(headings[index])
         return prompts.assemble(bodies, self.language)
 
-    async def _ask(self, request: list[Any]) -> str:
+    async def _ask(self, request: list[ChatMessage]) -> str:
         """One model request (retried with backoff on transient errors); the answer's text."""
         from remecli.llm.retry import call_with_backoff
 
@@ -210,15 +205,11 @@ class Compactor:
             what="compaction request",
         )
 
-    async def _ask_once(self, request: list[Any]) -> str:
-        """One model call; the text of the complete answer.
-
-        Raises `asyncio.CancelledError` when the call was interrupted: agentscope's model
-        swallows the cancellation and returns an answer marked `INTERRUPTED` instead.
-        """
+    async def _ask_once(self, request: list[ChatMessage]) -> str:
+        """One model call; the text of the complete answer (`CancelledError` if interrupted)."""
         from remecli.llm.model_text import answer_text
 
-        return await answer_text(self.model, request, "compaction request")
+        return await answer_text(self.model, request)
 
     # ------------------------------------------------------------------ prompts
     def _system(self) -> str:

@@ -21,9 +21,9 @@ import re
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from remecli.knowledge.cards import join_frontmatter, read_meta, slugify
 from remecli.knowledge.resources_extract import (
@@ -32,6 +32,9 @@ from remecli.knowledge.resources_extract import (
     extract,
     is_resource_name,
 )
+
+if TYPE_CHECKING:
+    from remecli.llm.chat_model import ChatModel
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +120,7 @@ def render_card(
 class ResourceCards:
     """Turns the working dir's resources into cards; `model_getter()` gives the chat model."""
 
-    def __init__(self, layout: Any, settings: Any, model_getter: Callable[[], Any]) -> None:
+    def __init__(self, layout: Any, settings: Any, model_getter: Callable[[], ChatModel]) -> None:
         self.layout = layout
         self.settings = settings
         self._model_getter = model_getter
@@ -255,14 +258,13 @@ class ResourceCards:
 
     async def _summarize(self, rel: str, extracted: Extracted) -> CardSummary:
         """Ask the model for the card's fields (one retry on an unusable answer)."""
-        from agentscope.message import AssistantMsg, SystemMsg, UserMsg
-
-        from remecli.knowledge.dream.model_call import ask, json_object
+        from remecli.knowledge.dream.model_call import ask_json
         from remecli.knowledge.prompts import prompt
+        from remecli.llm.chat_model import JSONAnswerError, assistant, system, user
         from remecli.notes.redact import redact_secrets
 
         language = self.settings.language
-        system, user = _prompt_pair(
+        system_text, user_text = _prompt_pair(
             language,
             today=f"{dt.date.today():%Y-%m-%d}",
             file=rel,
@@ -271,27 +273,20 @@ class ResourceCards:
             clipped=_clipped_note(language) if extracted.clipped else "",
             content=redact_secrets(extracted.text).text,  # secrets never leave the machine
         )
-        messages: list[Any] = [
-            SystemMsg(name="system", content=system),
-            UserMsg(name="user", content=user),
-        ]
+        messages = [system(system_text), user(user_text)]
         problem = ""
         for _attempt in range(2):
-            answer = await ask(self._model_getter(), messages, self.settings.llm.max_retries)
-            data = json_object(answer)
+            model, retries = self._model_getter(), self.settings.llm.max_retries
             try:
-                if data is None:
-                    raise ValueError("it is not a JSON object")
-                return CardSummary.model_validate(data)
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                problem = f"`{'.'.join(str(p) for p in first['loc'])}`: {first['msg']}"
-            except ValueError as exc:
-                problem = str(exc)
-            messages += [
-                AssistantMsg(name="resource", content=answer or "(empty)"),
-                UserMsg(name="user", content=prompt("resource_retry", language, problem=problem)),
-            ]
+                return CardSummary.model_validate(
+                    await ask_json(model, messages, CardSummary, retries)
+                )
+            except JSONAnswerError as exc:
+                problem = exc.problem
+                messages += [
+                    assistant(exc.answer or "(empty)"),
+                    user(prompt("resource_retry", language, problem=problem)),
+                ]
         raise RuntimeError(f"the model's answer was unusable twice ({problem}); try again later")
 
     async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:

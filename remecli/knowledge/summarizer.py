@@ -20,13 +20,16 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
 from remecli.knowledge import prompts
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
+
+if TYPE_CHECKING:
+    from remecli.llm.chat_model import ChatModel
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +146,7 @@ class Summarizer:
         self,
         settings: Settings,
         working_dir: WorkingDir,
-        model: Any = None,
+        model: ChatModel | None = None,
         *,
         max_iters: int = DEFAULT_MAX_ITERS,
     ) -> None:
@@ -153,7 +156,7 @@ class Summarizer:
         self._model = model
 
     @property
-    def model(self) -> Any:
+    def model(self) -> ChatModel:
         """The chat model (built from settings on first use, non-streaming)."""
         if self._model is None:
             from remecli.llm.model import build_chat_model
@@ -272,7 +275,7 @@ class Summarizer:
             agent = Agent(
                 name="memory-summarizer",
                 system_prompt=system,
-                model=self.model,
+                model=self.model.agent_model(),
                 toolkit=Toolkit(tools=tools.function_tools()),
                 middlewares=[RetryMiddleware(self.settings.llm.max_retries), NoCompression()],
                 react_config=ReActConfig(

@@ -1,32 +1,15 @@
-"""One model call of a memory job (compaction, dream): the text of the complete answer."""
+"""One plain model call (compaction, dream, resources, vector memory): the complete answer."""
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from collections.abc import Sequence
+
+from remecli.llm.chat_model import ChatMessage, ChatModel
 
 
-async def answer_text(model: Any, messages: list[Any], what: str) -> str:
-    """Call `model` once and return its answer's text (streamed or not).
+async def answer_text(model: ChatModel, messages: Sequence[ChatMessage]) -> str:
+    """The text of `model`'s whole answer to `messages` (streamed or not).
 
-    Raises `asyncio.CancelledError` when the call was interrupted: agentscope's model swallows
-    the cancellation and returns an answer marked `INTERRUPTED` instead.
+    Raises `asyncio.CancelledError` when the call was interrupted (see `ChatModel.stream_text`).
     """
-    from agentscope.model import ChatResponse, FinishedReason
-
-    response = await model(messages=messages)
-    final = None
-    interrupted = False
-    if isinstance(response, ChatResponse):
-        final = response
-        interrupted = response.finished_reason == FinishedReason.INTERRUPTED
-    else:
-        async for chunk in response:
-            interrupted |= chunk.finished_reason == FinishedReason.INTERRUPTED
-            if chunk.is_last or final is None:
-                final = chunk
-    if interrupted:
-        raise asyncio.CancelledError(f"{what} interrupted")
-    if final is None:
-        raise RuntimeError("the model returned an empty answer")
-    return "".join(getattr(b, "text", "") for b in final.content if b.type == "text")
+    return "".join([piece async for piece in model.stream_text(messages)])

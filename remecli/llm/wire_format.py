@@ -8,7 +8,6 @@ Images, audio and files keep their list of parts; tool calls are unchanged.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 _DEFAULT_USER_NAMES = {"", "user"}
@@ -30,17 +29,3 @@ def _is_text(part: Any) -> bool:
     return (
         isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
     )
-
-
-@functools.cache
-def plain_formatter_class() -> type:
-    """agentscope's OpenAI chat formatter, with `plain_message` applied to what it builds."""
-    from agentscope.formatter import OpenAIChatFormatter
-
-    class PlainOpenAIChatFormatter(OpenAIChatFormatter):
-        """OpenAI chat formatting in the plainest wire shape (see the module docstring)."""
-
-        async def format(self, msgs: list[Any]) -> list[dict[str, Any]]:
-            return [plain_message(m) for m in await super().format(msgs)]
-
-    return PlainOpenAIChatFormatter

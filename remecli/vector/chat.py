@@ -1,20 +1,17 @@
-"""The chat calls of vector memory (extraction, decisions, grounded summaries): one
-OpenAI-compatible request each, with the project's backoff and its user-facing error messages,
-and a tolerant reader for the JSON the model answers with."""
+"""The chat calls of vector memory (extraction, decisions, grounded summaries): one plain request
+each through the app's provider seam (`remecli.llm.model.build_chat_model`, the same endpoint
+wiring as the chat and compaction), with the project's backoff and its user-facing errors."""
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-from typing import Any
 
 from remecli.config.settings import LLMSettings
+from remecli.llm.chat_model import ChatModel, system, user
 
 log = logging.getLogger(__name__)
 
 NOTHING_TO_STORE = "<nothing to store>"
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
 class MemoryModelError(RuntimeError):
@@ -27,75 +24,45 @@ class MemoryModelError(RuntimeError):
 
 
 class ChatClient:
-    """Non-streaming chat completions against `settings.base_url`."""
+    """Non-streamed answers from the model of `settings` (built on first use)."""
 
-    def __init__(self, settings: LLMSettings) -> None:
+    def __init__(self, settings: LLMSettings, model: ChatModel | None = None) -> None:
         self.settings = settings
-        self._client: Any = None
+        self._model = model
 
-    def _get_client(self) -> Any:
-        if self._client is None:
-            from openai import AsyncOpenAI
+    def model(self) -> ChatModel:
+        """The chat model (from `settings` as they are at the first call)."""
+        if self._model is None:
+            from remecli.llm.model import build_chat_model
 
-            self._client = AsyncOpenAI(
-                api_key=self.settings.api_key or "not-needed",
-                base_url=self.settings.base_url,
-                timeout=self.settings.timeout,
-                max_retries=0,
-            )
-        return self._client
+            self._model = build_chat_model(self.settings, stream=False)
+        return self._model
 
-    async def complete(self, system: str, user: str, what: str = "memory model call") -> str:
-        """The model's answer text; raises `MemoryModelError` (one clear line)."""
-        from remecli.llm.errors import classify
+    async def complete(
+        self, system_text: str, user_text: str, what: str = "memory model call"
+    ) -> str:
+        """The model's answer text ("" when it held none); raises `MemoryModelError`."""
+        from remecli.llm.errors import EmptyAnswerError, classify
+        from remecli.llm.model_text import answer_text
         from remecli.llm.retry import call_with_backoff
 
-        client = self._get_client()
-        extra = (
-            {} if self.settings.temperature is None else {"temperature": self.settings.temperature}
-        )
-
-        async def call() -> Any:
-            return await client.chat.completions.create(
-                model=self.settings.model_name,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-                stream=False,
-                **extra,
-            )
-
+        model = self.model()
+        messages = [system(system_text), user(user_text)]
         try:
-            response = await call_with_backoff(call, self.settings.max_retries, what=what)
+            return await call_with_backoff(
+                lambda: answer_text(model, messages), self.settings.max_retries, what=what
+            )
+        except EmptyAnswerError:  # no choices, or no text in them: nothing to store
+            return ""
         except Exception as exc:
             error = classify(exc, self.settings)
             raise MemoryModelError(error.message, error.kind, error.retryable) from None
-        if not response.choices:
-            return ""
-        return response.choices[0].message.content or ""
 
     async def close(self) -> None:
-        """Close the HTTP client."""
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
-
-
-def read_json(answer: str) -> Any:
-    """The JSON value in a model answer (bare, fenced, or embedded in prose); None if absent."""
-    text = answer.strip()
-    candidates = [m.group(1).strip() for m in _FENCE.finditer(text)] + [text]
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            pass
-        for opener, closer in (("[", "]"), ("{", "}")):
-            start, end = candidate.find(opener), candidate.rfind(closer)
-            if 0 <= start < end:
-                try:
-                    return json.loads(candidate[start : end + 1])
-                except ValueError:
-                    continue
-    return None
+        """Close the HTTP connections (a later call opens new ones)."""
+        if self._model is not None:
+            await self._model.aclose()
+            self._model = None
 
 
 def says_nothing(answer: str) -> bool:

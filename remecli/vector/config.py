@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from remecli.config.loader import ENV_VARS
 from remecli.config.search import EmbeddingSettings
 from remecli.config.settings import LLMSettings
 from remecli.search.embedders import Embedder, make_embedder
@@ -30,7 +31,8 @@ def _check_keys(what: str, config: Mapping[str, Any], allowed: set[str]) -> None
 def llm_settings(
     config: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
 ) -> LLMSettings:
-    """Chat settings from `default_llm_config` and REME_LLM_API_KEY / _BASE_URL / _MODEL."""
+    """Chat settings from `default_llm_config`, then the app's own LLM environment variables
+    (REME_LLM_API_KEY / _BASE_URL / _MODEL, `remecli.config.loader.ENV_VARS`), then defaults."""
     env = os.environ if environ is None else environ
     config = dict(config or {})
     allowed = {
@@ -50,11 +52,10 @@ def llm_settings(
             "(any OpenAI-compatible endpoint: vLLM, Ollama, DashScope, …)"
         )
     values: dict[str, Any] = {
-        "api_key": env.get("REME_LLM_API_KEY", ""),
-        "model_name": env.get("REME_LLM_MODEL") or LLMSettings().model_name,
+        dotted.removeprefix("llm."): env[name]
+        for name, dotted in ENV_VARS.items()
+        if dotted.startswith("llm.") and env.get(name)
     }
-    if env.get("REME_LLM_BASE_URL"):
-        values["base_url"] = env["REME_LLM_BASE_URL"]
     values.update({k: v for k, v in config.items() if v is not None})
     try:
         return LLMSettings(**values)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from remecli.vector.chat import read_json, says_nothing
+from remecli.llm.json_answer import json_from_answer
+from remecli.vector.chat import says_nothing
 from remecli.vector.conversation import Transcript, as_json_list
 from remecli.vector.node import HISTORY, MemoryNode, normalize_time
 from remecli.vector.prompts import prompt
@@ -54,7 +55,7 @@ async def extract(
         answer = await reme.chat.complete(system, user, what=f"{kind} memory extraction")
         if says_nothing(answer):
             return []
-        items = read_json(answer)
+        items = json_from_answer(answer)
         if isinstance(items, dict):
             items = items.get("memories") or [items]
         if isinstance(items, list):
@@ -148,7 +149,7 @@ async def _decide(
         candidates=as_json_list(shown_candidates),
     )
     answer = await reme.chat.complete(prompt("system", reme.language), user, what="memory decision")
-    items = read_json(answer)
+    items = json_from_answer(answer)
     if isinstance(items, dict):
         items = items.get("decisions") or [items]
     decisions: dict[int, dict[str, Any]] = {}

@@ -112,7 +112,9 @@ def rig_factory(fake_llm, tmp_path):
         agent = Agent(
             name="ReMe",
             system_prompt="You are a test assistant.",
-            model=build_chat_model(settings.llm, context_size=settings.max_input_length),
+            model=build_chat_model(
+                settings.llm, context_size=settings.max_input_length
+            ).agent_model(),
             toolkit=Toolkit(tools=tools or []),
             middlewares=[mw],
             state=state,

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 from remecli.conversation.compactor import Compactor
-from remecli.knowledge.prompts import missing_sections, sections
+from remecli.knowledge.prompts import missing_sections
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
 from tests.fakes.turns import ErrorTurn, TextTurn
@@ -61,27 +61,6 @@ async def test_nothing_to_compact_returns_previous_summary_unchanged(fake_llm, t
     compactor = _compactor(fake_llm, tmp_path, 8_000)
     result = await compactor.compact([], previous_summary=checkpoint("keep"))
     assert result.summary == checkpoint("keep") and script.compactions == []
-
-
-async def test_fenced_answer_with_preamble_is_cleaned(fake_llm, tmp_path) -> None:
-    Script(
-        fake_llm,
-        summaries=lambda body, n: "Here you go:\n```markdown\n" + checkpoint("x") + "\n```",
-    )
-    compactor = _compactor(fake_llm, tmp_path, 8_000)
-    result = await compactor.compact(_messages(1, 5))
-    assert result.summary.startswith("## Goal") and not missing_sections(result.summary)
-    assert result.retries == 0
-
-
-async def test_chinese_prompts_and_sections(fake_llm, tmp_path) -> None:
-    zh = "\n\n".join(f"{h}\n- 内容{i}" for i, h in enumerate(sections("zh")))
-    script = Script(fake_llm, summaries=lambda body, n: zh)
-    compactor = _compactor(fake_llm, tmp_path, 8_000, language="zh")
-    result = await compactor.compact(_messages(1, 5), focus="数据库")
-    text = request_text(script.compactions[0])
-    assert "使用中文书写" in text and "数据库" in text and "## 关键上下文" in text
-    assert result.summary.strip() == zh and result.retries == 0
 
 
 async def test_model_failure_after_retries_gives_deterministic_fallback(fake_llm, tmp_path) -> None:

@@ -110,7 +110,9 @@ def test_kept_part_is_always_a_valid_context(
         from agentscope.message import SystemMsg
 
         model = build_chat_model(make_settings(server, tmp_path).llm, stream=False)
-        await model(messages=[SystemMsg(name="system", content="test"), *session.get_memory()])
+        await model.agent_model()(
+            messages=[SystemMsg(name="system", content="test"), *session.get_memory()]
+        )
 
     before = len(server.violations)
     asyncio.run(send())

@@ -35,7 +35,7 @@ def make_agent(fake_llm, ctx: ToolContext, mode: str, user: ScriptedUser) -> Age
     return Agent(
         name="ReMe",
         system_prompt="You are a test assistant.",
-        model=build_chat_model(llm, context_size=32_000),
+        model=build_chat_model(llm, context_size=32_000).agent_model(),
         toolkit=build_toolkit(build_tools(ctx)),
         middlewares=[ApprovalMiddleware(mode, ctx, user)],
         context_config=ContextConfig(tool_result_limit=10**9),
@@ -181,7 +181,7 @@ async def test_a_failing_prompt_denies_the_call(fake_llm, project) -> None:
     agent = Agent(
         name="ReMe",
         system_prompt="test",
-        model=build_chat_model(llm, context_size=32_000),
+        model=build_chat_model(llm, context_size=32_000).agent_model(),
         toolkit=build_toolkit(build_tools(project)),
         middlewares=[ApprovalMiddleware("dangerous", project, broken)],
         injection_config=InjectionConfig(inject_runtime_state=False),

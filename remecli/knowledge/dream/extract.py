@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from remecli.knowledge.dream import prompts
-from remecli.knowledge.dream.model_call import ask, json_object
+from remecli.knowledge.dream.model_call import ask_json
 from remecli.knowledge.dream.state import ChangedCard
+from remecli.llm.chat_model import ChatModel, JSONAnswerError, assistant, system, user
 
 CARD_CHARS = 6_000  # characters of one card shown to the extraction
 
@@ -49,17 +50,9 @@ class ExtractionError(RuntimeError):
     """The model's answer could not be used, twice."""
 
 
-def parse_extraction(text: str, known: set[str], max_units: int) -> Extraction:
-    """Validated extraction; unknown card paths dropped; raises ValueError saying what is wrong."""
-    data = json_object(text)
-    if data is None:
-        raise ValueError("it is not a JSON object")
-    try:
-        result = Extraction.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ValueError(f"`{where}`: {first['msg']}") from None
+def parse_extraction(data: Any, known: set[str], max_units: int) -> Extraction:
+    """The extraction in `data` (JSON that fits `Extraction`), unknown card paths dropped."""
+    result = Extraction.model_validate(data)
     units = []
     for unit in result.units:
         unit.paths = [p for p in dict.fromkeys(unit.paths) if p in known]
@@ -82,7 +75,7 @@ def cards_text(cards: list[ChangedCard]) -> str:
 
 
 async def extract_units(
-    model: Any,
+    model: ChatModel,
     cards: list[ChangedCard],
     *,
     language: str,
@@ -92,9 +85,7 @@ async def extract_units(
     max_retries: int,
 ) -> Extraction:
     """Ask for units (one retry on an unusable answer); raises ExtractionError."""
-    from agentscope.message import AssistantMsg, SystemMsg, UserMsg
-
-    system, user = prompts.prompt_pair(
+    system_text, user_text = prompts.prompt_pair(
         "extract",
         language,
         {"cards": cards_text(cards)},
@@ -102,22 +93,17 @@ async def extract_units(
         recent_titles=", ".join(f'"{t}"' for t in recent_titles) or "(none)",
         today=f"{today:%Y-%m-%d}",
     )
-    messages: list[Any] = [
-        SystemMsg(name="system", content=system),
-        UserMsg(name="user", content=user),
-    ]
+    messages = [system(system_text), user(user_text)]
     known = {card.rel for card in cards}
     problem = ""
     for _attempt in range(2):
-        answer = await ask(model, messages, max_retries)
         try:
-            return parse_extraction(answer, known, max_units)
-        except ValueError as exc:
-            problem = str(exc)
-        messages += [
-            AssistantMsg(name="dream", content=answer or "(empty)"),
-            UserMsg(
-                name="user", content=prompts.prompt("extract_retry", language, problem=problem)
-            ),
-        ]
+            data = await ask_json(model, messages, Extraction, max_retries)
+            return parse_extraction(data, known, max_units)
+        except JSONAnswerError as exc:
+            problem = exc.problem
+            messages += [
+                assistant(exc.answer or "(empty)"),
+                user(prompts.prompt("extract_retry", language, problem=problem)),
+            ]
     raise ExtractionError(f"the extraction answer was unusable twice ({problem})")

@@ -17,7 +17,6 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.permission import PermissionBehavior, PermissionDecision
@@ -38,9 +37,10 @@ from remecli.knowledge.dream.digest import (
     with_provenance,
 )
 from remecli.knowledge.dream.extract import Unit
-from remecli.knowledge.dream.model_call import json_object
 from remecli.knowledge.summary_tools import ChangeRefused, MemoryFileTools, MemoryScope
+from remecli.llm.chat_model import ChatModel
 from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.llm.json_answer import json_object
 from remecli.notes.layout import WorkingDir
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ class UnitIntegrator:
     def __init__(
         self,
         working_dir: WorkingDir,
-        model: Any,
+        model: ChatModel,
         *,
         language: str,
         max_iters: int,
@@ -218,7 +218,7 @@ class UnitIntegrator:
         agent = Agent(
             name="memory-dream",
             system_prompt=system,
-            model=self.model,
+            model=self.model.agent_model(),
             toolkit=Toolkit(tools=[*tools.function_tools(), search]),
             middlewares=[RetryMiddleware(self.retries), NoCompression()],
             react_config=ReActConfig(
