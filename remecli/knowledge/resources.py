@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-import os
 import re
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from remecli.knowledge.resources_extract import (
     extract,
     is_resource_name,
 )
+from remecli.notes.locks import FileLock
 
 log = logging.getLogger(__name__)
 
@@ -188,26 +188,17 @@ class ResourceCards:
 
     @contextlib.asynccontextmanager
     async def _other_processes(self) -> AsyncIterator[None]:
-        """Hold `index/locks/resources.lock` (flock, polled so a cancel never hangs): the app's
+        """Hold `index/locks/resources.lock` (polled so a cancel never hangs): the app's
         watcher and `remecli ingest` of the same file never both create a card."""
-        try:
-            import fcntl
-        except ImportError:  # Windows: in-process locking only
-            yield
-            return
         folder = self.layout.locks_dir
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / "resources.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        lock = FileLock(folder / "resources.lock")
+        while not lock.acquire(blocking=False):
+            await asyncio.sleep(0.05)
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    await asyncio.sleep(0.05)
             yield
         finally:
-            os.close(fd)  # closing releases the flock
+            lock.release()
 
     async def _ingest(self, rel: str) -> IngestOutcome:
         from remecli.knowledge.cards_write import write_memory_file
