@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from remecli.knowledge.resources_extract import (
     extract,
     is_resource_name,
 )
+from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,6 @@ RESOURCE_FOLDER = "resource"
 SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
-_LINK = re.compile(r"^\[\[(resource/[^\]|#]+)")
 Status = Literal["created", "updated", "unchanged", "refused", "failed"]
 
 
@@ -86,8 +85,8 @@ def resource_link(rel: str) -> str:
 
 def linked_resource(meta: dict[str, Any]) -> str | None:
     """The `resource/<file>` a card's frontmatter points at (None: not a resource card)."""
-    match = _LINK.match(str(meta.get(SOURCE_FIELD) or ""))
-    return match.group(1) if match else None
+    link = link_in_value(meta.get(SOURCE_FIELD))
+    return link.target if link is not None and link.target.startswith("resource/") else None
 
 
 def render_card(
