@@ -1,14 +1,14 @@
 """The one registry of slash commands: one record per command (name, help, handler).
 
 A handler gets a `CommandContext` (the core `Assistant`, the `FrontEnd` it runs in, the argument)
-and yields core events to render; screen actions (show a page, clear the view, quit, copy, pick a
-session) go through the `FrontEnd` protocol, which every front-end implements once. Adding a
-command is adding one record here.
+and yields core events to render, or is a plain coroutine when it only acts on the screen; screen
+actions (show a page, clear the view, quit, copy, pick a session) go through the `FrontEnd`
+protocol, which every front-end implements once. Adding a command is adding one record here.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ from remecli.commands.frontend import CommandContext, FrontEnd
 if TYPE_CHECKING:
     from remecli.agent.assistant import Assistant
 
-Handler = Callable[[CommandContext], AsyncIterator[ev.CoreEvent]]
+Handler = Callable[[CommandContext], AsyncIterator[ev.CoreEvent] | Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -53,14 +53,12 @@ async def _clear(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
         yield event
 
 
-async def _history(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _history(ctx: CommandContext) -> None:
     if ctx.ui is not None:
         await ctx.ui.show_page("history", ctx.assistant.history_markdown())
-    return
-    yield
 
 
-async def _help(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _help(ctx: CommandContext) -> None:
     from remecli.commands.help_text import help_markdown
 
     if ctx.ui is not None:
@@ -73,22 +71,16 @@ async def _help(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
             log_file=ctx.ui.log_file,
         )
         await ctx.ui.show_page("help", page)
-    return
-    yield
 
 
-async def _exit(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _exit(ctx: CommandContext) -> None:
     if ctx.ui is not None:
         await ctx.ui.quit()
-    return
-    yield
 
 
-async def _horse(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _horse(ctx: CommandContext) -> None:
     if ctx.ui is not None:
         await ctx.ui.celebrate()
-    return
-    yield
 
 
 async def _copy(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
@@ -130,14 +122,12 @@ async def _dream(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
         yield event
 
 
-async def _interests(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
+async def _interests(ctx: CommandContext) -> None:
     from remecli.agent.memory_commands import interests
 
     text = await interests(ctx.assistant)
     if ctx.ui is not None:
         await ctx.ui.show_page("interests", text)
-    return
-    yield
 
 
 async def _prune(ctx: CommandContext) -> AsyncIterator[ev.CoreEvent]:
@@ -241,7 +231,11 @@ async def dispatch(
     assistant: Assistant, command: SlashCommand, arg: str, ui: FrontEnd | None = None
 ) -> AsyncIterator[ev.CoreEvent]:
     """Run a command, yielding the core events it produces (screen actions go to `ui`)."""
-    async for event in command.handler(CommandContext(assistant, ui, arg)):
+    run = command.handler(CommandContext(assistant, ui, arg))
+    if not isinstance(run, AsyncIterator):  # a screen action only: no events
+        await run
+        return
+    async for event in run:
         yield event
 
 

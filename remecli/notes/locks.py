@@ -26,10 +26,6 @@ except ImportError:  # Windows: in-process locking only
 _ATTEMPTS = 10  # a lock file replaced under us again and again: give up (counts as busy)
 
 
-class LockBusy(BlockingIOError):
-    """A non-blocking lock is held by another process or thread."""
-
-
 class _ThreadLocks:
     """One `threading.Lock` per lock file, kept while anyone holds or waits for it."""
 
@@ -111,6 +107,8 @@ class FileLock:
             try:
                 fd = os.open(self.path, flags, self.mode)
             except FileNotFoundError:
+                if self.create:
+                    raise  # its folder is missing: the caller makes folders
                 return None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
@@ -145,7 +143,10 @@ class FileLock:
             _THREAD_LOCKS.leave(self._key)
 
     def __enter__(self) -> FileLock:
-        self.acquire()
+        if not self.acquire():
+            raise OSError(
+                f"cannot lock {self.path}: it is missing or kept being replaced; try again"
+            )
         return self
 
     def __exit__(
@@ -155,18 +156,6 @@ class FileLock:
         trace: TracebackType | None,
     ) -> None:
         self.release()
-
-
-@contextlib.contextmanager
-def try_lock(path: Path, *, mode: int = 0o600) -> Iterator[FileLock]:
-    """Hold the lock of `path` for the block; raises LockBusy at once when another holds it."""
-    lock = FileLock(path, mode=mode)
-    if not lock.acquire(blocking=False):
-        raise LockBusy(f"{path} is locked by another process or thread")
-    try:
-        yield lock
-    finally:
-        lock.release()
 
 
 def is_locked(path: Path) -> bool:

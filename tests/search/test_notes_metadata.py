@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from remecli.conversation.transcript import Transcript
 from remecli.notes.frontmatter import NoteInfo, note_info, read_frontmatter
@@ -154,3 +157,37 @@ def test_a_long_frontmatter_is_found_past_the_first_lines() -> None:
     text = "---\n" + "".join(f"key{i}: {i}\n" for i in range(300)) + "---\nbody\n"
     note = read_frontmatter(text)
     assert (len(note.meta), note.body_start_line, note.body) == (300, 303, "body\n")
+
+
+@hypothesis_settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "---",
+                "...",
+                "----",
+                "name: A",
+                "tags: [a, b",
+                "- item",
+                "",
+                "date: 2025-99-01",
+                "body [[x]]",
+                "    ---",
+                "\ufeff---",
+                "a: b\r",
+                "---\r",
+                ": :",
+                "{}",
+            ]
+        ),
+        max_size=10,
+    )
+)
+def test_any_text_reads_without_error_and_keeps_its_line_numbers(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    note = read_frontmatter(text)
+    assert text.endswith(note.body)
+    head = text[: len(text) - len(note.body)]
+    assert head.count("\n") == note.body_start_line - 1 or (head and not note.body)
+    assert note.has_frontmatter == (note.body_start_line > 1) and not (note.meta and note.problem)
