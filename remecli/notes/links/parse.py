@@ -3,7 +3,9 @@
 Forms: `[[path]]`, `[[path#L9-L12]]`, `[[path#Heading]]`, `[[path|alias]]`, `[[Note name]]`
 and combinations (`[[target#anchor|alias]]`; `\\|` inside a table cell). Links inside code spans,
 fenced or indented code are not links. Links in YAML frontmatter values (e.g.
-`source_conversation: "[[sessions/<id>.jsonl#L1-L40]]"`) are links.
+`source_conversation: "[[sessions/<id>.jsonl#L1-L40]]"`) are links; the frontmatter is found by
+`notes.frontmatter`. The one wikilink parser: other packages call `parse_note`, `body_links`,
+`link_targets` (a section's targets) or `link_in_value` (one frontmatter value).
 """
 
 from __future__ import annotations
