@@ -5,7 +5,7 @@ written atomically) before it returns, then a task summarizes them and deletes t
 success. So a failure, a cancelled task, a crash or a kill -9 (even right after `add()`) leaves
 the messages recorded, and `retry_pending()` (at start and on `/compact`) runs them again; it
 never starts a second run of a record a live task of this process owns. Summaries run one at a time, in the order they were added, so two of
-them never race on today's file. While a task runs, its record is `flock`ed: a second remecli in
+them never race on today's file. While a task runs, its record is locked (`notes.locks`): a second remecli in
 the same working dir skips it instead of summarizing it twice.
 """
 
@@ -17,7 +17,6 @@ import datetime as dt
 import inspect
 import json
 import logging
-import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,11 +26,7 @@ from typing import Any
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
-
-try:
-    import fcntl
-except ImportError:  # Windows: no cross-process claim, everything else works
-    fcntl = None  # type: ignore[assignment]
+from remecli.notes.locks import FileLock
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +219,7 @@ class SummaryTasks:
         previous: asyncio.Event | None,
     ) -> SummaryOutcome:
         path = self.record_file(task_id)
-        claim: int | None = None
+        claim: FileLock | None = None
         outcome: SummaryOutcome
         try:
             if not recorded:
@@ -303,10 +298,9 @@ class SummaryTasks:
         )
         return SummaryOutcome(task_id, "failed", message, pending_file=path)
 
-    def _finish(self, task_id: str, outcome: SummaryOutcome, claim: int | None) -> None:
+    def _finish(self, task_id: str, outcome: SummaryOutcome, claim: FileLock | None) -> None:
         if claim is not None:
-            with contextlib.suppress(OSError):
-                os.close(claim)  # releases the flock
+            claim.release()
         self._running.pop(task_id, None)
         if outcome.status != "skipped":
             self._unreported.append(outcome)
@@ -351,24 +345,11 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def _claim(path: Path) -> int | None:
-    """An open descriptor holding an exclusive lock on the record, or None if another process
-    holds it or the record is gone (already done)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    if fcntl is None:
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        same = os.path.samestat(os.fstat(fd), os.stat(path))  # not replaced or removed meanwhile
-    except OSError:
-        same = False
-    if not same:
-        os.close(fd)
-        return None
-    return fd
+def _claim(path: Path) -> FileLock | None:
+    """The lock of the record, held, or None if another process (or task) holds it or the
+    record is gone (already done)."""
+    lock = FileLock(path, create=False)
+    return lock if lock.acquire(blocking=False) else None
 
 
 def _load_record(path: Path) -> tuple[dict, list[Any]] | None:

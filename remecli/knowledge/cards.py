@@ -1,6 +1,6 @@
 """Topic cards `memory/YYYY-MM-DD/<topic-slug>.md`: frontmatter, lookup and provenance fields.
 
-A card holds one conversation's memory for one day. Its YAML frontmatter (parsed with PyYAML)
+A card holds one conversation's memory for one day. Its YAML frontmatter (`notes.frontmatter`)
 carries `name`, `description`, `session_id`, `source_conversation`
 (`"[[sessions/<id>.jsonl#L<a>-L<b>]]"`), `date` and `tags`; the code, not the model, sets
 `session_id`, `source_conversation` and `date`.
@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from remecli.notes.frontmatter import Note, read_frontmatter, write_frontmatter
 from remecli.notes.layout import WorkingDir
+from remecli.notes.links.parse import link_in_value
 
-FENCE = "---"
 MIN_DESCRIPTION_CHARS = 12
 CARD_FIELD_ORDER = ("name", "description", "session_id", "source_conversation", "date", "tags")
-_SOURCE = re.compile(r"^\[\[sessions/(?P<sid>[^#\]|]+)\.jsonl(?:#L(?P<a>\d+)-L(?P<b>\d+))?")
+_LINE_RANGE = re.compile(r"L(\d+)-L(\d+)")
 _SLUG_DROP = re.compile(r"[^\w]+", re.UNICODE)
 
 
@@ -51,41 +50,26 @@ class Card:
 
 
 # ---------------------------------------------------------------- frontmatter
-def split_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter mapping or None when there is none, body). Raises CardError on bad YAML."""
-    if not text.startswith(FENCE):
-        return None, text
-    lines = text.splitlines(keepends=True)
-    if lines[0].strip() != FENCE:
-        return None, text
-    for index in range(1, len(lines)):
-        if lines[index].strip() in (FENCE, "..."):
-            raw = "".join(lines[1:index])
-            try:
-                meta = yaml.safe_load(raw) if raw.strip() else {}
-            except yaml.YAMLError as exc:
-                raise CardError(f"The frontmatter is not valid YAML: {exc}".strip()) from None
-            if not isinstance(meta, dict):
-                raise CardError("The frontmatter must be a YAML mapping (`key: value` lines).")
-            return meta, "".join(lines[index + 1 :])
-    raise CardError("The frontmatter is not closed: add a line `---` after it.")
+def read_card(text: str) -> Note:
+    """`text` split at its frontmatter; raises CardError (saying how to fix it) when it opens a
+    `---` block that is not valid frontmatter."""
+    note = read_frontmatter(text)
+    if note.problem:
+        raise CardError(note.problem)
+    return note
 
 
 def join_frontmatter(meta: dict[str, Any], body: str) -> str:
     """`---` YAML `---` followed by `body` (keys in card order, then the rest)."""
-    ordered = {key: meta[key] for key in CARD_FIELD_ORDER if key in meta}
-    ordered.update({key: value for key, value in meta.items() if key not in ordered})
-    dumped = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=1000)
-    return f"{FENCE}\n{dumped}{FENCE}\n{body.lstrip(chr(10))}"
+    return write_frontmatter(meta, body, CARD_FIELD_ORDER)
 
 
 def read_meta(path: Path) -> dict[str, Any]:
     """Frontmatter of `path` ({} when absent, unreadable or invalid)."""
     try:
-        meta, _ = split_frontmatter(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeError, CardError):
+        return read_frontmatter(path.read_text(encoding="utf-8")).meta
+    except (OSError, UnicodeError):
         return {}
-    return meta or {}
 
 
 # ---------------------------------------------------------------- places
@@ -131,10 +115,11 @@ def source_link(session_id: str, lines: tuple[int, int] | None) -> str:
 
 def source_range(link: object) -> tuple[int, int] | None:
     """The line range of a `source_conversation` link, None when it has none."""
-    match = _SOURCE.match(str(link or ""))
-    if not match or not match.group("a"):
+    found = link_in_value(link)
+    if found is None or not found.target.startswith("sessions/"):
         return None
-    return int(match.group("a")), int(match.group("b"))
+    match = _LINE_RANGE.fullmatch(found.anchor)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def merged_range(
@@ -159,12 +144,13 @@ def apply_card_fields(
     `name` and a real `description` are required; `tags` becomes a list of strings; the
     transcript range grows to cover what `previous` (the card before this change) covered.
     """
-    meta, body = split_frontmatter(text)
-    if meta is None:
+    note = read_card(text)
+    if not note.has_frontmatter:
         raise CardError(
             "A card starts with YAML frontmatter between `---` lines holding `name`, "
             "`description` and `tags`."
         )
+    meta, body = dict(note.meta), note.body
     name = str(meta.get("name") or "").strip()
     description = str(meta.get("description") or "").strip()
     if not name:
@@ -176,11 +162,7 @@ def apply_card_fields(
         )
     old_range = None
     if previous is not None:
-        try:
-            old_meta, _ = split_frontmatter(previous)
-        except CardError:
-            old_meta = None
-        old_range = source_range((old_meta or {}).get("source_conversation"))
+        old_range = source_range(read_frontmatter(previous).meta.get("source_conversation"))
     meta["name"], meta["description"] = name, description
     meta["session_id"] = session_id
     meta["source_conversation"] = source_link(session_id, merged_range(old_range, lines))

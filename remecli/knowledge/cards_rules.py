@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from remecli.knowledge.cards import CardError, split_frontmatter
 from remecli.knowledge.day_page import without_block
 from remecli.knowledge.prompts import CARD_SECTIONS
+from remecli.notes.frontmatter import read_frontmatter
 
 CURRENT_TITLES = tuple(titles[0].lower() for titles in CARD_SECTIONS.values())
 TIMELINE_TITLES = tuple(titles[1].lower() for titles in CARD_SECTIONS.values())
@@ -45,8 +45,7 @@ def dropped_lines(old: str, new: str) -> list[str]:
 
 def write_drop_problem(name: str, old: str, new: str) -> str | None:
     """Why replacing `old` with `new` through `write` is refused, or None when it is fine."""
-    _, old_body = _split(old)
-    _, new_body = _split(new)
+    old_body, new_body = _body(old), _body(new)
     lost = dropped_lines(old_body, new_body)
     if not lost:
         return None
@@ -58,11 +57,8 @@ def write_drop_problem(name: str, old: str, new: str) -> str | None:
     )
 
 
-def _split(text: str) -> tuple[dict | None, str]:
-    try:
-        return split_frontmatter(text)
-    except CardError:
-        return None, text
+def _body(text: str) -> str:
+    return read_frontmatter(text).body
 
 
 def sections(body: str) -> list[tuple[str, list[str]]]:
@@ -84,8 +80,7 @@ def _is_subsequence(needles: list[str], hay: list[str]) -> bool:
 
 def card_change_problem(name: str, old: str, new: str) -> str | None:
     """Why changing card `old` into `new` is refused (either tool), or None when it is fine."""
-    _, old_body = _split(old)
-    _, new_body = _split(new)
+    old_body, new_body = _body(old), _body(new)
     new_sections = sections(new_body)
     by_title: dict[str, list[str]] = {}
     for title, lines in new_sections:

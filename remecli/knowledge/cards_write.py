@@ -1,19 +1,15 @@
 """The summarizer's, the day page's, dream's and Auto Resource's way to the one memory writer.
 
 `write_memory_file` goes through the working dir's `MemoryWriter` (atomic, versioned, redacting
-secrets); `set_memory_writer` can point every such write elsewhere (tests). The writer gets the
-target path, the new text and a short label saying what made the change.
+secrets). The writer gets the target path, the new text and a short label saying what made the
+change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from remecli.notes.atomic_write import atomic_write_text
-
-MemoryWriter = Callable[[Path, str, str], None]
-"""`writer(path, text, reason)`: replace `path` with `text`; `reason` names the writer."""
 
 
 def _versioned_writer(path: Path, text: str, reason: str) -> None:
@@ -28,17 +24,8 @@ def _versioned_writer(path: Path, text: str, reason: str) -> None:
     writer_for(root).write(path, text, source=reason, allow_shrink=True)
 
 
-_writer: MemoryWriter = _versioned_writer
-
-
-def set_memory_writer(writer: MemoryWriter | None) -> None:
-    """Send every memory write through `writer` (None restores the plain atomic writer)."""
-    global _writer
-    _writer = writer or _versioned_writer
-
-
 def write_memory_file(path: Path, text: str, reason: str) -> None:
     """Replace the memory file `path` with `text` (parents created); `reason` e.g. "summarizer"."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _writer(target, text, reason)
+    _versioned_writer(target, text, reason)

@@ -16,8 +16,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-import os
-import re
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,8 @@ from remecli.knowledge.resources_extract import (
     extract,
     is_resource_name,
 )
+from remecli.notes.links.parse import link_in_value
+from remecli.notes.locks import FileLock
 
 if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
@@ -42,7 +42,6 @@ RESOURCE_FOLDER = "resource"
 SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
-_LINK = re.compile(r"^\[\[(resource/[^\]|#]+)")
 Status = Literal["created", "updated", "unchanged", "refused", "failed"]
 
 
@@ -89,8 +88,8 @@ def resource_link(rel: str) -> str:
 
 def linked_resource(meta: dict[str, Any]) -> str | None:
     """The `resource/<file>` a card's frontmatter points at (None: not a resource card)."""
-    match = _LINK.match(str(meta.get(SOURCE_FIELD) or ""))
-    return match.group(1) if match else None
+    link = link_in_value(meta.get(SOURCE_FIELD))
+    return link.target if link is not None and link.target.startswith("resource/") else None
 
 
 def render_card(
@@ -191,26 +190,17 @@ class ResourceCards:
 
     @contextlib.asynccontextmanager
     async def _other_processes(self) -> AsyncIterator[None]:
-        """Hold `index/locks/resources.lock` (flock, polled so a cancel never hangs): the app's
+        """Hold `index/locks/resources.lock` (polled so a cancel never hangs): the app's
         watcher and `remecli ingest` of the same file never both create a card."""
-        try:
-            import fcntl
-        except ImportError:  # Windows: in-process locking only
-            yield
-            return
         folder = self.layout.locks_dir
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / "resources.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        lock = FileLock(folder / "resources.lock")
+        while not lock.acquire(blocking=False):
+            await asyncio.sleep(0.05)
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    await asyncio.sleep(0.05)
             yield
         finally:
-            os.close(fd)  # closing releases the flock
+            lock.release()
 
     async def _ingest(self, rel: str) -> IngestOutcome:
         from remecli.knowledge.cards_write import write_memory_file

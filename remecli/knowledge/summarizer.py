@@ -101,16 +101,6 @@ def message_lines(msg: Any, last_day: dt.date | None = None) -> tuple[list[str],
     return lines, last_day
 
 
-def render_transcript(messages: list[Any]) -> str:
-    """The conversation as readable text: roles, times, tool calls shortened, outputs clipped."""
-    out: list[str] = []
-    day: dt.date | None = None
-    for msg in messages:
-        lines, day = message_lines(msg, day)
-        out.extend(lines)
-    return "\n".join(out)
-
-
 def chunk_transcripts(messages: list[Any], counter: Any, budget: int) -> list[str]:
     """Transcripts of consecutive message groups, each about `budget` tokens at most."""
     chunks: list[str] = []

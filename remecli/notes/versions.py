@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import gzip
 import hashlib
 import json
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from remecli.config.locations import Locations
 from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.locks import FileLock
 
 LOG_NAME = "versions.jsonl"
 LOCK_NAME = ".lock"
@@ -86,13 +86,8 @@ class VersionStore:
         """Hold an exclusive lock on `relative` across threads and processes."""
         folder = self.file_folder(relative)
         make_private_dirs(folder, self.root)
-        fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, FILE_MODE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with FileLock(folder / LOCK_NAME, mode=FILE_MODE):
             yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
 
     def versions(self, relative: str) -> list[Version]:
         """Every kept version of `relative`, oldest first ([] when it has none)."""

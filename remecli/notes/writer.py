@@ -21,6 +21,7 @@ from typing import Final
 from remecli.config.locations import Locations
 from remecli.config.settings import MemorySettings
 from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_secrets
 from remecli.notes.versions import (
     FILE_MODE,
@@ -348,15 +349,10 @@ def working_dir_of(path: Path | str) -> Path | None:
 def _plain_lock(root: Path, relative: str) -> Iterator[None]:
     """A cross-process lock on one memory file when no history folder is kept
     (`<working_dir>/index/locks/`, derived state)."""
-    import fcntl
     import hashlib
 
     folder = Locations(root).locks_dir
     folder.mkdir(parents=True, exist_ok=True)
     name = hashlib.sha1(relative.encode("utf-8")).hexdigest()
-    fd = os.open(folder / f"writer-{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with FileLock(folder / f"writer-{name}.lock"):
         yield
-    finally:
-        os.close(fd)

@@ -61,12 +61,18 @@ def _schema() -> tantivy.Schema:
 
 
 class KeywordIndex:
-    """BM25 over chunk text, frontmatter and location; raises ValueError on a corrupt folder."""
+    """BM25 over chunk text, frontmatter and location; raises ValueError on a corrupt folder.
 
-    def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+    `folder=None` keeps the index in memory (dream searches a fresh snapshot of the digest).
+    """
+
+    def __init__(self, folder: Path | None) -> None:
         self._schema = _schema()
-        self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
+        if folder is None:
+            self._index = tantivy.Index(self._schema)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
         self._analyzer = make_analyzer()
         self._query_analyzer = make_query_analyzer()
         self._lock = threading.Lock()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from remecli.config.search import SearchSettings
-from remecli.notes.frontmatter import split_frontmatter
+from remecli.notes.frontmatter import note_info, read_frontmatter
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder
 from remecli.search.embedding_sync import embed_missing
@@ -295,7 +295,10 @@ class Syncer:
             parts.store.set_file(rel, content_hash, stat.st_mtime_ns, stat.st_size)
             return
         report.files_changed += 1
-        info, body = split_frontmatter(data.decode("utf-8", errors="replace"), rel)
+        note = read_frontmatter(data.decode("utf-8", errors="replace"))
+        if note.problem:
+            log.info("%s: %s; indexed as text", rel, note.problem)
+        info, body = note_info(note, rel), note.blanked()
         chunks = [
             replace(c, date=info.date, name=info.name, description=info.description, tags=info.tags)
             for c in self.chunker.chunk(rel, body)

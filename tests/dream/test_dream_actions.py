@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.cards import split_frontmatter
+from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
@@ -25,7 +25,8 @@ description: The atlas project runs on PostgreSQL 16 because it needs JSONB.
 
 
 def node_meta(working_dir) -> tuple[dict, str]:
-    meta, body = split_frontmatter((working_dir.root / NODE).read_text())
+    note = read_card((working_dir.root / NODE).read_text())
+    meta, body = note.meta, note.body
     assert meta is not None
     return meta, body
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.cards import split_frontmatter
+from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
@@ -36,7 +36,7 @@ async def test_receipt_recovery(fake_llm, tmp_path, working_dir):
         NODE,
         True,
     )
-    meta, _ = split_frontmatter((working_dir.root / NODE).read_text())
+    meta = read_card((working_dir.root / NODE).read_text()).meta
     assert meta and meta["kind"] == "procedure" and meta["sources"] == 1
     assert card in Catalog.load(working_dir).cards
 

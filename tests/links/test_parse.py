@@ -5,7 +5,29 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from remecli.notes.links.parse import WikiLink, parse_links_exactly, parse_note
+from remecli.notes.frontmatter import read_frontmatter
+from remecli.notes.links.parse import (
+    LINK_TEXT,
+    WikiLink,
+    link_in_value,
+    link_targets,
+    markdown_links,
+    parse_note,
+    split_link,
+)
+
+
+def parse_links_exactly(text: str) -> list[WikiLink]:
+    """Reference reading: every link of a whole note by one full markdown-it parse (slow)."""
+    note = read_frontmatter(text)
+    front = note.frontmatter.split("\n") if note.has_frontmatter else []
+    links = [
+        link
+        for offset, line in enumerate(front)
+        for match in LINK_TEXT.finditer(line)
+        if (link := split_link(match.group(1), offset + 2)) is not None
+    ]
+    return links + markdown_links(note.blanked())
 
 
 def targets(text: str) -> list[tuple[str, str, str, int]]:
@@ -81,6 +103,14 @@ def test_blank_lines_inside_an_html_comment_keep_it_one_block() -> None:
     text = "<!--\n\n`code [[H]]\nspan` [[I]]\n-->\n\n`[[J]]`\n"
     assert [link.target for link in parse_note(text).links] == ["H", "I"]
     assert parse_note(text).links == parse_links_exactly(text)
+
+
+def test_a_frontmatter_value_and_a_section_give_their_links() -> None:
+    link = link_in_value("[[sessions/a.jsonl#L3-L9]]")
+    assert link is not None and (link.target, link.anchor) == ("sessions/a.jsonl", "L3-L9")
+    assert link_in_value("see [[x]]") is None and link_in_value(None) is None
+    section = "- [[memory/a.md]]\n- [[memory/b.md#L2|b]] and `[[not/code.md]]`\n- [[memory/a.md]]\n"
+    assert link_targets(section) == ["memory/a.md", "memory/b.md"]
 
 
 def test_raw_round_trips() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.cards import split_frontmatter, transcript_line_range
+from remecli.knowledge.cards import read_card, transcript_line_range
 from remecli.knowledge.day_page import BLOCK_END, BLOCK_START
 from remecli.knowledge.summarizer import Summarizer
 from tests.fakes.messages import content_text
@@ -38,7 +38,7 @@ tags: [atlas, database]
 
 
 def meta_of(path) -> dict:
-    meta, _ = split_frontmatter(path.read_text())
+    meta = read_card(path.read_text()).meta
     assert meta is not None
     return meta
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer, render_transcript
+from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer, chunk_transcripts
+from remecli.llm.tokens import get_token_counter
 from tests.memory_summary.conftest import DAY, make_settings, user
 
 
@@ -22,13 +23,12 @@ def tool_turn(hhmm: str, output: str):
 def test_transcript_has_roles_times_and_clipped_tools():
     long_output = "line\n" * 2_000
     next_day = DAY + dt.timedelta(days=1)
-    text = render_transcript(
-        [
-            user("what is in /srv/app?", "23:58"),
-            tool_turn("23:59", long_output),
-            user("thanks", "00:01", next_day),
-        ]
-    )
+    messages = [
+        user("what is in /srv/app?", "23:58"),
+        tool_turn("23:59", long_output),
+        user("thanks", "00:01", next_day),
+    ]
+    [text] = chunk_transcripts(messages, get_token_counter(), budget=100_000)  # what it is shown
     lines = text.splitlines()
     assert lines[0] == "### 2025-01-31"
     assert lines[1] == "[23:58] user: what is in /srv/app?"

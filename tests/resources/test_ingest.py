@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from remecli.knowledge.cards import split_frontmatter
+from remecli.knowledge.cards import read_card
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
 
 CASES = {
@@ -62,7 +62,8 @@ async def test_each_type_becomes_one_source_linked_card(cards, fake_llm, name) -
         assert text not in seen
     root = cards.layout.root
     assert [path for path, _ in resource_cards(root)] == [outcome.card]
-    meta, body = split_frontmatter((root / outcome.card).read_text(encoding="utf-8"))
+    note = read_card((root / outcome.card).read_text(encoding="utf-8"))
+    meta, body = note.meta, note.body
     assert meta is not None
     today = f"{dt.date.today():%Y-%m-%d}"
     assert outcome.card == f"memory/{today}/about-{name.replace('.', '-')}.md"

@@ -6,10 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from remecli.__main__ import main
 from remecli.conversation.transcript import Transcript
-from remecli.notes.frontmatter import split_frontmatter
+from remecli.notes.frontmatter import NoteInfo, note_info, read_frontmatter
 from remecli.search import MemoryIndex
 from tests.search.helpers import settings
 from tests.search.test_transcripts import _user, write_session
@@ -28,6 +31,12 @@ Grind size 8 with a 25 second shot.
 def _write(root: Path, rel: str, text: str) -> None:
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     (root / rel).write_text(text, encoding="utf-8")
+
+
+def split_frontmatter(text: str, rel: str) -> tuple[NoteInfo, str]:
+    """What the index keeps of a note: its fields and its text with the frontmatter blanked."""
+    note = read_frontmatter(text)
+    return note_info(note, rel), note.blanked()
 
 
 def test_frontmatter_is_parsed_and_blanked_keeping_line_numbers() -> None:
@@ -123,3 +132,62 @@ def test_cli_source_and_date_options(tmp_path: Path, capsys, monkeypatch) -> Non
     out = capsys.readouterr().out
     assert "Ibis machine — Which grinder settings the user likes" in out
     assert "tags: coffee, kitchen" in out and "(transcript" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "body"),
+    [
+        ("\ufeff---\r\nname: A\r\n---\r\nbody\r\n", 4, "body\r\n"),
+        ("---\nname: A\n...\nbody", 4, "body"),
+        ("---\nname: A\n---", 4, ""),
+        ("---\n---\nbody\n", 1, "---\n---\nbody\n"),  # empty: all body
+        ("---\n- a list\n---\nbody\n", 1, "---\n- a list\n---\nbody\n"),
+        ("---\ndate: 2025-13-45\n---\nbody\n", 1, "---\ndate: 2025-13-45\n---\nbody\n"),
+        ("---\nname: never closed\n", 1, "---\nname: never closed\n"),
+        ("# Title\n---\nname: A\n---\n", 1, "# Title\n---\nname: A\n---\n"),
+    ],
+)
+def test_frontmatter_tolerates_bom_crlf_and_bad_blocks(text: str, line: int, body: str) -> None:
+    note = read_frontmatter(text)
+    assert (note.body_start_line, note.body) == (line, body)
+    assert bool(note.meta) == note.has_frontmatter
+
+
+def test_a_long_frontmatter_is_found_past_the_first_lines() -> None:
+    text = "---\n" + "".join(f"key{i}: {i}\n" for i in range(300)) + "---\nbody\n"
+    note = read_frontmatter(text)
+    assert (len(note.meta), note.body_start_line, note.body) == (300, 303, "body\n")
+
+
+@hypothesis_settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "---",
+                "...",
+                "----",
+                "name: A",
+                "tags: [a, b",
+                "- item",
+                "",
+                "date: 2025-99-01",
+                "body [[x]]",
+                "    ---",
+                "\ufeff---",
+                "a: b\r",
+                "---\r",
+                ": :",
+                "{}",
+            ]
+        ),
+        max_size=10,
+    )
+)
+def test_any_text_reads_without_error_and_keeps_its_line_numbers(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    note = read_frontmatter(text)
+    assert text.endswith(note.body)
+    head = text[: len(text) - len(note.body)]
+    assert head.count("\n") == note.body_start_line - 1 or (head and not note.body)
+    assert note.has_frontmatter == (note.body_start_line > 1) and not (note.meta and note.problem)

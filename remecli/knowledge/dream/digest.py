@@ -1,32 +1,30 @@
 """Digest nodes `digest/{personal,procedure,wiki}/<slug>.md`: scan, search, check, provenance.
 
-Search is a direct scan of the digest (it is small: short nodes, one per durable idea) scored
-with BM25 over name, description and body, analyzed like the memory index (English stems, CJK
-bigrams). The provenance fields of a node's frontmatter (`kind`, `sources`, `first_seen`,
+Search reads the digest as it is now (it is small: short nodes, one per durable idea) into an
+in-memory index of the search package's keyword engine, so it sees a node the moment it is
+written, even with no memory index open. The provenance fields of a node's frontmatter (`kind`, `sources`, `first_seen`,
 `last_confirmed`, `status`, `contradictions`) are set here, by code, from the dream's actions.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remecli.knowledge.cards import CardError, join_frontmatter, slugify, split_frontmatter
+from remecli.knowledge.cards import join_frontmatter
+from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
-from remecli.search.analysis import Analyzer
+from remecli.notes.links.parse import link_targets
+from remecli.search.keyword import KeywordDoc, KeywordIndex
 
 BUCKETS = ("personal", "procedure", "wiki")
 ACTIONS = ("CREATE", "CORROBORATE", "REFINE", "CORRECT")
 SOURCES_TITLES = ("sources", "来源")
 NODE_FIELD_ORDER = ("name", "description", "kind", "sources", "first_seen", "last_confirmed")
-_WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _H2 = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
-_BM25_K1, _BM25_B = 1.5, 0.75
 
 
 @dataclass
@@ -54,11 +52,6 @@ def digest_dir(working_dir: WorkingDir) -> Path:
     return working_dir.root / "digest"
 
 
-def node_rel(bucket: str, name: str) -> str:
-    """Where a node named `name` of `bucket` lives."""
-    return f"digest/{bucket}/{slugify(name) or 'node'}.md"
-
-
 def snapshot(working_dir: WorkingDir) -> dict[str, str]:
     """Text of every digest file (relative path → text)."""
     folder = digest_dir(working_dir)
@@ -73,54 +66,33 @@ def snapshot(working_dir: WorkingDir) -> dict[str, str]:
 
 def parse_node(rel: str, text: str) -> Node | None:
     """The node in `text`, None when its frontmatter is missing or invalid."""
-    try:
-        meta, body = split_frontmatter(text)
-    except CardError:
-        return None
-    return None if meta is None else Node(rel, meta, body)
+    note = read_frontmatter(text)
+    return Node(rel, dict(note.meta), note.body) if note.has_frontmatter else None
 
 
 # ---------------------------------------------------------------- search
-def _analyzer() -> Analyzer:
-    from remecli.search.analysis import make_analyzer
-
-    return make_analyzer()
-
-
-def _terms(analyzer: Analyzer, text: str) -> list[str]:
-    return [term for term in analyzer(text) if term]
-
-
 def search_nodes(nodes: dict[str, str], query: str, limit: int = 5) -> list[dict[str, Any]]:
-    """The best `limit` nodes for `query` (BM25 over name, description and body)."""
-    analyzer = _analyzer()
-    docs: list[tuple[Node, Counter[str], int]] = []
-    for rel, text in nodes.items():
-        node = parse_node(rel, text)
-        if node is None:
-            continue
-        words = f"{node.meta.get('name', '')} {node.meta.get('description', '')} {node.body}"
-        terms = _terms(analyzer, words)
-        docs.append((node, Counter(terms), len(terms)))
-    if not docs:
+    """The best `limit` nodes for `query`: the search package's keyword engine (BM25 over the
+    body, name and description boosted), on an in-memory index of these nodes."""
+    parsed = [node for rel, text in nodes.items() if (node := parse_node(rel, text)) is not None]
+    if not parsed or limit <= 0:
         return []
-    average = sum(length for _, _, length in docs) / len(docs) or 1.0
-    wanted = set(_terms(analyzer, query))
-    frequency = Counter(term for _, counts, _ in docs for term in wanted if term in counts)
-    scored: list[tuple[float, Node]] = []
-    for node, counts, length in docs:
-        score = 0.0
-        for term in wanted:
-            tf = counts.get(term, 0)
-            if not tf:
-                continue
-            idf = math.log(1 + (len(docs) - frequency[term] + 0.5) / (frequency[term] + 0.5))
-            norm = tf + _BM25_K1 * (1 - _BM25_B + _BM25_B * length / average)
-            score += idf * tf * (_BM25_K1 + 1) / norm
-        if score > 0:
-            scored.append((score, node))
-    scored.sort(key=lambda item: (-item[0], item[1].rel))
-    return [node.brief(score) for score, node in scored[:limit]]
+    index = KeywordIndex(None)
+    try:
+        index.replace([], [_keyword_doc(number, node) for number, node in enumerate(parsed)], [])
+        hits = index.search(query, len(parsed))
+    finally:
+        index.close()
+    ranked = sorted(
+        ((score, parsed[number]) for number, score in hits if score > 0),
+        key=lambda item: (-item[0], item[1].rel),
+    )
+    return [node.brief(score) for score, node in ranked[:limit]]
+
+
+def _keyword_doc(number: int, node: Node) -> KeywordDoc:
+    title = f"{node.meta.get('name', '')}\n{node.meta.get('description', '')}"
+    return KeywordDoc(chunk_id=number, path=node.rel, text=node.body, title=title, source="digest")
 
 
 # ---------------------------------------------------------------- checks
@@ -129,10 +101,7 @@ def sources_links(body: str) -> list[str]:
     headings = list(_H2.finditer(body))
     if not headings or headings[-1].group(1).strip().lower() not in SOURCES_TITLES:
         return []
-    seen: dict[str, None] = {}
-    for match in _WIKILINK.finditer(body[headings[-1].end() :]):
-        seen.setdefault(match.group(1).strip(), None)
-    return list(seen)
+    return link_targets(body[headings[-1].end() :])
 
 
 def node_problem(rel: str, text: str | None) -> str | None:

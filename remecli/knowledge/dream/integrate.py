@@ -23,7 +23,7 @@ from agentscope.permission import PermissionBehavior, PermissionDecision
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import LLMSettings
-from remecli.knowledge.cards import CardError, is_slug, split_frontmatter
+from remecli.knowledge.cards import CardError, is_slug, read_card
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.knowledge.dream import prompts
 from remecli.knowledge.dream.digest import (
@@ -98,10 +98,10 @@ class DigestScope(MemoryScope):
     def prepare(self, target: Path, old: str | None, new: str, tool: str) -> str:
         """A node must keep valid frontmatter."""
         try:
-            meta, _ = split_frontmatter(new)
+            note = read_card(new)
         except CardError as exc:
             raise ChangeRefused(f"Refused: {exc} Nothing was written.") from None
-        if meta is None:
+        if not note.has_frontmatter:
             raise ChangeRefused(
                 "Refused: a node starts with YAML frontmatter (`name`, `description`) between "
                 "`---` lines. Nothing was written."

@@ -3,7 +3,7 @@
 The catalog maps each consolidated card to its size, mtime and content hash, so a card whose
 size and mtime are unchanged is never re-read; a touched card with the same hash is not
 consolidated again. A card is recorded only after every unit resting on it succeeded: a failed
-input is retried next run. The lock (`fcntl.flock` on `.dream/lock`) keeps one dream at a time
+input is retried next run. The lock (`notes.locks` on `.dream/lock`) keeps one dream at a time
 across processes.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import hashlib
 import json
 import os
@@ -23,6 +22,7 @@ from typing import Any
 
 from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.layout import WorkingDir
+from remecli.notes.locks import FileLock
 
 _DAY_FOLDER = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -163,15 +163,10 @@ def dream_lock(working_dir: WorkingDir) -> Iterator[None]:
     """Hold the dream lock for the block; raises DreamBusy at once when another holds it."""
     folder = state_dir(working_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+    lock = FileLock(folder / "lock")
+    if not lock.acquire(blocking=False):
+        raise DreamBusy("another dream is running on this working dir")
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise DreamBusy("another dream is running on this working dir") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        yield
     finally:
-        os.close(fd)
+        lock.release()

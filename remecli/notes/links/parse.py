@@ -3,22 +3,24 @@
 Forms: `[[path]]`, `[[path#L9-L12]]`, `[[path#Heading]]`, `[[path|alias]]`, `[[Note name]]`
 and combinations (`[[target#anchor|alias]]`; `\\|` inside a table cell). Links inside code spans,
 fenced or indented code are not links. Links in YAML frontmatter values (e.g.
-`source_conversation: "[[sessions/<id>.jsonl#L1-L40]]"`) are links.
+`source_conversation: "[[sessions/<id>.jsonl#L1-L40]]"`) are links; the frontmatter is found by
+`notes.frontmatter`. The one wikilink parser: other packages call `parse_note`, `body_links`,
+`link_targets` (a section's targets) or `link_in_value` (one frontmatter value).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from remecli.notes.frontmatter import Note, read_frontmatter
+
 LINK_TEXT = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
-_FRONTMATTER_END = ("---", "...")
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~20x faster
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,45 +85,41 @@ def _parsers() -> tuple[MarkdownIt, MarkdownIt]:
 _BLOCKS, _INLINE = _parsers()
 
 
-def split_frontmatter(text: str) -> tuple[list[str], str]:
-    """(frontmatter lines without the fences, the body with those lines blanked, same numbering)."""
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r") != "---":
-        return [], text
-    for number in range(1, len(lines)):
-        if lines[number].rstrip("\r") in _FRONTMATTER_END:
-            body = "\n" * (number + 1) + "\n".join(lines[number + 1 :])
-            return [line.rstrip("\r") for line in lines[1:number]], body
-    return [], text
-
-
-def _frontmatter_fields(lines: list[str]) -> tuple[str, str]:
-    try:
-        data = yaml.load("\n".join(lines), Loader=_YAML_LOADER) if lines else None
-    except yaml.YAMLError:
-        return "", ""
-    if not isinstance(data, dict):
-        return "", ""
-    name, description = data.get("name"), data.get("description")
+def _fields(meta: dict[str, Any]) -> tuple[str, str]:
+    name, description = meta.get("name"), meta.get("description")
     return (
         " ".join(str(name).split()) if isinstance(name, str | int | float) else "",
         " ".join(str(description).split()) if isinstance(description, str | int | float) else "",
     )
 
 
+def _frontmatter_links(note: Note) -> list[WikiLink]:
+    """Links in frontmatter values (YAML, not Markdown: every `[[…]]` counts), with lines."""
+    if not note.has_frontmatter or "[[" not in note.frontmatter:
+        return []
+    return _regex_links(note.frontmatter, 2)
+
+
 def parse_note(text: str) -> ParsedNote:
     """Frontmatter fields and every wikilink of `text`, in order, with 1-based lines."""
-    front, body = split_frontmatter(text)
-    name, description = _frontmatter_fields(front)
-    links: list[WikiLink] = []
-    for offset, line in enumerate(front):
-        for match in LINK_TEXT.finditer(line):
-            link = split_link(match.group(1), offset + 2)
-            if link is not None:
-                links.append(link)
-    if "[[" in body:
-        links.extend(_body_links(body))
+    note = read_frontmatter(text)
+    name, description = _fields(note.meta)
+    links = _frontmatter_links(note)
+    if "[[" in note.body:
+        links.extend(body_links(note.body, note.body_start_line))
     return ParsedNote(name=name, description=description, links=links)
+
+
+def link_in_value(value: object) -> WikiLink | None:
+    """The wikilink a frontmatter value starts with (`"[[sessions/a.jsonl#L1-L40]]"`), or None."""
+    match = LINK_TEXT.match(str(value or "").strip())
+    return split_link(match.group(1), 1) if match else None
+
+
+def link_targets(markdown: str) -> list[str]:
+    """The distinct targets of the wikilinks in Markdown text (no frontmatter), in order."""
+    found = body_links(markdown) if "[[" in markdown else []
+    return list(dict.fromkeys(link.target for link in found if link.target))
 
 
 def _regex_links(text: str, first_line: int) -> list[WikiLink]:
@@ -193,20 +191,22 @@ def top_level_chunks(body: str) -> list[tuple[int, str]]:
     return chunks
 
 
-def _body_links(body: str) -> list[WikiLink]:
+def body_links(body: str, first_line: int = 1) -> list[WikiLink]:
+    """The wikilinks of Markdown text (no frontmatter) whose first line is `first_line`: what
+    `markdown_links` finds, parsing with markdown-it only the runs where code may hide a link."""
     links: list[WikiLink] = []
-    for first_line, chunk in top_level_chunks(body):
+    for start, chunk in top_level_chunks(body):
         if "[[" not in chunk:
             continue
         if not _may_hold_code(chunk):  # the common case: the parser would find exactly these
-            links.extend(_regex_links(chunk, first_line))
+            links.extend(_regex_links(chunk, first_line + start - 1))
         else:
-            links.extend(_parsed_links(chunk, first_line))
+            links.extend(markdown_links(chunk, first_line + start - 1))
     return links
 
 
-def _parsed_links(text: str, first_line: int) -> list[WikiLink]:
-    """Links of `text` (whose first line is `first_line`) as markdown-it reads them."""
+def markdown_links(text: str, first_line: int = 1) -> list[WikiLink]:
+    """Links of Markdown `text` (whose first line is `first_line`) by one full markdown-it parse."""
     links: list[WikiLink] = []
     for token in _BLOCKS.parse(text):
         if token.map is None or "[[" not in token.content:
@@ -217,19 +217,6 @@ def _parsed_links(text: str, first_line: int) -> list[WikiLink]:
         elif token.type == "inline":
             links.extend(_inline_links(token.content, line))
     return links
-
-
-def parse_links_exactly(text: str) -> list[WikiLink]:
-    """Reference reading: every link of a whole note by one full markdown-it parse (slow; the
-    tests check `parse_note` against it)."""
-    front, body = split_frontmatter(text)
-    links = [
-        link
-        for offset, line in enumerate(front)
-        for match in LINK_TEXT.finditer(line)
-        if (link := split_link(match.group(1), offset + 2)) is not None
-    ]
-    return links + _parsed_links(body, 1)
 
 
 def _inline_links(content: str, first_line: int) -> list[WikiLink]:
