@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+import signal
 import subprocess
 import time
 import uuid
@@ -43,6 +45,12 @@ class TmuxSession:
             ],
             check=True,
         )
+        pane = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", self.name, "#{pane_pid}"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        self.pane_pid = int(pane) if pane.isdigit() else None
 
     def screen(self) -> str:
         """The visible pane text."""
@@ -88,9 +96,35 @@ class TmuxSession:
             == 0
         )
 
-    def kill(self) -> None:
-        """End the session."""
+    def close(self) -> None:
+        """Close the terminal (the pane's processes get SIGHUP), nothing more."""
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+    def kill(self) -> None:
+        """Close the terminal, then end every process started in its pane that outlived it: a
+        program left running would load the machine for the rest of the suite."""
+        self.close()
+        if self.pane_pid is None:
+            return
+        deadline = time.monotonic() + 5.0
+        while (left := _processes_of_session(self.pane_pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _processes_of_session(sid: int) -> list[int]:
+    """Pids of the live processes whose session id is `sid` (the pane's shell started it)."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True)
+    found = []
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == str(sid) and not parts[2].startswith("Z"):
+            found.append(int(parts[0]))
+    return found
 
 
 def tmux_available() -> bool:

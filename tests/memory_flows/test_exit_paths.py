@@ -155,8 +155,11 @@ def test_closing_the_terminal_saves_memory_and_ends_the_process(
     fake_llm, memory_model, tmp_path: Path
 ) -> None:
     term, app = chat_in_tmux(fake_llm, tmp_path, "remember: the wifi password is on the fridge")
-    term.kill()  # the terminal goes away: SIGHUP
-    app.wait(timeout=60)  # raises if remecli lingers
+    try:
+        term.close()  # the terminal goes away: SIGHUP
+        app.wait(timeout=60)  # raises if remecli lingers
+    finally:
+        term.kill()  # never leave a lingering remecli behind for the rest of the suite
     assert "wifi password is on the fridge" in daily_file(tmp_path / ".reme").read_text()
 
 
