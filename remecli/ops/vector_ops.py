@@ -67,8 +67,8 @@ class SummarizeParams(JobParams):
 
 class RetrieveParams(JobParams):
     query: str = Field("", max_length=2_000, description="What to look for")
-    messages: list[VectorMessage] = Field(
-        default_factory=list,
+    messages: list[VectorMessage] | None = Field(
+        None,  # not default_factory: MCP tool signatures take a field without default as required
         max_length=MAX_MESSAGES,
         description="The conversation so far; its last user messages join the query",
     )
@@ -233,7 +233,7 @@ def as_dicts(messages: list[VectorMessage]) -> list[dict[str, Any]]:
 
 def retrieval_query(params: RetrieveParams) -> str:
     """The query followed by the last few user messages (what the conversation is about)."""
-    recent = [m.content.strip() for m in params.messages if m.role == "user"]
+    recent = [m.content.strip() for m in params.messages or [] if m.role == "user"]
     parts = [params.query.strip(), *recent[-RECENT_USER_MESSAGES:]]
     return "\n".join(part for part in parts if part)
 
