@@ -1,6 +1,8 @@
 """The assistant's vector memory (`memory.vector.enabled`): each conversation handed to the
 summarizer is also summarized into the user's personal memory and into the tool memory of the
-tools it called; the agent can `retrieve_memory`.
+tools it called; the agent can `retrieve_memory`, and the `memory_vector_*` operations
+(remecli/ops/vector_ops.py) reach the same store. Secrets are redacted by ReMe itself before
+anything is stored (`memory.redact_secrets`).
 
 Stored under `<working_dir>/vector/` (or the configured store). The Markdown memory stays the
 source of truth: a vector summary still running at exit is waited for a few seconds, then
@@ -22,24 +24,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_S = 5.0
-
-
-def _redacted(msg: Any) -> Any:
-    """A copy of `msg` whose text has secrets replaced (vector memory is memory too)."""
-    from remecli.notes.redact import redact_secrets
-
-    content = getattr(msg, "content", None)
-    if isinstance(content, str):
-        return msg.model_copy(update={"content": redact_secrets(content).text})
-    if not isinstance(content, list):
-        return msg
-    blocks = []
-    for block in content:
-        text = getattr(block, "text", None)
-        if getattr(block, "type", "") == "text" and isinstance(text, str):
-            block = block.model_copy(update={"text": redact_secrets(text).text})
-        blocks.append(block)
-    return msg.model_copy(update={"content": blocks})
 
 
 class VectorMemory:
@@ -82,6 +66,7 @@ class VectorMemory:
                 },
                 default_vector_store_config=dict(self.settings.memory.vector.store),
                 language=self.settings.language,
+                redact_secrets=self.settings.memory.redact_secrets,  # ReMe redacts what it stores
             )
         return self._reme
 
@@ -90,9 +75,6 @@ class VectorMemory:
         if not self.enabled or not messages:
             return
         from remecli.vector.integration import remember_conversation
-
-        if self.settings.memory.redact_secrets:
-            messages = [_redacted(m) for m in messages]
 
         async def run() -> None:
             try:

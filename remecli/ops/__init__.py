@@ -9,12 +9,19 @@ from __future__ import annotations
 import importlib
 
 from remecli.ops.errors import JobError
-from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry
+from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry, JobResult
 from remecli.ops.runner import JobRunner
 
-JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs", "resource_job")
+JOB_MODULES = (
+    "search_jobs",
+    "file_jobs",
+    "record_job",
+    "knowledge_jobs",
+    "resource_job",
+    "vector_ops",
+)
 
 for _module in JOB_MODULES:
     importlib.import_module(f"remecli.ops.{_module}")
 
-__all__ = ["JOBS", "Job", "JobError", "JobParams", "JobRegistry", "JobRunner"]
+__all__ = ["JOBS", "Job", "JobError", "JobParams", "JobRegistry", "JobResult", "JobRunner"]

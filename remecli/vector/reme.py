@@ -5,6 +5,9 @@ await reme.start()
 node = await reme.add_memory(memory_content="User prefers concise code", user_name="alice")
 result = await reme.retrieve_memory(query="code style", user_name="alice")
 await reme.close()
+
+Whatever is stored (contents, when-to-use, metadata, the kept conversation) has its secrets
+replaced by `[REDACTED:<kind>]` first, unless `redact_secrets=False`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from remecli.vector.config import build_embedder, embedding_settings, llm_settin
 from remecli.vector.conversation import render
 from remecli.vector.filters import compile_filters
 from remecli.vector.node import PERSONAL, TASK, TOOL, MemoryNode, normalize_time, now_text
+from remecli.vector.redaction import redact_node, redact_text, redact_transcript, redact_value
 from remecli.vector.retriever import RetrievalResult
 from remecli.vector.stores import VectorStore, make_store
 
@@ -58,8 +62,10 @@ class ReMe:
         language: str = "",
         vector_weight: float = 0.7,
         embedder: Embedder | None = None,
+        redact_secrets: bool = True,
     ) -> None:
         self.working_dir = Path(working_dir).expanduser()
+        self.redact_secrets = redact_secrets
         self.language = language
         self.vector_weight = vector_weight
         self.chat = ChatClient(llm_settings(default_llm_config))
@@ -122,7 +128,12 @@ class ReMe:
     async def store_nodes(
         self, nodes: list[MemoryNode], vectors: np.ndarray | None = None
     ) -> list[tuple[MemoryNode, bool]]:
-        """Store nodes (embedding them unless `vectors` is given): (node, newly created)."""
+        """Store nodes (embedding them unless `vectors` is given): (node, newly created).
+
+        The one way nodes enter the store: their secrets are redacted here (a node whose text
+        changed is embedded again, so no vector is made from a secret)."""
+        if self.redact_secrets and any([redact_node(n) for n in nodes]):
+            vectors = None
         if vectors is None:
             vectors = await self.embed_documents([n.embedding_text() for n in nodes])
         return await asyncio.to_thread(self.store.add, nodes, vectors)
@@ -143,6 +154,8 @@ class ReMe:
         if not targets:
             raise ValueError("summarize_memory needs user_name, task_name or tool_name")
         transcript = render(messages)
+        if self.redact_secrets:  # neither the extraction model nor the history node sees them
+            transcript = redact_transcript(transcript)
         if not transcript.text.strip():
             return []
         author = self.chat.settings.model_name
@@ -262,7 +275,9 @@ class ReMe:
             fields["memory_type"], fields["memory_target"] = pairs[0]
         for name, value in (("when_to_use", when_to_use), ("author", author)):
             if value is not None:
-                fields[name] = value
+                fields[name] = self._clean(value)
+        if metadata is not None and self.redact_secrets:
+            metadata = redact_value(metadata)
         if message_time is not None:
             fields["message_time"] = normalize_time(message_time)
         vector = None
@@ -273,7 +288,7 @@ class ReMe:
             if memory_content is not None:
                 if not memory_content.strip():
                     raise ValueError("memory_content must not be empty")
-                fields["content"] = memory_content.strip()
+                fields["content"] = self._clean(memory_content.strip())
             probe = MemoryNode(
                 memory_type=current.memory_type,
                 memory_target=current.memory_target,
@@ -285,6 +300,10 @@ class ReMe:
         if node is None:
             raise MemoryNotFoundError(memory_id)
         return node
+
+    def _clean(self, text: str) -> str:
+        """`text` as it may be stored (secrets redacted unless `redact_secrets=False`)."""
+        return redact_text(text) if self.redact_secrets else text
 
     async def delete_memory(self, memory_id: str | list[str]) -> int:
         """Delete one id (or a list of ids); how many were deleted."""
