@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 from remecli.ops.errors import JobError
-from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry
+from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry, JobResult
 from remecli.ops.runner import JobRunner
 
 JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs", "resource_job")
@@ -17,4 +17,4 @@ JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs", "reso
 for _module in JOB_MODULES:
     importlib.import_module(f"remecli.ops.{_module}")
 
-__all__ = ["JOBS", "Job", "JobError", "JobParams", "JobRegistry", "JobRunner"]
+__all__ = ["JOBS", "Job", "JobError", "JobParams", "JobRegistry", "JobResult", "JobRunner"]

@@ -6,20 +6,19 @@ import asyncio
 import datetime as dt
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from remecli.notes.writer import MemoryWriteError, writer_for
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, InvalidParams, NotFound, PathRefused
 from remecli.ops.paths import is_private
-from remecli.ops.registry import JOBS, JobParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 READ_MAX_LINES = 2_000
 READ_MAX_CHARS = 50_000
 LIST_MAX_ENTRIES = 1_000
-EDITABLE_SUFFIXES = (".md",)
 
 
 class ReadParams(JobParams):
@@ -39,6 +38,42 @@ class EditParams(JobParams):
     path: str = Field(description="Markdown file relative to the working dir, e.g. MEMORY.md")
     old: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
     new: str = Field(description="Replacement text ('' deletes `old`)")
+
+
+class ReadResult(JobResult):
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    content: str
+    truncated: bool
+    next_start_line: int | None
+
+
+class ListEntry(JobResult):
+    path: str = Field(description="Relative path; a folder's ends with '/'")
+    type: Literal["file", "folder"]
+    size: int | None = Field(default=None, description="Bytes (files only)")
+    modified: str = Field(description="Last change, ISO 8601")
+
+    @model_serializer(mode="wrap")
+    def _drop_folder_size(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.size is None:
+            data.pop("size", None)
+        return data
+
+
+class ListResult(JobResult):
+    folder: str
+    entries: list[ListEntry]
+    truncated: bool
+
+
+class EditResult(JobResult):
+    path: str
+    replaced: int
+    line: int = Field(description="1-based line where the replaced text started")
 
 
 def _modified(path: Path) -> str:
@@ -62,7 +97,7 @@ def _read_text(path: Path, relative: str) -> str:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
 
 
-def _read_lines(path: Path, relative: str, start: int, end: int | None) -> dict[str, Any]:
+def _read_lines(path: Path, relative: str, start: int, end: int | None) -> ReadResult:
     """Stream the file (any size): keep the wanted lines up to the page limits, count all."""
     _check_file(path, relative)
     if end is not None and end < start:
@@ -88,19 +123,19 @@ def _read_lines(path: Path, relative: str, start: int, end: int | None) -> dict[
     shown_end = start - 1 + len(picked)
     wanted_end = total if end is None else min(end, total)
     more = shown_end < wanted_end
-    return {
-        "path": relative,
-        "start_line": start,
-        "end_line": shown_end,
-        "total_lines": total,
-        "content": "".join(picked),
-        "truncated": more,
-        "next_start_line": shown_end + 1 if more else None,
-    }
+    return ReadResult(
+        path=relative,
+        start_line=start,
+        end_line=shown_end,
+        total_lines=total,
+        content="".join(picked),
+        truncated=more,
+        next_start_line=shown_end + 1 if more else None,
+    )
 
 
-@JOBS.define("memory_read", params=ReadParams, read_only=True)
-async def memory_read(ctx: JobContext, params: ReadParams) -> dict[str, Any]:
+@JOBS.define("memory_read", params=ReadParams, result=ReadResult, read_only=True)
+async def memory_read(ctx: JobContext, params: ReadParams) -> ReadResult:
     """Read lines of a memory file (MEMORY.md, memory/*.md, a transcript under sessions/, …).
 
     Long files come in pages: when `truncated` is true, call again with `next_start_line`.
@@ -111,7 +146,7 @@ async def memory_read(ctx: JobContext, params: ReadParams) -> dict[str, Any]:
     )
 
 
-def _entry(path: Path, root: Path) -> dict[str, Any] | None:
+def _entry(path: Path, root: Path) -> ListEntry | None:
     relative = path.relative_to(root).as_posix()
     if is_private(relative):
         return None
@@ -122,16 +157,13 @@ def _entry(path: Path, root: Path) -> dict[str, Any] | None:
     if resolved != root and not resolved.is_relative_to(root):
         return None  # a symlink out of the working dir is not shown
     if resolved.is_dir():
-        return {"path": relative + "/", "type": "folder", "modified": _modified(resolved)}
-    return {
-        "path": relative,
-        "type": "file",
-        "size": resolved.stat().st_size,
-        "modified": _modified(resolved),
-    }
+        return ListEntry(path=relative + "/", type="folder", modified=_modified(resolved))
+    return ListEntry(
+        path=relative, type="file", size=resolved.stat().st_size, modified=_modified(resolved)
+    )
 
 
-def _list(root: Path, folder: Path, relative: str, recursive: bool) -> dict[str, Any]:
+def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResult:
     if not folder.is_dir():
         if folder.exists():
             raise InvalidParams(f"{relative!r} is a file; use memory_read to read it")
@@ -146,7 +178,7 @@ def _list(root: Path, folder: Path, relative: str, recursive: bool) -> dict[str,
             candidates += [base / d for d in dirs] + [base / f for f in sorted(files)]
     else:
         candidates = sorted(folder.iterdir())
-    entries: list[dict[str, Any]] = []
+    entries: list[ListEntry] = []
     truncated = False
     for path in candidates:
         entry = _entry(path, root)
@@ -156,19 +188,19 @@ def _list(root: Path, folder: Path, relative: str, recursive: bool) -> dict[str,
             truncated = True
             break
         entries.append(entry)
-    entries.sort(key=lambda e: e["path"])
-    return {"folder": relative, "entries": entries, "truncated": truncated}
+    entries.sort(key=lambda e: e.path)
+    return ListResult(folder=relative, entries=entries, truncated=truncated)
 
 
-@JOBS.define("memory_list", params=ListParams, read_only=True)
-async def memory_list(ctx: JobContext, params: ListParams) -> dict[str, Any]:
+@JOBS.define("memory_list", params=ListParams, result=ListResult, read_only=True)
+async def memory_list(ctx: JobContext, params: ListParams) -> ListResult:
     """List the files and folders of the working dir (or a folder in it), with sizes and times."""
     target = ctx.confine(params.folder, allow_root=True)
     root = ctx.root.resolve()
     return await asyncio.to_thread(_list, root, target.path, target.relative, params.recursive)
 
 
-def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> dict[str, Any]:
+def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> EditResult:
     with ctx.locks.hold(target):  # read-modify-write under the file's lock: no lost update
         content = _read_text(target, relative)
         count = content.count(old)
@@ -190,11 +222,11 @@ def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> d
             )
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
-    return {"path": relative, "replaced": 1, "line": content.count("\n", 0, at) + 1}
+    return EditResult(path=relative, replaced=1, line=content.count("\n", 0, at) + 1)
 
 
-@JOBS.define("memory_edit", params=EditParams, read_only=False)
-async def memory_edit(ctx: JobContext, params: EditParams) -> dict[str, Any]:
+@JOBS.define("memory_edit", params=EditParams, result=EditResult, read_only=False)
+async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
     """Replace one exact piece of text in a Markdown memory file (`old` must occur once).
 
     The file is locked while it is read, changed and atomically replaced, so concurrent edits

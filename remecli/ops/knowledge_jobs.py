@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, InvalidParams, NotFound
-from remecli.ops.registry import JOBS, JobParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
 class CardParams(JobParams):
@@ -41,6 +41,60 @@ class HistoryParams(JobParams):
     path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
 
 
+class CardResult(JobResult):
+    path: str
+    created: bool
+    version: int | None
+
+
+class DreamAction(JobResult):
+    action: str
+    path: str
+
+
+class DreamResult(JobResult):
+    status: str
+    message: str
+    actions: list[DreamAction]
+    pending: int
+
+
+class LinkedNote(JobResult):
+    path: str
+    name: str
+    description: str
+    depth: int = Field(description="Hops from the note")
+    via: str = Field(description="The note it was reached from")
+
+
+class DanglingLink(JobResult):
+    target: str
+    line: int
+
+
+class LinksResult(JobResult):
+    path: str
+    name: str
+    description: str
+    out: list[LinkedNote]
+    in_: list[LinkedNote] = Field(alias="in", serialization_alias="in")
+    dangling: list[DanglingLink]
+
+
+class VersionInfo(JobResult):
+    version: int
+    time: str
+    bytes: int
+    sha256: str
+    source: str
+    deleted: bool
+
+
+class HistoryResult(JobResult):
+    path: str
+    versions: list[VersionInfo]
+
+
 def _card_text(params: CardParams, day: dt.date) -> str:
     from remecli.knowledge.cards import join_frontmatter
 
@@ -55,8 +109,8 @@ def _card_text(params: CardParams, day: dt.date) -> str:
     return join_frontmatter(meta, body)
 
 
-@JOBS.define("memory_write_card", params=CardParams, read_only=False)
-async def memory_write_card(ctx: JobContext, params: CardParams) -> dict[str, Any]:
+@JOBS.define("memory_write_card", params=CardParams, result=CardResult, read_only=False)
+async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     """Write a topic card `memory/YYYY-MM-DD/<slug>.md` (from another agent, a script, …).
 
     A card of the same name that day is replaced only if nothing of it would be lost (else use
@@ -72,40 +126,40 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> dict[str, An
     relative = target.relative_to(ctx.root).as_posix()
     text = _card_text(params, day)
 
-    def write() -> dict[str, Any]:
+    def write() -> CardResult:
         with ctx.locks.hold(target):
             try:
                 result = writer_for(ctx.root).write(target, text, source="memory_write_card")
             except ShrinkRefused as exc:
                 raise EditConflict(str(exc)) from None
         refresh_day_page(layout, day, reason="memory_write_card")
-        return {"path": relative, "created": result.created, "version": result.version}
+        return CardResult(path=relative, created=result.created, version=result.version)
 
     return await asyncio.to_thread(write)
 
 
-@JOBS.define("memory_dream", params=DreamParams, read_only=False)
-async def memory_dream(ctx: JobContext, params: DreamParams) -> dict[str, Any]:
+@JOBS.define("memory_dream", params=DreamParams, result=DreamResult, read_only=False)
+async def memory_dream(ctx: JobContext, params: DreamParams) -> DreamResult:
     """Consolidate new and changed topic cards into the digest now (Auto Dream)."""
     result = await ctx.memory.dream(params.date)
-    return {
-        "status": result.status,
-        "message": result.message,
-        "actions": [
-            {"action": o.action, "path": o.path}
+    return DreamResult(
+        status=result.status,
+        message=result.message,
+        actions=[
+            DreamAction(action=o.action, path=o.path)
             for o in result.outcomes
             if getattr(o, "action", "")
         ],
-        "pending": result.pending,
-    }
+        pending=result.pending,
+    )
 
 
-@JOBS.define("memory_links", params=LinksParams, read_only=True)
-async def memory_links(ctx: JobContext, params: LinksParams) -> dict[str, Any]:
+@JOBS.define("memory_links", params=LinksParams, result=LinksResult, read_only=True)
+async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
     """What a note links to and what links to it (names and descriptions; `depth` walks on)."""
     from remecli.notes.links import LinkGraph, neighbours
 
-    def walk() -> dict[str, Any]:
+    def walk() -> LinksResult:
         owned = ctx.memory.links is None  # search off or still opening: a graph of our own
         graph = LinkGraph.open(ctx.root) if owned else ctx.memory.links
         try:
@@ -115,7 +169,9 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> dict[str, Any]:
                 raise NotFound(
                     f"no note {params.path!r}; use memory_list or memory_search to find one"
                 )
-            return dict(neighbours(graph, path, params.depth, params.direction))
+            return LinksResult.model_validate(
+                neighbours(graph, path, params.depth, params.direction)
+            )
         finally:
             if owned:
                 graph.close()
@@ -123,8 +179,8 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> dict[str, Any]:
     return await asyncio.to_thread(walk)
 
 
-@JOBS.define("memory_history", params=HistoryParams, read_only=True)
-async def memory_history(ctx: JobContext, params: HistoryParams) -> dict[str, Any]:
+@JOBS.define("memory_history", params=HistoryParams, result=HistoryResult, read_only=True)
+async def memory_history(ctx: JobContext, params: HistoryParams) -> HistoryResult:
     """Earlier versions of a memory file (version, time, bytes, what made the change)."""
     from remecli.notes.writer import MemoryWriteError, writer_for
 
@@ -133,4 +189,6 @@ async def memory_history(ctx: JobContext, params: HistoryParams) -> dict[str, An
         versions = await asyncio.to_thread(writer_for(ctx.root).history, target.path)
     except MemoryWriteError as exc:
         raise InvalidParams(str(exc)) from None
-    return {"path": target.relative, "versions": [v.to_dict() for v in versions]}
+    return HistoryResult(
+        path=target.relative, versions=[VersionInfo(**v.to_dict()) for v in versions]
+    )

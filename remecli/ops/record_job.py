@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from remecli.conversation.transcript import Transcript
 from remecli.ops.context import JobContext
-from remecli.ops.registry import JOBS, JobParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 MAX_MESSAGES = 5_000
 MAX_MESSAGE_CHARS = 100_000
@@ -47,6 +47,14 @@ class RecordParams(JobParams):
         pattern=SESSION_ID_PATTERN,
         description="The conversation's id (letters, digits, '.', '_', '-'); one transcript each",
     )
+
+
+class RecordResult(JobResult):
+    session_id: str
+    transcript: str = Field(description="The transcript file, relative to the working dir")
+    recorded: int
+    skipped: int
+    summary_task: str | None = Field(description="The background summary's id (None: nothing new)")
 
 
 def _message_id(session_id: str, message: RecordMessage) -> str:
@@ -91,8 +99,8 @@ def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, 
     return fresh, len(params.messages) - len(fresh), path.relative_to(ctx.root).as_posix()
 
 
-@JOBS.define("memory_record", params=RecordParams, read_only=False)
-async def memory_record(ctx: JobContext, params: RecordParams) -> dict[str, Any]:
+@JOBS.define("memory_record", params=RecordParams, result=RecordResult, read_only=False)
+async def memory_record(ctx: JobContext, params: RecordParams) -> RecordResult:
     """Store a conversation from another agent and summarize it into memory in the background.
 
     Appends the new messages to sessions/<session_id>.jsonl (repeats, by id, are skipped) and
@@ -100,10 +108,10 @@ async def memory_record(ctx: JobContext, params: RecordParams) -> dict[str, Any]
     """
     fresh, skipped, transcript = await asyncio.to_thread(_append_new, ctx, params)
     task_id = ctx.memory.add_async_summary_task(fresh) if fresh else None
-    return {
-        "session_id": params.session_id,
-        "transcript": transcript,
-        "recorded": len(fresh),
-        "skipped": skipped,
-        "summary_task": task_id,
-    }
+    return RecordResult(
+        session_id=params.session_id,
+        transcript=transcript,
+        recorded=len(fresh),
+        skipped=skipped,
+        summary_task=task_id,
+    )

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import PurePosixPath
-from typing import Any
 
 from pydantic import Field
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
-from remecli.ops.registry import JOBS, JobParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 FOLDER = "resource"
 
@@ -25,6 +24,23 @@ class IngestParams(JobParams):
         description="A file or folder under resource/, e.g. resource/notes.md (or notes.md); "
         "'resource' for all",
     )
+
+
+class IngestOutcome(JobResult):
+    resource: str
+    status: str
+    card: str | None
+    message: str
+
+
+class GoneCard(JobResult):
+    card: str
+    resource: str
+
+
+class IngestResult(JobResult):
+    outcomes: list[IngestOutcome]
+    gone: list[GoneCard] = Field(description="Cards whose resource file no longer exists")
 
 
 def _resources(ctx: JobContext, raw: str) -> list[str]:
@@ -45,8 +61,8 @@ def _resources(ctx: JobContext, raw: str) -> list[str]:
     return [target.relative]
 
 
-@JOBS.define("memory_ingest", params=IngestParams, read_only=False)
-async def memory_ingest(ctx: JobContext, params: IngestParams) -> dict[str, Any]:
+@JOBS.define("memory_ingest", params=IngestParams, result=IngestResult, read_only=False)
+async def memory_ingest(ctx: JobContext, params: IngestParams) -> IngestResult:
     """Summarize a file in resource/ (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into its card.
 
     One card per file (memory/YYYY-MM-DD/<slug>.md, source_resource: [[resource/<file>]]);
@@ -55,7 +71,7 @@ async def memory_ingest(ctx: JobContext, params: IngestParams) -> dict[str, Any]
     rels = await asyncio.to_thread(_resources, ctx, params.path)
     outcomes = [await ctx.memory.resources.ingest(rel) for rel in rels]
     gone = await asyncio.to_thread(ctx.memory.resources.orphans)
-    return {
-        "outcomes": [outcome.to_dict() for outcome in outcomes],
-        "gone": [{"card": o.card, "resource": o.resource} for o in gone],
-    }
+    return IngestResult(
+        outcomes=[IngestOutcome(**outcome.to_dict()) for outcome in outcomes],
+        gone=[GoneCard(card=o.card, resource=o.resource) for o in gone],
+    )

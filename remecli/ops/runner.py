@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
-from remecli.ops.registry import JOBS, Job, JobRegistry
+from remecli.ops.registry import JOBS, Job, JobRegistry, P, R, TypedHandler
 
 log = logging.getLogger(__name__)
 
@@ -83,23 +83,34 @@ class JobRunner:
     async def __aexit__(self, *exc_info: Any) -> None:
         await self.close()
 
-    async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-        """Run job `name` with JSON-like `arguments`; raises JobError with what to do."""
-        job = self.registry.get(name)
+    def _check_allowed(self, job: Job) -> None:
         if not job.read_only and self.read_only:
             raise ReadOnlyRefused(
-                f"{name} changes memory and this server runs read-only; restart it without "
+                f"{job.name} changes memory and this server runs read-only; restart it without "
                 "--read-only to allow it"
             )
+
+    async def call(self, handler: TypedHandler[P, R], params: P) -> R:
+        """Run a registered operation in-process with typed `params`; its typed result."""
+        self._check_allowed(self.registry.of(handler))
+        return await handler(self.context, params)
+
+    async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        """Run job `name` with JSON-like `arguments`; its result as JSON (raises JobError)."""
+        job = self.registry.get(name)
+        self._check_allowed(job)
         try:
             params = job.params.model_validate(arguments or {})
         except ValidationError as exc:
             raise InvalidParams(describe_validation(name, exc)) from None
         result = await job.handler(self.context, params)
-        size = len(json.dumps(result, ensure_ascii=False, default=str).encode("utf-8"))
+        if not isinstance(result, job.result):
+            raise TypeError(f"{name} returned {type(result).__name__}, not {job.result.__name__}")
+        data = result.model_dump(mode="json")
+        size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         if size > self.max_result_bytes:
             raise TooLarge(
                 f"{name}: the result is {size} bytes, over the {self.max_result_bytes}-byte "
                 "limit; ask for less (fewer results, a smaller line range)"
             )
-        return result
+        return data

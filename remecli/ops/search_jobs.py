@@ -15,7 +15,7 @@ from pydantic import Field
 from remecli.knowledge.background import pending_dir_of
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
-from remecli.ops.registry import JOBS, JobParams, NoParams
+from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
 
 SOURCES = ("notes", "transcripts", "all")
 OVERFETCH = 4
@@ -39,8 +39,33 @@ class SearchParams(JobParams):
     until: dt.date | None = Field(None, description="Only memory dated on or before (YYYY-MM-DD)")
 
 
-@JOBS.define("memory_search", params=SearchParams, read_only=True)
-async def memory_search(ctx: JobContext, params: SearchParams) -> dict[str, Any]:
+class SearchResults(JobResult):
+    query: str
+    results: list[dict[str, Any]] = Field(
+        description="Hits, best first: path, start_line, end_line, score, snippet, source, links"
+    )
+
+
+class ReindexResult(JobResult):
+    files_seen: int
+    chunks_added: int
+    chunks_embedded: int
+    embedding_error: str
+
+
+class StatusResult(JobResult):
+    working_dir: str
+    memory_md: bool
+    daily_files: int
+    index: dict[str, Any] | None = Field(description="Index counts (None: the index is not open)")
+    index_state: str
+    index_error: str
+    embedding_backend: str
+    pending_summaries: int
+
+
+@JOBS.define("memory_search", params=SearchParams, result=SearchResults, read_only=True)
+async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     """Search the memory: notes (MEMORY.md, memory/, digest/) and past conversations.
 
     Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source and
@@ -64,7 +89,7 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> dict[str, Any]
     )
     if prefix is not None:
         hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
-    return {"query": params.query, "results": hits[:limit]}
+    return SearchResults(query=params.query, results=hits[:limit])
 
 
 def _index_or_fail(ctx: JobContext) -> Any:
@@ -79,16 +104,16 @@ def _index_or_fail(ctx: JobContext) -> Any:
     return index
 
 
-@JOBS.define("memory_reindex", read_only=False)
-async def memory_reindex(ctx: JobContext, params: NoParams) -> dict[str, Any]:
+@JOBS.define("memory_reindex", params=NoParams, result=ReindexResult, read_only=False)
+async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
     """Rebuild the search index from the Markdown files (the files themselves are not changed)."""
     report = await _index_or_fail(ctx).reindex()
-    return {
-        "files_seen": report.files_seen,
-        "chunks_added": report.chunks_added,
-        "chunks_embedded": report.chunks_embedded,
-        "embedding_error": report.embedding_error,
-    }
+    return ReindexResult(
+        files_seen=report.files_seen,
+        chunks_added=report.chunks_added,
+        chunks_embedded=report.chunks_embedded,
+        embedding_error=report.embedding_error,
+    )
 
 
 def _index_state(memory: Any) -> str:
@@ -100,20 +125,20 @@ def _index_state(memory: Any) -> str:
     )
 
 
-@JOBS.define("memory_status", read_only=True)
-async def memory_status(ctx: JobContext, params: NoParams) -> dict[str, Any]:
+@JOBS.define("memory_status", params=NoParams, result=StatusResult, read_only=True)
+async def memory_status(ctx: JobContext, params: NoParams) -> StatusResult:
     """Where the memory lives and its state: index counts, pending summaries, embeddings."""
     memory = ctx.memory
     index = memory.index
     pending_dir = pending_dir_of(memory.layout)
     pending = len(list(pending_dir.glob("*.json"))) if pending_dir.is_dir() else 0
-    return {
-        "working_dir": str(ctx.root),
-        "memory_md": memory.layout.memory_md.is_file(),
-        "daily_files": len(list(memory.layout.memory_dir.glob("*.md"))),
-        "index": index.stats() if index is not None else None,
-        "index_state": "ready" if index is not None else _index_state(memory),
-        "index_error": getattr(index, "last_error", "") if index is not None else "",
-        "embedding_backend": memory.settings.search.embedding.backend,
-        "pending_summaries": pending,
-    }
+    return StatusResult(
+        working_dir=str(ctx.root),
+        memory_md=memory.layout.memory_md.is_file(),
+        daily_files=len(list(memory.layout.memory_dir.glob("*.md"))),
+        index=index.stats() if index is not None else None,
+        index_state="ready" if index is not None else _index_state(memory),
+        index_error=getattr(index, "last_error", "") if index is not None else "",
+        embedding_backend=memory.settings.search.embedding.backend,
+        pending_summaries=pending,
+    )

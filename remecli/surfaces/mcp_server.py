@@ -37,7 +37,7 @@ def _signature(job: Job) -> inspect.Signature:
                 name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
             )
         )
-    return inspect.Signature(parameters, return_annotation=dict[str, Any])
+    return inspect.Signature(parameters, return_annotation=job.result)  # → outputSchema
 
 
 def _tool_function(runner: JobRunner, job: Job) -> Any:
