@@ -17,7 +17,6 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -338,22 +337,27 @@ class FileMemory:
         transcripts; defaults from the search settings. `source`: notes|transcripts|all;
         `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
         so a caller can look around before reading."""
-        from remecli.search.types import SearchRequest
+        from remecli.search.types import build_search_request
 
-        request = SearchRequest(query, max_results, min_score, source, since, until)
+        request = build_search_request(
+            self.settings.search,
+            query,
+            max_results,
+            min_score,
+            source=source,
+            since=since,
+            until=until,
+        )
         return await self.search_memory(request, links=links)
 
     async def search_memory(
         self, request: SearchRequest, *, links: bool = True
     ) -> list[dict[str, Any]]:
-        """`memory_search` of one `SearchRequest` (what the agent's tool calls)."""
+        """`memory_search` of one resolved `SearchRequest` (what the memory_search operation
+        calls; build one with `remecli.search.types.build_search_request`)."""
         index = await self.wait_for_index()
         if index is None:
             return []
-        search = self.settings.search
-        count = search.max_results if request.max_results is None else int(request.max_results)
-        floor = search.min_score if request.min_score is None else float(request.min_score)
-        request = replace(request, max_results=count, min_score=floor)
         graph = self.links if links else None
 
         def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,11 @@ class JobContext:
     memory: (
         Any  # remecli.conversation.file_memory.FileMemory (typed loosely: jobs use its public API)
     )
-    locks: FileLocks = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.locks = FileLocks(self.memory.layout.locks_dir)
+    @cached_property
+    def locks(self) -> FileLocks:
+        """The per-file locks of the working dir (made on first use)."""
+        return FileLocks(self.memory.layout.locks_dir)
 
     @property
     def root(self) -> Path:

@@ -35,6 +35,7 @@ class LinksParams(JobParams):
     path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
     depth: int = Field(1, ge=1, le=3, description="How many hops to walk")
     direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")
+    limit: int = Field(200, ge=1, le=200, description="Most neighbours listed per direction")
 
 
 class HistoryParams(JobParams):
@@ -170,7 +171,7 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
                     f"no note {params.path!r}; use memory_list or memory_search to find one"
                 )
             return LinksResult.model_validate(
-                neighbours(graph, path, params.depth, params.direction)
+                neighbours(graph, path, params.depth, params.direction, limit=params.limit)
             )
         finally:
             if owned:
