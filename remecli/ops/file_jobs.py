@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
+from remecli.notes.matching import EditRefused, apply_edit
 from remecli.notes.writer import MemoryWriteError, writer_for
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, InvalidParams, NotFound, PathRefused
@@ -36,7 +37,11 @@ class ListParams(JobParams):
 
 class EditParams(JobParams):
     path: str = Field(description="Markdown file relative to the working dir, e.g. MEMORY.md")
-    old: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
+    old: str = Field(
+        min_length=1,
+        description="Text to replace, copied from the file; must occur once (exact, else "
+        "ignoring whitespace and quote style)",
+    )
     new: str = Field(description="Replacement text ('' deletes `old`)")
 
 
@@ -200,34 +205,42 @@ async def memory_list(ctx: JobContext, params: ListParams) -> ListResult:
     return await asyncio.to_thread(_list, root, target.path, target.relative, params.recursive)
 
 
+def _refusal_message(refused: EditRefused, relative: str) -> str:
+    if refused.reason == "ambiguous":
+        return (
+            f"the text to replace occurs {len(refused.lines)} times in {relative!r}; include "
+            "more surrounding lines in `old` so it occurs once"
+        )
+    if refused.reason == "unchanged":
+        return f"`new` is the same as the text it replaces in {relative!r}: nothing to change"
+    return (
+        f"the text to replace is not in {relative!r}, not even ignoring whitespace and quote "
+        "style; read it again (memory_read) and copy `old` from it"
+    )
+
+
 def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> EditResult:
     with ctx.locks.hold(target):  # read-modify-write under the file's lock: no lost update
         content = _read_text(target, relative)
-        count = content.count(old)
-        if count == 0:
-            raise EditConflict(
-                f"the text to replace is not in {relative!r}; read it again (memory_read) "
-                "and copy `old` exactly from it"
-            )
-        if count > 1:
-            raise EditConflict(
-                f"the text to replace occurs {count} times in {relative!r}; include more "
-                "surrounding lines in `old` so it occurs once"
-            )
-        at = content.index(old)
-        updated = content[:at] + new + content[at + len(old) :]
+        try:
+            done = apply_edit(content, old, new)
+        except EditRefused as refused:
+            raise EditConflict(_refusal_message(refused, relative)) from None
+        updated = done.content
         try:  # versioned and redacted, like the app's own edits
             writer_for(ctx.root).write(
                 target, updated, source="memory_edit", allow_shrink=True, expected=content
             )
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
-    return EditResult(path=relative, replaced=1, line=content.count("\n", 0, at) + 1)
+    return EditResult(path=relative, replaced=1, line=done.line)
 
 
 @JOBS.define("memory_edit", params=EditParams, result=EditResult, read_only=False)
 async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
-    """Replace one exact piece of text in a Markdown memory file (`old` must occur once).
+    """Replace one piece of text in a Markdown memory file (`old` must occur once).
+
+    `old` is matched exactly, else ignoring whitespace and quote style (as the agent's `edit`).
 
     The file is locked while it is read, changed and atomically replaced, so concurrent edits
     of one file never lose an update.
