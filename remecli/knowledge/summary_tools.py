@@ -3,7 +3,7 @@
 The default scope (`MemoryScope`) allows `MEMORY.md` and `memory/**/*.md` under the working dir;
 any other path is refused with an error the model can act on. A scope also checks every change
 before it is written (`prepare`): a `write` that would drop lines of an existing file is
-refused ("use edit"). Every write goes through `write_memory_file`.
+refused ("use edit"). Every write goes through `write_memory_file` and the writer given.
 
 Never clobbering the user: `write` on an existing file is refused unless the file still holds
 what this run last read or wrote (otherwise: "read it again and merge"), and `edit` replaces one
@@ -30,6 +30,7 @@ from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
+from remecli.notes.writer import MemoryWriter
 
 READ_MAX_LINES = 2_000
 CHANGED_HINT = (
@@ -110,9 +111,15 @@ class MemoryFileTools:
     """
 
     def __init__(
-        self, working_dir: WorkingDir, date: dt.date, scope: MemoryScope | None = None
+        self,
+        working_dir: WorkingDir,
+        date: dt.date,
+        scope: MemoryScope | None = None,
+        *,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self.working_dir = working_dir
+        self.writer = writer or MemoryWriter(working_dir.root)  # None: library use, tests
         self.date = date
         self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)
@@ -287,7 +294,7 @@ class MemoryFileTools:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
-        write_memory_file(target, text, self.scope.reason)
+        write_memory_file(self.writer, target, text, self.scope.reason)
         self._known[target] = text
         name = self.relative(target)
         if name not in self.written:

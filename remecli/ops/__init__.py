@@ -12,7 +12,14 @@ from remecli.ops.errors import JobError
 from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry, JobResult
 from remecli.ops.runner import JobRunner
 
-JOB_MODULES = ("search_jobs", "file_jobs", "record_job", "knowledge_jobs", "resource_job")
+JOB_MODULES = (
+    "search_jobs",
+    "file_jobs",
+    "record_job",
+    "knowledge_jobs",
+    "history_jobs",
+    "resource_job",
+)
 
 for _module in JOB_MODULES:
     importlib.import_module(f"remecli.ops.{_module}")

@@ -1,4 +1,4 @@
-"""What a job handler gets: the memory runtime, path confinement and the per-file locks."""
+"""What a job handler gets: the memory runtime, its writer, path confinement, the file locks."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.notes.locks import FileLocks
+from remecli.notes.writer import MemoryWriter
 from remecli.ops.paths import Confined, confine
 
 
@@ -18,6 +19,12 @@ class JobContext:
     memory: (
         Any  # remecli.conversation.file_memory.FileMemory (typed loosely: jobs use its public API)
     )
+
+    @property
+    def writer(self) -> MemoryWriter:
+        """The runtime's one memory writer (versioned, redacted), built by its composition root."""
+        writer: MemoryWriter = self.memory.writer
+        return writer
 
     @cached_property
     def locks(self) -> FileLocks:

@@ -15,7 +15,7 @@ from agentscope.tool import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.matching import EditRefused, apply_edit, closest_line
-from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter, writer_for
+from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter
 from remecli.tools._files import UTF8_BOM, human_size, looks_binary
 from remecli.tools.context import ToolContext
 
@@ -41,7 +41,7 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error(str(exc))
     if not old:
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
-    writer = writer_for(ctx.working_dir)
+    writer = ctx.writer
     memory = writer if writer.is_memory_file(target) else None
     return await asyncio.to_thread(_edit, target, old, new, ctx.settings.edit_max_bytes, memory)
 

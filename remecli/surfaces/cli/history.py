@@ -6,14 +6,15 @@ path to it. A restore is itself a new version, so it can be undone the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
-from remecli.notes.versions import VersionNotFound
-from remecli.notes.writer import MemoryWriteError, MemoryWriter
+from remecli.notes.writer import MemoryWriter
 from remecli.surfaces.cli.start import UsageError, start_on_working_dir
 
 _SETTING = re.compile(r"^[A-Za-z_][\w.]*=")
@@ -69,30 +70,44 @@ def memory_path(writer: MemoryWriter, raw: str) -> str:
 
 
 def run(argv: list[str]) -> int:
-    """Run `remecli memory …`; returns the process exit code."""
+    """Run `remecli memory …` (the memory_history / memory_restore operations); exit code."""
     started = start_on_working_dir(lambda: parse_args(argv), USAGE)
     if isinstance(started, int):
         return started
-    options, settings, locations = started
-    working_dir = locations.root
-    writer = MemoryWriter.from_settings(working_dir, settings.memory)
-    path = memory_path(writer, options["path"])
+    options, settings, _locations = started
+    return asyncio.run(_run(options, settings))
+
+
+async def _run(options: dict, settings: Any) -> int:
+    from remecli.ops import JobError, JobRunner
+    from remecli.ops.history_jobs import (
+        HistoryParams,
+        RestoreParams,
+        memory_history,
+        memory_restore,
+    )
+
+    runner = JobRunner.from_settings(settings)
+    path = memory_path(runner.context.writer, options["path"])
     try:
         if options["action"] == "restore":
-            result = writer.restore(path, options["version"])
+            done = await runner.call(
+                memory_restore, RestoreParams(path=path, version=options["version"])
+            )
             print(
-                f"restored {result.relative} to version {options['version']} "
-                f"(now version {result.version}; the replaced content is kept)"
+                f"restored {done.path} to version {done.restored} "
+                f"(now version {done.version}; the replaced content is kept)"
             )
             return 0
-        versions = writer.history(path)
-    except (MemoryWriteError, VersionNotFound) as exc:
-        print(f"remecli: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        history = await runner.call(memory_history, HistoryParams(path=path))
+    except JobError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
         return 1
+    versions = history.versions
     if options["json"]:
-        print(json.dumps([v.to_dict() for v in versions], ensure_ascii=False, indent=2))
+        print(json.dumps([v.model_dump() for v in versions], ensure_ascii=False, indent=2))
     elif not versions:
-        print(f"{path}: no versions yet")
+        print(f"{history.path}: no versions yet")
     else:
         for v in versions:
             size = "deleted" if v.deleted else f"{v.bytes} bytes"
