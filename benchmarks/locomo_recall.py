@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.search_variants import search_variant  # noqa: E402
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.tools.registry import memory_search_tool  # noqa: E402
@@ -193,7 +194,7 @@ def search_modes(
     runs.update({name: dict(overrides=o) for name, o in variants.items()})
     out = {}
     for mode, kwargs in runs.items():
-        results = index.search_blocking(question, 10, 0.0, **kwargs)
+        results = search_variant(index, question, 10, 0.0, **kwargs)
         out[mode] = [(r.path, r.start_line, r.end_line) for r in results]
     response = asyncio.run(tool.call(query=question, max_results=10, min_score=0.0))
     out["tool(default)"] = [

@@ -17,7 +17,6 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,7 @@ from remecli.knowledge.dreaming import Dreaming
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
     from remecli.knowledge.dream.runner import DreamResult
@@ -88,7 +88,9 @@ class FileMemory:
         from remecli.llm.tokens import get_token_counter
 
         self.counter = get_token_counter(self.settings.memory.token_encoding)
-        self.summarizer = Summarizer(self.settings, self.layout, model=model)
+        # the one memory writer (versions, redaction, locks), given to every part that writes
+        self.writer = MemoryWriter.from_settings(self.layout.root, self.settings.memory)
+        self.summarizer = Summarizer(self.settings, self.layout, model=model, writer=self.writer)
         self.conversation = Conversation(
             self.settings,
             self.layout,
@@ -112,11 +114,12 @@ class FileMemory:
             lambda: self.model,
             on_change=lambda _running: self._tasks_changed(),
             on_done=on_dream_done,
+            writer=self.writer,
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
         # Auto Resource: resource/ files become cards. Front-ends set `resources.on_gone` to ask
         # before removing the cards of deleted files (`resources.prune(remove=True)`).
-        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model)
+        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model, self.writer)
         self._resource_watcher: ResourceWatcher | None = None
         self.search_enabled = search
         self.index: MemoryIndex | None = None
@@ -141,10 +144,8 @@ class FileMemory:
         left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
         the search index (watching for edits)."""
         from remecli.notes.atomic_write import remove_stale_temp_files
-        from remecli.notes.writer import configure_writer
 
         await asyncio.to_thread(self.layout.ensure)
-        configure_writer(self.layout.root, self.settings.memory)  # versions, redaction
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
         await self.tasks.retry_pending()
@@ -338,22 +339,22 @@ class FileMemory:
         transcripts; defaults from the search settings. `source`: notes|transcripts|all;
         `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
         so a caller can look around before reading."""
-        from remecli.search.types import SearchRequest
+        from remecli.search.types import build_search_request
 
-        request = SearchRequest(query, max_results, min_score, source, since, until)
+        search = self.settings.search
+        request = build_search_request(
+            search, query, max_results, min_score, source=source, since=since, until=until
+        )
         return await self.search_memory(request, links=links)
 
     async def search_memory(
         self, request: SearchRequest, *, links: bool = True
     ) -> list[dict[str, Any]]:
-        """`memory_search` of one `SearchRequest` (what the agent's tool calls)."""
+        """`memory_search` of one resolved `SearchRequest` (what the memory_search operation
+        calls; build one with `remecli.search.types.build_search_request`)."""
         index = await self.wait_for_index()
         if index is None:
             return []
-        search = self.settings.search
-        count = search.max_results if request.max_results is None else int(request.max_results)
-        floor = search.min_score if request.min_score is None else float(request.min_score)
-        request = replace(request, max_results=count, min_score=floor)
         graph = self.links if links else None
 
         def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links

@@ -13,6 +13,7 @@ from pathlib import Path
 from remecli.knowledge.cards import Card, list_cards
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 BLOCK_START = "<!-- cards:auto -->"
 BLOCK_END = "<!-- /cards:auto -->"
@@ -69,8 +70,11 @@ def with_block(text: str | None, block: str, day: dt.date) -> str:
     return f"{block}\n\n{text}"
 
 
-def refresh_day_page(working_dir: WorkingDir, day: dt.date, reason: str = "cards") -> bool:
-    """Regenerate the index block of `day`'s page; True when the file was rewritten.
+def refresh_day_page(
+    working_dir: WorkingDir, day: dt.date, writer: MemoryWriter, reason: str = "cards"
+) -> bool:
+    """Regenerate the index block of `day`'s page (written through `writer`); True when the
+    file was rewritten.
 
     The page is read again right before the write; if the user changed it meanwhile, the
     block is put into the fresh text instead (never overwriting their edit).
@@ -85,7 +89,7 @@ def refresh_day_page(working_dir: WorkingDir, day: dt.date, reason: str = "cards
         if updated == current:
             return False
         if _read(path) == current:
-            write_memory_file(path, updated, reason)
+            write_memory_file(writer, path, updated, reason)
             return True
     return False
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from remecli.config.settings import Settings
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
     from remecli.knowledge.dream.runner import DreamResult
@@ -39,9 +40,12 @@ class Dreaming:
         model_of: Callable[[], Any],
         on_change: Callable[[bool], Any] | None = None,
         on_done: Callable[[DreamResult], Any] | None = None,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self.settings = settings
         self.layout = layout
+        # the composition root's writer; None (library use, tests): one for this working dir
+        self.writer = writer or MemoryWriter.from_settings(layout.root, settings.memory)
         self._model_of = model_of
         self.on_change = on_change
         self.on_done = on_done
@@ -91,7 +95,9 @@ class Dreaming:
         self._busy = True
         self._changed(True)
         try:
-            result = await dream(self.settings, self.layout, model=self._model_of(), date=date)
+            result = await dream(
+                self.settings, self.layout, model=self._model_of(), date=date, writer=self.writer
+            )
         finally:
             self._busy = False
             self._changed(False)
@@ -100,7 +106,7 @@ class Dreaming:
             from remecli.knowledge.memory_md_block import refresh_memory_md
 
             try:
-                await asyncio.to_thread(refresh_memory_md, self.layout)
+                await asyncio.to_thread(refresh_memory_md, self.layout, self.writer)
             except Exception:  # the digest is written; the block follows next time
                 log.exception("could not refresh MEMORY.md's digest block")
         if self.on_done is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from remecli.knowledge.cards import read_meta
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 BLOCK_START = "<!-- digest:personal -->"
 BLOCK_END = "<!-- /digest:personal -->"
@@ -59,7 +60,7 @@ def with_block(text: str, lines: list[str]) -> str:
     return text.rstrip("\n") + "\n\n" + body + "\n"
 
 
-def refresh_memory_md(layout: WorkingDir) -> bool:
+def refresh_memory_md(layout: WorkingDir, writer: MemoryWriter) -> bool:
     """Regenerate the block from `digest/personal/`; True when MEMORY.md was rewritten."""
     path = layout.memory_md
     try:
@@ -69,5 +70,5 @@ def refresh_memory_md(layout: WorkingDir) -> bool:
     updated = with_block(current, personal_lines(layout))
     if updated == current:
         return False
-    write_memory_file(path, updated, "dream (MEMORY.md digest block)")
+    write_memory_file(writer, path, updated, "dream (MEMORY.md digest block)")
     return True

@@ -32,6 +32,7 @@ from remecli.knowledge.resources_extract import (
 )
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
+from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
@@ -119,9 +120,17 @@ def render_card(
 class ResourceCards:
     """Turns the working dir's resources into cards; `model_getter()` gives the chat model."""
 
-    def __init__(self, layout: Any, settings: Any, model_getter: Callable[[], ChatModel]) -> None:
+    def __init__(
+        self,
+        layout: Any,
+        settings: Any,
+        model_getter: Callable[[], ChatModel],
+        writer: MemoryWriter | None = None,
+    ) -> None:
         self.layout = layout
         self.settings = settings
+        # the composition root's writer; None (library use, tests): one for this working dir
+        self.writer = writer or MemoryWriter.from_settings(layout.root, settings.memory)
         self._model_getter = model_getter
         self._lock = asyncio.Lock()  # one ingest at a time (no two cards for one resource)
         self.on_gone: Callable[[list[OrphanCard]], Any] | None = None  # asks before pruning
@@ -139,15 +148,17 @@ class ResourceCards:
         return f"{RESOURCE_FOLDER}/{inside}"
 
     def resources(self) -> list[str]:
-        """Every supported file under `resource/` (sorted, dotfiles and temp files skipped)."""
+        """Every supported file under `resource/` (sorted, dotfiles and temp files skipped, and
+        links that lead out of the working dir: the watcher and `memory_ingest` share this rule)."""
         if not self.folder.is_dir():
             return []
+        root = Path(self.layout.root).resolve()
         found = []
         for path in sorted(self.folder.rglob("*")):
             inner = path.relative_to(self.folder).parts
             if any(part.startswith(".") for part in inner) or not is_resource_name(path.name):
                 continue
-            if path.is_file():
+            if path.is_file() and path.resolve().is_relative_to(root):
                 found.append(f"{RESOURCE_FOLDER}/{'/'.join(inner)}")
         return found
 
@@ -226,8 +237,8 @@ class ResourceCards:
         text = render_card(summary, rel, extracted, card_day, self.settings.language)
 
         def write() -> None:
-            write_memory_file(target, text, WRITER_SOURCE)
-            refresh_day_page(self.layout, card_day, reason=WRITER_SOURCE)
+            write_memory_file(self.writer, target, text, WRITER_SOURCE)
+            refresh_day_page(self.layout, card_day, self.writer, reason=WRITER_SOURCE)
 
         await asyncio.to_thread(write)
         status: Status = "updated" if existing is not None else "created"
@@ -304,7 +315,6 @@ class ResourceCards:
         delete them through the memory writer (kept in history: `remecli memory restore` brings
         one back) and update the day pages. Blocking: call it from a worker thread."""
         from remecli.knowledge.day_page import refresh_day_page
-        from remecli.notes.writer import writer_for
 
         orphans = [o for o in self.orphans() if cards is None or o.card in cards]
         if not remove:
@@ -312,10 +322,10 @@ class ResourceCards:
         root = Path(self.layout.root)
         days: set[dt.date] = set()
         for orphan in orphans:
-            writer_for(root).remove(root / orphan.card, source=f"{WRITER_SOURCE} prune")
+            self.writer.remove(root / orphan.card, source=f"{WRITER_SOURCE} prune")
             days.add(_card_day(root / orphan.card, dt.date.today()))
         for day in sorted(days):
-            refresh_day_page(self.layout, day, reason=f"{WRITER_SOURCE} prune")
+            refresh_day_page(self.layout, day, self.writer, reason=f"{WRITER_SOURCE} prune")
         return orphans
 
 

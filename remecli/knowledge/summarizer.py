@@ -27,6 +27,7 @@ from remecli.config.settings import Settings
 from remecli.knowledge import prompts
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
@@ -139,9 +140,12 @@ class Summarizer:
         model: ChatModel | None = None,
         *,
         max_iters: int = DEFAULT_MAX_ITERS,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self.settings = settings
         self.working_dir = working_dir
+        # the composition root's writer; None (library use, tests): one for this working dir
+        self.writer = writer or MemoryWriter.from_settings(working_dir.root, settings.memory)
         self.max_iters = max_iters
         self._model = model
 
@@ -217,7 +221,9 @@ class Summarizer:
         """Regenerate the day page's card index after a card changed; its name if rewritten."""
         from remecli.knowledge.day_page import refresh_day_page
 
-        if not written or not refresh_day_page(self.working_dir, day, reason="summarizer"):
+        if not written or not refresh_day_page(
+            self.working_dir, day, self.writer, reason="summarizer"
+        ):
             return []
         name = self.working_dir.daily_file(day).relative_to(self.working_dir.root).as_posix()
         return [] if name in written else [name]
@@ -235,7 +241,7 @@ class Summarizer:
         from remecli.knowledge.summary_tools import MemoryFileTools
 
         scope = CardScope(self.working_dir, day, session_id, lines, card)
-        tools = MemoryFileTools(self.working_dir, day, scope)
+        tools = MemoryFileTools(self.working_dir, day, scope, writer=self.writer)
         system, user = self._card_prompts(transcript, scope)
         result = await self._run(tools, system, user, card or self.working_dir.daily_file(day))
         if scope.card is not None:
@@ -247,7 +253,7 @@ class Summarizer:
         from remecli.knowledge.summary_tools import MemoryFileTools
 
         path = self.working_dir.daily_file(day)
-        tools = MemoryFileTools(self.working_dir, day)
+        tools = MemoryFileTools(self.working_dir, day, writer=self.writer)
         system, user = self._prompts(transcript, tools.relative(path), day)
         return await self._run(tools, system, user, path)
 

@@ -3,7 +3,7 @@
 The default scope (`MemoryScope`) allows `MEMORY.md` and `memory/**/*.md` under the working dir;
 any other path is refused with an error the model can act on. A scope also checks every change
 before it is written (`prepare`): a `write` that would drop lines of an existing file is
-refused ("use edit"). Every write goes through `write_memory_file`.
+refused ("use edit"). Every write goes through `write_memory_file` and the writer given.
 
 Never clobbering the user: `write` on an existing file is refused unless the file still holds
 what this run last read or wrote (otherwise: "read it again and merge"), and `edit` replaces one
@@ -29,7 +29,8 @@ from remecli.knowledge.cards_write import write_memory_file
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.notes.layout import WorkingDir
-from remecli.notes.matching import find_matches, line_of, tolerant_replacement
+from remecli.notes.matching import EditRefused, apply_edit
+from remecli.notes.writer import MemoryWriter
 
 READ_MAX_LINES = 2_000
 CHANGED_HINT = (
@@ -110,9 +111,15 @@ class MemoryFileTools:
     """
 
     def __init__(
-        self, working_dir: WorkingDir, date: dt.date, scope: MemoryScope | None = None
+        self,
+        working_dir: WorkingDir,
+        date: dt.date,
+        scope: MemoryScope | None = None,
+        *,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self.working_dir = working_dir
+        self.writer = writer or MemoryWriter(working_dir.root)  # None: library use, tests
         self.date = date
         self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)
@@ -271,40 +278,23 @@ class MemoryFileTools:
             return error(f"{name} does not exist. To create it, use `write`.")
         if target not in self._known:
             return error(f"Read {name} first, then edit it.")
-        match = find_matches(content, old)
-        if not match.spans:
-            return error(f"`old_text` was not found in {name}. {CHANGED_HINT}")
-        match.spans = [span for span in match.spans if _whole_lines(content, span)]
-        if not match.spans:  # e.g. the user extended the line: never splice into it
-            return error(
-                f"`old_text` matches only part of a line in {name}: copy whole lines from what "
-                "`read` returned (to add lines, include the line they follow). " + CHANGED_HINT
-            )
-        if len(match.spans) > 1:
-            lines = ", ".join(str(line_of(content, start)) for start, _ in match.spans[:20])
-            return error(
-                f"`old_text` matches {len(match.spans)} times in {name} (lines {lines}). "
-                "Include more surrounding lines so it matches exactly once."
-            )
-        start, end = match.spans[0]
-        replacement = new
-        if match.tolerant:
-            start, replacement = tolerant_replacement(content, match.spans[0], old, new)
-        updated = content[:start] + replacement + content[end:]
-        if updated == content:
-            return error("`new_text` is the same as the text it replaces: nothing to change.")
+        try:
+            done = apply_edit(content, old, new, whole_lines=True)
+        except EditRefused as refused:
+            return error(_refusal_message(refused, name))
+        updated = done.content
         try:
             updated = self.scope.prepare(target, content, updated, "edit")
         except ChangeRefused as exc:
             return error(str(exc))
-        where = f"at line {line_of(content, start)}; {_line_change(content, updated)}"
+        where = f"at line {done.line}; {_line_change(content, updated)}"
         return self._commit(target, content, updated, f"Edited {name} {where}.")
 
     def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolChunk:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
-        write_memory_file(target, text, self.scope.reason)
+        write_memory_file(self.writer, target, text, self.scope.reason)
         self._known[target] = text
         name = self.relative(target)
         if name not in self.written:
@@ -329,16 +319,22 @@ def _line_change(old: str | None, new: str) -> str:
     return f"{now} lines, was {len(old.splitlines())}"
 
 
-def _whole_lines(content: str, span: tuple[int, int]) -> bool:
-    """True when `span` covers whole lines (apart from indentation and trailing blanks)."""
-    start, end = span
-    head = content[content.rfind("\n", 0, start) + 1 : start]
-    if end and content[end - 1] == "\n":
-        tail = ""
-    else:
-        stop = content.find("\n", end)
-        tail = content[end : len(content) if stop == -1 else stop]
-    return not head.strip() and not tail.strip()
+def _refusal_message(refused: EditRefused, name: str) -> str:
+    """What the model is told when `apply_edit` refuses (whole lines only: see `_edit`)."""
+    if refused.reason == "not_found":
+        return f"`old_text` was not found in {name}. {CHANGED_HINT}"
+    if refused.reason == "partial_line":  # e.g. the user extended the line: never splice into it
+        return (
+            f"`old_text` matches only part of a line in {name}: copy whole lines from what "
+            "`read` returned (to add lines, include the line they follow). " + CHANGED_HINT
+        )
+    if refused.reason == "ambiguous":
+        lines = ", ".join(str(line) for line in refused.lines[:20])
+        return (
+            f"`old_text` matches {len(refused.lines)} times in {name} (lines {lines}). "
+            "Include more surrounding lines so it matches exactly once."
+        )
+    return "`new_text` is the same as the text it replaces: nothing to change."
 
 
 class NoCompression(MiddlewareBase):

@@ -1,10 +1,16 @@
-"""Finding the text an edit replaces: exact first, then whitespace- and quote-tolerant."""
+"""The one edit semantics of remecli: find the text an edit replaces (exact first, then
+whitespace- and quote-tolerant), require it once, and replace it (`apply_edit`).
+
+Every caller — the agent's `edit` tool, the summarizer's and dream's `edit`, the `memory_edit`
+operation — uses `apply_edit` and words its refusals (`EditRefused.reason`) for its reader.
+"""
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 _QUOTES = str.maketrans(
     {
@@ -138,3 +144,87 @@ def closest_line(content: str, old: str) -> tuple[int, str] | None:
     if best is None:
         return None
     return best[1], lines[best[1] - 1]
+
+
+BOM = "\ufeff"
+RefusalReason = Literal["not_found", "partial_line", "ambiguous", "unchanged"]
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """A done edit: the new content, where the change starts (index and 1-based line of the
+    original content), and whether the match needed tolerance."""
+
+    content: str
+    start: int
+    line: int
+    tolerant: bool
+
+
+@dataclass
+class EditRefused(ValueError):
+    """Why an edit cannot be made: `not_found`, `partial_line` (only part of a line matched
+    under `whole_lines`), `ambiguous` (`lines` lists where it matched) or `unchanged`."""
+
+    reason: RefusalReason
+    tolerant: bool = False
+    lines: list[int] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def apply_edit(content: str, old: str, new: str, *, whole_lines: bool = False) -> EditOutcome:
+    """Replace the one occurrence of `old` in `content` with `new`; raises EditRefused.
+
+    Exact matches win; without one, a whitespace- and quote-tolerant match is used (`new` is
+    re-indented to the file). A leading BOM and CRLF line ends (when the file uses them
+    throughout) are kept. `whole_lines`: matches that cover only part of a line do not count
+    (a line someone extended meanwhile is never spliced into).
+    """
+    bom = content.startswith(BOM)
+    text = content[len(BOM) :] if bom else content
+    crlf = "\r\n" in text and text.count("\n") == text.count("\r\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+        old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+    outcome = _apply(text, old, new, whole_lines)
+    updated = outcome.content
+    if crlf:
+        updated = updated.replace("\n", "\r\n")
+    if bom:
+        updated = BOM + updated
+    return EditOutcome(updated, outcome.start, outcome.line, outcome.tolerant)
+
+
+def _apply(content: str, old: str, new: str, whole_lines: bool) -> EditOutcome:
+    match = find_matches(content, old)
+    if not match.spans:
+        raise EditRefused("not_found", match.tolerant)
+    if whole_lines:
+        match.spans = [span for span in match.spans if covers_whole_lines(content, span)]
+        if not match.spans:
+            raise EditRefused("partial_line", match.tolerant)
+    if len(match.spans) > 1:
+        lines = [line_of(content, start) for start, _ in match.spans]
+        raise EditRefused("ambiguous", match.tolerant, lines)
+    start, end = match.spans[0]
+    replacement = new
+    if match.tolerant:
+        start, replacement = tolerant_replacement(content, match.spans[0], old, new)
+    updated = content[:start] + replacement + content[end:]
+    if updated == content:
+        raise EditRefused("unchanged", match.tolerant)
+    return EditOutcome(updated, start, line_of(content, start), match.tolerant)
+
+
+def covers_whole_lines(content: str, span: tuple[int, int]) -> bool:
+    """True when `span` covers whole lines (apart from indentation and trailing blanks)."""
+    start, end = span
+    head = content[content.rfind("\n", 0, start) + 1 : start]
+    if end and content[end - 1] == "\n":
+        tail = ""
+    else:
+        stop = content.find("\n", end)
+        tail = content[end : len(content) if stop == -1 else stop]
+    return not head.strip() and not tail.strip()

@@ -312,39 +312,6 @@ def _create_private(target: Path, root: Path) -> None:
         os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
 
 
-_WRITERS: dict[Path, MemoryWriter] = {}
-_WRITERS_LOCK = threading.Lock()
-
-
-def configure_writer(working_dir: Path | str, memory: MemorySettings) -> MemoryWriter:
-    """Set up the shared writer of `working_dir` from settings (call once at start)."""
-    writer = MemoryWriter.from_settings(working_dir, memory)
-    with _WRITERS_LOCK:
-        _WRITERS[writer.root] = writer
-    return writer
-
-
-def writer_for(working_dir: Path | str) -> MemoryWriter:
-    """The shared writer of `working_dir` (default settings until `configure_writer`)."""
-    root = Path(os.path.realpath(Path(working_dir).expanduser()))
-    with _WRITERS_LOCK:
-        if root not in _WRITERS:
-            _WRITERS[root] = MemoryWriter(root)
-        return _WRITERS[root]
-
-
-def working_dir_of(path: Path | str) -> Path | None:
-    """The working dir a memory file lies in (`<root>/MEMORY.md`, `<root>/memory/…`,
-    `<root>/digest/…`), or None for any other path."""
-    real = Path(os.path.realpath(Path(path).expanduser()))
-    if real.name == MEMORY_MD:
-        return real.parent
-    for ancestor in real.parents:
-        if ancestor.name in MEMORY_FOLDERS:  # the nearest one: a working dir inside notes works
-            return ancestor.parent
-    return None
-
-
 @contextlib.contextmanager
 def _plain_lock(root: Path, relative: str) -> Iterator[None]:
     """A cross-process lock on one memory file when no history folder is kept

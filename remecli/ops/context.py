@@ -1,12 +1,14 @@
-"""What a job handler gets: the memory runtime, path confinement and the per-file locks."""
+"""What a job handler gets: the memory runtime, its writer, path confinement, the file locks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from remecli.notes.locks import FileLocks
+from remecli.notes.writer import MemoryWriter
 from remecli.ops.paths import Confined, confine
 
 
@@ -17,10 +19,17 @@ class JobContext:
     memory: (
         Any  # remecli.conversation.file_memory.FileMemory (typed loosely: jobs use its public API)
     )
-    locks: FileLocks = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.locks = FileLocks(self.memory.layout.locks_dir)
+    @property
+    def writer(self) -> MemoryWriter:
+        """The runtime's one memory writer (versioned, redacted), built by its composition root."""
+        writer: MemoryWriter = self.memory.writer
+        return writer
+
+    @cached_property
+    def locks(self) -> FileLocks:
+        """The per-file locks of the working dir (made on first use)."""
+        return FileLocks(self.memory.layout.locks_dir)
 
     @property
     def root(self) -> Path:

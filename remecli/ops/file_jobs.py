@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
-from remecli.notes.writer import MemoryWriteError, writer_for
+from remecli.notes.matching import EditRefused, apply_edit
+from remecli.notes.writer import MemoryWriteError, ShrinkRefused
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, InvalidParams, NotFound, PathRefused
 from remecli.ops.paths import is_private
@@ -36,7 +37,11 @@ class ListParams(JobParams):
 
 class EditParams(JobParams):
     path: str = Field(description="Markdown file relative to the working dir, e.g. MEMORY.md")
-    old: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
+    old: str = Field(
+        min_length=1,
+        description="Text to replace, copied from the file; must occur once (exact, else "
+        "ignoring whitespace and quote style)",
+    )
     new: str = Field(description="Replacement text ('' deletes `old`)")
 
 
@@ -74,6 +79,27 @@ class EditResult(JobResult):
     path: str
     replaced: int
     line: int = Field(description="1-based line where the replaced text started")
+
+
+class WriteParams(JobParams):
+    path: str = Field(
+        description="Markdown memory file relative to the working dir, e.g. MEMORY.md"
+    )
+    content: str = Field(max_length=1_000_000, description="The complete new content of the file")
+    allow_shrink: bool = Field(
+        False,
+        description="Allow dropping lines the file holds now (default: refused; use memory_edit "
+        "to change part of a file)",
+    )
+
+
+class FileWriteResult(JobResult):
+    path: str
+    created: bool
+    changed: bool
+    bytes: int
+    version: int | None = Field(description="The version kept of the new content (None: off)")
+    redacted: list[str] = Field(description="Kinds of secrets replaced before writing")
 
 
 def _modified(path: Path) -> str:
@@ -200,42 +226,88 @@ async def memory_list(ctx: JobContext, params: ListParams) -> ListResult:
     return await asyncio.to_thread(_list, root, target.path, target.relative, params.recursive)
 
 
+def _refusal_message(refused: EditRefused, relative: str) -> str:
+    if refused.reason == "ambiguous":
+        return (
+            f"the text to replace occurs {len(refused.lines)} times in {relative!r}; include "
+            "more surrounding lines in `old` so it occurs once"
+        )
+    if refused.reason == "unchanged":
+        return f"`new` is the same as the text it replaces in {relative!r}: nothing to change"
+    return (
+        f"the text to replace is not in {relative!r}, not even ignoring whitespace and quote "
+        "style; read it again (memory_read) and copy `old` from it"
+    )
+
+
 def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> EditResult:
     with ctx.locks.hold(target):  # read-modify-write under the file's lock: no lost update
         content = _read_text(target, relative)
-        count = content.count(old)
-        if count == 0:
-            raise EditConflict(
-                f"the text to replace is not in {relative!r}; read it again (memory_read) "
-                "and copy `old` exactly from it"
-            )
-        if count > 1:
-            raise EditConflict(
-                f"the text to replace occurs {count} times in {relative!r}; include more "
-                "surrounding lines in `old` so it occurs once"
-            )
-        at = content.index(old)
-        updated = content[:at] + new + content[at + len(old) :]
+        try:
+            done = apply_edit(content, old, new)
+        except EditRefused as refused:
+            raise EditConflict(_refusal_message(refused, relative)) from None
+        updated = done.content
         try:  # versioned and redacted, like the app's own edits
-            writer_for(ctx.root).write(
+            ctx.writer.write(
                 target, updated, source="memory_edit", allow_shrink=True, expected=content
             )
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
-    return EditResult(path=relative, replaced=1, line=content.count("\n", 0, at) + 1)
+    return EditResult(path=relative, replaced=1, line=done.line)
 
 
 @JOBS.define("memory_edit", params=EditParams, result=EditResult, read_only=False)
 async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
-    """Replace one exact piece of text in a Markdown memory file (`old` must occur once).
+    """Replace one piece of text in a Markdown memory file (`old` must occur once).
+
+    `old` is matched exactly, else ignoring whitespace and quote style (as the agent's `edit`).
 
     The file is locked while it is read, changed and atomically replaced, so concurrent edits
     of one file never lose an update.
     """
-    target = ctx.confine(params.path)
-    if not writer_for(ctx.root).is_memory_file(target.path):
+    path, relative = _memory_target(ctx, params.path, "edited")
+    return await asyncio.to_thread(_edit, ctx, path, relative, params.old, params.new)
+
+
+def _memory_target(ctx: JobContext, raw: str, verb: str) -> tuple[Path, str]:
+    target = ctx.confine(raw)
+    if not ctx.writer.is_memory_file(target.path):
         raise PathRefused(
-            f"{target.relative!r} cannot be edited; only Markdown memory files can (MEMORY.md, "
+            f"{target.relative!r} cannot be {verb}; only Markdown memory files can (MEMORY.md, "
             "memory/**, digest/**)"
         )
-    return await asyncio.to_thread(_edit, ctx, target.path, target.relative, params.old, params.new)
+    return target.path, target.relative
+
+
+@JOBS.define("memory_write", params=WriteParams, result=FileWriteResult, read_only=False)
+async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
+    """Create a Markdown memory file or replace its whole content (versioned, secrets redacted).
+
+    Replacing a file is refused when lines it holds would be dropped, unless `allow_shrink`;
+    to change part of a file use memory_edit.
+    """
+    path, relative = _memory_target(ctx, params.path, "written")
+    if path.is_dir():
+        raise InvalidParams(f"{relative!r} is a folder; pass a file path")
+
+    def write() -> FileWriteResult:
+        with ctx.locks.hold(path):
+            result = ctx.writer.write(
+                path, params.content, source="memory_write", allow_shrink=params.allow_shrink
+            )
+        return FileWriteResult(
+            path=relative,
+            created=result.created,
+            changed=result.changed,
+            bytes=result.bytes,
+            version=result.version,
+            redacted=list(result.redacted),
+        )
+
+    try:
+        return await asyncio.to_thread(write)
+    except ShrinkRefused as exc:  # it would drop lines: say so, keep the file
+        raise EditConflict(f"{exc} Here: memory_edit, or allow_shrink=true if meant.") from None
+    except MemoryWriteError as exc:
+        raise EditConflict(str(exc)) from None

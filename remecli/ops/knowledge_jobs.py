@@ -1,7 +1,7 @@
-"""Jobs of the knowledge base: memory_write_card, memory_dream, memory_links, memory_history.
+"""Jobs of the knowledge base: memory_write_card, memory_dream, memory_links.
 
-Cards and restores go through the working dir's memory writer (versioned, secrets redacted),
-like every other memory write of the app.
+Cards go through the working dir's memory writer (versioned, secrets redacted), like every other
+memory write of the app.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from remecli.ops.context import JobContext
-from remecli.ops.errors import EditConflict, InvalidParams, NotFound
+from remecli.ops.errors import EditConflict, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
@@ -35,10 +35,7 @@ class LinksParams(JobParams):
     path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
     depth: int = Field(1, ge=1, le=3, description="How many hops to walk")
     direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")
-
-
-class HistoryParams(JobParams):
-    path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
+    limit: int = Field(200, ge=1, le=200, description="Most neighbours listed per direction")
 
 
 class CardResult(JobResult):
@@ -81,20 +78,6 @@ class LinksResult(JobResult):
     dangling: list[DanglingLink]
 
 
-class VersionInfo(JobResult):
-    version: int
-    time: str
-    bytes: int
-    sha256: str
-    source: str
-    deleted: bool
-
-
-class HistoryResult(JobResult):
-    path: str
-    versions: list[VersionInfo]
-
-
 def _card_text(params: CardParams, day: dt.date) -> str:
     from remecli.knowledge.cards import join_frontmatter
 
@@ -118,7 +101,7 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     """
     from remecli.knowledge.cards import day_folder, slugify
     from remecli.knowledge.day_page import refresh_day_page
-    from remecli.notes.writer import ShrinkRefused, writer_for
+    from remecli.notes.writer import ShrinkRefused
 
     day = params.date or dt.date.today()
     layout = ctx.memory.layout
@@ -129,10 +112,10 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     def write() -> CardResult:
         with ctx.locks.hold(target):
             try:
-                result = writer_for(ctx.root).write(target, text, source="memory_write_card")
+                result = ctx.writer.write(target, text, source="memory_write_card")
             except ShrinkRefused as exc:
                 raise EditConflict(str(exc)) from None
-        refresh_day_page(layout, day, reason="memory_write_card")
+        refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
         return CardResult(path=relative, created=result.created, version=result.version)
 
     return await asyncio.to_thread(write)
@@ -170,25 +153,10 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
                     f"no note {params.path!r}; use memory_list or memory_search to find one"
                 )
             return LinksResult.model_validate(
-                neighbours(graph, path, params.depth, params.direction)
+                neighbours(graph, path, params.depth, params.direction, limit=params.limit)
             )
         finally:
             if owned:
                 graph.close()
 
     return await asyncio.to_thread(walk)
-
-
-@JOBS.define("memory_history", params=HistoryParams, result=HistoryResult, read_only=True)
-async def memory_history(ctx: JobContext, params: HistoryParams) -> HistoryResult:
-    """Earlier versions of a memory file (version, time, bytes, what made the change)."""
-    from remecli.notes.writer import MemoryWriteError, writer_for
-
-    target = ctx.confine(params.path)
-    try:
-        versions = await asyncio.to_thread(writer_for(ctx.root).history, target.path)
-    except MemoryWriteError as exc:
-        raise InvalidParams(str(exc)) from None
-    return HistoryResult(
-        path=target.relative, versions=[VersionInfo(**v.to_dict()) for v in versions]
-    )

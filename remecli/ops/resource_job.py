@@ -48,17 +48,17 @@ def _resources(ctx: JobContext, raw: str) -> list[str]:
     posix = PurePosixPath(text)
     inside = posix.parts[:1] == (FOLDER,) or posix.is_absolute() or text.startswith("~")
     relative = text if inside else f"{FOLDER}/{text}"  # confine refuses absolute paths
-    target = ctx.confine(relative)
-    if PurePosixPath(target.relative).parts[:1] != (FOLDER,):
+    target = ctx.confine(relative)  # and '..', dotfiles, links out of the working dir
+    named = PurePosixPath(relative).as_posix()  # the entry under resource/ (a link stays one)
+    if PurePosixPath(named).parts[:1] != (FOLDER,):
         raise InvalidParams(f"{raw!r} is not under {FOLDER}/; put the file into {FOLDER}/ first")
     if target.path.is_dir():
-        prefix = target.relative.rstrip("/") + "/"
-        listed = [r for r in ctx.memory.resources.resources() if r.startswith(prefix)]
-        root = ctx.root.resolve()
-        return [r for r in listed if (root / r).resolve().is_relative_to(root)]  # no links out
+        prefix = named.rstrip("/") + "/"
+        # the watcher's own listing: supported names, no dotfiles, no links out of the working dir
+        return [r for r in ctx.memory.resources.resources() if r.startswith(prefix)]
     if not target.path.is_file():
-        raise NotFound(f"no file {target.relative}; put it into {FOLDER}/ first")
-    return [target.relative]
+        raise NotFound(f"no file {named}; put it into {FOLDER}/ first")
+    return [named]
 
 
 @JOBS.define("memory_ingest", params=IngestParams, result=IngestResult, read_only=False)

@@ -8,6 +8,7 @@ hits while over-fetching candidates so `max_results` still fills.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field
@@ -71,22 +72,25 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source and
     each note's links (out/in); read more with memory_read.
     """
+    from remecli.search.types import build_search_request  # the search package loads lazily
+
     if params.since and params.until and params.since > params.until:
         raise InvalidParams("`since` is after `until`; swap them")
-    settings = ctx.memory.settings.search
-    limit = params.max_results or settings.max_results
-    min_score = settings.min_score if params.min_score is None else params.min_score
     source = params.source
     prefix = source if source is not None and source not in SOURCES else None
-    fetch = min(limit * OVERFETCH, MAX_CANDIDATES) if prefix else limit
-    hits = await ctx.memory.memory_search(
+    request = build_search_request(
+        ctx.memory.settings.search,
         params.query,
-        fetch,
-        min_score,
+        params.max_results,
+        params.min_score,
         source=None if prefix is not None or source == "all" else source,
         since=params.since.isoformat() if params.since else None,
         until=params.until.isoformat() if params.until else None,
     )
+    limit = request.max_results
+    if prefix is not None:  # over-fetch: the prefix is applied to the hits, here
+        request = replace(request, max_results=min(limit * OVERFETCH, MAX_CANDIDATES))
+    hits = await ctx.memory.search_memory(request)
     if prefix is not None:
         hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
     return SearchResults(query=params.query, results=hits[:limit])

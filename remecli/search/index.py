@@ -27,7 +27,14 @@ from remecli.search.ranking import Candidates, rank, split_floor
 from remecli.search.store import ChunkStore, day_number
 from remecli.search.sync import Progress, Syncer
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
-from remecli.search.types import DateLike, SearchRequest, SearchResult, SyncReport
+from remecli.search.types import (
+    DateLike,
+    SearchRequest,
+    SearchResult,
+    SearchVariant,
+    SyncReport,
+    build_search_request,
+)
 from remecli.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -214,30 +221,32 @@ class MemoryIndex:
         source: str | None = None,
         since: DateLike = None,
         until: DateLike = None,
-        method: str | None = None,
-        use_vector: bool = True,
-        use_keyword: bool = True,
-        rescore: bool = True,
-        overrides: dict | None = None,
     ) -> list[SearchResult]:
         """Search (blocking). `source`: notes|transcripts|all; `since`/`until`: YYYY-MM-DD,
-        inclusive. For measuring variants: `method` overrides settings.fusion, `overrides` other
-        search settings (e.g. vector_weight, normalization, candidate_multiplier); `use_*` and
-        `rescore` switch parts off."""
-        filters = make_filters(source, since, until)
-        settings = self.settings
-        if method or overrides:
-            changes = {**(overrides or {}), **({"fusion": method} if method else {})}
-            settings = settings.model_copy(update=changes)
-        if not query.strip():
+        inclusive; a None limit or floor takes the settings' default (`build_search_request`)."""
+        request = build_search_request(
+            self.settings, query, max_results, min_score, source=source, since=since, until=until
+        )
+        return self.search_request_blocking(request)
+
+    def search_request_blocking(self, request: SearchRequest) -> list[SearchResult]:
+        """Hybrid search of one resolved request, best first (blocking)."""
+        return self._search(request, SearchVariant(self.settings))
+
+    def search_variant_blocking(
+        self, request: SearchRequest, variant: SearchVariant
+    ) -> list[SearchResult]:
+        """`request` ranked by a variant (other settings, parts off): for measuring only."""
+        return self._search(request, variant)
+
+    def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchResult]:
+        filters = make_filters(request.source, request.since, request.until)
+        if not request.query.strip():
             return []
         for attempt in (1, 2):
             try:
                 with self._parts_lock:
-                    switches = (use_vector, use_keyword, rescore)
-                    return self._search_locked(
-                        query, max_results, min_score, filters, settings, switches
-                    )
+                    return self._search_locked(request, filters, variant)
             except CORRUPTION_ERRORS as exc:
                 if attempt == 2:
                     log.exception("search failed after rebuilding the index")
@@ -247,18 +256,12 @@ class MemoryIndex:
         return []
 
     def _search_locked(
-        self,
-        query: str,
-        max_results: int | None,
-        min_score: float | None,
-        filters: Filters,
-        settings: SearchSettings,
-        switches: tuple[bool, bool, bool],
+        self, request: SearchRequest, filters: Filters, variant: SearchVariant
     ) -> list[SearchResult]:
-        use_vector, use_keyword, rescore = switches
+        query, max_results, min_score = request.query, request.max_results, request.min_score
+        settings = variant.settings
+        use_vector, use_keyword, rescore = variant.use_vector, variant.use_keyword, variant.rescore
         parts = self.parts
-        max_results = max_results or settings.max_results
-        min_score = settings.min_score if min_score is None else min_score
         limit = max_results * settings.candidate_multiplier
         found = Candidates()
         if use_keyword:
@@ -312,19 +315,10 @@ class MemoryIndex:
         until: DateLike = None,
     ) -> list[SearchResult]:
         """Hybrid search, best first (runs in a worker thread); see `search_blocking`."""
-        request = SearchRequest(query, max_results, min_score, source, since, until)
-        return await asyncio.to_thread(self.search_request_blocking, request)
-
-    def search_request_blocking(self, request: SearchRequest) -> list[SearchResult]:
-        """`search_blocking` of one `SearchRequest`."""
-        return self.search_blocking(
-            request.query,
-            request.max_results,
-            request.min_score,
-            source=request.source,
-            since=request.since,
-            until=request.until,
+        request = build_search_request(
+            self.settings, query, max_results, min_score, source=source, since=since, until=until
         )
+        return await asyncio.to_thread(self.search_request_blocking, request)
 
     # -- watching and lifetime -----------------------------------------------------------------
 

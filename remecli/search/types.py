@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import asdict, dataclass, field
 
+from remecli.config.settings import SearchSettings
+
 DateLike = str | dt.date | None
 
 
@@ -36,18 +38,56 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
-    """One memory search, as the runtime, the agent tool and a bare index all take it.
+    """One memory search, resolved: what the runtime and the index take, unchanged on the way down.
 
-    `max_results` / `min_score`: None takes the search settings' default; `source`:
-    notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive.
+    Build it with `build_search_request` (the one place defaults come from the settings).
+    `source`: notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive.
     """
 
     query: str
-    max_results: int | None = None
-    min_score: float | None = None
+    max_results: int
+    min_score: float
     source: str | None = None
     since: DateLike = None
     until: DateLike = None
+
+
+def build_search_request(
+    settings: SearchSettings,
+    query: str,
+    max_results: int | None = None,
+    min_score: float | None = None,
+    *,
+    source: str | None = None,
+    since: DateLike = None,
+    until: DateLike = None,
+) -> SearchRequest:
+    """The request for one search: a None limit or floor takes the search settings' default.
+
+    Every way into search (agent tool, job, CLI, MCP, HTTP, the library's `memory_search`)
+    builds its request here, once, at the edge.
+    """
+    return SearchRequest(
+        query,
+        settings.max_results if max_results is None else int(max_results),
+        settings.min_score if min_score is None else float(min_score),
+        source,
+        since,
+        until,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchVariant:
+    """A variant of the ranking, for measuring (benchmarks): other settings, parts switched off.
+
+    Production search never takes one; `MemoryIndex.search_variant_blocking` does.
+    """
+
+    settings: SearchSettings
+    use_vector: bool = True
+    use_keyword: bool = True
+    rescore: bool = True
 
 
 @dataclass(slots=True)

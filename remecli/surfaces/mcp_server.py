@@ -13,7 +13,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
-from pydantic_core import PydanticUndefined
 
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
@@ -31,7 +30,12 @@ def _signature(job: Job) -> inspect.Signature:
         annotation: Any = Annotated[
             (info.annotation, *info.metadata, Field(description=info.description))
         ]
-        default = inspect.Parameter.empty if info.default is PydanticUndefined else info.default
+        # a default_factory (e.g. tags: list) is a default too: the field is optional, as in HTTP
+        default = (
+            inspect.Parameter.empty
+            if info.is_required()
+            else info.get_default(call_default_factory=True)
+        )
         parameters.append(
             inspect.Parameter(
                 name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation

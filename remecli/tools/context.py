@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from remecli.config.settings import ToolSettings
+from remecli.notes.writer import MemoryWriter
 
 
 @dataclass
@@ -18,6 +19,7 @@ class ToolContext:
     `working_dir` is remecli's own folder (`.reme`); `accepts_images` says whether the chat
     model takes image blocks in tool results. `scratch_dirs` are folders outside the workspace
     that writing to is harmless (temp folders); the approval policy does not ask for them.
+    `memory_writer` is the working dir's one memory writer (versioned, redacted).
     """
 
     workspace: Path
@@ -25,6 +27,16 @@ class ToolContext:
     settings: ToolSettings
     accepts_images: bool = False
     scratch_dirs: tuple[Path, ...] = field(default_factory=lambda: default_scratch_dirs())
+    memory_writer: MemoryWriter | None = None
+
+    @property
+    def writer(self) -> MemoryWriter:
+        """The memory writer `edit` and `write` use for memory files: the one the composition
+        root passed (`build_tools` gives the runtime's), else one for `working_dir`, made once
+        (library use, tests)."""
+        if self.memory_writer is None:
+            self.memory_writer = MemoryWriter(self.working_dir)
+        return self.memory_writer
 
     @classmethod
     def from_settings(

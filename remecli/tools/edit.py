@@ -14,8 +14,8 @@ from agentscope.tool import ToolChunk
 
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.atomic_write import atomic_write_bytes
-from remecli.notes.matching import closest_line, find_matches, line_of, tolerant_replacement
-from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter, writer_for
+from remecli.notes.matching import EditRefused, apply_edit, closest_line
+from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter
 from remecli.tools._files import UTF8_BOM, human_size, looks_binary
 from remecli.tools.context import ToolContext
 
@@ -41,7 +41,7 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error(str(exc))
     if not old:
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
-    writer = writer_for(ctx.working_dir)
+    writer = ctx.writer
     memory = writer if writer.is_memory_file(target) else None
     return await asyncio.to_thread(_edit, target, old, new, ctx.settings.edit_max_bytes, memory)
 
@@ -125,23 +125,11 @@ def _edit_open_file(
     content = file.text
     if file.crlf:
         old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
-    match = find_matches(content, old)
-    if not match.spans:
-        return error(_not_found_message(target, content, old))
-    if len(match.spans) > 1:
-        lines = ", ".join(str(line_of(content, start)) for start, _ in match.spans[:20])
-        how = " (ignoring whitespace and quote style)" if match.tolerant else ""
-        return error(
-            f"`old_text` matches {len(match.spans)} times in {target}{how}, at lines {lines}. "
-            f"Include more surrounding lines in `old_text` so it matches exactly once."
-        )
-    start, end = match.spans[0]
-    replacement = new
-    if match.tolerant:
-        start, replacement = tolerant_replacement(content, match.spans[0], old, new)
-    updated = content[:start] + replacement + content[end:]
-    if updated == content:
-        return error("`new_text` is the same as the text it replaces: nothing to change.")
+    try:
+        done = apply_edit(content, old, new)
+    except EditRefused as refused:
+        return error(_refusal_message(refused, target, content, old))
+    updated = done.content
     try:
         encoded = file.encode(updated)
     except UnicodeEncodeError:
@@ -160,13 +148,13 @@ def _edit_open_file(
     except OSError as exc:
         return error(f"Cannot write {target}: {exc.strerror or exc}.")
     _carry_over_appends(target, handle, len(data))
-    note = " (matched ignoring whitespace and quote style)" if match.tolerant else ""
+    note = " (matched ignoring whitespace and quote style)" if done.tolerant else ""
     diff = unified_diff(content, updated, target.name)
     return ok(
-        f"Edited {target} at line {line_of(content, start)}{note}.\n{diff}",
+        f"Edited {target} at line {done.line}{note}.\n{diff}",
         path=str(target),
-        line=line_of(content, start),
-        tolerant=match.tolerant,
+        line=done.line,
+        tolerant=done.tolerant,
     )
 
 
@@ -206,6 +194,19 @@ def _carry_over_appends(target: Path, handle: BinaryIO, length: int) -> None:
     finally:
         if out is not None:
             out.close()
+
+
+def _refusal_message(refused: EditRefused, target: Path, content: str, old: str) -> str:
+    if refused.reason == "unchanged":
+        return "`new_text` is the same as the text it replaces: nothing to change."
+    if refused.reason == "ambiguous":
+        lines = ", ".join(str(line) for line in refused.lines[:20])
+        how = " (ignoring whitespace and quote style)" if refused.tolerant else ""
+        return (
+            f"`old_text` matches {len(refused.lines)} times in {target}{how}, at lines {lines}. "
+            f"Include more surrounding lines in `old_text` so it matches exactly once."
+        )
+    return _not_found_message(target, content, old)
 
 
 def _not_found_message(target: Path, content: str, old: str) -> str:

@@ -1,16 +1,23 @@
-"""The agent's `memory_links` tool: what a memory note links to and what links to it (read-only)."""
+"""The agent's `memory_links` tool: an adapter over the `memory_links` operation (read-only):
+what a memory note links to and what links to it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+from functools import partial
 from typing import Any, Protocol, cast
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import FunctionTool, ToolChunk
+from pydantic import ValidationError
 
-from remecli.notes.links import LinkGraph, neighbours
+from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.notes.links import LinkGraph
 from remecli.notes.links.expand import Direction
+from remecli.ops.context import JobContext
+from remecli.ops.errors import NotFound
+from remecli.ops.knowledge_jobs import LinksParams
+from remecli.ops.knowledge_jobs import memory_links as links_operation
 
 DESCRIPTION = (
     "Show the links of a memory note: the notes it links to (`out`) and the notes linking to it "
@@ -52,21 +59,6 @@ def _depth(value: Any) -> int:
         return 1
 
 
-def links_answer(graph: LinkGraph, path: str, depth: Any = 1, direction: Any = "both") -> ToolChunk:
-    """The tool's answer (blocking: run it in a thread)."""
-    graph.sync()
-    found = graph.locate(str(path))
-    if found is None:
-        return _result(
-            f"No memory note {path!r}. Pass a path from a memory_search hit (e.g. "
-            "memory/2025-01-31.md) or a note's name.",
-            ToolResultState.ERROR,
-        )
-    way = cast(Direction, direction if direction in ("in", "out", "both") else "both")
-    answer = neighbours(graph, found, _depth(depth), way, limit=MAX_NEIGHBOURS)
-    return _result(json.dumps(answer, ensure_ascii=False))
-
-
 class LinksHost(Protocol):
     """What the registry's `memory_links` needs of the memory runtime."""
 
@@ -77,13 +69,25 @@ class LinksHost(Protocol):
         ...
 
 
+class GraphHost:
+    """A bare `LinkGraph` as the tool's memory (library use without a runtime)."""
+
+    search_enabled = True
+
+    def __init__(self, graph: LinkGraph) -> None:
+        self.links: LinkGraph | None = graph
+
+    async def wait_for_index(self) -> None:
+        """Nothing to wait for: the graph is open."""
+
+
 def links_offered(memory: Any) -> bool:
     """Offered with memory search (the graph opens beside the index)."""
     return bool(getattr(memory, "search_enabled", False))
 
 
 async def memory_links(
-    memory: LinksHost, path: str, depth: int = 1, direction: str = "both"
+    ops: JobContext, path: str, depth: int = 1, direction: str = "both"
 ) -> ToolChunk:
     """Show what a memory note links to and what links to it.
 
@@ -92,34 +96,36 @@ async def memory_links(
         depth: Hops to follow (1-3).
         direction: out, in or both.
     """
+    memory: LinksHost = ops.memory
     if memory.links is None:
         await memory.wait_for_index()
-    graph = memory.links
-    if graph is None:
+    if memory.links is None:
         return _result(
             "The link graph is not available (see logs/remecli.log); read the notes directly.",
             ToolResultState.ERROR,
         )
-    return await asyncio.to_thread(links_answer, graph, path, depth, direction)
+    way = cast(Direction, direction if direction in ("in", "out", "both") else "both")
+    try:
+        params = LinksParams(
+            path=str(path), depth=_depth(depth), direction=way, limit=MAX_NEIGHBOURS
+        )
+        result = await links_operation(ops, params)
+    except (ValidationError, NotFound):
+        return _result(
+            f"No memory note {path!r}. Pass a path from a memory_search hit (e.g. "
+            "memory/2025-01-31.md) or a note's name.",
+            ToolResultState.ERROR,
+        )
+    return _result(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
 
 
 def make_memory_links_tool(graph: LinkGraph) -> FunctionTool:
-    """Wrap `graph` as the read-only `memory_links` tool."""
-
-    async def memory_links(path: str, depth: int = 1, direction: str = "both") -> ToolChunk:
-        """Show what a memory note links to and what links to it.
-
-        Args:
-            path: A note path relative to the memory folder, or a note name.
-            depth: Hops to follow (1-3).
-            direction: out, in or both.
-        """
-        return await asyncio.to_thread(links_answer, graph, path, depth, direction)
-
-    return FunctionTool(
-        memory_links,
+    """The registry's read-only `memory_links` bound to a bare `graph`."""
+    return CheckedFunctionTool(
+        partial(memory_links, JobContext(GraphHost(graph))),
         name="memory_links",
         description=DESCRIPTION,
-        input_schema=INPUT_SCHEMA,
+        input_schema=dict(INPUT_SCHEMA),
         is_read_only=True,
+        is_concurrency_safe=True,
     )

@@ -1,7 +1,8 @@
-"""The agent's `memory_search` tool: hybrid search over the Markdown memory (read-only).
+"""The agent's `memory_search` tool: an adapter over the `memory_search` operation (read-only).
 
-It is bound to the memory runtime (anything with `search_memory`, `search_enabled` and the
-search settings); its defaults come from `search.max_results` and `search.min_score`.
+It is bound to a `JobContext` on the memory runtime (anything with `search_memory`,
+`search_enabled` and the search settings); it reads the model's arguments leniently, calls the
+operation (which resolves the defaults) and gives the model the hits as JSON.
 """
 
 from __future__ import annotations
@@ -12,9 +13,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
+from pydantic import ValidationError
 
 from remecli.config.settings import Settings
 from remecli.llm.tool_results import error
+from remecli.ops.context import JobContext
+from remecli.ops.errors import JobError
+from remecli.ops.runner import describe_validation
+from remecli.ops.search_jobs import SearchParams
+from remecli.ops.search_jobs import memory_search as search_operation
 
 if TYPE_CHECKING:  # the search package loads when the index opens, not with the tools
     from remecli.search.types import SearchRequest
@@ -26,6 +33,13 @@ DESCRIPTION = (
     "(out/in, with names and descriptions); look at the links, then `read` only what matters."
 )
 MAX_RESULTS_CAP = 50
+TOOL_SOURCES = {  # what the model may pass → the operation's source
+    "": "",
+    "all": "all",
+    "notes": "notes",
+    "transcripts": "transcripts",
+    "transcript": "transcripts",
+}
 
 
 class MemorySearcher(Protocol):
@@ -54,9 +68,9 @@ class IndexSearcher:
         return [r.to_dict() for r in results]
 
 
-def memory_search_schema(memory: MemorySearcher) -> dict[str, Any]:
-    """The tool's JSON schema, with the configured defaults."""
-    search = memory.settings.search
+def memory_search_schema(ops: JobContext) -> dict[str, Any]:
+    """The tool's JSON schema, showing the configured defaults."""
+    search = ops.memory.settings.search
     return {
         "type": "object",
         "properties": {
@@ -84,22 +98,20 @@ def memory_search_schema(memory: MemorySearcher) -> dict[str, Any]:
     }
 
 
-def _as_int(value: Any, default: int) -> int:
+def _number(value: Any, kind: type[int] | type[float], low: float, high: float) -> Any:
+    """A model's number argument, leniently read ("1.0", " 1 ") and clamped; None if unreadable
+    (the operation then takes the configured default)."""
+    if value is None:
+        return None
     try:
-        return int(float(value))
+        number = float(value)
     except (TypeError, ValueError):
-        return default
-
-
-def _as_float(value: Any, default: float) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return default
+        return None
+    return kind(min(max(number, low), high))
 
 
 async def memory_search(
-    memory: MemorySearcher,
+    ops: JobContext,
     query: str,
     max_results: int | None = None,
     min_score: float | None = None,
@@ -117,27 +129,30 @@ async def memory_search(
         since: Only hits dated on or after YYYY-MM-DD.
         until: Only hits dated on or before YYYY-MM-DD.
     """
-    from remecli.search.types import SearchRequest
-
-    search = memory.settings.search
-    limit = min(max(_as_int(max_results, search.max_results), 1), MAX_RESULTS_CAP)
-    threshold = min(max(_as_float(min_score, search.min_score), 0.0), 1.0)
-    where = str(source).strip().lower() if source else None
+    where = str(source).strip().lower() if source else ""
+    where = TOOL_SOURCES.get(where, where)
+    if where not in TOOL_SOURCES.values():
+        return error(f"memory_search: source must be notes, transcripts or all, got {source!r}")
     try:
-        request = SearchRequest(
-            str(query),
-            limit,
-            threshold,
-            source=None if where in (None, "", "all") else where,
-            since=str(since) if since else None,
-            until=str(until) if until else None,
+        params = SearchParams.model_validate(
+            {
+                "query": str(query),
+                "max_results": _number(max_results, int, 1, MAX_RESULTS_CAP),
+                "min_score": _number(min_score, float, 0.0, 1.0),
+                "source": where or None,
+                "since": str(since) if since else None,
+                "until": str(until) if until else None,
+            }
         )
-        results = await memory.search_memory(request)
-    except ValueError as exc:  # a bad source or date: say what is accepted
+    except ValidationError as exc:  # an empty query, a bad date: say what is accepted
+        return error(describe_validation("memory_search", exc))
+    try:
+        result = await search_operation(ops, params)
+    except (JobError, ValueError) as exc:
         return error(f"memory_search: {exc}")
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"memory_search failed ({exc}); read MEMORY.md or memory/*.md directly.")
-    text = json.dumps(results, ensure_ascii=False)
+    text = json.dumps(result.results, ensure_ascii=False)
     # agentscope 2.0.11 accumulates the ToolChunk a tool returns into the ToolResponse the agent
     # sees; a ToolResponse returned from the function itself would be stringified.
     return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)

@@ -10,6 +10,7 @@ from typing import Any
 from agentscope.tool import FunctionTool, Toolkit
 
 from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.ops.context import JobContext
 from remecli.tools.bash import bash
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
@@ -30,9 +31,9 @@ from remecli.tools.write import write
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool, described once: its function (first argument: the `ToolContext`, or the memory
-    runtime for memory tools), whether it only reads, its one-line description, and when it is
-    offered."""
+    """One tool, described once: its function (first argument: the `ToolContext`, or for memory
+    tools the operations' `JobContext` on the memory runtime), whether it only reads, its
+    one-line description, and when it is offered (`memory_enabled` gets the runtime)."""
 
     name: str
     function: Callable[..., Any]
@@ -106,13 +107,16 @@ def build_tools(
     stops at their first call.
     """
     tools: list[FunctionTool] = []
+    ops = JobContext(memory) if memory is not None else None  # what the memory tools act on
+    if ctx.memory_writer is None:  # edit/write on memory files use the runtime's one writer
+        ctx.memory_writer = getattr(memory, "writer", None)
     for spec in TOOLS:
         if spec.needs_memory:
             if memory is None or not spec.memory_enabled(memory):
                 continue
         elif not spec.enabled(ctx):
             continue
-        tools.append(_function_tool(spec, memory if spec.needs_memory else ctx, ctx))
+        tools.append(_function_tool(spec, ops if spec.needs_memory else ctx, ctx))
     taken = {tool.name for tool in tools}
     for tool in extra:
         if tool.name in taken:
@@ -165,12 +169,12 @@ def memory_search_tool(index: Any) -> FunctionTool:
     from remecli.tools.memory_search import IndexSearcher
 
     spec = SPECS["memory_search"]
-    searcher = IndexSearcher(index)
+    ops = JobContext(IndexSearcher(index))
     return CheckedFunctionTool(
-        partial(spec.function, searcher),
+        partial(spec.function, ops),
         name=spec.name,
         description=spec.description,
-        input_schema=spec.schema(searcher) if spec.schema else None,
+        input_schema=spec.schema(ops) if spec.schema else None,
         is_read_only=True,
         is_concurrency_safe=True,
     )

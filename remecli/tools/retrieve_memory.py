@@ -10,6 +10,7 @@ from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.llm.tool_results import error
+from remecli.ops.context import JobContext
 
 DESCRIPTION = (
     "Retrieve what is known about the user (preferences, facts), how tasks were done, and how "
@@ -32,7 +33,7 @@ def enabled(memory: Any) -> bool:
     return bool(getattr(getattr(memory, "vector", None), "enabled", False))
 
 
-async def retrieve_memory(memory: VectorHost, query: str, top_k: int = 5) -> ToolChunk:
+async def retrieve_memory(ops: JobContext, query: str, top_k: int = 5) -> ToolChunk:
     """Retrieve personal, task and tool memories.
 
     Args:
@@ -44,6 +45,7 @@ async def retrieve_memory(memory: VectorHost, query: str, top_k: int = 5) -> Too
     except (TypeError, ValueError):
         count = 5
     try:
+        memory: VectorHost = ops.memory
         nodes = await memory.retrieve_vector_memory(str(query), count)
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"retrieve_memory failed ({exc}); use memory_search instead.")

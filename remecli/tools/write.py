@@ -9,7 +9,7 @@ from agentscope.tool import ToolChunk
 
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.atomic_write import atomic_write_bytes
-from remecli.notes.writer import MemoryWriteError, MemoryWriter, writer_for
+from remecli.notes.writer import MemoryWriteError, MemoryWriter
 from remecli.tools.context import ToolContext
 
 
@@ -27,7 +27,7 @@ async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
         text = as_text(content, "content")
     except ToolArgumentError as exc:
         return error(str(exc))
-    writer = writer_for(ctx.working_dir)
+    writer = ctx.writer
     if writer.is_memory_file(target):  # versioned, redacted, never drops lines silently
         return await asyncio.to_thread(_write_memory, writer, target, text)
     return await asyncio.to_thread(_write, target, text)

@@ -7,6 +7,7 @@ import asyncio
 import datetime as dt
 
 from remecli.conversation.file_memory import FileMemory
+from remecli.notes.writer import MemoryWriter
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
 from tests.dream.test_dream_actions import NODE, NODE_TEXT
 
@@ -87,12 +88,14 @@ async def test_personal_nodes_appear_in_memory_md_and_user_text_stays(
         "---\nname: Prefers tabs\ndescription: The user indents with tabs, never spaces.\n"
         "kind: personal\nstatus: active\n---\nUses tabs.\n\n## Sources\n- [[memory/x.md]]\n"
     )
-    assert refresh_memory_md(working_dir)
+    assert refresh_memory_md(working_dir, MemoryWriter(working_dir.root))
     text = memory_md.read_text()
     assert text.startswith("# MEMORY\n\n- I wrote this myself.\n")
     assert BLOCK_START in text
     assert "[[digest/personal/tabs.md|Prefers tabs]]: The user indents with tabs" in text
-    assert not refresh_memory_md(working_dir)  # unchanged: not rewritten
+    assert not refresh_memory_md(
+        working_dir, MemoryWriter(working_dir.root)
+    )  # unchanged: not rewritten
     node.write_text(node.read_text().replace("status: active", "status: contradicted"))
-    assert refresh_memory_md(working_dir)
+    assert refresh_memory_md(working_dir, MemoryWriter(working_dir.root))
     assert memory_md.read_text() == "# MEMORY\n\n- I wrote this myself.\n"

@@ -188,3 +188,14 @@ async def test_status_reports_the_runtime(runner: JobRunner) -> None:
     assert report["files_seen"] == 3 and report["chunks_added"] >= 3
     json.dumps(status)  # JSON-ready
     assert os.path.isdir(status["working_dir"])
+
+
+async def test_edit_tolerates_whitespace_and_quotes_like_the_agent_edit(runner: JobRunner) -> None:
+    target = runner.context.root / "memory" / "quotes.md"
+    target.write_text("# q\r\n\r\nShe said \u201cship it\u201d   today.\r\n", encoding="utf-8")
+    done = await runner.run(
+        "memory_edit",
+        {"path": "memory/quotes.md", "old": 'She said "ship it" today.', "new": "Shipped."},
+    )
+    assert done["line"] == 3
+    assert target.read_bytes() == b"# q\r\n\r\nShipped.\r\n"

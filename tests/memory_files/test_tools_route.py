@@ -6,7 +6,6 @@ from pathlib import Path
 
 from agentscope.message import TextBlock
 
-from remecli.notes.writer import writer_for
 from remecli.tools.edit import edit
 from remecli.tools.write import write
 from tests.tools.conftest import make_ctx
@@ -29,7 +28,7 @@ async def test_write_and_edit_of_memory_files_are_versioned_and_redacted(tmp_pat
     assert "- keep me" in memory_md.read_text()
     edited = await edit(ctx, str(memory_md), "- keep me", "- kept, edited")
     assert edited.state != "error", text(edited)
-    sources = [v.source for v in writer_for(ctx.working_dir).history(memory_md)]
+    sources = [v.source for v in ctx.writer.history(memory_md)]
     assert sources == ["agent write", "agent edit"]
 
 

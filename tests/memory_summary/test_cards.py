@@ -8,6 +8,7 @@ from remecli.conversation.transcript import Transcript
 from remecli.knowledge.cards import read_card, transcript_line_range
 from remecli.knowledge.day_page import BLOCK_END, BLOCK_START
 from remecli.knowledge.summarizer import Summarizer
+from remecli.notes.writer import MemoryWriter
 from tests.fakes.messages import content_text
 from tests.memory_summary.conftest import (
     DAY,
@@ -180,7 +181,7 @@ async def test_day_page_block_regenerated_user_text_kept(fake_llm, tmp_path, wor
     stamp = page.stat().st_mtime_ns
     from remecli.knowledge.day_page import refresh_day_page
 
-    assert refresh_day_page(working_dir, DAY) is False
+    assert refresh_day_page(working_dir, DAY, MemoryWriter(working_dir.root)) is False
     assert page.stat().st_mtime_ns == stamp
 
 

@@ -56,13 +56,13 @@ def resource_cards(root: Path) -> list[tuple[str, dict[str, Any]]]:
 def cards(tmp_path: Path, fake_llm) -> ResourceCards:
     """ResourceCards on a fresh working dir, the model built from settings (the fake server)."""
     from remecli.llm.model import build_chat_model
-    from remecli.notes.writer import configure_writer
+    from remecli.notes.writer import MemoryWriter
 
     settings = resource_settings(tmp_path, fake_llm.base_url)
     layout = WorkingDir(tmp_path / ".reme").ensure()
-    configure_writer(layout.root, settings.memory)
+    writer = MemoryWriter.from_settings(layout.root, settings.memory)
     model = build_chat_model(settings.llm, context_size=settings.max_input_length, stream=False)
-    return ResourceCards(layout, settings, lambda: model)
+    return ResourceCards(layout, settings, lambda: model, writer)
 
 
 def drop(cards: ResourceCards, name: str, content: str | bytes) -> str:

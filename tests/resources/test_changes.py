@@ -38,9 +38,9 @@ async def test_a_changed_file_updates_its_card_and_an_unchanged_one_is_not_resum
 
 
 def cards_history(root, card: str) -> list[str]:
-    from remecli.notes.writer import writer_for
+    from remecli.notes.writer import MemoryWriter
 
-    return [version.source for version in writer_for(root).history(root / card)]
+    return [version.source for version in MemoryWriter(root).history(root / card)]
 
 
 async def test_two_resources_with_the_same_topic_get_two_cards(cards, fake_llm) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 
-from remecli.notes.writer import writer_for
+from remecli.notes.writer import MemoryWriter
 from tests.cli_process import fake_llm_settings, run_remecli
 from tests.resources.conftest import answer, resource_cards
 
@@ -46,7 +46,7 @@ def test_ingest_copies_a_file_in_and_prune_asks_for_yes(tmp_path, fake_llm):
     removed = remecli(tmp_path, fake_llm, "--prune", "--yes")
     assert removed.returncode == 0 and f"removed   {card}" in removed.stdout
     assert not (root / card).exists() and resource_cards(root) == []
-    assert writer_for(root).history(root / card)[-1].source == "resource prune"  # restorable
+    assert MemoryWriter(root).history(root / card)[-1].source == "resource prune"  # restorable
     day_page = (root / "memory" / f"{dt.date.today():%Y-%m-%d}.md").read_text(encoding="utf-8")
     assert card not in day_page
     assert "No card has lost" in remecli(tmp_path, fake_llm, "--prune").stdout

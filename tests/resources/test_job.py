@@ -79,3 +79,25 @@ async def test_memory_ingest_is_refused_read_only(tmp_path, fake_llm):
             await runner.run("memory_ingest", {"path": "resource"})
     finally:
         await runner.close()
+
+
+async def test_the_watcher_and_memory_ingest_share_one_rule_for_links(runner, tmp_path, fake_llm):
+    """A link out of the working dir is refused by memory_ingest and skipped by the watcher's
+    catch-up alike; a link inside it is accepted by both."""
+    root = tmp_path / ".reme"
+    (root / "resource").mkdir(exist_ok=True)
+    outside = tmp_path / "secret.txt"
+    outside.write_text("not for the server\n", encoding="utf-8")
+    os.symlink(outside, root / "resource" / "out.txt")
+    (root / "inside.txt").write_text("inside the working dir\n", encoding="utf-8")
+    os.symlink(root / "inside.txt", root / "resource" / "in.txt")
+    cards = runner.memory.resources
+    assert cards.resources() == ["resource/in.txt"]
+    assert [o.resource for o in await cards.sync({"resource/out.txt"})] == []
+    with pytest.raises(PathRefused):
+        await runner.run("memory_ingest", {"path": "resource/out.txt"})
+    fake_llm.add_text(answer("Inside note", "A note that lives inside the working dir."))
+    result = await runner.run("memory_ingest", {"path": "resource/in.txt"})
+    assert [(o["resource"], o["status"]) for o in result["outcomes"]] == [
+        ("resource/in.txt", "created")
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from remecli.agent import events as ev
 from remecli.commands import COMMANDS, dispatch
-from remecli.notes.writer import writer_for
+from remecli.notes.writer import MemoryWriter
 from tests.agent.conftest import assistant_factory  # noqa: F401  (fixture)
 
 
@@ -26,7 +26,7 @@ async def test_prune_removes_cards_of_deleted_resources(assistant_factory, tmp_p
     notices = [e.text for e in events if isinstance(e, ev.Notice)]
     assert notices and "Removed 1 card(s): memory/2026-01-05/price-list.md" in notices[0]
     assert not card.exists()
-    versions = writer_for(tmp_path / ".reme").history(card)
+    versions = MemoryWriter(tmp_path / ".reme").history(card)
     assert versions and versions[-1].deleted  # restorable
     again = [e async for e in dispatch(assistant, COMMANDS["prune"], "")]
     assert any("No card of a deleted resource" in e.text for e in again if isinstance(e, ev.Notice))

@@ -97,4 +97,6 @@ async def test_the_runtime_the_tool_and_a_bare_index_answer_one_request_alike(
     late = SearchRequest("backup schedule", 1, 0.1, since="2030-01-01")
     assert await IndexSearcher(index).search_memory(late) == []
     with pytest.raises(ValueError):
-        await IndexSearcher(index).search_memory(SearchRequest("backup", source="elsewhere"))
+        await IndexSearcher(index).search_memory(
+            SearchRequest("backup", 5, 0.0, source="elsewhere")
+        )

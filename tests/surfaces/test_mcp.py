@@ -43,6 +43,12 @@ async def exercise(client: Client, working_dir: Path) -> None:
         assert set(by_name[job.name].input_schema.get("properties", {})) == set(
             job.input_schema().get("properties", {})
         )
+        # the HTTP rule: the same parameters required (a default_factory field is optional)
+        assert set(by_name[job.name].input_schema.get("required", [])) == set(
+            job.input_schema().get("required", [])
+        )
+        output = by_name[job.name].output_schema or {}
+        assert set(output.get("properties", {})) == set(job.output_schema()["properties"])
         assert by_name[job.name].description == job.description
     assert by_name["memory_read"].annotations.read_only_hint is True
 

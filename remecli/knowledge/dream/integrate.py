@@ -42,6 +42,7 @@ from remecli.llm.chat_model import ChatModel
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.json_answer import json_object
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 CANDIDATES = 5
@@ -144,9 +145,11 @@ class UnitIntegrator:
         max_iters: int,
         retries: int,
         llm: LLMSettings | None = None,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self.llm = llm or LLMSettings()
         self.working_dir = working_dir
+        self.writer = writer or MemoryWriter(working_dir.root)  # None: library use, tests
         self.model = model
         self.language = language
         self.max_iters = max_iters
@@ -157,7 +160,8 @@ class UnitIntegrator:
         problem = ""
         for _attempt in range(2):
             before = await asyncio.to_thread(snapshot, self.working_dir)
-            tools = MemoryFileTools(self.working_dir, today, DigestScope(self.working_dir, today))
+            scope = DigestScope(self.working_dir, today)
+            tools = MemoryFileTools(self.working_dir, today, scope, writer=self.writer)
             try:
                 answer = await self._run_agent(unit, today, before, problem, tools)
             except asyncio.CancelledError:  # interrupted: leave the digest as it was
@@ -266,7 +270,7 @@ class UnitIntegrator:
             today=today,
             note=str(receipt.get("note") or unit.summary),
         )
-        write_memory_file(self.working_dir.root / path, text, "dream")
+        write_memory_file(self.writer, self.working_dir.root / path, text, "dream")
         return UnitOutcome(unit, True, action, path, recovered), ""
 
     @staticmethod
@@ -283,7 +287,7 @@ class UnitIntegrator:
             target = self.working_dir.root / rel
             if rel in before:
                 if _read(target) != before[rel]:
-                    write_memory_file(target, before[rel], "dream (undo)")
+                    write_memory_file(self.writer, target, before[rel], "dream (undo)")
             else:
                 target.unlink(missing_ok=True)
 

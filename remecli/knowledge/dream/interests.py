@@ -18,6 +18,7 @@ from remecli.knowledge.cards_write import write_memory_file
 from remecli.knowledge.dream import prompts
 from remecli.knowledge.dream.extract import Interest
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 FILE_NAME = "interests.yaml"
 MAX_TOPICS = 3
@@ -54,7 +55,7 @@ def recent_titles(working_dir: WorkingDir, today: dt.date, days: int = REPEAT_DA
 
 
 def write_interests(
-    working_dir: WorkingDir, today: dt.date, suggested: list[Interest]
+    working_dir: WorkingDir, today: dt.date, suggested: list[Interest], writer: MemoryWriter
 ) -> Path | None:
     """Add new topics to today's file (≤ 3 in all, no title of the last 7 days); its path if written."""
     path = interests_file(working_dir, today)
@@ -79,7 +80,9 @@ def write_interests(
     if not added:
         return None
     data = {"date": f"{today:%Y-%m-%d}", "topics": kept}
-    write_memory_file(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "dream")
+    write_memory_file(
+        writer, path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "dream"
+    )
     return path
 
 

@@ -30,6 +30,7 @@ from remecli.knowledge.dream.state import (
     has_changed_cards,
 )
 from remecli.notes.layout import WorkingDir
+from remecli.notes.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 EXTRACTION_SHARE = 0.5  # share of the window the cards of one extraction may take
@@ -76,12 +77,15 @@ async def dream(
     *,
     model: Any = None,
     date: dt.date | None = None,
+    writer: MemoryWriter | None = None,
 ) -> DreamResult:
-    """Consolidate cards of days up to `date` (today) into the digest; see the module doc."""
+    """Consolidate cards of days up to `date` (today) into the digest through `writer` (None:
+    one for the working dir, for library use); see the module doc."""
     wd = working_dir or WorkingDir(Path(settings.working_dir))
+    writer = writer or MemoryWriter.from_settings(wd.root, settings.memory)
     try:
         with dream_lock(wd):
-            return await _dream_locked(settings, wd, model, date or dt.date.today())
+            return await _dream_locked(settings, wd, model, date or dt.date.today(), writer)
     except DreamBusy:
         return DreamResult(
             "busy", "Dream: another dream is running on this working dir; try later."
@@ -89,7 +93,7 @@ async def dream(
 
 
 async def _dream_locked(
-    settings: Settings, wd: WorkingDir, model: Any, today: dt.date
+    settings: Settings, wd: WorkingDir, model: Any, today: dt.date, writer: MemoryWriter
 ) -> DreamResult:
     options = settings.memory.dream
     catalog = await asyncio.to_thread(Catalog.load, wd)
@@ -133,6 +137,7 @@ async def _dream_locked(
         max_iters=options.max_iters,
         retries=settings.llm.max_retries,
         llm=settings.llm,
+        writer=writer,
     )
     outcomes = [await integrator.integrate(unit, today) for unit in extraction.units]
     failed = {p for o in outcomes if not o.ok for p in o.unit.paths}
@@ -144,7 +149,7 @@ async def _dream_locked(
             pending += 1
         else:
             catalog.record(card)
-    interests = write_interests(wd, today, extraction.interests)
+    interests = write_interests(wd, today, extraction.interests, writer)
     catalog.last_success = _now().isoformat(timespec="seconds")
     catalog.save()
     status = "partial" if failed else ("done" if outcomes or interests else "nothing")

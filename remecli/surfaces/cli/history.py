@@ -1,4 +1,5 @@
-"""`remecli memory history` and `remecli memory restore`.
+"""`remecli memory history` and `remecli memory restore`: the memory_history and memory_restore
+operations from the shell.
 
 PATH is a memory file relative to the working dir (`MEMORY.md`, `memory/2025-01-31.md`) or a
 path to it. A restore is itself a new version, so it can be undone the same way.
@@ -6,6 +7,7 @@ path to it. A restore is itself a new version, so it can be undone the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -13,8 +15,7 @@ from pathlib import Path
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.notes.versions import VersionNotFound
-from remecli.notes.writer import MemoryWriteError, MemoryWriter
+from remecli.notes.writer import MemoryWriter
 
 
 def memory_path(writer: MemoryWriter, raw: str) -> str:
@@ -29,16 +30,30 @@ def memory_path(writer: MemoryWriter, raw: str) -> str:
 
 def history(settings: Settings, locations: Locations, raw_path: str, *, as_json: bool) -> int:
     """Print the versions of one memory file (oldest first)."""
-    writer = MemoryWriter.from_settings(locations.root, settings.memory)
-    path = memory_path(writer, raw_path)
+    return asyncio.run(_history(settings, raw_path, as_json))
+
+
+def restore(settings: Settings, locations: Locations, raw_path: str, version: int) -> int:
+    """Bring back one version of a memory file (itself a new version)."""
+    return asyncio.run(_restore(settings, raw_path, version))
+
+
+async def _history(settings: Settings, raw_path: str, as_json: bool) -> int:
+    from remecli.ops import JobError, JobRunner
+    from remecli.ops.history_jobs import HistoryParams, memory_history
+
+    runner = JobRunner.from_settings(settings)
     try:
-        versions = writer.history(path)
-    except (MemoryWriteError, VersionNotFound) as exc:
+        found = await runner.call(
+            memory_history, HistoryParams(path=memory_path(runner.context.writer, raw_path))
+        )
+    except JobError as exc:
         return _failed(exc)
+    versions = found.versions
     if as_json:
-        print(json.dumps([v.to_dict() for v in versions], ensure_ascii=False, indent=2))
+        print(json.dumps([v.model_dump() for v in versions], ensure_ascii=False, indent=2))
     elif not versions:
-        print(f"{path}: no versions yet")
+        print(f"{found.path}: no versions yet")
     else:
         for v in versions:
             size = "deleted" if v.deleted else f"{v.bytes} bytes"
@@ -46,17 +61,19 @@ def history(settings: Settings, locations: Locations, raw_path: str, *, as_json:
     return 0
 
 
-def restore(settings: Settings, locations: Locations, raw_path: str, version: int) -> int:
-    """Bring back one version of a memory file (itself a new version)."""
-    writer = MemoryWriter.from_settings(locations.root, settings.memory)
-    path = memory_path(writer, raw_path)
+async def _restore(settings: Settings, raw_path: str, version: int) -> int:
+    from remecli.ops import JobError, JobRunner
+    from remecli.ops.history_jobs import RestoreParams, memory_restore
+
+    runner = JobRunner.from_settings(settings)
+    path = memory_path(runner.context.writer, raw_path)
     try:
-        result = writer.restore(path, version)
-    except (MemoryWriteError, VersionNotFound) as exc:
+        done = await runner.call(memory_restore, RestoreParams(path=path, version=version))
+    except JobError as exc:
         return _failed(exc)
     print(
-        f"restored {result.relative} to version {version} "
-        f"(now version {result.version}; the replaced content is kept)"
+        f"restored {done.path} to version {done.restored} "
+        f"(now version {done.version}; the replaced content is kept)"
     )
     return 0
 

@@ -62,10 +62,10 @@ async def _ingest(cards: ResourceCards, rels: list[str]) -> list[IngestOutcome]:
 
 def _cards(settings: Settings) -> ResourceCards:
     from remecli.notes.layout import WorkingDir
-    from remecli.notes.writer import configure_writer
+    from remecli.notes.writer import MemoryWriter
 
     layout = WorkingDir(Path(settings.working_dir)).ensure()
-    configure_writer(layout.root, settings.memory)
+    writer = MemoryWriter.from_settings(layout.root, settings.memory)  # versions, redaction
     model: list[Any] = []
 
     def model_getter() -> Any:
@@ -77,7 +77,7 @@ def _cards(settings: Settings) -> ResourceCards:
             )
         return model[0]
 
-    return ResourceCards(layout, settings, model_getter)
+    return ResourceCards(layout, settings, model_getter, writer)
 
 
 def _prune(cards: ResourceCards, remove: bool) -> int:

@@ -1,0 +1,34 @@
+"""Benchmark-side search knobs: rank one question by a variant of the production search.
+
+The production API takes only a resolved `SearchRequest`; measuring needs more (another fusion
+method, other search settings, the vector or keyword side switched off), which lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remecli.search import MemoryIndex
+from remecli.search.types import SearchResult, SearchVariant, build_search_request
+
+
+def search_variant(
+    index: MemoryIndex,
+    query: str,
+    max_results: int,
+    min_score: float,
+    *,
+    method: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    use_vector: bool = True,
+    use_keyword: bool = True,
+    rescore: bool = True,
+) -> list[SearchResult]:
+    """`query` ranked with `method` (settings.fusion) and `overrides` (other search settings,
+    e.g. vector_weight, normalization, candidate_multiplier); `use_*` and `rescore` switch
+    parts off."""
+    changes = {**(overrides or {}), **({"fusion": method} if method else {})}
+    settings = index.settings.model_copy(update=changes) if changes else index.settings
+    request = build_search_request(index.settings, query, max_results, min_score)
+    variant = SearchVariant(settings, use_vector, use_keyword, rescore)
+    return index.search_variant_blocking(request, variant)

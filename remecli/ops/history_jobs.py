@@ -1,0 +1,86 @@
+"""Jobs on the versions of memory files: memory_history, memory_restore.
+
+Every write through the memory writer keeps the previous content as a version; a restore is
+itself a new version, so it can be undone the same way (`remecli memory history/restore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import Field
+
+from remecli.notes.versions import VersionNotFound
+from remecli.notes.writer import MemoryWriteError
+from remecli.ops.context import JobContext
+from remecli.ops.errors import InvalidParams, NotFound
+from remecli.ops.registry import JOBS, JobParams, JobResult
+
+
+class HistoryParams(JobParams):
+    path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
+
+
+class VersionInfo(JobResult):
+    version: int
+    time: str
+    bytes: int
+    sha256: str
+    source: str
+    deleted: bool
+
+
+class HistoryResult(JobResult):
+    path: str
+    versions: list[VersionInfo] = Field(description="Kept versions, oldest first")
+
+
+class RestoreParams(JobParams):
+    path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
+    version: int = Field(ge=1, description="The version to bring back (see memory_history)")
+
+
+class RestoreResult(JobResult):
+    path: str
+    restored: int = Field(description="The version brought back")
+    version: int | None = Field(description="The new version the restore made")
+    bytes: int
+
+
+@JOBS.define("memory_history", params=HistoryParams, result=HistoryResult, read_only=True)
+async def memory_history(ctx: JobContext, params: HistoryParams) -> HistoryResult:
+    """Earlier versions of a memory file (version, time, bytes, what made the change)."""
+    target = ctx.confine(params.path)
+    try:
+        versions = await asyncio.to_thread(ctx.writer.history, target.path)
+    except MemoryWriteError as exc:
+        raise InvalidParams(str(exc)) from None
+    return HistoryResult(
+        path=target.relative, versions=[VersionInfo(**v.to_dict()) for v in versions]
+    )
+
+
+@JOBS.define("memory_restore", params=RestoreParams, result=RestoreResult, read_only=False)
+async def memory_restore(ctx: JobContext, params: RestoreParams) -> RestoreResult:
+    """Bring back an earlier version of a memory file (see memory_history).
+
+    The restore is itself a new version: the replaced content is kept and can be restored too.
+    """
+    target = ctx.confine(params.path)
+
+    def restore() -> RestoreResult:
+        with ctx.locks.hold(target.path):
+            result = ctx.writer.restore(target.path, params.version)
+        return RestoreResult(
+            path=target.relative,
+            restored=params.version,
+            version=result.version,
+            bytes=result.bytes,
+        )
+
+    try:
+        return await asyncio.to_thread(restore)
+    except VersionNotFound as exc:
+        raise NotFound(exc.args[0] if exc.args else str(exc)) from None
+    except MemoryWriteError as exc:
+        raise InvalidParams(str(exc)) from None

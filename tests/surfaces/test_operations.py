@@ -1,0 +1,98 @@
+"""The operations layer is issue 20's list, and every surface serves the same set with the same
+schemas: the CLI (`remecli job`), MCP (the server's tool list) and HTTP (OpenAPI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remecli.ops import JOBS, JobResult, JobRunner
+from remecli.surfaces.auth import ServeToken
+from remecli.surfaces.cli.job import job_list
+from remecli.surfaces.http_api import build_app
+from remecli.surfaces.mcp_server import build_mcp_server
+from tests.jobs.conftest import job_settings
+
+ISSUE_OPERATIONS = {
+    f"memory_{name}"
+    for name in (
+        "search",
+        "read",
+        "list",
+        "write",
+        "edit",
+        "write_card",
+        "links",
+        "history",
+        "restore",
+        "record",
+        "ingest",
+        "dream",
+        "reindex",
+        "status",
+    )
+}
+VECTOR_MODULE = "remecli.ops.vector_ops"  # vector memory's operations (issue 20, item 2)
+
+
+def _shape(schema: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """(property names, required names) of an object schema."""
+    return set(schema.get("properties", {})), set(schema.get("required", []))
+
+
+@pytest.fixture
+def runner(tmp_path: Path) -> JobRunner:
+    return JobRunner.from_settings(job_settings(tmp_path))  # not started: schemas only
+
+
+def test_the_operations_are_the_issues_list() -> None:
+    names = set(JOBS.names())
+    assert names >= ISSUE_OPERATIONS
+    others = {
+        n for n in names - ISSUE_OPERATIONS if JOBS.get(n).handler.__module__ != VECTOR_MODULE
+    }
+    assert others == set()
+    for job in JOBS:
+        assert issubclass(job.result, JobResult) and job.output_schema()["type"] == "object"
+    writing = {job.name for job in JOBS if not job.read_only}
+    assert {"memory_write", "memory_edit", "memory_restore"} <= writing
+    assert "memory_history" not in writing
+
+
+async def test_mcp_lists_every_operation_with_its_schemas(runner: JobRunner) -> None:
+    tools = await build_mcp_server(runner).list_tools()
+    assert [tool.name for tool in tools] == JOBS.names()
+    for tool in tools:
+        job = JOBS.get(tool.name)
+        # the same parameters, and the same ones required (a default_factory is optional too)
+        assert _shape(tool.input_schema) == _shape(job.input_schema()), job.name
+        assert tool.output_schema is not None
+        assert _shape(tool.output_schema) == _shape(job.output_schema()), job.name
+
+
+def test_http_routes_every_operation_with_its_schema(runner: JobRunner, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    app = build_app(runner, ServeToken("t" * 32, "--token"))
+    spec = TestClient(app).get("/api/openapi.json").json()
+    components = spec.get("components", {}).get("schemas", {})
+    routed = {path.removeprefix("/api/") for path in spec["paths"]} - {"health"}
+    assert routed == set(JOBS.names())
+    for job in JOBS:
+        body = spec["paths"][f"/api/{job.name}"]["post"].get("requestBody")
+        if body is None:
+            assert not job.params.model_fields, job.name
+            continue
+        schema = body["content"]["application/json"]["schema"]
+        schema = next((s for s in schema.get("anyOf", [schema]) if "$ref" in s), schema)
+        if "$ref" in schema:
+            schema = components[schema["$ref"].rsplit("/", 1)[1]]
+        assert _shape(schema) == _shape(job.input_schema()), job.name
+
+
+def test_the_cli_lists_every_operation() -> None:
+    listed = job_list()
+    for name in JOBS.names():
+        assert name in listed
