@@ -10,6 +10,7 @@ import click
 
 from remecli import __version__
 from remecli.surfaces.cli.base import CommandGroup, unknown_command
+from remecli.surfaces.cli.import_cmd import import_conversations
 from remecli.surfaces.cli.memory_commands import (
     dream,
     ingest,
@@ -157,6 +158,7 @@ COMMANDS: tuple[click.Command, ...] = (
     job,
     mcp,
     serve,
+    import_conversations,
 )
 for _command in COMMANDS:
     remecli.add_command(_command)

@@ -5,6 +5,10 @@ so `resume=<session_id>` and every reader of transcripts work on it); messages a
 transcript (same id) are skipped, so a caller may send the whole conversation each time. The new
 ones go to the runtime's background summarizer, which records them in `sessions/pending/` before
 it returns: the job answers at once and a crash loses nothing.
+
+Secrets in the messages (keys, tokens, passwords) are redacted before anything is stored, the
+transcript included: every surface can serve transcripts back. The summary is dated by the
+conversation (the local day of the first new message), not by the day it is recorded.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from remecli.conversation.transcript import Transcript
+from remecli.notes.redact import redact_secrets
 from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
@@ -54,6 +59,7 @@ class RecordResult(JobResult):
     transcript: str = Field(description="The transcript file, relative to the working dir")
     recorded: int
     skipped: int
+    days: list[str] = Field(description="The days (YYYY-MM-DD) the new messages were said on")
     summary_task: str | None = Field(description="The background summary's id (None: nothing new)")
 
 
@@ -65,6 +71,12 @@ def _message_id(session_id: str, message: RecordMessage) -> str:
         "\x1f".join((session_id, message.role, stamp, message.content)).encode("utf-8")
     )
     return "rec-" + digest.hexdigest()[:24]
+
+
+def _redacted(message: RecordMessage) -> RecordMessage:
+    """The message with every secret in its text replaced by `[REDACTED:<kind>]`."""
+    redaction = redact_secrets(message.content)
+    return message.model_copy(update={"content": redaction.text}) if redaction.changed else message
 
 
 def _to_msg(session_id: str, message: RecordMessage) -> Any:
@@ -91,7 +103,7 @@ def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, 
         for message in params.messages:
             if not message.content.strip():
                 continue
-            msg = _to_msg(params.session_id, message)
+            msg = _to_msg(params.session_id, _redacted(message))
             if msg.id not in known:
                 known.add(msg.id)
                 fresh.append(msg)
@@ -103,15 +115,30 @@ def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, 
 async def memory_record(ctx: JobContext, params: RecordParams) -> RecordResult:
     """Store a conversation from another agent and summarize it into memory in the background.
 
-    Appends the new messages to sessions/<session_id>.jsonl (repeats, by id, are skipped) and
-    returns at once; the summary lands in memory/YYYY-MM-DD.md shortly after.
+    Appends the new messages to sessions/<session_id>.jsonl (repeats, by id, are skipped;
+    secrets redacted) and returns at once; the summary lands in the memory of the
+    conversation's day (memory/YYYY-MM-DD…) shortly after.
     """
     fresh, skipped, transcript = await asyncio.to_thread(_append_new, ctx, params)
-    task_id = ctx.memory.add_async_summary_task(fresh) if fresh else None
+    days = _days(fresh)
+    task_id = None
+    if fresh:  # dated by the conversation; `tasks` is the runtime's background summarizer
+        task_id = ctx.memory.tasks.add(fresh, date=dt.date.fromisoformat(days[0]))
     return RecordResult(
         session_id=params.session_id,
         transcript=transcript,
         recorded=len(fresh),
         skipped=skipped,
+        days=days,
         summary_task=task_id,
     )
+
+
+def _days(messages: list[Any]) -> list[str]:
+    """The local days (YYYY-MM-DD) these messages were said on, in order of first mention."""
+    days: list[str] = []
+    for msg in messages:
+        day = f"{dt.datetime.fromisoformat(msg.created_at).astimezone():%Y-%m-%d}"
+        if day not in days:
+            days.append(day)
+    return days

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from remecli.conversation.transcript import Transcript
+from remecli.knowledge.imports.claude_code import read_claude_code
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import poll, surface_settings
 
@@ -30,7 +31,9 @@ def load_hook():
 
 
 def test_transcript_parsing_drops_tool_noise() -> None:
-    messages = load_hook().read_transcript(FIXTURE)
+    conversation = read_claude_code(FIXTURE)
+    messages = conversation.records()
+    assert conversation.session_id == f"claude-{SESSION}"
     assert [m["role"] for m in messages] == ["user", "assistant", "assistant", "user", "assistant"]
     text = "\n".join(m["content"] for m in messages)
     assert "400 more lines" not in text  # tool results dropped
@@ -40,6 +43,25 @@ def test_transcript_parsing_drops_tool_noise() -> None:
     assert messages[0]["id"] == "a0000000-0000-4000-8000-000000000002"
     assert messages[1]["id"] == "msg_01AAA"  # one reply split over lines keeps one id
     assert messages[-1]["content"].startswith("Noted: uploads/ on stg-7 is never deleted")
+
+
+def test_hook_child_runs_remecli_import(monkeypatch) -> None:
+    monkeypatch.setenv("REMECLI_COMMAND", "uvx remecli")
+    monkeypatch.setenv("REMECLI_ARGS", "config=cli")
+    command = load_hook().import_command(SESSION, FIXTURE, ["working_dir=/tmp/m"])
+    assert command == [
+        "uvx",
+        "remecli",
+        "import",
+        str(FIXTURE),
+        "--format",
+        "claude-code",
+        "--session-id",
+        f"claude-{SESSION}",
+        "--json",
+        "config=cli",
+        "working_dir=/tmp/m",
+    ]
 
 
 def run_hook(transcript: Path, settings: list[str], log: Path) -> subprocess.CompletedProcess:
