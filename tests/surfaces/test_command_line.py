@@ -63,6 +63,9 @@ def test_the_root_help_lists_every_command(capsys) -> None:
     assert out.startswith("usage: remecli [config=NAME")
     for command in COMMANDS:
         assert f"\n  {command.name} " in out
+    assert main(["config=cli", "-h"]) == 0 and capsys.readouterr().out == out  # -h anywhere
+    assert main(["config=cli", "-p"]) == 2
+    assert "-p needs a question" in capsys.readouterr().err
 
 
 def test_an_unknown_command_is_named_with_the_known_ones_and_exits_2(tmp_path: Path) -> None:
