@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(inv.settings_args)
         if inv.prompt is not None:
-            settings.prompt = _question(inv.prompt)
+            settings = settings.with_changes({"prompt": _question(inv.prompt)})
     except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2

@@ -66,7 +66,8 @@ def _load(setting_args: list[str]) -> Any:
     from remecli.config.logs import route_agentscope_logs, setup_logging
 
     settings = load_settings(setting_args)
-    settings.working_dir = str(Locations.from_settings(settings).root)  # resolved once
+    root = Locations.from_settings(settings).root
+    settings = settings.with_changes({"working_dir": str(root)})  # resolved once
     setup_logging(settings)
     route_agentscope_logs()
     return settings
