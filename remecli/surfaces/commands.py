@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 from remecli.config.locations import Locations
@@ -87,7 +86,7 @@ async def _mcp(options: argparse.Namespace, settings: Any) -> None:
         return
     from remecli.surfaces.auth import BearerAuth, load_token
 
-    token = load_token(Path(settings.working_dir), options.token)
+    token = load_token(Locations.from_settings(settings).root, options.token)
     app = BearerAuth(server.streamable_http_app(host=options.host), token)
     await serve_http(
         runner,
@@ -107,7 +106,7 @@ async def _serve(options: argparse.Namespace, settings: Any) -> None:
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
-    token = load_token(Path(settings.working_dir), options.token)
+    token = load_token(Locations.from_settings(settings).root, options.token)
     app = build_app(runner, token, cors_origins=options.cors, max_body_bytes=options.max_body_bytes)
     await serve_http(
         runner,

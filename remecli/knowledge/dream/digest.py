@@ -51,7 +51,7 @@ class Node:
 
 def digest_dir(working_dir: WorkingDir) -> Path:
     """`<working_dir>/digest/`."""
-    return working_dir.root / "digest"
+    return working_dir.digest_dir
 
 
 def node_rel(bucket: str, name: str) -> str:

@@ -78,7 +78,7 @@ def _cards(settings: Any) -> ResourceCards:
     from remecli.notes.layout import WorkingDir
     from remecli.notes.writer import configure_writer
 
-    layout = WorkingDir(Path(settings.working_dir)).ensure()
+    layout = WorkingDir.from_settings(settings).ensure()
     configure_writer(layout.root, settings.memory)
     model: list[Any] = []
 
