@@ -89,6 +89,7 @@ def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def make_reme(settings: Any, options: argparse.Namespace) -> Any:
     """A ReMe configured from remecli settings and the command-line options."""
+    from remecli.config.locations import Locations
     from remecli.vector import ReMe
 
     emb = settings.search.embedding
@@ -107,7 +108,7 @@ def make_reme(settings: Any, options: argparse.Namespace) -> Any:
         store.update(dsn=options.dsn, table=options.table)
     llm = settings.llm
     return ReMe(
-        working_dir=settings.working_dir,
+        working_dir=Locations.from_settings(settings).vector_dir,  # the assistant's store too
         default_llm_config={
             "base_url": llm.base_url,
             "api_key": llm.api_key,
