@@ -9,7 +9,7 @@ from pydantic import Field, field_validator
 from remecli.config.section import SettingsSection
 
 
-class EmbeddingSettings(SettingsSection):
+class EmbeddingSettings(SettingsSection, frozen=True):
     """Which embedder turns chunks into vectors."""
 
     backend: Literal["auto", "api", "local", "none"] = "auto"
@@ -28,7 +28,7 @@ class EmbeddingSettings(SettingsSection):
         return "none" if value is None else value
 
 
-class SearchSettings(SettingsSection):
+class SearchSettings(SettingsSection, frozen=True):
     """Settings of the hybrid memory index over notes (Markdown) and transcripts (JSONL)."""
 
     patterns: list[str] = Field(

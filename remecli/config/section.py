@@ -8,11 +8,14 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict
 
 
-class SettingsSection(BaseModel):
+class SettingsSection(BaseModel, frozen=True):
     """A frozen settings model: a change is a validated copy (`with_changes`), never an
-    assignment, so every holder of a settings object sees the values it was given."""
+    assignment, so every holder of a settings object sees the values it was given.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Subclasses repeat `frozen=True` in their class line: that is what lets mypy refuse an
+    assignment too (pydantic alone refuses it only at run time)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     def with_changes(self, changes: Mapping[str, object]) -> Self:
         """A validated copy with `changes` applied; dotted keys reach into sections

@@ -10,7 +10,7 @@ from remecli.config.search import SearchSettings
 from remecli.config.section import SettingsSection
 
 
-class LLMSettings(SettingsSection):
+class LLMSettings(SettingsSection, frozen=True):
     """The chat model: any OpenAI-compatible endpoint."""
 
     base_url: str = "https://api.openai.com/v1"
@@ -22,7 +22,7 @@ class LLMSettings(SettingsSection):
     supports_images: bool = False
 
 
-class ToolSettings(SettingsSection):
+class ToolSettings(SettingsSection, frozen=True):
     """Limits and approval policy of the agent's tools."""
 
     workspace: str = ""
@@ -42,14 +42,14 @@ class ToolSettings(SettingsSection):
     tavily_base_url: str = ""
 
 
-class MemoryHistorySettings(SettingsSection):
+class MemoryHistorySettings(SettingsSection, frozen=True):
     """Versions kept of every memory file before it changes (`<working_dir>/.history/`)."""
 
     enabled: bool = True
     keep: int = Field(default=50, ge=1)
 
 
-class DreamSettings(SettingsSection):
+class DreamSettings(SettingsSection, frozen=True):
     """Auto Dream: consolidating topic cards into the digest."""
 
     auto: bool = True  # dream in the background when due (new cards, interval passed)
@@ -59,7 +59,7 @@ class DreamSettings(SettingsSection):
     max_iters: int = Field(default=12, ge=2)
 
 
-class VectorMemorySettings(SettingsSection):
+class VectorMemorySettings(SettingsSection, frozen=True):
     """Vector-based memory inside the assistant (personal and tool memory; off by default)."""
 
     enabled: bool = False
@@ -67,7 +67,7 @@ class VectorMemorySettings(SettingsSection):
     store: dict[str, Any] = Field(default_factory=lambda: {"backend": "local"})
 
 
-class MemorySettings(SettingsSection):
+class MemorySettings(SettingsSection, frozen=True):
     """Session, compaction and long-term memory knobs."""
 
     token_encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
@@ -83,7 +83,7 @@ class MemorySettings(SettingsSection):
     vector: VectorMemorySettings = Field(default_factory=VectorMemorySettings)
 
 
-class Settings(SettingsSection):
+class Settings(SettingsSection, frozen=True):
     """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
 
     working_dir: str = ".reme"
