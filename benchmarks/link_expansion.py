@@ -73,10 +73,9 @@ async def run(args: argparse.Namespace) -> None:
         if args.workdir.exists():
             shutil.rmtree(args.workdir)
         words = write_workspace(args.workdir, args.files, args.sections, rng)
-    settings = Settings(working_dir=str(args.workdir))
-    settings.search.embedding.backend = "none"
-    settings.search.watch = False
-    settings.memory.summarize = False
+    settings = Settings(working_dir=str(args.workdir)).with_changes(
+        {"search.embedding.backend": "none", "search.watch": False, "memory.summarize": False}
+    )
     memory = FileMemory(args.workdir, settings=settings)
     started = time.perf_counter()
     await memory.start()

@@ -109,7 +109,7 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
     try:
         settings = load_settings(setting_args)
         if prompt is not None:
-            settings.prompt = _question(prompt)
+            settings = settings.with_changes({"prompt": _question(prompt)})
     except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2

@@ -364,13 +364,14 @@ class Assistant:
         if self.memory is not None:
             self.memory.update_params(max_input_length, memory_compact_ratio, language)
             return
-        for key, value in (
-            ("max_input_length", max_input_length),
-            ("memory_compact_ratio", memory_compact_ratio),
-            ("language", language),
-        ):
-            if value is not None:
-                setattr(self.settings, key, value)
+        changes = {
+            "max_input_length": max_input_length,
+            "memory_compact_ratio": memory_compact_ratio,
+            "language": language,
+        }
+        self.settings = self.settings.with_changes(
+            {k: v for k, v in changes.items() if v is not None}
+        )
 
     def pending_summaries(self) -> int:
         """Background summaries still running."""

@@ -67,7 +67,6 @@ class ContextMiddleware(MiddlewareBase):
         settings: Settings | None = None,
         *,
         memory: FileMemory | None = None,
-        working_dir: Path | str | None = None,
         on_compacted: CompactedFn | None = None,
         on_notice: NoticeFn | None = None,
         autosave: bool = True,
@@ -75,8 +74,7 @@ class ContextMiddleware(MiddlewareBase):
         if memory is None:
             if settings is None:
                 raise ValueError("ContextMiddleware needs settings or a FileMemory")
-            root = working_dir if working_dir is not None else settings.working_dir
-            memory = FileMemory(root, settings=settings, search=False)
+            memory = FileMemory(settings.working_dir, settings=settings, search=False)
         self.memory = memory
         self.conversation: Conversation = memory.conversation
         if on_compacted is not None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
+
+from remecli.config.section import SettingsSection
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(SettingsSection, frozen=True):
     """Which embedder turns chunks into vectors."""
-
-    model_config = ConfigDict(extra="forbid")
 
     backend: Literal["auto", "api", "local", "none"] = "auto"
     api_key: str = ""
@@ -28,10 +28,8 @@ class EmbeddingSettings(BaseModel):
         return "none" if value is None else value
 
 
-class SearchSettings(BaseModel):
+class SearchSettings(SettingsSection, frozen=True):
     """Settings of the hybrid memory index over notes (Markdown) and transcripts (JSONL)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     patterns: list[str] = Field(
         default_factory=lambda: ["MEMORY.md", "memory/**/*.md", "digest/**/*.md"]

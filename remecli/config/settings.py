@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from remecli.config.search import SearchSettings
+from remecli.config.section import SettingsSection
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-
-class LLMSettings(_Section):
+class LLMSettings(SettingsSection, frozen=True):
     """The chat model: any OpenAI-compatible endpoint."""
 
     base_url: str = "https://api.openai.com/v1"
@@ -25,7 +22,7 @@ class LLMSettings(_Section):
     supports_images: bool = False
 
 
-class ToolSettings(_Section):
+class ToolSettings(SettingsSection, frozen=True):
     """Limits and approval policy of the agent's tools."""
 
     workspace: str = ""
@@ -45,14 +42,14 @@ class ToolSettings(_Section):
     tavily_base_url: str = ""
 
 
-class MemoryHistorySettings(_Section):
+class MemoryHistorySettings(SettingsSection, frozen=True):
     """Versions kept of every memory file before it changes (`<working_dir>/.history/`)."""
 
     enabled: bool = True
     keep: int = Field(default=50, ge=1)
 
 
-class DreamSettings(_Section):
+class DreamSettings(SettingsSection, frozen=True):
     """Auto Dream: consolidating topic cards into the digest."""
 
     auto: bool = True  # dream in the background when due (new cards, interval passed)
@@ -62,7 +59,7 @@ class DreamSettings(_Section):
     max_iters: int = Field(default=12, ge=2)
 
 
-class VectorMemorySettings(_Section):
+class VectorMemorySettings(SettingsSection, frozen=True):
     """Vector-based memory inside the assistant (personal and tool memory; off by default)."""
 
     enabled: bool = False
@@ -70,7 +67,7 @@ class VectorMemorySettings(_Section):
     store: dict[str, Any] = Field(default_factory=lambda: {"backend": "local"})
 
 
-class MemorySettings(_Section):
+class MemorySettings(SettingsSection, frozen=True):
     """Session, compaction and long-term memory knobs."""
 
     token_encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
@@ -87,7 +84,7 @@ class MemorySettings(_Section):
     vector: VectorMemorySettings = Field(default_factory=VectorMemorySettings)
 
 
-class Settings(_Section):
+class Settings(SettingsSection, frozen=True):
     """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
 
     working_dir: str = ".reme"

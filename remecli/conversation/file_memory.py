@@ -69,21 +69,15 @@ class FileMemory:
             from remecli.config import load_settings
 
             settings = load_settings([])  # defaults < environment (REME_LLM_*, .env)
-        settings = settings.model_copy(deep=True)
-        settings.working_dir = str(Path(working_dir).expanduser().resolve())
-        top = {
+        changes = {
+            "working_dir": str(Path(working_dir).expanduser().resolve()),
             "max_input_length": max_input_length,
             "memory_compact_ratio": memory_compact_ratio,
             "language": language,
+            "memory.tool_result_threshold": tool_result_threshold,
+            "memory.retention_days": retention_days,
         }
-        for key, value in top.items():
-            if value is not None:
-                setattr(settings, key, value)
-        if tool_result_threshold is not None:
-            settings.memory.tool_result_threshold = tool_result_threshold
-        if retention_days is not None:
-            settings.memory.retention_days = retention_days
-        self.settings = Settings.model_validate(settings.model_dump())
+        self.settings = settings.with_changes({k: v for k, v in changes.items() if v is not None})
         self.layout = WorkingDir(Path(self.settings.working_dir), workspace)
         from remecli.llm.tokens import get_token_counter
 
@@ -389,11 +383,15 @@ class FileMemory:
     ) -> None:
         """Change the window, the compaction ratio or the language at runtime (one place: the
         settings, the session, the compactor and the summarizer follow)."""
-        if max_input_length is not None:
-            self.settings.max_input_length = max_input_length
-        if memory_compact_ratio is not None:
-            self.settings.memory_compact_ratio = memory_compact_ratio
-        if language is not None:
-            self.settings.language = language  # type: ignore[assignment]
+        changes = {
+            "max_input_length": max_input_length,
+            "memory_compact_ratio": memory_compact_ratio,
+            "language": language,
+        }
+        self.settings = self.settings.with_changes(
+            {k: v for k, v in changes.items() if v is not None}
+        )
+        for part in (self.conversation, self.dreaming, self.vector, self.resources):
+            part.settings = self.settings  # settings are frozen: each part gets the new copy
         self.conversation.update_params(max_input_length, memory_compact_ratio, language)
         self.summarizer.update_params(max_input_length=max_input_length, language=language)

@@ -164,10 +164,13 @@ class Summarizer:
         self, max_input_length: int | None = None, language: str | None = None
     ) -> None:
         """Follow runtime changes of the window or language."""
-        if max_input_length is not None:
-            self.settings.max_input_length = int(max_input_length)
-        if language is not None:
-            self.settings.language = language  # type: ignore[assignment]
+        changes = {
+            "max_input_length": None if max_input_length is None else int(max_input_length),
+            "language": language,
+        }
+        self.settings = self.settings.with_changes(
+            {k: v for k, v in changes.items() if v is not None}
+        )
 
     async def summarize(
         self,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, EmbeddingError, make_embedder
@@ -75,7 +76,7 @@ class MemoryIndex:
         self.working_dir = working_dir
         self.settings = settings
         self.embedder = embedder
-        self.folder = working_dir / INDEX_FOLDER
+        self.folder = Locations(working_dir).index_dir
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
         self.recovered = ""  # set when a damaged index was rebuilt (one line for the user)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import asdict, dataclass, field
 
-from remecli.config.settings import SearchSettings
+from remecli.config.search import SearchSettings
 
 DateLike = str | dt.date | None
 

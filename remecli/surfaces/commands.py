@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from remecli.config.locations import Locations
@@ -38,7 +37,8 @@ def _load(setting_args: list[str]) -> Any:
     from remecli.config.logs import route_agentscope_logs, setup_logging
 
     settings = load_settings(setting_args)
-    settings.working_dir = str(Locations.from_settings(settings).root)  # resolved once
+    root = Locations.from_settings(settings).root
+    settings = settings.with_changes({"working_dir": str(root)})  # resolved once
     setup_logging(settings)
     route_agentscope_logs()
     return settings
@@ -58,7 +58,7 @@ async def _mcp(options: SurfaceOptions, settings: Any) -> None:
         return
     from remecli.surfaces.auth import BearerAuth, load_token
 
-    token = load_token(Path(settings.working_dir), options.token)
+    token = load_token(Locations.from_settings(settings).root, options.token)
     app = BearerAuth(server.streamable_http_app(host=options.host), token)
     await serve_http(
         runner,
@@ -78,7 +78,7 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
-    token = load_token(Path(settings.working_dir), options.token)
+    token = load_token(Locations.from_settings(settings).root, options.token)
     app = build_app(
         runner, token, cors_origins=list(options.cors), max_body_bytes=options.max_body_bytes
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from agentscope.tool import ToolChunk
 
+from remecli.config.locations import Locations
 from remecli.conversation.full_output import FullOutputSpool
 from remecli.llm.tool_results import ToolArgumentError, as_float, as_text, error, ok
 from remecli.tools._process import ProcessResult, run_in_process_group
@@ -88,7 +89,8 @@ def output_spool(ctx: ToolContext) -> FullOutputSpool | None:
     if ctx.settings.full_output_max_bytes <= 0:
         return None
     try:
-        return FullOutputSpool(ctx.working_dir / "tool_result", ctx.settings.full_output_max_bytes)
+        folder = Locations(ctx.working_dir).tool_result_dir
+        return FullOutputSpool(folder, ctx.settings.full_output_max_bytes)
     except OSError:  # a read-only working dir: the tail alone is still shown
         return None
 

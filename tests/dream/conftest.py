@@ -24,8 +24,7 @@ def make_settings(fake_llm, tmp_path: Path, **overrides: Any) -> Settings:
         ),
         **overrides,
     )
-    settings.search.embedding.backend = "none"
-    return settings
+    return settings.with_changes({"search.embedding.backend": "none"})
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ async def test_no_background_dream_when_switched_off_or_nothing_is_new(
     assert not memory.dreaming.running
     await memory.close()
     add_card(working_dir, dt.date.today(), "x", "X", "Something new.")
-    settings.memory.dream.auto = False
+    settings = settings.with_changes({"memory.dream.auto": False})
     memory = FileMemory(working_dir.root, settings=settings, search=False)
     await memory.start()
     assert not memory.dreaming.running and fake_llm.chat_requests() == []

@@ -67,7 +67,7 @@ async def test_dream_due(fake_llm, tmp_path, working_dir):
     add_card(working_dir, DAY, "editor", "Editor", "The user edits with helix, not vim.")
     assert not dream_due(settings, working_dir)  # new card, but the interval has not passed
     assert dream_due(settings, working_dir, now=later)
-    settings.memory.dream.interval_hours = 0.001
+    settings = settings.with_changes({"memory.dream.interval_hours": 0.001})
     assert dream_due(
         settings, working_dir, now=dt.datetime.now().astimezone() + dt.timedelta(minutes=1)
     )

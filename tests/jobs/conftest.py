@@ -21,9 +21,7 @@ def job_settings(tmp_path: Path, base_url: str = "http://127.0.0.1:9/v1") -> Set
             base_url=base_url, api_key="sk-test", model_name="fake-model", max_retries=0
         ),
     )
-    settings.search.embedding.backend = "none"
-    settings.search.watch = False
-    return settings
+    return settings.with_changes({"search.embedding.backend": "none", "search.watch": False})
 
 
 def seed(root: Path) -> None:

@@ -22,10 +22,13 @@ def resource_settings(tmp_path: Path, base_url: str, *, watch: bool = False) -> 
             base_url=base_url, api_key="sk-test", model_name="fake-model", max_retries=0
         ),
     )
-    settings.search.embedding.backend = "none"
-    settings.search.watch = watch
-    settings.search.watch_debounce_ms = 100
-    return settings
+    return settings.with_changes(
+        {
+            "search.embedding.backend": "none",
+            "search.watch": watch,
+            "search.watch_debounce_ms": 100,
+        }
+    )
 
 
 def answer(name: str, description: str, *points: str, tags: tuple[str, ...] = ("test",)) -> str:

@@ -108,7 +108,7 @@ async def test_two_runtimes_ingesting_one_file_make_one_card(cards, fake_llm) ->
 
 
 async def test_chinese_cards(cards, fake_llm) -> None:
-    cards.settings.language = "zh"
+    cards.settings = cards.settings.with_changes({"language": "zh"})
     rel = drop(cards, "会议.md", "# 周会\n\n决定：下周三发布 2.0。\n")
     fake_llm.add_text(answer("周会决定", "周会决定下周三发布 2.0 版本。", "下周三发布"))
     outcome = await cards.ingest(rel)

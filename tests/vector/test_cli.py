@@ -109,3 +109,28 @@ def test_mistakes_get_one_line_and_an_exit_code(
     done = runner(fake_ai, tmp_path, {"backend": "local"}, capsys, monkeypatch)(*args)
     assert done.returncode in (1, 2)
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_command_line_and_the_assistant_share_one_store(
+    fake_ai, tmp_path, capsys, monkeypatch
+) -> None:
+    import asyncio
+
+    from remecli.config.locations import Locations
+    from tests.vector.helpers import make_reme
+
+    run = runner(fake_ai, tmp_path, {"backend": "local"}, capsys, monkeypatch)
+    added = run("add", "Alice likes tea", "--user", "alice", "search.embedding.dimensions=64")
+    assert added.returncode == 0, added.stderr
+
+    async def in_the_assistant() -> list[str]:
+        # the folder the assistant's vector memory opens (conversation/vector_memory.py)
+        reme = await make_reme(
+            fake_ai, Locations(tmp_path).vector_dir, {"backend": "local"}
+        ).start()
+        try:
+            return [node.content for node in await reme.list_memory(user_name="alice")]
+        finally:
+            await reme.close()
+
+    assert asyncio.run(in_the_assistant()) == ["Alice likes tea"]

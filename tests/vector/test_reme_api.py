@@ -230,14 +230,14 @@ async def test_memories_persist_and_dimension_changes_are_refused(
     assert (await reopened.get_memory(node.memory_id)).content == "kept across restarts"
     await reopened.close()
     bigger = make_reme(fake_ai, tmp_path, backend_config)
-    bigger.embedding_settings.dimensions = 32
+    bigger.embedding_settings = bigger.embedding_settings.with_changes({"dimensions": 32})
     with pytest.raises(VectorStoreError, match="64-d vectors but the embedding model gives 32-d"):
         await bigger.start()
 
 
 async def test_an_unreachable_model_is_one_actionable_error(fake_ai, tmp_path) -> None:
     reme = await make_reme(fake_ai, tmp_path, {"backend": "local"}).start()
-    reme.chat.settings.base_url = "http://127.0.0.1:1/v1"
+    reme.chat.settings = reme.chat.settings.with_changes({"base_url": "http://127.0.0.1:1/v1"})
     with pytest.raises(MemoryModelError, match="Cannot reach http://127.0.0.1:1/v1"):
         await reme.summarize_memory(messages=CONVERSATION, user_name="alice")
     await reme.close()

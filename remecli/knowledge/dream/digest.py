@@ -49,7 +49,7 @@ class Node:
 
 def digest_dir(working_dir: WorkingDir) -> Path:
     """`<working_dir>/digest/`."""
-    return working_dir.root / "digest"
+    return working_dir.digest_dir
 
 
 def snapshot(working_dir: WorkingDir) -> dict[str, str]:

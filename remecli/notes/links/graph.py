@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from remecli.config.locations import Locations
 from remecli.notes.links.parse import ParsedNote, WikiLink, parse_note
 from remecli.notes.links.resolve import (
     NameIndex,
@@ -56,7 +57,7 @@ class LinkGraph:
 
     def __init__(self, root: Path | str, *, persist: bool = True) -> None:
         self.root = Path(os.path.realpath(Path(root).expanduser()))
-        self.store = LinkStore(self.root / "index" / FILE_NAME if persist else None)
+        self.store = LinkStore(Locations(self.root).index_dir / FILE_NAME if persist else None)
         self._lock = threading.RLock()
         self._notes: dict[str, StoredNote] = {}
         self._index = NameIndex()

@@ -64,7 +64,7 @@ def _cards(settings: Settings) -> ResourceCards:
     from remecli.notes.layout import WorkingDir
     from remecli.notes.writer import MemoryWriter
 
-    layout = WorkingDir(Path(settings.working_dir)).ensure()
+    layout = WorkingDir.from_settings(settings).ensure()
     writer = MemoryWriter.from_settings(layout.root, settings.memory)  # versions, redaction
     model: list[Any] = []
 

@@ -78,6 +78,7 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
 
 def make_reme(settings: Settings, store: Store) -> Any:
     """A ReMe configured from remecli settings and the command-line options."""
+    from remecli.config.locations import Locations
     from remecli.vector import ReMe
 
     emb = settings.search.embedding
@@ -96,7 +97,7 @@ def make_reme(settings: Settings, store: Store) -> Any:
         store_config.update(dsn=store.dsn, table=store.table)
     llm = settings.llm
     return ReMe(
-        working_dir=settings.working_dir,
+        working_dir=Locations.from_settings(settings).vector_dir,  # the assistant's store too
         default_llm_config={
             "base_url": llm.base_url,
             "api_key": llm.api_key,
