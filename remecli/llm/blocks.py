@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 MSG_OVERHEAD = 4
 TOOL_OVERHEAD = 8
 DATA_BLOCK_TOKENS = 1_000
+
+
+class Counts(Protocol):
+    """What counts tokens (the one TokenCounter, or a test's stand-in)."""
+
+    def count(self, text: str) -> int:
+        """Tokens in `text`."""
+        ...
 
 
 def block_key(block: Any) -> str:
@@ -29,7 +37,7 @@ def _data_count(output: Any) -> int:
     return sum(1 for b in output or [] if getattr(b, "type", "") == "data")
 
 
-def block_tokens(counter: Any, block: Any) -> int:
+def block_tokens(counter: Counts, block: Any) -> int:
     """Tokens a block costs when sent (thinking is not sent by the OpenAI formatter)."""
     kind = block.type
     if kind == "text":

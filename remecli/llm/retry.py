@@ -38,7 +38,7 @@ def retry_cause(exc: BaseException) -> str:
 
 def backoff_delay(attempt: int, base: float = 0.5, cap: float = 8.0) -> float:
     """Delay before retry number `attempt` (0-based): base·2^attempt, capped, with jitter."""
-    delay = min(cap, base * (2**attempt))
+    delay: float = min(cap, base * (2**attempt))
     return delay * (0.75 + random.random() * 0.5)
 
 
@@ -123,7 +123,9 @@ class RetryMiddleware(MiddlewareBase):
         self.max_delay = max_delay
         self.on_retry = on_retry
 
-    async def on_model_call(self, agent: Any, input_kwargs: dict, next_handler: Callable) -> Any:
+    async def on_model_call(
+        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Callable[..., Any]
+    ) -> Any:
         """Call the model; on a retryable error wait and try again."""
         return await call_with_backoff(
             lambda: next_handler(**input_kwargs),

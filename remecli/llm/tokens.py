@@ -14,6 +14,7 @@ import os
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 _URLS = {
     "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
@@ -51,7 +52,7 @@ def _seed(encoding_name: str) -> None:
 
 
 @functools.cache
-def _encoding(encoding_name: str):
+def _encoding(encoding_name: str) -> Any:
     import tiktoken
 
     with _lock:
@@ -79,11 +80,13 @@ class TokenCounter:
 
     def encode(self, text: str) -> list[int]:
         """Token ids of `text` (for splitting text at token boundaries)."""
-        return _encoding(self.encoding_name).encode(text, disallowed_special=())
+        ids: list[int] = _encoding(self.encoding_name).encode(text, disallowed_special=())
+        return ids
 
     def decode(self, tokens: list[int]) -> str:
         """Text of token ids."""
-        return _encoding(self.encoding_name).decode(tokens)
+        text: str = _encoding(self.encoding_name).decode(tokens)
+        return text
 
 
 @functools.cache

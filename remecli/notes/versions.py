@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from remecli.config.locations import Locations
 from remecli.notes.atomic_write import atomic_write_bytes
@@ -41,7 +42,7 @@ class Version:
     source: str
     deleted: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (the shape `remecli memory history --json` prints)."""
         return asdict(self)
 

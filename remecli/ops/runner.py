@@ -71,7 +71,7 @@ class JobRunner:
         if not self._started:
             return []
         self._started = False
-        lines = await self.memory.close(wait=True, timeout=timeout)
+        lines: list[str] = await self.memory.close(wait=True, timeout=timeout)
         for line in lines:
             log.info("%s", line)
         return lines

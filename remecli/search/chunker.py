@@ -103,7 +103,14 @@ def _parse_blocks(lines: list[str]) -> list[_Block]:
     return blocks
 
 
-def _split_long_line(text: str, number: int, max_tokens: int, count, encode, decode) -> list[_Unit]:
+def _split_long_line(
+    text: str,
+    number: int,
+    max_tokens: int,
+    count: Callable[[str], int],
+    encode: Callable[[str], list[int]],
+    decode: Callable[[list[int]], str],
+) -> list[_Unit]:
     """Cut one over-long line at sentence ends, and sentences still too long at token windows."""
     pieces: list[str] = []
     for sentence in (s for s in _SENTENCE_END.split(text) if s.strip()):

@@ -91,7 +91,8 @@ class LocalE5Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Query embedding ("query: " prefix)."""
-        return self.encoder().encode([text], "query")[0]
+        vector: np.ndarray = self.encoder().encode([text], "query")[0]
+        return vector
 
 
 def _load_onnx_encoder(linear: LinearKind, threads: int) -> E5OnnxEncoder:
@@ -208,7 +209,8 @@ class ApiEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query."""
-        return self._call([text])[0]
+        vector: np.ndarray = self._call([text])[0]
+        return vector
 
 
 def make_embedder(settings: EmbeddingSettings) -> Embedder | None:

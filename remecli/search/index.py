@@ -84,7 +84,7 @@ class MemoryIndex:
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
         self._needs_full_sync = False
-        self._watch_task: asyncio.Task | None = None
+        self._watch_task: asyncio.Task[None] | None = None
         self._stop_event: asyncio.Event | None = None
         self._open_parts()
 

@@ -42,8 +42,8 @@ class _GraphBuilder:
     def __init__(self, weights: E5Weights, linear: LinearKind) -> None:
         self.weights = weights
         self.linear_kind = linear
-        self.nodes: list = []
-        self.initializers: list = []
+        self.nodes: list[Any] = []
+        self.initializers: list[Any] = []
         self._count = 0
 
     def name(self, stem: str) -> str:
@@ -148,4 +148,5 @@ def build_e5_graph(weights: E5Weights, linear: LinearKind = "int8") -> bytes:
         opset_imports=[helper.make_opsetid("", OPSET), helper.make_opsetid(MS_DOMAIN, 1)],
         producer_name="remecli",
     )
-    return model.SerializeToString()
+    serialized: bytes = model.SerializeToString()
+    return serialized

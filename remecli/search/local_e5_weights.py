@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -80,7 +81,7 @@ class E5Weights:
         self.vocabulary = self._read_vocabulary()
         self._tensors = self._read_directory()
 
-    def _unpack(self, fmt: str) -> tuple:
+    def _unpack(self, fmt: str) -> tuple[Any, ...]:
         size = struct.calcsize(fmt)
         values = struct.unpack_from(fmt, self._data.data, self._offset)
         self._offset += size

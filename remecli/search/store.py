@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -252,7 +253,7 @@ def day_number(date: str) -> int:
 
 
 def _info_json(chunk: Chunk) -> str:
-    info: dict = {"date": chunk.date}
+    info: dict[str, Any] = {"date": chunk.date}
     if chunk.name:
         info["name"] = chunk.name
     if chunk.description:
@@ -262,7 +263,7 @@ def _info_json(chunk: Chunk) -> str:
     return json.dumps(info, ensure_ascii=False)
 
 
-def _row_to_chunk(row: tuple) -> StoredChunk:
+def _row_to_chunk(row: tuple[Any, ...]) -> StoredChunk:
     chunk_id, path, start, end, headings, text, text_hash, source, session_id, info = row
     data = json.loads(info or "{}")
     chunk = Chunk(

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from remecli.config.search import SearchSettings
 from remecli.notes.frontmatter import note_info, read_frontmatter
@@ -361,7 +362,7 @@ class Syncer:
             )
 
 
-def _read_from(handle, resume: dict, size: int) -> tuple[int, int, bytes]:
+def _read_from(handle: BinaryIO, resume: dict[str, Any], size: int) -> tuple[int, int, bytes]:
     """(byte offset, line number, bytes from there): the last chunk on if the file only grew."""
     offset = int(resume.get("offset", 0))
     if resume and size >= int(resume.get("size", 0)) and offset > 0:

@@ -111,7 +111,12 @@ def _render(turns: list[Turn]) -> str:
     return "\n".join(out)
 
 
-def _split_turn(turn: Turn, max_tokens: int, encode, decode) -> list[Turn]:
+def _split_turn(
+    turn: Turn,
+    max_tokens: int,
+    encode: Callable[[str], list[int]],
+    decode: Callable[[list[int]], str],
+) -> list[Turn]:
     """A turn longer than `max_tokens` cut into token windows (same line, same speaker)."""
     ids = encode(turn.text)
     return [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from remecli.config.search import SearchSettings
 
@@ -108,7 +109,7 @@ class SearchResult:
     description: str = ""
     tags: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (the shape `--json` and the agent tool print).
 
         Always: path, start_line, end_line, score, snippet, signals, heading_path, source;
