@@ -180,3 +180,17 @@ def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
         shlex.join(argv) + " | head -1", shell=True, capture_output=True, text=True, env=env
     )
     assert shell.stdout == "[\n" and "Traceback" not in shell.stderr, shell.stderr
+
+
+def test_a_mistyped_command_names_the_nearest_one(capsys) -> None:
+    assert main(["searhc", "deploy"]) == 2
+    err = capsys.readouterr().err
+    assert "'searhc' is not a command (did you mean search?)" in err
+    assert main(["memory", "histroy", "MEMORY.md"]) == 2
+    assert "(did you mean history?)" in capsys.readouterr().err
+
+
+def test_job_with_only_settings_lists_the_jobs(tmp_path: Path, capsys) -> None:
+    assert main(["job", f"working_dir={tmp_path}", "search.embedding.backend=none"]) == 0
+    listed = capsys.readouterr().err
+    assert "memory_search" in listed and "memory_write_card" in listed

@@ -106,8 +106,12 @@ class CommandGroup(click.Group):
 
 def unknown_command(name: str, known: list[str], ctx: click.Context | None) -> click.UsageError:
     """The error for `remecli … NAME` when there is no command NAME."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
     return click.UsageError(
-        f"invalid choice: {name!r} is not a command; choose from {', '.join(known)}", ctx
+        f"invalid choice: {name!r} is not a command{hint}; choose from {', '.join(known)}", ctx
     )
 
 

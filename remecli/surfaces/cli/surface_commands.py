@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber
+from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber, is_setting
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
 
 DEFAULT_SERVE_PORT = 8765
@@ -29,6 +29,12 @@ class JobGroup(CommandGroup):
         from remecli.surfaces.cli.job import job_command
 
         return job_command(cmd_name)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """`remecli job key=value …` without a job name lists the jobs (settings change none)."""
+        if args and all(is_setting(arg) for arg in args):
+            args = []
+        return super().parse_args(ctx, args)
 
 
 @click.group(cls=JobGroup, invoke_without_command=True)
