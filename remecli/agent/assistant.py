@@ -364,13 +364,8 @@ class Assistant:
         if self.memory is not None:
             self.memory.update_params(max_input_length, memory_compact_ratio, language)
             return
-        changes = {
-            "max_input_length": max_input_length,
-            "memory_compact_ratio": memory_compact_ratio,
-            "language": language,
-        }
-        self.settings = self.settings.with_changes(
-            {k: v for k, v in changes.items() if v is not None}
+        self.settings = self.settings.with_runtime_params(
+            max_input_length, memory_compact_ratio, language
         )
 
     def pending_summaries(self) -> int:

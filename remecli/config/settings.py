@@ -105,3 +105,17 @@ class Settings(SettingsSection, frozen=True):
         if self.tools.bash_timeout > self.tools.bash_max_timeout:
             raise ValueError("tools.bash_timeout must not exceed tools.bash_max_timeout")
         return self
+
+    def with_runtime_params(
+        self,
+        max_input_length: int | None = None,
+        memory_compact_ratio: float | None = None,
+        language: str | None = None,
+    ) -> Settings:
+        """A validated copy with the runtime-changeable values that are given (not None)."""
+        changes = {
+            "max_input_length": max_input_length,
+            "memory_compact_ratio": memory_compact_ratio,
+            "language": language,
+        }
+        return self.with_changes({k: v for k, v in changes.items() if v is not None})

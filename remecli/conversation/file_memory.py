@@ -383,13 +383,8 @@ class FileMemory:
     ) -> None:
         """Change the window, the compaction ratio or the language at runtime (one place: the
         settings, the session, the compactor and the summarizer follow)."""
-        changes = {
-            "max_input_length": max_input_length,
-            "memory_compact_ratio": memory_compact_ratio,
-            "language": language,
-        }
-        self.settings = self.settings.with_changes(
-            {k: v for k, v in changes.items() if v is not None}
+        self.settings = self.settings.with_runtime_params(
+            max_input_length, memory_compact_ratio, language
         )
         for part in (self.conversation, self.dreaming, self.vector, self.resources):
             part.settings = self.settings  # settings are frozen: each part gets the new copy

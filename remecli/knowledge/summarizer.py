@@ -164,12 +164,9 @@ class Summarizer:
         self, max_input_length: int | None = None, language: str | None = None
     ) -> None:
         """Follow runtime changes of the window or language."""
-        changes = {
-            "max_input_length": None if max_input_length is None else int(max_input_length),
-            "language": language,
-        }
-        self.settings = self.settings.with_changes(
-            {k: v for k, v in changes.items() if v is not None}
+        self.settings = self.settings.with_runtime_params(
+            max_input_length=None if max_input_length is None else int(max_input_length),
+            language=language,
         )
 
     async def summarize(

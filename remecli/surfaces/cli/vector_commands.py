@@ -6,8 +6,11 @@ The usual `config=…` and `key=value` settings apply (working_dir, llm.*, searc
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
@@ -17,11 +20,39 @@ if TYPE_CHECKING:
     from remecli.config.settings import Settings
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-F = TypeVar("F", bound=Callable[..., Any])
 
+def _common(build: Callable[..., MemoriesRequest]) -> Callable[..., int]:
+    """Make `build` (its own arguments -> the request) a command callback that also takes whose
+    memory (--user, --task, --tool), --json and the store, the options every action shares."""
 
-def _common(function: F) -> F:
-    """Whose memory, JSON output and the store: options every action takes."""
+    @functools.wraps(build)
+    def command(
+        *,
+        user: str | None,
+        task: str | None,
+        tool: str | None,
+        as_json: bool,
+        store: str,
+        dsn: str,
+        table: str,
+        setting_args: list[str],
+        **own: Any,
+    ) -> int:
+        settings = _settings(setting_args, user, task, tool)
+        if isinstance(settings, int):
+            return settings
+        request = dataclasses.replace(build(**own), user=user, task=task, tool=tool)
+        return _run(settings, request, store, dsn, table, as_json)
+
+    shared = [
+        parameter
+        for name, parameter in inspect.signature(command, follow_wrapped=False).parameters.items()
+        if name != "own"
+    ]
+    own_parameters = list(inspect.signature(build).parameters.values())
+    command.__signature__ = inspect.signature(build).replace(  # type: ignore[attr-defined]
+        parameters=own_parameters + shared, return_annotation=int
+    )
     decorators = (
         click.option("--user", help="personal memory of this user"),
         click.option("--task", help="task memory of this task"),
@@ -38,8 +69,8 @@ def _common(function: F) -> F:
         click.option("--table", default="reme_memories", show_default=True, help="pgvector table"),
     )
     for decorate in reversed(decorators):
-        function = decorate(function)
-    return function
+        command = decorate(command)
+    return command
 
 
 def _settings(
@@ -98,89 +129,45 @@ def memories() -> None:
 @click.option("--sort", help="sort key (any field or metadata key)")
 @click.option("--reverse", is_flag=True, help="sort descending")
 def list_memories(
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
     memory_type: str | None,
     filters: tuple[str, ...],
     limit: int | None,
     sort: str | None,
     reverse: bool,
-    setting_args: list[str],
-) -> int:
+) -> MemoriesRequest:
     """List memories (of one user, task or tool)."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest(
+    return MemoriesRequest(
         "list",
         (),
-        user,
-        task,
-        tool,
         memory_type=memory_type,
         filters=_filters(filters),
         limit=limit,
         sort=sort,
         reverse=reverse,
     )
-    return _run(settings, request, store, dsn, table, as_json)
 
 
 @memories.command(cls=SettingsCommand)
 @click.argument("text")
 @_common
 @click.option("--when-to-use", help="when the memory helps")
-def add(
-    text: str,
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
-    when_to_use: str | None,
-    setting_args: list[str],
-) -> int:
+def add(text: str, when_to_use: str | None) -> MemoriesRequest:
     """Add a memory: TEXT for one of --user, --task or --tool."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest("add", (text,), user, task, tool, when_to_use=when_to_use)
-    return _run(settings, request, store, dsn, table, as_json)
+    return MemoriesRequest("add", (text,), when_to_use=when_to_use)
 
 
 @memories.command(cls=SettingsCommand)
 @click.argument("memory_id", metavar="ID")
 @_common
-def get(
-    memory_id: str,
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
-    setting_args: list[str],
-) -> int:
+def get(memory_id: str) -> MemoriesRequest:
     """Show one memory."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest("get", (memory_id,), user, task, tool)
-    return _run(settings, request, store, dsn, table, as_json)
+    return MemoriesRequest("get", (memory_id,))
 
 
 @memories.command(cls=SettingsCommand)
@@ -188,53 +175,21 @@ def get(
 @click.argument("text")
 @_common
 @click.option("--when-to-use", help="when the memory helps")
-def update(
-    memory_id: str,
-    text: str,
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
-    when_to_use: str | None,
-    setting_args: list[str],
-) -> int:
+def update(memory_id: str, text: str, when_to_use: str | None) -> MemoriesRequest:
     """Replace the text of memory ID."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest(
-        "update", (memory_id, text), user, task, tool, when_to_use=when_to_use
-    )
-    return _run(settings, request, store, dsn, table, as_json)
+    return MemoriesRequest("update", (memory_id, text), when_to_use=when_to_use)
 
 
 @memories.command(cls=SettingsCommand)
 @click.argument("memory_ids", nargs=-1, required=True, metavar="ID...")
 @_common
-def delete(
-    memory_ids: tuple[str, ...],
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
-    setting_args: list[str],
-) -> int:
+def delete(memory_ids: tuple[str, ...]) -> MemoriesRequest:
     """Delete memories by id."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest("delete", memory_ids, user, task, tool)
-    return _run(settings, request, store, dsn, table, as_json)
+    return MemoriesRequest("delete", memory_ids)
 
 
 @memories.command(cls=SettingsCommand)
@@ -246,33 +201,15 @@ def delete(
 @click.option("--limit", type=WholeNumber(), help="at most N memories (default 10)")
 @click.option("--summary", is_flag=True, help="add an LLM summary")
 def search(
-    query: str,
-    user: str | None,
-    task: str | None,
-    tool: str | None,
-    as_json: bool,
-    store: str,
-    dsn: str,
-    table: str,
-    filters: tuple[str, ...],
-    limit: int | None,
-    summary: bool,
-    setting_args: list[str],
-) -> int:
+    query: str, filters: tuple[str, ...], limit: int | None, summary: bool
+) -> MemoriesRequest:
     """Retrieve the memories closest to QUERY."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
-    settings = _settings(setting_args, user, task, tool)
-    if isinstance(settings, int):
-        return settings
-    request = MemoriesRequest(
+    return MemoriesRequest(
         "search",
         (query,),
-        user,
-        task,
-        tool,
         filters=_filters(filters),
         limit=limit,
         summary=summary,
     )
-    return _run(settings, request, store, dsn, table, as_json)
