@@ -363,6 +363,7 @@ class Assistant:
         runtime's one `update_params`; before the start, the settings it will be built from)."""
         if self.memory is not None:
             self.memory.update_params(max_input_length, memory_compact_ratio, language)
+            self.settings = self.memory.settings  # the runtime made the one validated copy
             return
         self.settings = self.settings.with_runtime_params(
             max_input_length, memory_compact_ratio, language

@@ -243,7 +243,7 @@ class ChatSession:
         yield se.Resuming(session_id)
         await self.assistant.close(force=True)  # unfinished summaries stay pending: retried
         self.assistant = self._new_assistant(
-            self.settings.model_copy(update={"resume": session_id})
+            self.settings.with_changes({"resume": session_id})
         )
         yield se.ClearView()
         try:
