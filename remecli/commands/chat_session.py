@@ -242,9 +242,7 @@ class ChatSession:
         """Save the current conversation, then continue `session_id` in its place (/resume)."""
         yield se.Resuming(session_id)
         await self.assistant.close(force=True)  # unfinished summaries stay pending: retried
-        self.assistant = self._new_assistant(
-            self.settings.with_changes({"resume": session_id})
-        )
+        self.assistant = self._new_assistant(self.settings.with_changes({"resume": session_id}))
         yield se.ClearView()
         try:
             await self.assistant.start()
