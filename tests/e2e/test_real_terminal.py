@@ -41,7 +41,8 @@ def test_ask_see_streamed_answer_history_and_exit(fake_llm, tmp_path: Path) -> N
         assert "forty-two" in screen and "What is the answer?" in screen
         assert "fake-model" in screen  # status line
         term.type("/history")
-        screen = term.wait_for("history", timeout=10)
+        # the page's footer, not the word "history" (the typed command already shows that)
+        screen = term.wait_for("Esc / q to close", timeout=10)
         assert "What is the answer?" in screen
         term.send("Escape")
         term.wait_gone("Esc / q to close", timeout=10)
