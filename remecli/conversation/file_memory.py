@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from remecli.knowledge.resources_watch import ResourceWatcher
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
-    from remecli.search.types import SearchRequest
+    from remecli.search.types import SearchRequest, SyncReport
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,8 @@ class FileMemory:
         self.index: MemoryIndex | None = None
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
         self.index_ready = asyncio.Event()  # set once the search index is open
+        self.index_sync: SyncReport | None = None  # what the index's first sync did
+        self.index_failure: Exception | None = None  # why the index did not open
         self._index_task: asyncio.Task[None] | None = None
         self._opening: MemoryIndex | None = None
 
@@ -133,24 +135,35 @@ class FileMemory:
         return self.summarizer.model
 
     # ---------------------------------------------------------------- lifecycle
-    async def start(self, *, wait_for_index: bool = True, recover: bool = False) -> None:
+    async def start(
+        self,
+        *,
+        wait_for_index: bool = True,
+        recover: bool = False,
+        background: bool = True,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> None:
         """Create the layout, clean expired tool results and stale temp files, retry summaries
         left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
-        the search index (watching for edits)."""
+        the search index (watching for edits). `background=False` (a one-shot command) opens only
+        the layout and the index: no retries, no Auto Dream, no watchers, so no model call.
+        `progress(stage, done, total)` follows the index's first sync."""
         from remecli.notes.atomic_write import remove_stale_temp_files
 
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
-        await self.tasks.retry_pending()
+        if background:
+            await self.tasks.retry_pending()
         if recover:
             await self.recover_unsaved()
-        await self.dreaming.maybe_start()
+        if background:
+            await self.dreaming.maybe_start()
         if self.search_enabled:
-            self._index_task = asyncio.create_task(self._open_index())
+            self._index_task = asyncio.create_task(self._open_index(background, progress))
             if wait_for_index:
                 await self._index_task
-        if self.search_enabled and self.settings.search.watch:
+        if background and self.search_enabled and self.settings.search.watch:
             from remecli.knowledge.resources_watch import ResourceWatcher
 
             self._resource_watcher = ResourceWatcher(
@@ -158,7 +171,9 @@ class FileMemory:
             )
             self._resource_watcher.start()
 
-    async def _open_index(self) -> None:
+    async def _open_index(
+        self, watch: bool, progress: Callable[[str, int, int], None] | None
+    ) -> None:
         from remecli.notes.links import LinkGraph
         from remecli.search import MemoryIndex
 
@@ -168,12 +183,13 @@ class FileMemory:
             )
             self._opening = index  # close() can stop its first sync
             self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
-            await index.sync()
-            if self.settings.search.watch:
+            self.index_sync = await index.sync(progress)
+            if watch and self.settings.search.watch:
                 index.start_watching(on_changed=self._notes_changed)
             self.index = index
             self.index_ready.set()
-        except Exception:
+        except Exception as exc:
+            self.index_failure = exc
             log.exception("memory index failed to open; memory_search stays off")
             for part in (self._opening, self.links):
                 if part is not None:

@@ -5,26 +5,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from remecli.notes.locks import FileLocks
 from remecli.notes.writer import MemoryWriter
+from remecli.ops.host import MemoryHost, Progress
 from remecli.ops.paths import Confined, confine
 
 
 @dataclass
 class JobContext:
-    """The runtime (`FileMemory`) a job acts on, shared by every surface of one process."""
+    """The runtime (`FileMemory`) a job acts on, shared by every surface of one process;
+    `progress` is where a long job (memory_reindex) reports, if a surface shows it."""
 
-    memory: (
-        Any  # remecli.conversation.file_memory.FileMemory (typed loosely: jobs use its public API)
-    )
+    memory: MemoryHost
+    progress: Progress | None = None
+
+    @classmethod
+    def stand_in(cls, host: object) -> JobContext:
+        """A context on a stand-in for the runtime (a bare index or link graph: benchmarks,
+        library use) that serves only the one operation it is made for; mypy cannot check that
+        pairing, so every such context is made here."""
+        return cls(cast(MemoryHost, host))
 
     @property
     def writer(self) -> MemoryWriter:
         """The runtime's one memory writer (versioned, redacted), built by its composition root."""
-        writer: MemoryWriter = self.memory.writer
-        return writer
+        return self.memory.writer
 
     @cached_property
     def locks(self) -> FileLocks:

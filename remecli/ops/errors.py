@@ -45,3 +45,11 @@ class TooLarge(JobError, status=413, code="too_large"):
 
 class Unavailable(JobError, status=503, code="unavailable"):
     """The memory runtime cannot serve the job right now (e.g. the index failed to open)."""
+
+
+class NoteExists(JobError, status=409, code="note_exists"):
+    """A rename's new name is taken (by another note, or it is the note's own)."""
+
+
+class RenameFailed(JobError, status=500, code="rename_failed"):
+    """A rename failed midway and could not be fully undone; the message names the files."""

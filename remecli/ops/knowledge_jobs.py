@@ -50,7 +50,8 @@ class DreamAction(JobResult):
 
 
 class DreamResult(JobResult):
-    status: str
+    status: str = Field(description="done, nothing, partial, failed or busy")
+    ok: bool = Field(description="True when the dream completed and no unit failed")
     message: str
     actions: list[DreamAction]
     pending: int
@@ -127,11 +128,12 @@ async def memory_dream(ctx: JobContext, params: DreamParams) -> DreamResult:
     result = await ctx.memory.dream(params.date)
     return DreamResult(
         status=result.status,
+        ok=result.ok,
         message=result.message,
         actions=[
             DreamAction(action=o.action, path=o.path)
             for o in result.outcomes
-            if getattr(o, "action", "")
+            if o.action
         ],
         pending=result.pending,
     )
@@ -140,13 +142,11 @@ async def memory_dream(ctx: JobContext, params: DreamParams) -> DreamResult:
 @JOBS.define("memory_links", params=LinksParams, result=LinksResult, read_only=True)
 async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
     """What a note links to and what links to it (names and descriptions; `depth` walks on)."""
-    from remecli.notes.links import LinkGraph, neighbours
+    from remecli.notes.links import neighbours
+    from remecli.ops.note_jobs import link_graph
 
     def walk() -> LinksResult:
-        owned = ctx.memory.links is None  # search off or still opening: a graph of our own
-        graph = LinkGraph.open(ctx.root) if owned else ctx.memory.links
-        try:
-            graph.sync()
+        with link_graph(ctx) as graph:  # the runtime's, or (search off) one of our own
             path = graph.locate(params.path)
             if path is None:
                 raise NotFound(
@@ -155,8 +155,5 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
             return LinksResult.model_validate(
                 neighbours(graph, path, params.depth, params.direction, limit=params.limit)
             )
-        finally:
-            if owned:
-                graph.close()
 
     return await asyncio.to_thread(walk)

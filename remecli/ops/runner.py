@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
+from remecli.ops.host import MemoryHost, Progress
 from remecli.ops.registry import JOBS, Job, JobRegistry, P, R, TypedHandler
+
+if TYPE_CHECKING:
+    from remecli.config.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ class JobRunner:
 
     def __init__(
         self,
-        memory: Any,
+        memory: MemoryHost,
         *,
         read_only: bool = False,
         registry: JobRegistry = JOBS,
@@ -51,19 +55,39 @@ class JobRunner:
         self._started = False
 
     @classmethod
-    def from_settings(cls, settings: Any, **options: Any) -> JobRunner:
-        """A runner on a new `FileMemory` for `settings` (not started yet)."""
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        search: bool = True,
+        read_only: bool = False,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+    ) -> JobRunner:
+        """A runner on a new `FileMemory` for `settings` (not started yet); `search=False`
+        leaves the search index closed (jobs that need none: dream, links)."""
         from remecli.conversation.file_memory import FileMemory
 
-        return cls(FileMemory(settings.working_dir, settings=settings), **options)
+        memory = FileMemory(settings.working_dir, settings=settings, search=search)
+        return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
 
     def available(self) -> list[Job]:
         """Jobs this runner serves (writing ones are left out in read-only mode)."""
         return [job for job in self.registry if job.read_only or not self.read_only]
 
-    async def start(self, *, wait_for_index: bool = False) -> None:
-        """Open the runtime (layout, pending retries, search index in the background)."""
-        await self.memory.start(wait_for_index=wait_for_index)
+    async def start(
+        self,
+        *,
+        wait_for_index: bool = False,
+        background: bool = True,
+        progress: Progress | None = None,
+    ) -> None:
+        """Open the runtime: layout, search index (in the background unless `wait_for_index`),
+        and for a server (`background=True`) pending summary retries, Auto Dream and the
+        watchers. A one-shot command passes `background=False`: only the layout and the index
+        open, so a read-only job never calls the model. `progress` follows the first sync."""
+        await self.memory.start(
+            wait_for_index=wait_for_index, background=background, progress=progress
+        )
         self._started = True
 
     async def close(self, timeout: float | None = CLOSE_TIMEOUT) -> list[str]:
@@ -71,7 +95,7 @@ class JobRunner:
         if not self._started:
             return []
         self._started = False
-        lines: list[str] = await self.memory.close(wait=True, timeout=timeout)
+        lines = await self.memory.close(wait=True, timeout=timeout)
         for line in lines:
             log.info("%s", line)
         return lines

@@ -7,16 +7,21 @@ hits while over-fetching candidates so `max_results` still fills.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from dataclasses import replace
-from typing import Any
+from dataclasses import asdict, replace
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from remecli.knowledge.background import pending_dir_of
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
+from remecli.ops.host import MemoryHost
 from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
+
+if TYPE_CHECKING:
+    from remecli.search import MemoryIndex
 
 SOURCES = ("notes", "transcripts", "all")
 OVERFETCH = 4
@@ -49,9 +54,13 @@ class SearchResults(JobResult):
 
 class ReindexResult(JobResult):
     files_seen: int
+    files_changed: int
+    files_removed: int
     chunks_added: int
+    chunks_removed: int
     chunks_embedded: int
-    embedding_error: str
+    embedding_error: str = Field(description="Why embedding failed ('': it did not)")
+    notes: int = Field(description="Notes in the rebuilt link graph")
 
 
 class StatusResult(JobResult):
@@ -96,11 +105,11 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     return SearchResults(query=params.query, results=hits[:limit])
 
 
-def _index_or_fail(ctx: JobContext) -> Any:
+def _index_or_fail(ctx: JobContext) -> MemoryIndex:
     index = ctx.memory.index
     if index is None:
         ready = ctx.memory.index_ready
-        if ready is not None and not ready.is_set():
+        if not ready.is_set() and ctx.memory.search_enabled:
             raise Unavailable("the search index is still opening; retry in a moment")
         raise Unavailable(
             "the search index is not open (see logs/remecli.log); fix the cause and restart"
@@ -108,25 +117,33 @@ def _index_or_fail(ctx: JobContext) -> Any:
     return index
 
 
+def _rebuild_links(ctx: JobContext) -> int:
+    """Parse every note again into the link graph (the runtime's, or one of our own)."""
+    from remecli.notes.links import LinkGraph
+
+    shared = ctx.memory.links
+    if shared is not None:
+        return shared.rebuild()
+    graph = LinkGraph(ctx.root)
+    try:
+        return graph.rebuild()
+    finally:
+        graph.close()
+
+
 @JOBS.define("memory_reindex", params=NoParams, result=ReindexResult, read_only=False)
 async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
-    """Rebuild the search index from the Markdown files (the files themselves are not changed)."""
-    report = await _index_or_fail(ctx).reindex()
-    return ReindexResult(
-        files_seen=report.files_seen,
-        chunks_added=report.chunks_added,
-        chunks_embedded=report.chunks_embedded,
-        embedding_error=report.embedding_error,
-    )
+    """Rebuild the search index and the link graph from the Markdown files (the files
+    themselves are not changed)."""
+    report = await _index_or_fail(ctx).reindex(ctx.progress)
+    notes = await asyncio.to_thread(_rebuild_links, ctx)
+    return ReindexResult(**asdict(report), notes=notes)
 
 
-def _index_state(memory: Any) -> str:
+def _index_state(memory: MemoryHost) -> str:
     if not memory.search_enabled:
         return "off"
-    ready = memory.index_ready
-    return (
-        "opening" if ready is not None and not ready.is_set() else "failed (see logs/remecli.log)"
-    )
+    return "opening" if not memory.index_ready.is_set() else "failed (see logs/remecli.log)"
 
 
 @JOBS.define("memory_status", params=NoParams, result=StatusResult, read_only=True)
@@ -142,7 +159,7 @@ async def memory_status(ctx: JobContext, params: NoParams) -> StatusResult:
         daily_files=len(list(memory.layout.memory_dir.glob("*.md"))),
         index=index.stats() if index is not None else None,
         index_state="ready" if index is not None else _index_state(memory),
-        index_error=getattr(index, "last_error", "") if index is not None else "",
+        index_error=index.last_error if index is not None else "",
         embedding_backend=memory.settings.search.embedding.backend,
         pending_summaries=pending,
     )

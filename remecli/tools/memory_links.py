@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import FunctionTool, ToolChunk
@@ -59,16 +59,6 @@ def _depth(value: Any) -> int:
         return 1
 
 
-class LinksHost(Protocol):
-    """What the registry's `memory_links` needs of the memory runtime."""
-
-    links: LinkGraph | None
-
-    async def wait_for_index(self) -> Any:
-        """Wait until the index (and with it the link graph) is open."""
-        ...
-
-
 class GraphHost:
     """A bare `LinkGraph` as the tool's memory (library use without a runtime)."""
 
@@ -96,7 +86,7 @@ async def memory_links(
         depth: Hops to follow (1-3).
         direction: out, in or both.
     """
-    memory: LinksHost = ops.memory
+    memory = ops.memory
     if memory.links is None:
         await memory.wait_for_index()
     if memory.links is None:
@@ -122,7 +112,7 @@ async def memory_links(
 def make_memory_links_tool(graph: LinkGraph) -> FunctionTool:
     """The registry's read-only `memory_links` bound to a bare `graph`."""
     return CheckedFunctionTool(
-        partial(memory_links, JobContext(GraphHost(graph))),
+        partial(memory_links, JobContext.stand_in(GraphHost(graph))),
         name="memory_links",
         description=DESCRIPTION,
         input_schema=dict(INPUT_SCHEMA),

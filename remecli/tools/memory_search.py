@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
@@ -40,17 +40,6 @@ TOOL_SOURCES = {  # what the model may pass → the operation's source
     "transcripts": "transcripts",
     "transcript": "transcripts",
 }
-
-
-class MemorySearcher(Protocol):
-    """What the tool needs of the memory runtime."""
-
-    settings: Settings
-    search_enabled: bool
-
-    async def search_memory(self, request: SearchRequest) -> list[dict[str, Any]]:
-        """Hits as JSON-ready dicts."""
-        ...
 
 
 class IndexSearcher:

@@ -11,6 +11,7 @@ from agentscope.tool import FunctionTool, Toolkit
 
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.ops.context import JobContext
+from remecli.ops.host import MemoryHost
 from remecli.tools.bash import bash
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
@@ -20,7 +21,7 @@ from remecli.tools.memory_links import DESCRIPTION as MEMORY_LINKS_DESCRIPTION
 from remecli.tools.memory_links import INPUT_SCHEMA as MEMORY_LINKS_SCHEMA
 from remecli.tools.memory_links import links_offered, memory_links
 from remecli.tools.memory_search import DESCRIPTION as MEMORY_SEARCH_DESCRIPTION
-from remecli.tools.memory_search import MemorySearcher, memory_search, memory_search_schema
+from remecli.tools.memory_search import memory_search, memory_search_schema
 from remecli.tools.read import read
 from remecli.tools.retrieve_memory import DESCRIPTION as RETRIEVE_MEMORY_DESCRIPTION
 from remecli.tools.retrieve_memory import enabled as retrieve_memory_enabled
@@ -96,7 +97,7 @@ TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if not spec.need
 
 
 def build_tools(
-    ctx: ToolContext, extra: Sequence[FunctionTool] = (), *, memory: MemorySearcher | None = None
+    ctx: ToolContext, extra: Sequence[FunctionTool] = (), *, memory: MemoryHost | None = None
 ) -> list[FunctionTool]:
     """The agent's tools bound to `ctx` (and to the memory runtime `memory`, when given), then
     `extra`.
@@ -109,7 +110,7 @@ def build_tools(
     tools: list[FunctionTool] = []
     ops = JobContext(memory) if memory is not None else None  # what the memory tools act on
     if ctx.memory_writer is None:  # edit/write on memory files use the runtime's one writer
-        ctx.memory_writer = getattr(memory, "writer", None)
+        ctx.memory_writer = memory.writer if memory is not None else None
     for spec in TOOLS:
         if spec.needs_memory:
             if memory is None or not spec.memory_enabled(memory):
@@ -169,7 +170,7 @@ def memory_search_tool(index: Any) -> FunctionTool:
     from remecli.tools.memory_search import IndexSearcher
 
     spec = SPECS["memory_search"]
-    ops = JobContext(IndexSearcher(index))
+    ops = JobContext.stand_in(IndexSearcher(index))
     return CheckedFunctionTool(
         partial(spec.function, ops),
         name=spec.name,

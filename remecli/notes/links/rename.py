@@ -20,7 +20,23 @@ log = logging.getLogger(__name__)
 
 
 class RenameError(MemoryWriteError):
-    """A rename that cannot be done; the message says why and what to do."""
+    """A rename or delete that cannot be done; the message says why and what to do."""
+
+
+class NotANote(RenameError):
+    """The path is not a memory note (MEMORY.md, *.md under memory/ or digest/)."""
+
+
+class NoteMissing(RenameError):
+    """The note to rename or delete does not exist."""
+
+
+class NameTaken(RenameError):
+    """The new name is the note's own or another note's."""
+
+
+class UndoFailed(RenameError):
+    """A rename failed midway and could not be fully undone."""
 
 
 @dataclass
@@ -35,7 +51,7 @@ class RenameReport:
 def _relative(writer: MemoryWriter, path: str) -> str:
     relative = writer.relative(path)
     if relative is None or not is_note_path(relative):
-        raise RenameError(
+        raise NotANote(
             f"{path} is not a memory note: only MEMORY.md and *.md under memory/ or digest/."
         )
     return relative
@@ -96,11 +112,11 @@ def rename(graph: LinkGraph, writer: MemoryWriter, old: str, new: str) -> Rename
     graph.sync()
     old_rel, new_rel = _relative(writer, old), _relative(writer, new)
     if old_rel == new_rel:
-        raise RenameError(f"{old_rel} already has that name.")
+        raise NameTaken(f"{old_rel} already has that name.")
     if not (writer.root / old_rel).is_file():
-        raise RenameError(f"{old_rel} does not exist.")
+        raise NoteMissing(f"{old_rel} does not exist.")
     if (writer.root / new_rel).exists():
-        raise RenameError(f"{new_rel} exists already: pick another name or remove it first.")
+        raise NameTaken(f"{new_rel} exists already: pick another name or remove it first.")
     inbound = [edge for edge in graph.backlinks(old_rel) if edge.source != old_rel]
     own = graph.outlinks(old_rel)
     content = (writer.root / old_rel).read_bytes()
@@ -173,7 +189,7 @@ def _undo(
             stuck.append(path)
         graph.update_file(path)
     if stuck:
-        raise RenameError(
+        raise UndoFailed(
             f"Renaming {old_rel} to {new_rel} failed ({cause}) and could not be fully undone "
             f"for {', '.join(stuck)}: their earlier content is in `remecli memory history`."
         ) from cause
@@ -189,7 +205,7 @@ def delete(graph: LinkGraph, writer: MemoryWriter, path: str) -> list[Edge]:
     graph.sync()
     relative = _relative(writer, path)
     if not (writer.root / relative).is_file():
-        raise RenameError(f"{relative} does not exist.")
+        raise NoteMissing(f"{relative} does not exist.")
     linking = still_linking(graph, relative)
     writer.remove(relative, source="deleted")
     graph.update_file(relative)

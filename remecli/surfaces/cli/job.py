@@ -12,13 +12,16 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from remecli.config.settings import Settings
 from remecli.ops import JOBS, Job, JobError, JobRunner
 from remecli.surfaces.cli.base import SettingsCommand
+
+if TYPE_CHECKING:
+    from remecli.conversation.file_memory import FileMemory
 
 USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ...]"
 
@@ -109,9 +112,22 @@ def job_names() -> list[str]:
     return [job.name for job in JOBS]
 
 
+def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, JobRunner]:
+    """The runtime of one command (its composition root: the one memory writer is built here)
+    and the runner of its operations; logs go to logs/remecli.log, never over the answer.
+    Start it with `background=False`: a one-shot command runs nothing it was not asked for."""
+    from remecli.config.logs import route_agentscope_logs, setup_logging
+    from remecli.conversation.file_memory import FileMemory
+
+    setup_logging(settings)
+    route_agentscope_logs()
+    memory = FileMemory(settings.working_dir, settings=settings, search=search)
+    return memory, JobRunner(memory)
+
+
 async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    runner = JobRunner.from_settings(settings)
-    await runner.start(wait_for_index=True)
+    _memory, runner = one_shot(settings)
+    await runner.start(wait_for_index=True, background=False)
     try:
         return await runner.run(job.name, arguments)
     finally:
@@ -120,9 +136,6 @@ async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[
 
 def run_job(settings: Settings, job: Job, arguments: dict[str, Any]) -> int:
     """Run one job and print its result as JSON; exit 1 with one line when it fails."""
-    from remecli.config.logs import setup_logging
-
-    setup_logging(settings)
     try:
         result = asyncio.run(_run(job, arguments, settings))
     except JobError as exc:

@@ -1,4 +1,5 @@
-"""`remecli links`: a note's links both ways, and rename, delete, dangling links, rebuild.
+"""`remecli links`: a note's links both ways, and rename, delete, dangling links, rebuild —
+the memory_links, memory_rename, memory_delete and memory_dangling operations from the shell.
 
 PATH is a note relative to the working dir (`memory/2025-01-31.md`), a path to it, or a note
 name (`"Deploy steps"`). `--rename NEW` moves the note and retargets every link to it;
@@ -8,18 +9,33 @@ lists every link that points nowhere; `--rebuild` parses every note again.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.notes.links.expand import neighbours
 from remecli.notes.links.graph import LinkGraph
+from remecli.ops import JobError, JobRunner
+from remecli.ops.errors import NotFound
+from remecli.ops.knowledge_jobs import LinksParams, memory_links
+from remecli.ops.note_jobs import (
+    DeleteParams,
+    RenameParams,
+    memory_dangling,
+    memory_delete,
+    memory_rename,
+)
+from remecli.ops.registry import NoParams
+from remecli.surfaces.cli.job import one_shot
 
 Direction = Literal["in", "out", "both"]
+MAX_DEPTH = 3  # the memory_links operation's limits
+NEIGHBOURS = 200
 
 
 @dataclass(frozen=True)
@@ -48,17 +64,19 @@ class LinksRequest:
         return self.path or ""
 
 
-def note_path(graph: LinkGraph, raw: str) -> str:
-    """The working-dir-relative note `raw` names (a path from the current folder works too)."""
-    here = Path.cwd() / raw
-    if not Path(raw).is_absolute() and here.is_file():
-        found = graph.locate(str(here))
-        if found is not None:
-            return found
-    return graph.locate(raw) or raw
+def note_path(root: Path, raw: str) -> str:
+    """`raw` relative to the working dir when it is a path to a file in it (from the current
+    folder, or absolute); else as given (a working-dir path or a note name, for the operation)."""
+    candidate = Path(raw).expanduser()
+    here = candidate if candidate.is_absolute() else Path.cwd() / candidate
+    if candidate.is_absolute() or here.is_file():
+        real, base = Path(os.path.realpath(here)), Path(os.path.realpath(root))
+        if real.is_relative_to(base) and real != base:
+            return real.relative_to(base).as_posix()
+    return raw
 
 
-def _plain(result: dict) -> str:
+def _plain(result: dict[str, Any]) -> str:
     lines = [f"{result['path']}  {result['name']}" + _described(result)]
     for key, arrow in (("out", "→"), ("in", "←")):
         lines.append(f"{key}:" if result[key] else f"{key}: (none)")
@@ -70,60 +88,79 @@ def _plain(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _described(item: dict) -> str:
+def _described(item: dict[str, Any]) -> str:
     return f" — {item['description']}" if item.get("description") else ""
 
 
 def links(settings: Settings, locations: Locations, request: LinksRequest) -> int:
     """Run `remecli links`; returns the process exit code."""
-    graph = LinkGraph.open(locations.root)
-    try:
-        return _act(graph, settings, request)
-    finally:
-        graph.close()
-
-
-def _act(graph: LinkGraph, settings: Settings, request: LinksRequest) -> int:
-    from remecli.notes.links.rename import delete, rename
-    from remecli.notes.writer import MemoryWriteError, MemoryWriter
-
-    if request.rebuild:
-        print(f"link graph rebuilt: {graph.rebuild()} notes")
+    if request.rebuild:  # derived data only: parse every note again
+        graph = LinkGraph(locations.root)
+        try:
+            print(f"link graph rebuilt: {graph.rebuild()} notes")
+        finally:
+            graph.close()
         return 0
-    if request.dangling:
-        found = [
-            {"source": e.source, "target": e.link.target, "line": e.link.line}
-            for e in graph.dangling()
-        ]
-        if request.as_json:
-            print(json.dumps(found, ensure_ascii=False, indent=2))
-        else:
-            print("\n".join(f"{d['source']}:{d['line']}  [[{d['target']}]]" for d in found))
-        return 0
-    path = note_path(graph, request.note)
-    writer = MemoryWriter.from_settings(graph.root, settings.memory)
+    if request.depth > MAX_DEPTH:
+        print(f"remecli: --depth is at most {MAX_DEPTH}", file=sys.stderr)
+        return 2
+    return asyncio.run(_act(settings, locations.root, request))
+
+
+async def _act(settings: Settings, root: Path, request: LinksRequest) -> int:
+    _memory, runner = one_shot(settings, search=False)  # the graph alone: no search index
+    await runner.start(background=False)
     try:
+        if request.dangling:
+            return await _dangling(runner, request.as_json)
+        path = note_path(root, request.note)
         if request.rename:
-            report = rename(graph, writer, path, request.rename)
-            print(
-                f"renamed {report.old} → {report.new}; links rewritten in {len(report.rewritten)}"
-            )
-            for source in report.rewritten:
-                print(f"  {source}")
-            return 0
+            return await _rename(runner, path, note_path(root, request.rename))
         if request.delete:
-            linking = delete(graph, writer, path)
-            print(f"deleted {path} (restore: remecli memory restore {path} VERSION)")
-            for edge in linking:
-                print(f"  still linked from {edge.source}:{edge.link.line}  {edge.link.raw}")
-            return 0
-    except MemoryWriteError as exc:
+            return await _delete(runner, path)
+        return await _neighbours(runner, root, path, request)
+    except JobError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 1
-    if path not in graph.notes() and not (graph.root / path).is_file():
-        print(f"remecli: no note {request.path!r} in {graph.root}", file=sys.stderr)
+    finally:
+        await runner.close(timeout=None)
+
+
+async def _dangling(runner: JobRunner, as_json: bool) -> int:
+    found = [edge.model_dump() for edge in (await runner.call(memory_dangling, NoParams())).links]
+    if as_json:
+        print(json.dumps(found, ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(f"{d['source']}:{d['line']}  [[{d['target']}]]" for d in found))
+    return 0
+
+
+async def _rename(runner: JobRunner, path: str, new_path: str) -> int:
+    report = await runner.call(memory_rename, RenameParams(path=path, new_path=new_path))
+    print(f"renamed {report.path} → {report.new_path}; links rewritten in {len(report.rewritten)}")
+    for source in report.rewritten:
+        print(f"  {source}")
+    return 0
+
+
+async def _delete(runner: JobRunner, path: str) -> int:
+    done = await runner.call(memory_delete, DeleteParams(path=path))
+    print(f"deleted {done.path} (restore: remecli memory restore {done.path} VERSION)")
+    for edge in done.linking:
+        print(f"  still linked from {edge.source}:{edge.line}  {edge.link}")
+    return 0
+
+
+async def _neighbours(runner: JobRunner, root: Path, path: str, request: LinksRequest) -> int:
+    params = LinksParams(
+        path=path, depth=request.depth, direction=request.direction, limit=NEIGHBOURS
+    )
+    try:
+        found = await runner.call(memory_links, params)
+    except NotFound:
+        print(f"remecli: no note {request.path!r} in {root}", file=sys.stderr)
         return 1
-    result = neighbours(graph, path, request.depth, request.direction)
+    result = found.model_dump(mode="json")
     if request.as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:

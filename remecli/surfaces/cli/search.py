@@ -1,22 +1,35 @@
-"""`remecli search` and `remecli reindex` over an existing working dir (the options are parsed by
-the command table, `remecli.cli`)."""
+"""`remecli search` and `remecli reindex`: the memory_search and memory_reindex operations from
+the shell, over an existing working dir (the options are parsed by the command table,
+`remecli.cli`). A one-shot runtime: the layout and the index open, nothing runs in the
+background."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import fields
+from typing import Any
+
+from pydantic import ValidationError
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
+from remecli.conversation.file_memory import FileMemory
+from remecli.ops import JobError
+from remecli.ops.host import Progress
+from remecli.ops.registry import NoParams
+from remecli.ops.search_jobs import ReindexResult, SearchParams, memory_reindex, memory_search
 from remecli.search.embedders import EmbeddingError
-from remecli.search.index import MemoryIndex
-from remecli.search.types import SearchResult, SyncReport
+from remecli.search.types import SearchResult
+from remecli.surfaces.cli.job import one_shot
 
 
 @contextmanager
-def progress_bar():
+def progress_bar() -> Iterator[Progress]:
     """A rich progress bar on stderr; yields the callback the index reports to."""
     from rich.console import Console
     from rich.progress import (
@@ -67,7 +80,7 @@ def format_result(result: SearchResult) -> str:
     return f"{where}  score {result.score:.2f}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
 
 
-def _summary(report: SyncReport) -> str:
+def _summary(report: ReindexResult) -> str:
     text = (
         f"indexed {report.files_seen} files: {report.files_changed} changed, "
         f"{report.files_removed} removed; {report.chunks_added} chunks added, "
@@ -78,29 +91,48 @@ def _summary(report: SyncReport) -> str:
     return text
 
 
-def _open_index(settings: Settings, working_dir: Path) -> MemoryIndex | int:
-    """The index, or the exit code after a one-line error."""
-    try:
-        return MemoryIndex.open(working_dir, settings.search)
-    except EmbeddingError as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
+def _index_failed(memory: FileMemory) -> int | None:
+    """The exit code after a one-line error when the index did not open (None: it is open)."""
+    failure = memory.index_failure
+    if memory.index is not None or failure is None:
+        return None
+    if isinstance(failure, EmbeddingError):
+        print(f"remecli: {failure}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"remecli: cannot open the search index in {working_dir}: {exc}", file=sys.stderr)
-        return 1
+    print(
+        f"remecli: cannot open the search index in {memory.layout.root}: {failure}",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _failed(exc: JobError) -> int:
+    print(f"remecli: {exc}", file=sys.stderr)
+    return 1
 
 
 def reindex(settings: Settings, locations: Locations) -> int:
     """Rebuild the index and the link graph from the files; prints a summary."""
-    index = _open_index(settings, locations.root)
-    if isinstance(index, int):
-        return index
+    return asyncio.run(_reindex(settings, locations))
+
+
+async def _reindex(settings: Settings, locations: Locations) -> int:
+    memory, runner = one_shot(settings)
     try:
         with progress_bar() as report_progress:
-            print(_summary(index.reindex_blocking(report_progress)))
-        print(f"link graph: {_rebuild_links(locations.root)} notes")
+            await runner.start(wait_for_index=True, background=False, progress=report_progress)
+            failed = _index_failed(memory)
+            if failed is not None:
+                return failed
+            runner.context.progress = report_progress
+            report = await runner.call(memory_reindex, NoParams())
+    except JobError as exc:
+        return _failed(exc)
     finally:
-        index.close()
+        runner.context.progress = None
+        await runner.close(timeout=None)
+    print(_summary(report))
+    print(f"link graph: {report.notes} notes")
     return 0
 
 
@@ -117,51 +149,60 @@ def search(
     until: str | None = None,
 ) -> int:
     """Bring the index up to date, search it, print the hits (JSON: with their links)."""
-    working_dir = locations.root
-    index = _open_index(settings, working_dir)
-    if isinstance(index, int):
-        return index
     try:
-        with progress_bar() as report_progress:
-            report = index.sync_blocking(report_progress)
-        if report.embedding_error:
-            print(
-                f"warning: {report.embedding_error} (keyword search still works)", file=sys.stderr
-            )
-        if index.recovered:
-            print(f"note: {index.recovered}", file=sys.stderr)
-        results = index.search_blocking(
-            query, max_results, min_score, source=source, since=since, until=until
+        params = SearchParams(
+            query=query,
+            max_results=max_results,
+            min_score=min_score,
+            source=source,
+            since=dt.date.fromisoformat(since) if since else None,
+            until=dt.date.fromisoformat(until) if until else None,
         )
-    finally:
-        index.close()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        print(f"remecli search: {problems}", file=sys.stderr)
+        return 2
+    hits = asyncio.run(_search(settings, locations, params))
+    if isinstance(hits, int):
+        return hits
     if as_json:
-        hits = _with_links(working_dir, [r.to_dict() for r in results])
         print(json.dumps(hits, ensure_ascii=False, indent=2))
-    elif not results:
+    elif not hits:
         print("no matches")
     else:
-        print("\n\n".join(format_result(r) for r in results))
+        print("\n\n".join(format_result(_result(hit)) for hit in hits))
     return 0
 
 
-def _rebuild_links(working_dir: Path) -> int:
-    """`remecli reindex` rebuilds the derived link graph too; returns its note count."""
-    from remecli.notes.links import LinkGraph
-
-    graph = LinkGraph(working_dir)
+async def _search(
+    settings: Settings, locations: Locations, params: SearchParams
+) -> list[dict[str, Any]] | int:
+    """The hits of memory_search (with their links), or the exit code after an error."""
+    memory, runner = one_shot(settings)
     try:
-        return graph.rebuild()
+        with progress_bar() as report_progress:
+            await runner.start(wait_for_index=True, background=False, progress=report_progress)
+        failed = _index_failed(memory)
+        if failed is not None:
+            return failed
+        if memory.index_sync is not None and memory.index_sync.embedding_error:
+            error = memory.index_sync.embedding_error
+            print(f"warning: {error} (keyword search still works)", file=sys.stderr)
+        if memory.index is not None and memory.index.recovered:
+            print(f"note: {memory.index.recovered}", file=sys.stderr)
+        found = await runner.call(memory_search, params)
+    except JobError as exc:
+        return _failed(exc)
     finally:
-        graph.close()
+        await runner.close(timeout=None)
+    return found.results
 
 
-def _with_links(working_dir: Path, hits: list[dict]) -> list[dict]:
-    """Each hit with its note's links (`links: {out, in}`), as the agent's memory_search has."""
-    from remecli.notes.links import LinkGraph, expand
+RESULT_FIELDS = frozenset(f.name for f in fields(SearchResult))
 
-    graph = LinkGraph.open(working_dir)
-    try:
-        return expand(hits, graph)
-    finally:
-        graph.close()
+
+def _result(hit: dict[str, Any]) -> SearchResult:
+    """A hit of the operation (a JSON-ready dict) as the index's result, for the plain output."""
+    return SearchResult(**{k: v for k, v in hit.items() if k in RESULT_FIELDS})
