@@ -22,9 +22,11 @@ from remecli.config.settings import ToolSettings
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.read import read
+from remecli.notes.writer import MemoryWriter
 
 folder, tool = Path(sys.argv[1]), sys.argv[2]
-ctx = ToolContext(workspace=folder, working_dir=folder / ".reme", settings=ToolSettings())
+ctx = ToolContext(workspace=folder, working_dir=folder / ".reme", settings=ToolSettings(),
+                  writer=MemoryWriter(folder / ".reme"))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 if tool == "read":

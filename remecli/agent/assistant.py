@@ -136,6 +136,7 @@ class Assistant:
             working_dir=self.working_dir,
             settings=self.settings.tools,
             accepts_images=self.settings.llm.supports_images,
+            writer=memory.writer,  # edit/write on memory files: the runtime's one writer
         )
         tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)

@@ -40,12 +40,12 @@ class Dreaming:
         model_of: Callable[[], Any],
         on_change: Callable[[bool], Any] | None = None,
         on_done: Callable[[DreamResult], Any] | None = None,
-        writer: MemoryWriter | None = None,
+        *,
+        writer: MemoryWriter,
     ) -> None:
         self.settings = settings
         self.layout = layout
-        # the composition root's writer; None (library use, tests): one for this working dir
-        self.writer = writer or MemoryWriter.from_settings(layout.root, settings.memory)
+        self.writer = writer  # the composition root's one writer (versions, redaction)
         self._model_of = model_of
         self.on_change = on_change
         self.on_done = on_done

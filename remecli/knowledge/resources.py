@@ -125,12 +125,11 @@ class ResourceCards:
         layout: Any,
         settings: Any,
         model_getter: Callable[[], ChatModel],
-        writer: MemoryWriter | None = None,
+        writer: MemoryWriter,
     ) -> None:
         self.layout = layout
         self.settings = settings
-        # the composition root's writer; None (library use, tests): one for this working dir
-        self.writer = writer or MemoryWriter.from_settings(layout.root, settings.memory)
+        self.writer = writer  # the composition root's one writer (versions, redaction)
         self._model_getter = model_getter
         self._lock = asyncio.Lock()  # one ingest at a time (no two cards for one resource)
         self.on_gone: Callable[[list[OrphanCard]], Any] | None = None  # asks before pruning

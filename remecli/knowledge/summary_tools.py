@@ -116,10 +116,10 @@ class MemoryFileTools:
         date: dt.date,
         scope: MemoryScope | None = None,
         *,
-        writer: MemoryWriter | None = None,
+        writer: MemoryWriter,
     ) -> None:
         self.working_dir = working_dir
-        self.writer = writer or MemoryWriter(working_dir.root)  # None: library use, tests
+        self.writer = writer  # the composition root's one writer (versions, redaction)
         self.date = date
         self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)

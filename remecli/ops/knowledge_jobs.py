@@ -130,11 +130,7 @@ async def memory_dream(ctx: JobContext, params: DreamParams) -> DreamResult:
         status=result.status,
         ok=result.ok,
         message=result.message,
-        actions=[
-            DreamAction(action=o.action, path=o.path)
-            for o in result.outcomes
-            if o.action
-        ],
+        actions=[DreamAction(action=o.action, path=o.path) for o in result.outcomes if o.action],
         pending=result.pending,
     )
 

@@ -19,7 +19,8 @@ class ToolContext:
     `working_dir` is remecli's own folder (`.reme`); `accepts_images` says whether the chat
     model takes image blocks in tool results. `scratch_dirs` are folders outside the workspace
     that writing to is harmless (temp folders); the approval policy does not ask for them.
-    `memory_writer` is the working dir's one memory writer (versioned, redacted).
+    `writer` is the working dir's one memory writer (versioned, redacted) that `edit` and
+    `write` use for memory files, passed in by the composition root (the runtime's).
     """
 
     workspace: Path
@@ -27,20 +28,15 @@ class ToolContext:
     settings: ToolSettings
     accepts_images: bool = False
     scratch_dirs: tuple[Path, ...] = field(default_factory=lambda: default_scratch_dirs())
-    memory_writer: MemoryWriter | None = None
-
-    @property
-    def writer(self) -> MemoryWriter:
-        """The memory writer `edit` and `write` use for memory files: the one the composition
-        root passed (`build_tools` gives the runtime's), else one for `working_dir`, made once
-        (library use, tests)."""
-        if self.memory_writer is None:
-            self.memory_writer = MemoryWriter(self.working_dir)
-        return self.memory_writer
+    writer: MemoryWriter = field(kw_only=True)
 
     @classmethod
     def from_settings(
-        cls, settings: ToolSettings, working_dir: Path, accepts_images: bool = False
+        cls,
+        settings: ToolSettings,
+        working_dir: Path,
+        writer: MemoryWriter,
+        accepts_images: bool = False,
     ) -> ToolContext:
         """Build a context whose workspace is `settings.workspace` or the current directory."""
         workspace = Path(settings.workspace).expanduser() if settings.workspace else Path.cwd()
@@ -49,6 +45,7 @@ class ToolContext:
             working_dir=working_dir,
             settings=settings,
             accepts_images=accepts_images,
+            writer=writer,
         )
 
     def is_scratch(self, path: str | os.PathLike[str]) -> bool:

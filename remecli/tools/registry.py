@@ -109,8 +109,6 @@ def build_tools(
     """
     tools: list[FunctionTool] = []
     ops = JobContext(memory) if memory is not None else None  # what the memory tools act on
-    if ctx.memory_writer is None:  # edit/write on memory files use the runtime's one writer
-        ctx.memory_writer = memory.writer if memory is not None else None
     for spec in TOOLS:
         if spec.needs_memory:
             if memory is None or not spec.memory_enabled(memory):

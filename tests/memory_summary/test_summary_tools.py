@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from remecli.knowledge.summary_tools import MemoryFileTools
+from remecli.notes.writer import MemoryWriter
 from tests.memory_summary.conftest import DAILY, DAY
 
 
@@ -18,7 +19,7 @@ def failed(chunk) -> bool:
 
 @pytest.fixture
 def tools(working_dir) -> MemoryFileTools:
-    return MemoryFileTools(working_dir, DAY)
+    return MemoryFileTools(working_dir, DAY, writer=MemoryWriter(working_dir.root))
 
 
 @pytest.mark.parametrize(

@@ -97,9 +97,11 @@ async def test_a_gbk_text_file_is_decoded(cards, fake_llm) -> None:
 async def test_two_runtimes_ingesting_one_file_make_one_card(cards, fake_llm) -> None:
     """Like the app's watcher and `remecli ingest` at once: the second waits, then finds the card."""
     from remecli.knowledge.resources import ResourceCards
+    from remecli.notes.writer import MemoryWriter
 
     rel = drop(cards, "shared.md", "# Shared\n\nBoth saw this file.\n")
-    other = ResourceCards(cards.layout, cards.settings, cards._model_getter)
+    own_writer = MemoryWriter.from_settings(cards.layout.root, cards.settings.memory)
+    other = ResourceCards(cards.layout, cards.settings, cards._model_getter, own_writer)
     fake_llm.add_text(answer("Shared file", "A file two runtimes saw at once."), delay=0.5)
     fake_llm.add_text(answer("Shared file again", "Must not be asked for."))
     first, second = await asyncio.gather(cards.ingest(rel), other.ingest(rel))

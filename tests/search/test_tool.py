@@ -33,7 +33,9 @@ def make_memory_search_tool(index: MemoryIndex, working_dir: Path):
     full = Settings(working_dir=str(working_dir), search=settings())
     memory = FileMemory(working_dir, settings=full)
     memory.index = index
-    ctx = ToolContext(workspace=working_dir, working_dir=working_dir, settings=full.tools)
+    ctx = ToolContext(
+        workspace=working_dir, working_dir=working_dir, settings=full.tools, writer=memory.writer
+    )
     [tool] = [t for t in build_tools(ctx, memory=memory) if t.name == "memory_search"]
     return tool
 

@@ -10,6 +10,7 @@ from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import ToolSettings
+from remecli.notes.writer import MemoryWriter
 from remecli.tools.context import ToolContext
 
 
@@ -18,7 +19,13 @@ def make_ctx(workspace: Path, **overrides: object) -> ToolContext:
     values: dict[str, object] = {"bash_timeout": 5.0, "bash_max_timeout": 10.0}
     values.update(overrides)
     settings = ToolSettings(**values)
-    return ToolContext(workspace=workspace, working_dir=workspace / ".reme", settings=settings)
+    working_dir = workspace / ".reme"
+    return ToolContext(
+        workspace=workspace,
+        working_dir=working_dir,
+        settings=settings,
+        writer=MemoryWriter(working_dir),  # the test's composition root
+    )
 
 
 @pytest.fixture

@@ -44,8 +44,10 @@ from pathlib import Path
 from remecli.config.settings import ToolSettings
 from remecli.tools.context import ToolContext
 from remecli.tools.read import read
+from remecli.notes.writer import MemoryWriter
 folder = Path(sys.argv[1])
-ctx = ToolContext(workspace=folder, working_dir=folder / ".reme", settings=ToolSettings())
+ctx = ToolContext(workspace=folder, working_dir=folder / ".reme", settings=ToolSettings(),
+                  writer=MemoryWriter(folder / ".reme"))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 asyncio.run(read(ctx, "huge.txt"))
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)

@@ -34,7 +34,10 @@ def _settings(fake_ai, tmp_path, *extra: str):
 
 def _tool_names(memory: FileMemory, tmp_path) -> list[str]:
     ctx = ToolContext(
-        workspace=tmp_path, working_dir=memory.layout.root, settings=memory.settings.tools
+        workspace=tmp_path,
+        working_dir=memory.layout.root,
+        settings=memory.settings.tools,
+        writer=memory.writer,
     )
     return [tool.name for tool in build_tools(ctx, memory=memory)]
 

@@ -144,12 +144,12 @@ class UnitIntegrator:
         language: str,
         max_iters: int,
         retries: int,
+        writer: MemoryWriter,
         llm: LLMSettings | None = None,
-        writer: MemoryWriter | None = None,
     ) -> None:
         self.llm = llm or LLMSettings()
         self.working_dir = working_dir
-        self.writer = writer or MemoryWriter(working_dir.root)  # None: library use, tests
+        self.writer = writer  # the composition root's one writer (versions, redaction)
         self.model = model
         self.language = language
         self.max_iters = max_iters
