@@ -8,6 +8,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from agentscope.message import UserMsg
+
 from remecli.knowledge.background import RECORD_VERSION, pending_dir_of
 from remecli.notes.layout import WorkingDir
 from tests.cli_process import run_remecli
@@ -24,7 +26,9 @@ def _pending_summary_and_due_dream(root: Path) -> Path:
     pending = pending_dir_of(layout)
     pending.mkdir(parents=True, exist_ok=True)
     record = pending / "abc123abc123.json"
-    message = {"role": "user", "content": "Remember: the staging DB is db-7", "id": "m1"}
+    message = UserMsg(
+        name="user", content="Remember: the staging DB is db-7", created_at="2025-01-31T10:00:00"
+    ).model_dump(mode="json")
     record.write_text(
         json.dumps(
             {
@@ -46,15 +50,20 @@ def test_read_only_commands_never_call_the_model(tmp_path: Path, fake_llm) -> No
     root = tmp_path / ".reme"
     record = _pending_summary_and_due_dream(root)
     settings = surface_settings(root, fake_llm.base_url)
-    read = run_remecli("job", "memory_read", "--path", "MEMORY.md", *settings, cwd=tmp_path)
+    no_dream = [*settings, "memory.dream.auto=false"]  # so a summary retry alone would show
+    read = run_remecli("job", "memory_read", "--path", "MEMORY.md", *no_dream, cwd=tmp_path)
     assert read.returncode == 0, read.stderr
     assert "stg-7" in json.loads(read.stdout)["content"]
+    assert fake_llm.chat_requests() == []  # the pending summary was not retried
+    listed = run_remecli("job", "memory_list", *settings, cwd=tmp_path)  # a dream is due
+    assert listed.returncode == 0, listed.stderr
+    assert fake_llm.chat_requests() == []  # and no Auto Dream started
     found = run_remecli("search", "make ship", *settings, cwd=tmp_path)
     assert found.returncode == 0, found.stderr
     assert "memory/2025-01-31.md" in found.stdout
     linked = run_remecli("links", "MEMORY.md", *settings, cwd=tmp_path)
     assert linked.returncode == 0, linked.stderr
-    assert fake_llm.chat_requests() == []  # no summary retried, no dream started
+    assert fake_llm.chat_requests() == []
     assert record.is_file()  # the pending summary waits for the next session
-    for proc in (read, found, linked):
+    for proc in (read, listed, found, linked):
         assert "WARNING" not in proc.stderr and "Traceback" not in proc.stderr

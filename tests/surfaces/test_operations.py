@@ -32,6 +32,9 @@ ISSUE_OPERATIONS = {
         "dream",
         "reindex",
         "status",
+        "rename",  # whole notes and their links (remecli links --rename/--delete/--dangling)
+        "delete",
+        "dangling",
     )
 }
 VECTOR_MODULE = "remecli.ops.vector_ops"  # vector memory's operations (issue 20, item 2)
