@@ -89,7 +89,7 @@ def refresh_day_page(
         if updated == current:
             return False
         if _read(path) == current:
-            write_memory_file(writer, path, updated, reason)
+            write_memory_file(writer, path, updated, reason, base=current)
             return True
     return False
 

@@ -70,5 +70,5 @@ def refresh_memory_md(layout: WorkingDir, writer: MemoryWriter) -> bool:
     updated = with_block(current, personal_lines(layout))
     if updated == current:
         return False
-    write_memory_file(writer, path, updated, "dream (MEMORY.md digest block)")
+    write_memory_file(writer, path, updated, "dream (MEMORY.md digest block)", base=current)
     return True

@@ -294,7 +294,7 @@ class MemoryFileTools:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
-        write_memory_file(self.writer, target, text, self.scope.reason)
+        write_memory_file(self.writer, target, text, self.scope.reason, base=expected)
         self._known[target] = text
         name = self.relative(target)
         if name not in self.written:
