@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.notes.files import read_memory_text
 from remecli.notes.frontmatter import Note, read_frontmatter, write_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.links.parse import link_in_value
@@ -67,7 +68,7 @@ def join_frontmatter(meta: dict[str, Any], body: str) -> str:
 def read_meta(path: Path) -> dict[str, Any]:
     """Frontmatter of `path` ({} when absent, unreadable or invalid)."""
     try:
-        return read_frontmatter(path.read_text(encoding="utf-8")).meta
+        return read_frontmatter(read_memory_text(path)).meta
     except (OSError, UnicodeError):
         return {}
 

@@ -14,11 +14,14 @@ from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.writer import MemoryWriter
 
 
-def write_memory_file(writer: MemoryWriter, path: Path, text: str, reason: str) -> None:
-    """Replace the memory file `path` with `text` (parents created); `reason` e.g. "summarizer"."""
+def write_memory_file(
+    writer: MemoryWriter, path: Path, text: str, reason: str, base: str | None = None
+) -> None:
+    """Replace the memory file `path` with `text` (parents created); `reason` e.g. "summarizer".
+    `base`, the content `text` was made from: lines appended to the file since are kept."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     if writer.is_memory_file(target):
-        writer.write(target, text, source=reason, allow_shrink=True)
+        writer.write(target, text, source=reason, allow_shrink=True, base=base)
     else:
         atomic_write_text(target, text)

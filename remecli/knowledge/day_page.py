@@ -12,6 +12,7 @@ from pathlib import Path
 
 from remecli.knowledge.cards import Card, list_cards
 from remecli.knowledge.cards_write import write_memory_file
+from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -89,13 +90,13 @@ def refresh_day_page(
         if updated == current:
             return False
         if _read(path) == current:
-            write_memory_file(writer, path, updated, reason)
+            write_memory_file(writer, path, updated, reason, base=current)
             return True
     return False
 
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_memory_text(path, keep_bytes=True)  # the user's bytes kept
     except FileNotFoundError:
         return None

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from remecli.knowledge.cards import read_meta
 from remecli.knowledge.cards_write import write_memory_file
+from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -64,11 +65,11 @@ def refresh_memory_md(layout: WorkingDir, writer: MemoryWriter) -> bool:
     """Regenerate the block from `digest/personal/`; True when MEMORY.md was rewritten."""
     path = layout.memory_md
     try:
-        current = path.read_text(encoding="utf-8")
+        current = read_memory_text(path, keep_bytes=True)
     except FileNotFoundError:
         current = ""
     updated = with_block(current, personal_lines(layout))
     if updated == current:
         return False
-    write_memory_file(writer, path, updated, "dream (MEMORY.md digest block)")
+    write_memory_file(writer, path, updated, "dream (MEMORY.md digest block)", base=current)
     return True

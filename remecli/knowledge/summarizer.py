@@ -27,6 +27,7 @@ from remecli.config.settings import Settings
 from remecli.knowledge import prompts
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
+from remecli.notes.redact import redact_secrets
 from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
@@ -189,6 +190,8 @@ class Summarizer:
         counter = get_token_counter(self.settings.memory.token_encoding)
         budget = max(MIN_CHUNK_TOKENS, int(self.settings.max_input_length * CHUNK_SHARE))
         chunks = chunk_transcripts(list(messages), counter, budget)
+        if self.settings.memory.redact_secrets:  # the summarizer model never sees a secret
+            chunks = [redact_secrets(chunk).text for chunk in chunks]
         card: Path | None = None
         if session_id:
             from remecli.knowledge.cards import find_session_card

@@ -28,6 +28,7 @@ from remecli.knowledge.cards_rules import write_drop_problem
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
+from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
 from remecli.notes.writer import MemoryWriter
@@ -231,7 +232,7 @@ class MemoryFileTools:
     def _current(self, target: Path) -> str | None:
         """The file's text now, None when absent."""
         try:
-            return target.read_text(encoding="utf-8")
+            return read_memory_text(target)
         except FileNotFoundError:
             return None
 
@@ -294,7 +295,7 @@ class MemoryFileTools:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
-        write_memory_file(self.writer, target, text, self.scope.reason)
+        write_memory_file(self.writer, target, text, self.scope.reason, base=expected)
         self._known[target] = text
         name = self.relative(target)
         if name not in self.written:

@@ -12,7 +12,9 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 TEMP_SUFFIX = ".tmp"
 PRIVATE_FILE_MODE = 0o600  # conversations, states, records: readable by the user only
@@ -103,3 +105,98 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# ------------------------------------------------------- replacing a file others append to
+CARRY_QUIET_S = 0.05  # the old file must stay unchanged this long before it is let go
+
+
+def appended_since(base: bytes, current: bytes) -> bytes | None:
+    """What was appended to `base` to give `current` (b"" when equal); None when `current`
+    is not `base` plus more (it was rewritten, not appended to)."""
+    if not current.startswith(base):
+        return None
+    return current[len(base) :]
+
+
+def with_appended(data: bytes, tail: bytes) -> bytes:
+    """`data` followed by `tail`, on a line of its own when `data` does not end one."""
+    if not tail:
+        return data
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return data + tail
+
+
+class OpenedFile:
+    """A file read through a handle kept open until it has been replaced.
+
+    `data` is its content (None: it did not exist). After the replace, `carry_over` appends to
+    the new file whatever reached the old one after it was read: a writer that opened it before
+    the replace (`echo >>`, an editor, a logger) may write to it just after.
+    """
+
+    def __init__(self, path: Path, handle: BinaryIO | None, max_bytes: int | None) -> None:
+        self.path = path
+        self.handle = handle
+        self.size = 0 if handle is None else os.fstat(handle.fileno()).st_size
+        self.data: bytes | None = None
+        if handle is not None:  # over `max_bytes`: max_bytes + 1 bytes are read, no more
+            self.data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+
+    def unchanged_so_far(self) -> bool:
+        """True while `path` is still the file read and holds at least what was read (appends
+        are fine: `carry_over` keeps them); False once it was replaced or shortened."""
+        if self.handle is None or self.data is None:
+            return not self.path.exists()
+        try:
+            now = os.stat(self.path)
+        except OSError:
+            return False
+        opened = os.fstat(self.handle.fileno())
+        same = (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino)
+        return same and now.st_size >= len(self.data)
+
+    def carry_over(self, quiet_s: float = CARRY_QUIET_S) -> int:
+        """Append to the file now at `path` what the old file gained since it was read, watching
+        the old file until it has been quiet for `quiet_s`; returns the bytes carried."""
+        if self.handle is None or self.data is None:
+            return 0
+        position = len(self.data)
+        carried = 0
+        out: BinaryIO | None = None
+        quiet_since = time.monotonic()
+        try:
+            while time.monotonic() - quiet_since < quiet_s:
+                self.handle.seek(position)
+                extra = self.handle.read(1 << 20)
+                if not extra:
+                    time.sleep(0.003)
+                    continue
+                if out is None:
+                    out = open(self.path, "ab")  # noqa: SIM115 (closed below)
+                out.write(extra)
+                out.flush()
+                position += len(extra)
+                carried += len(extra)
+                quiet_since = time.monotonic()
+        finally:
+            if out is not None:
+                out.close()
+        return carried
+
+
+@contextlib.contextmanager
+def opened_for_replace(path: Path | str, max_bytes: int | None = None) -> Iterator[OpenedFile]:
+    """Read `path` (a symlink followed) through a handle kept open for `OpenedFile.carry_over`
+    (at most `max_bytes` + 1 bytes when given)."""
+    target = Path(os.path.realpath(path))
+    try:
+        handle: BinaryIO | None = target.open("rb")
+    except FileNotFoundError:
+        handle = None
+    try:
+        yield OpenedFile(target, handle, max_bytes)
+    finally:
+        if handle is not None:
+            handle.close()

@@ -37,8 +37,8 @@ _TOKEN_PATTERNS: list[tuple[str, str]] = [
         "jwt",
         r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     ),
-    # credentials inside a URL: scheme://user:SECRET@host
-    ("url_password", r"(?<=://)[^\s:/@\[\]]+:(?P<secret>[^\s@/\[\]]{3,})(?=@[\w.-])"),
+    # credentials inside a URL: scheme://user:SECRET@host, also with no user (redis://:pw@h)
+    ("url_password", r"(?<=://)[^\s:/@\[\]]*:(?P<secret>[^\s@/\[\]]{3,})(?=@[\w.-])"),
     ("bearer_token", r"(?i)(?<=\bbearer )(?P<secret>[A-Za-z0-9._~+/=-]{20,})"),
 ]
 
@@ -110,6 +110,57 @@ _LABEL_NEEDLES: dict[str, tuple[str, ...]] = {
 }
 
 
+# An AWS secret key has no prefix: 40 base64 characters, redacted only near an access key id
+# (where it always comes) and only when mixing cases or symbols (so a hex SHA-1 survives).
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_NEAR = 300  # characters either side of the access key id
+_AWS_ID_PLACEHOLDER = PLACEHOLDER.format(kind="aws_access_key")
+
+# "the db password is hunter2" (no colon): the value is taken when it is the sentence's last
+# word, or holds a digit or symbol ("the password is stored in vault" keeps its words).
+_PASSWORD_SENTENCE = re.compile(
+    r"(?i)(?<![\w-])(?:password|passwd|passphrase|pwd|密码)\s+(?:is|was|=|是)\s+(?:now\s+)?"
+    r"(?:(?P<quote>[\"'`])(?P<quoted>[^\"'`\n]{4,})(?P=quote)|(?P<bare>[^\s\"'`]*[^\s\"'`.,;:!?)]))"
+)
+
+
+def _redact_aws_secrets(text: str, kinds: list[str]) -> str:
+    """Unlabelled AWS secret keys within `_AWS_NEAR` characters of a redacted access key id."""
+    if _AWS_ID_PLACEHOLDER not in text:
+        return text
+    near = [
+        (m.start() - _AWS_NEAR, m.end() + _AWS_NEAR)
+        for m in re.finditer(re.escape(_AWS_ID_PLACEHOLDER), text)
+    ]
+
+    def replace(match: re.Match[str]) -> str:
+        value = match.group(0)
+        mixed = (any(c.islower() for c in value) and any(c.isupper() for c in value)) or any(
+            c in "/+" for c in value
+        )
+        if not mixed or not any(low <= match.start() <= high for low, high in near):
+            return value
+        kinds.append("aws_secret_key")
+        return PLACEHOLDER.format(kind="aws_secret_key")
+
+    return _AWS_SECRET.sub(replace, text)
+
+
+def _redact_password_sentences(text: str, kinds: list[str]) -> str:
+    def replace(match: re.Match[str]) -> str:
+        group = "quoted" if match.group("quoted") is not None else "bare"
+        value = match.group(group)
+        if not _plausible_password(value) or value.startswith("[REDACTED:"):
+            return match.group(0)
+        rest = text[match.end() : text.find("\n", match.end()) % (len(text) + 1)].lstrip(" \t")
+        last_word = not rest or rest[0] in ".,;:!?)"
+        if group == "bare" and not (last_word or any(not c.isalpha() for c in value)):
+            return match.group(0)
+        return _replace(match, "password", kinds, group)
+
+    return _PASSWORD_SENTENCE.sub(replace, text)
+
+
 @dataclass
 class Redaction:
     """The redacted text and the kinds of secret found, in order of appearance (with repeats)."""
@@ -129,7 +180,10 @@ def redact_secrets(text: str) -> Redaction:
     for kind, pattern in _COMPILED:
         if any(needle in text for needle in _TOKEN_NEEDLES[kind]):
             text = pattern.sub(functools.partial(_replace, kind=kind, kinds=kinds), text)
+    text = _redact_aws_secrets(text, kinds)
     lowered = text.lower()
+    if any(needle in lowered for needle in _LABEL_NEEDLES["password"]):
+        text = _redact_password_sentences(text, kinds)
     for kind, pattern, plausible in _LABELLED:
         if not any(needle in lowered for needle in _LABEL_NEEDLES[kind]):
             continue

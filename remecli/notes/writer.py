@@ -20,7 +20,12 @@ from typing import Final
 
 from remecli.config.locations import Locations
 from remecli.config.settings import MemorySettings
-from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.atomic_write import (
+    appended_since,
+    atomic_write_bytes,
+    opened_for_replace,
+    with_appended,
+)
 from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_secrets
 from remecli.notes.versions import (
@@ -168,12 +173,16 @@ class MemoryWriter:
         source: str,
         allow_shrink: bool = False,
         expected: str | bytes | None | _Unchecked = UNCHECKED,
+        base: str | bytes | None = None,
     ) -> WriteResult:
         """Replace the memory file `path` with `content` (see the module docstring).
 
         `source` says what made the change (shown by `remecli memory history`). `expected`,
-        when given, is what the caller last saw (None: the file did not exist); a different
-        file raises ChangedMeanwhile. Raises ShrinkRefused, NotAMemoryFile, OSError.
+        when given, is what the caller last saw (None: the file did not exist); a file that
+        differs other than by lines appended since raises ChangedMeanwhile. `base` (default:
+        `expected`) is the content `content` was computed from: what another writer appended to
+        the file since is kept at the end, and so is what it appends while the file is
+        replaced. Raises ShrinkRefused, NotAMemoryFile, OSError.
         """
         relative = self._require(path)
         text = _decode(content) if isinstance(content, bytes) else content
@@ -182,16 +191,11 @@ class MemoryWriter:
             redaction = redact_secrets(text)
             text, redacted = redaction.text, redaction.kinds
         data = _encode(text)
-        with self._locked(relative):
+        with self._locked(relative), opened_for_replace(self.root / relative) as old:
             target = self.root / relative
-            current = _read_or_none(target)
-            if not isinstance(expected, _Unchecked):
-                wanted = _encode(expected) if isinstance(expected, str) else expected
-                if current != wanted:
-                    raise ChangedMeanwhile(
-                        f"{relative} changed since it was read: read it again and redo the "
-                        "change on the fresh content."
-                    )
+            current = old.data
+            data = self._with_appends(relative, data, current, expected, base, redacted)
+            text = _decode(data)
             if current is not None and not allow_shrink:
                 self._check_shrink(relative, current, text, redact_old=bool(redacted))
             if current == data:
@@ -207,9 +211,39 @@ class MemoryWriter:
                     with contextlib.suppress(OSError):
                         target.unlink()
                 raise
+            old.carry_over()
             version = self._record(relative, data, source)
         self._notify(relative)
         return WriteResult(target, relative, created, True, len(data), version, redacted)
+
+    def _with_appends(
+        self,
+        relative: str,
+        data: bytes,
+        current: bytes | None,
+        expected: str | bytes | None | _Unchecked,
+        base: str | bytes | None,
+        redacted: list[str],
+    ) -> bytes:
+        """`data` plus what was appended to the file since `base`/`expected` was read; raises
+        ChangedMeanwhile when the file is no longer `expected` plus appended lines."""
+        start = base if isinstance(expected, _Unchecked) else expected
+        if start is None or current is None:
+            if not isinstance(expected, _Unchecked) and current != (
+                None if expected is None else _as_bytes(expected)
+            ):
+                raise _changed(relative)
+            return data
+        tail = appended_since(_as_bytes(start), current)
+        if tail is None:
+            if not isinstance(expected, _Unchecked):
+                raise _changed(relative)
+            return data  # rewritten meanwhile, not appended to: the caller's content wins
+        if tail and self.redact:
+            redaction = redact_secrets(_decode(tail))
+            tail = _encode(redaction.text)
+            redacted.extend(redaction.kinds)
+        return with_appended(data, tail)
 
     def remove(self, path: Path | str, *, source: str) -> Version | None:
         """Delete a memory file, keeping its last content as a version (restore brings it back)."""
@@ -296,6 +330,17 @@ class MemoryWriter:
                 callback(relative)
             except Exception:  # a derived index must never fail a write
                 log.exception("memory write hook failed for %s", relative)
+
+
+def _as_bytes(content: str | bytes) -> bytes:
+    return _encode(content) if isinstance(content, str) else content
+
+
+def _changed(relative: str) -> ChangedMeanwhile:
+    return ChangedMeanwhile(
+        f"{relative} changed since it was read: read it again and redo the change on the fresh "
+        "content."
+    )
 
 
 def _read_or_none(target: Path) -> bytes | None:

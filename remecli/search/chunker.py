@@ -18,8 +18,12 @@ from markdown_it import MarkdownIt
 
 from remecli.search.types import Chunk
 
-_MARKDOWN = MarkdownIt("commonmark")
+_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks only
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
+
+
+class ChunkingStopped(Exception):
+    """`should_stop` answered True: the index is closing, the file is chunked next time."""
 
 
 @dataclass(slots=True)
@@ -44,15 +48,103 @@ class _Block:
         return self.start + len(self.lines) - 1
 
 
-def _parse_blocks(lines: list[str]) -> list[_Block]:
+_SEGMENT_LINES = 4000  # a longer file is parsed in pieces of about this many lines
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BLOCK_START = re.compile(r"^(?:#{1,6}(?:\s|$)|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
+_THEMATIC_BREAK = re.compile(r"^(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
+_Span = tuple[int, int, str, str, int]  # start, end (exclusive), kind, title, level
+
+
+def _parse_blocks(lines: list[str], should_stop: Callable[[], bool] | None = None) -> list[_Block]:
     """Markdown blocks from markdown-it-py's token stream, tracking the heading path of each.
 
     Leaf blocks keep their source lines (`token.map`); a list item stops where a nested item,
-    fence or heading starts; lines no token covers (link definitions, …) become paragraphs.
+    fence or heading starts; lines no token covers (link definitions, …) become paragraphs. A
+    long file is parsed in pieces cut where a top-level block starts, so time stays linear and
+    memory bounded (markdown-it's tokens of a 50 MB file would take gigabytes).
     """
+    blocks_at: list[_Span] = []
+    for first, last, simple in _segments(lines):
+        if should_stop is not None and should_stop():
+            raise ChunkingStopped
+        if simple:
+            blocks_at += [(n, n + 1, "item", "", 0) for n in range(first, last)]
+            continue
+        blocks_at += [
+            (start + first, end + first, kind, title, level)
+            for start, end, kind, title, level in _segment_spans(lines[first:last])
+        ]
+    blocks: list[_Block] = []
+    stack: list[tuple[int, str]] = []
+    for start, end, kind, title, level in blocks_at:
+        if kind == "heading":
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title.strip()))
+        blocks.append(_Block(kind, start + 1, lines[start:end], tuple(t for _, t in stack)))
+    return blocks
+
+
+def _segments(lines: list[str], size: int = _SEGMENT_LINES) -> list[tuple[int, int, bool]]:
+    """(first, last, simple) line ranges covering the file: runs of one-line top-level bullets
+    (`simple`: each line is an item, no parser needed) and, between them, pieces of about
+    `size` lines for markdown-it, cut before a line that starts a top-level block (a heading, a
+    list item, or any unindented line after a blank one) outside a fenced code block."""
+    ranges: list[tuple[int, int, bool]] = []
+    first = 0
+    fence = ""
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        opener = _FENCE.match(line)
+        if opener:
+            mark = opener.group(1)
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip(" `~"):
+                fence = ""
+            n += 1
+            continue
+        if fence or not line or line[0].isspace():
+            n += 1
+            continue
+        run = n
+        while (
+            run + 1 < len(lines) and _simple_bullet(lines[run]) and _simple_bullet(lines[run + 1])
+        ):
+            run += 1  # the run's last line may continue lazily: left to the parser
+        if run - n >= _MIN_SIMPLE_RUN:
+            if n > first:
+                ranges.append((first, n, False))
+            ranges.append((n, run, True))
+            first = n = run
+            continue
+        starts = n == 0 or (not lines[n - 1].strip()) or _starts_block(line)
+        if starts and n - first >= size:
+            ranges.append((first, n, False))
+            first = n
+        n += 1
+    ranges.append((first, len(lines), False))
+    return [r for r in ranges if r[1] > r[0]]
+
+
+_MIN_SIMPLE_RUN = 64
+_SIMPLE_BULLET = re.compile(r"[-*+] (?! |[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|[#>|<]|`{3}|~{3})\S")
+
+
+def _simple_bullet(line: str) -> bool:
+    """A top-level list item that is one line of plain text (no nested block in it)."""
+    return _SIMPLE_BULLET.match(line) is not None and not _THEMATIC_BREAK.match(line.strip())
+
+
+def _starts_block(line: str) -> bool:
+    return _BLOCK_START.match(line) is not None and not _THEMATIC_BREAK.match(line.strip())
+
+
+def _segment_spans(lines: list[str]) -> list[_Span]:
+    """The block spans of one piece of a file, sorted, line numbers relative to it."""
     tokens = _MARKDOWN.parse("\n".join(lines))
-    spans: list[tuple[int, int, str, str, int]] = []  # start, end (exclusive), kind, title, level
-    item_starts: list[int] = []
+    spans: list[_Span] = []
     for k, token in enumerate(tokens):
         if token.map is None:
             continue
@@ -64,17 +156,16 @@ def _parse_blocks(lines: list[str]) -> list[_Block]:
             spans.append((start, end, "fence", "", 0))
         elif token.type == "list_item_open":
             spans.append((start, end, "item", "", 0))
-            item_starts.append(len(spans) - 1)
         elif token.type in ("paragraph_open", "html_block", "hr", "table_open", "code_block"):
             spans.append((start, end, "para", "", 0))
+    del tokens
     spans.sort(key=lambda s: (s[0], s[2] != "item"))
     owned = [False] * len(lines)
-    blocks_at: list[tuple[int, int, str, str, int]] = []
+    blocks_at: list[_Span] = []
     for index, (start, end, kind, title, level) in enumerate(spans):
         if kind == "item":
-            later = [s[0] for s in spans[index + 1 :] if start < s[0] < end and s[2] != "para"]
-            end = min([end, *later])
-        if any(owned[start:end]) and kind == "para":
+            end = _item_end(spans, index, start, end)
+        if kind == "para" and any(owned[start:end]):
             continue
         while end > start and not lines[end - 1].strip():
             end -= 1
@@ -92,15 +183,20 @@ def _parse_blocks(lines: list[str]) -> list[_Block]:
             blocks_at.append((first, n, "para", "", 0))
         n += 1
     blocks_at.sort()
-    blocks: list[_Block] = []
-    stack: list[tuple[int, str]] = []
-    for start, end, kind, title, level in blocks_at:
-        if kind == "heading":
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, title.strip()))
-        blocks.append(_Block(kind, start + 1, lines[start:end], tuple(t for _, t in stack)))
-    return blocks
+    return blocks_at
+
+
+def _item_end(spans: list[_Span], index: int, start: int, end: int) -> int:
+    """Where the list item `spans[index]` stops: at the first nested item, fence or heading
+    after its first line (spans are sorted by start, so the scan stops at the first one or at
+    the item's end: linear over a list, not quadratic)."""
+    for later in range(index + 1, len(spans)):
+        later_start, _, later_kind, _, _ = spans[later]
+        if later_start >= end:
+            break
+        if later_start > start and later_kind != "para":
+            return later_start
+    return end
 
 
 def _split_long_line(
@@ -148,6 +244,7 @@ class MarkdownChunker:
         self.max_tokens = max_tokens
         self.overlap_tokens = min(overlap_tokens, max_tokens // 2)
         self._count = counter or token_counter.count
+        self.should_stop: Callable[[], bool] | None = None  # checked between pieces of a file
         self._encode = token_counter.encode
         self._decode = token_counter.decode
 
@@ -178,7 +275,7 @@ class MarkdownChunker:
         return units
 
     def chunk(self, path: str, text: str) -> list[Chunk]:
-        """Chunks of one file's text, in file order."""
+        """Chunks of one file's text, in file order (ChunkingStopped when `should_stop`)."""
         lines = [line.rstrip("\r") for line in text.split("\n")]
         chunks: list[Chunk] = []
         current: list[_Unit] = []
@@ -208,7 +305,9 @@ class MarkdownChunker:
             return carry
 
         has_body = False
-        for block in _parse_blocks(lines):
+        for number, block in enumerate(_parse_blocks(lines, self.should_stop), start=1):
+            if number % 4096 == 0 and self.should_stop is not None and self.should_stop():
+                raise ChunkingStopped
             if block.kind == "heading" and current and has_body:
                 emit()
                 current = []

@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 
 from remecli.config.search import SearchSettings
 from remecli.notes.frontmatter import note_info, read_frontmatter
-from remecli.search.chunker import MarkdownChunker
+from remecli.search.chunker import ChunkingStopped, MarkdownChunker
 from remecli.search.embedders import Embedder
 from remecli.search.embedding_sync import embed_missing
 from remecli.search.keyword import KeywordDoc
@@ -150,7 +150,8 @@ class Syncer:
         self.settings = settings
         self.chunker = chunker
         self.embedder = embedder
-        self.stopping = threading.Event()  # set by `MemoryIndex.close`: stop embedding soon
+        self.stopping = threading.Event()  # set by `MemoryIndex.close`: stop reading/embedding
+        chunker.should_stop = self.stopping.is_set  # a huge file stops between its pieces
         self.index_folder = index_folder
         self.last_error = ""
 
@@ -226,10 +227,15 @@ class Syncer:
             report.chunks_removed += len(ids)
         todo = [(r, p) for r, p in files.items() if only is None or r in only]
         for done, (rel, path) in enumerate(todo, start=1):
+            if self.stopping.is_set():  # closing: the rest is read next time
+                break
             changed = changed_file(rel, path, known.get(rel))
             if changed is not None:
                 index_file = self._sync_transcript if rel in transcripts else self._sync_note
-                index_file(parts, changed, report, batch)
+                try:
+                    index_file(parts, changed, report, batch)
+                except ChunkingStopped:
+                    break
             if len(batch.add) >= KEYWORD_BATCH:
                 self._flush(parts, batch)
             if progress:

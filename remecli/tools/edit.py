@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from agentscope.tool import ToolChunk
 
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
-from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.atomic_write import OpenedFile, atomic_write_bytes, opened_for_replace
 from remecli.notes.matching import EditRefused, apply_edit, closest_line
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter
 from remecli.tools._files import UTF8_BOM, human_size, looks_binary
@@ -75,10 +72,10 @@ def _edit(
 ) -> ToolChunk:
     """Read, change, and replace the file, re-checking it first (compare-and-swap, retried).
 
-    The file is kept open while the change is made: anything another process appends to it
-    meanwhile (an editor, a logger) is found on that handle after the replace and appended to
-    the new file, and a file replaced or shortened meanwhile is read again. No line is lost.
-    Memory files go through the memory writer (versioned, redacted).
+    The file is kept open while the change is made: what another process appends to it
+    meanwhile (an editor, a logger) is kept at the end of the new file (`opened_for_replace`,
+    the memory writer does the same), and a file replaced or shortened meanwhile is read again.
+    No line is lost. Memory files go through the memory writer (versioned, redacted).
     """
     if not target.exists():
         return error(f"File not found: {target}. To create it, use `write`.")
@@ -86,8 +83,8 @@ def _edit(
         return error(f"{target} is not a regular file (a folder or a device).")
     for _ in range(_CAS_ATTEMPTS):
         try:
-            with target.open("rb") as handle:
-                outcome = _edit_open_file(target, handle, old, new, max_bytes, memory)
+            with opened_for_replace(target, max_bytes) as opened:
+                outcome = _edit_opened(target, opened, old, new, max_bytes, memory)
         except OSError as exc:
             return error(f"Cannot edit {target}: {exc.strerror or exc}.")
         if outcome is not None:
@@ -101,22 +98,23 @@ def _edit(
 _CAS_ATTEMPTS = 5
 
 
-def _edit_open_file(
+def _edit_opened(
     target: Path,
-    handle: BinaryIO,
+    opened: OpenedFile,
     old: str,
     new: str,
     max_bytes: int,
     memory: MemoryWriter | None = None,
 ) -> ToolChunk | None:
     """One compare-and-swap attempt on an open file; None when the file changed under it."""
-    size = os.fstat(handle.fileno()).st_size
-    if size > max_bytes:
+    if opened.size > max_bytes:
         return error(
-            f"{target} is {human_size(size)}, over the {human_size(max_bytes)} `edit` limit "
-            f"(tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
+            f"{target} is {human_size(opened.size)}, over the {human_size(max_bytes)} `edit` "
+            f"limit (tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
         )
-    data = handle.read(max_bytes + 1)
+    data = opened.data
+    if data is None:
+        return error(f"File not found: {target}. To create it, use `write`.")
     if len(data) > max_bytes:
         return None  # it grew past the limit while being read: the next try says so
     if looks_binary(data[:8192]):
@@ -134,20 +132,20 @@ def _edit_open_file(
         encoded = file.encode(updated)
     except UnicodeEncodeError:
         return error("`new_text` holds characters that cannot be written as UTF-8.")
-    if not _same_file_at_least(target, handle, len(data)):
-        return None  # replaced or shortened meanwhile: read it again
     try:
-        if memory is not None:  # memory files: versioned, redacted, re-checked before replacing
+        if memory is not None:  # memory files: versioned, redacted, appends kept
             memory.write(target, encoded, source="agent edit", allow_shrink=True, expected=data)
+        elif not opened.unchanged_so_far():
+            return None  # replaced or shortened meanwhile: read it again
         else:
             atomic_write_bytes(target, encoded)
+            opened.carry_over()
     except ChangedMeanwhile:
         return None  # changed between the check and the write: read it again
     except MemoryWriteError as exc:
         return error(str(exc))
     except OSError as exc:
         return error(f"Cannot write {target}: {exc.strerror or exc}.")
-    _carry_over_appends(target, handle, len(data))
     note = " (matched ignoring whitespace and quote style)" if done.tolerant else ""
     diff = unified_diff(content, updated, target.name)
     return ok(
@@ -156,44 +154,6 @@ def _edit_open_file(
         line=done.line,
         tolerant=done.tolerant,
     )
-
-
-def _same_file_at_least(target: Path, handle: BinaryIO, length: int) -> bool:
-    """True while `target` is still the file `handle` reads and holds at least `length` bytes."""
-    try:
-        now = os.stat(os.path.realpath(target))
-    except OSError:
-        return False
-    opened = os.fstat(handle.fileno())
-    return (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino) and now.st_size >= length
-
-
-CARRY_QUIET_S = 0.05  # the old file must stay unchanged this long before it is let go
-
-
-def _carry_over_appends(target: Path, handle: BinaryIO, length: int) -> None:
-    """Append to the new file whatever reached the old one after it was read. The old file is
-    watched until it has been quiet for a moment: a writer that opened it just before the
-    replace (`echo >>`, a logger) writes to it just after."""
-    position = length
-    out: BinaryIO | None = None
-    quiet_since = time.monotonic()
-    try:
-        while time.monotonic() - quiet_since < CARRY_QUIET_S:
-            handle.seek(position)
-            extra = handle.read(1 << 20)
-            if not extra:
-                time.sleep(0.005)
-                continue
-            if out is None:
-                out = open(os.path.realpath(target), "ab")  # noqa: SIM115 (closed below)
-            out.write(extra)
-            out.flush()
-            position += len(extra)
-            quiet_since = time.monotonic()
-    finally:
-        if out is not None:
-            out.close()
 
 
 def _refusal_message(refused: EditRefused, target: Path, content: str, old: str) -> str:

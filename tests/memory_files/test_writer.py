@@ -146,10 +146,14 @@ def test_expected_content_detects_a_concurrent_change(root: Path) -> None:
     writer = MemoryWriter(root)
     writer.write("MEMORY.md", "a\n", source="agent")
     seen = (root / "MEMORY.md").read_text()
-    (root / "MEMORY.md").write_text("a\nappended by the editor\n")
+    (root / "MEMORY.md").write_text("rewritten by the editor\n")
     with pytest.raises(ChangedMeanwhile, match="read it again"):
         writer.write("MEMORY.md", seen + "b\n", source="agent", expected=seen)
-    assert "appended by the editor" in (root / "MEMORY.md").read_text()
+    assert "rewritten by the editor" in (root / "MEMORY.md").read_text()
+    # issue 25.2: lines appended since are not a conflict: they are kept after the new content
+    (root / "MEMORY.md").write_text("a\nappended by the editor\n")
+    writer.write("MEMORY.md", "a\nb\n", source="agent", expected="a\n")
+    assert (root / "MEMORY.md").read_text() == "a\nb\nappended by the editor\n"
     with pytest.raises(ChangedMeanwhile):
         writer.write("memory/new.md", "x\n", source="agent", expected="not there")
     writer.write("memory/new.md", "x\n", source="agent", expected=None)
