@@ -51,7 +51,7 @@ class IndexParts:
         """
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(f"{folder} is a file, not the index folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # derived from private notes
         store = ChunkStore(folder / STORE_FILE)
         try:
             store.check()

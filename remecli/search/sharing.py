@@ -79,7 +79,7 @@ class SharedIndex:
 
     @contextlib.contextmanager
     def _hold(self, name: str, timeout: float | None) -> Iterator[bool]:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         lock = FileLock(self.folder / name)
         if timeout is None:
             with lock:
