@@ -29,7 +29,7 @@ import httpx
 
 URL = re.compile(r"(http://127\.0\.0\.1:\d+)")
 GIVE_UP_SECONDS = 60.0
-POLL_SECONDS = 0.02
+POLL_SECONDS = 0.1  # each poll is a search: more often only loads the servers
 
 
 def start_serve(root: Path) -> tuple[subprocess.Popen[str], str]:
