@@ -22,6 +22,7 @@ from remecli.surfaces.cli.memory_commands import (
 )
 from remecli.surfaces.cli.surface_commands import job, mcp, serve
 from remecli.surfaces.cli.vector_commands import memories
+from remecli.surfaces.cli.where import init, where
 
 USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
@@ -159,6 +160,8 @@ COMMANDS: tuple[click.Command, ...] = (
     mcp,
     serve,
     import_conversations,
+    where,
+    init,
 )
 for _command in COMMANDS:
     remecli.add_command(_command)

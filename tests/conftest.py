@@ -36,6 +36,13 @@ def memory_model(fake_llm: FakeOpenAIServer) -> MemoryAwareModel:
 
 
 @pytest.fixture(autouse=True)
+def private_memory_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """The memory home (`$XDG_DATA_HOME/remecli`) of every test, and of the processes it
+    starts, is a temporary folder: no test reads or writes the user's own memory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
+@pytest.fixture(autouse=True)
 def no_backoff_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     """Retries happen at once in tests: the backoff delay is zeroed (the count still matters)."""
     from remecli.llm import retry

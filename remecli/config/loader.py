@@ -12,7 +12,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from remecli.config.errors import ConfigError
-from remecli.config.locations import bundled_dir
+from remecli.config.locations import MemoryChoice, bundled_dir, choose_memory
 from remecli.config.settings import Settings
 
 # Environment variable -> dotted setting. Documented in the README (Configuration).
@@ -239,7 +239,17 @@ def load_settings(
     environ: Mapping[str, str] | None = None,
     cwd: Path | None = None,
 ) -> Settings:
-    """Build Settings from `config=a,b` and `key=value` args, the environment and `.env`."""
+    """Build Settings from `config=a,b` and `key=value` args, the environment and `.env`;
+    `working_dir` comes out absolute (a named one, else the project memory or the home)."""
+    return load_settings_and_memory(args, environ, cwd)[0]
+
+
+def load_settings_and_memory(
+    args: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> tuple[Settings, MemoryChoice]:
+    """`load_settings`, and which memory it chose and why (for `remecli where`)."""
     environ = os.environ if environ is None else environ
     cwd = cwd or Path.cwd()
     overrides: list[tuple[str, str]] = []
@@ -256,15 +266,26 @@ def load_settings(
             overrides.append((key, value))
 
     data: dict[str, Any] = {}
+    memory_source = ""  # who named working_dir (the last one wins, like the value)
     for name in config_list:
         path = resolve_config(name, cwd)
-        merge_mapping(data, read_yaml(path), f"in {path}")
+        config = read_yaml(path)
+        merge_mapping(data, config, f"in {path}")
+        if config.get("working_dir"):
+            memory_source = f"working_dir in {path}"
     for name, value in env_values(environ, cwd).items():
         set_dotted(data, ENV_VARS[name], value, f"from ${name}")
+        if ENV_VARS[name] == "working_dir":
+            memory_source = f"${name}"
     for key, value in overrides:
         set_dotted(data, key, typed_value(key, value), "on the command line")
+        if key == "working_dir":
+            memory_source = "working_dir= on the command line"
+    explicit = data.get("working_dir")
+    choice = choose_memory(cwd, environ, str(explicit) if explicit else None, memory_source)
+    data["working_dir"] = str(choice.root)
     try:
-        return Settings.model_validate(data)
+        return Settings.model_validate(data), choice
     except ValidationError as exc:
         raise ConfigError(describe_validation_error(exc)) from None
 

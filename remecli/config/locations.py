@@ -1,5 +1,10 @@
 """The one owner of locations: every path remecli reads or writes, resolved once.
 
+Which memory: `choose_memory` finds it the way git finds a repository — a `.reme/` folder in the
+current directory or a parent is a project memory; otherwise the user's memory home
+(`$XDG_DATA_HOME/remecli`, else `~/.local/share/remecli`); `working_dir=` / `REME_WORKING_DIR`
+name one explicitly. The loader calls it once and stores the absolute path in the settings.
+
 `Locations.from_settings(settings, cwd)` resolves `working_dir` and `tools.workspace` against the
 current directory exactly once, after the settings are loaded; every other module asks the
 resulting object instead of joining paths of its own.
@@ -8,10 +13,12 @@ resulting object instead of joining paths of its own.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
@@ -19,6 +26,11 @@ if TYPE_CHECKING:
 _PACKAGE = Path(__file__).resolve().parent.parent
 MEMORY_MD_HEADER = "# MEMORY\n\nLong-term memory: preferences, decisions and project facts.\n"
 FOLDER_MODE = 0o700  # the working dir holds conversations: private to the user
+PROJECT_FOLDER = ".reme"  # a project memory: this folder in the project (found like `.git`)
+HOME_FOLDER = "remecli"  # the memory home: this folder in the XDG data dir
+GITIGNORE_LINE = f"{PROJECT_FOLDER}/"
+
+log = logging.getLogger(__name__)
 
 
 def bundled_dir(name: str) -> Path:
@@ -32,6 +44,117 @@ def bundled_dir(name: str) -> Path:
 def resolve_against(cwd: Path, raw: str | Path) -> Path:
     """`raw` (`~` expanded) as an absolute path, relative paths taken from `cwd`."""
     return (cwd / Path(raw).expanduser()).resolve()
+
+
+MemoryKind = Literal["project", "home", "set"]
+
+
+@dataclass(frozen=True)
+class MemoryChoice:
+    """Which memory is in use (`root`) and why, in words for `remecli where`."""
+
+    root: Path
+    kind: MemoryKind  # project: a .reme found; home: the memory home; set: named explicitly
+    reason: str
+
+
+def memory_home(environ: Mapping[str, str]) -> Path:
+    """The user's memory home: `$XDG_DATA_HOME/remecli`, else `~/.local/share/remecli`."""
+    data_home = environ.get("XDG_DATA_HOME", "")
+    if data_home and Path(data_home).is_absolute():  # the XDG spec ignores relative values
+        return Path(data_home) / HOME_FOLDER
+    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
+    return home / ".local" / "share" / HOME_FOLDER
+
+
+def find_project_memory(cwd: Path) -> Path | None:
+    """The nearest `.reme/` folder in `cwd` or one of its parents (None when there is none)."""
+    here = cwd.resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / PROJECT_FOLDER
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def choose_memory(
+    cwd: Path, environ: Mapping[str, str], explicit: str | None = None, source: str = ""
+) -> MemoryChoice:
+    """The memory to use: `explicit` (a working_dir given by `source`), else the nearest
+    project memory, else the memory home."""
+    here = cwd.resolve()
+    if explicit:
+        return MemoryChoice(resolve_against(here, explicit), "set", f"set by {source}")
+    project = find_project_memory(here)
+    if project is not None:
+        where = "the current folder" if project.parent == here else f"a parent, {project.parent}"
+        return MemoryChoice(project, "project", f"found {PROJECT_FOLDER} in {where}")
+    home = memory_home(environ)
+    return MemoryChoice(
+        home,
+        "home",
+        f"no {PROJECT_FOLDER} in {here} or its parents: the memory home "
+        "($XDG_DATA_HOME/remecli, else ~/.local/share/remecli)",
+    )
+
+
+def memory_label(root: Path) -> str:
+    """A short name of a memory for a header: `project <name>`, `home`, or the path."""
+    root = Path(root)
+    if root.name == PROJECT_FOLDER:
+        return f"memory: project {root.parent.name or root.parent}"
+    if root == memory_home(os.environ):
+        return "memory: home"
+    return f"memory: {root}"
+
+
+def git_work_tree(folder: Path) -> Path | None:
+    """The top of the git work tree holding `folder` (a `.git` folder or file), else None."""
+    here = folder.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def ignored_by_git(root: Path) -> bool:
+    """True when git ignores the folder `root` (asks git; reads `.gitignore` next to it
+    when git cannot answer)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", f"{root.name}/"],
+            cwd=root.parent,
+            capture_output=True,
+            timeout=10,
+        )
+        if done.returncode in (0, 1):
+            return done.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        pass
+    gitignore = root.parent / ".gitignore"
+    try:
+        lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
+    except (OSError, UnicodeDecodeError):
+        return False
+    return root.name in {line.strip().strip("/") for line in lines}
+
+
+def ignore_in_git(root: Path) -> str:
+    """Add a project memory (`<folder>/.reme`) to `<folder>/.gitignore` when the folder is in a
+    git work tree and git does not ignore it yet. Returns what was done ("" for nothing)."""
+    if root.name != PROJECT_FOLDER or git_work_tree(root.parent) is None or ignored_by_git(root):
+        return ""
+    gitignore = root.parent / ".gitignore"
+    try:
+        text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+        separator = "" if not text or text.endswith("\n") else "\n"
+        with gitignore.open("a", encoding="utf-8") as out:
+            out.write(f"{separator}{GITIGNORE_LINE}\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"could not add {GITIGNORE_LINE} to {gitignore}: {exc}"
+    return f"added {GITIGNORE_LINE} to {gitignore} (the memory stays out of git)"
 
 
 @dataclass(frozen=True)
@@ -176,20 +299,40 @@ class Locations:
             self.memory_dir,
             self.tool_result_dir,
             self.sessions_dir,
-            self.index_dir,
         ):
             created = not folder.exists()
             folder.mkdir(parents=True, exist_ok=True)
             if created:
                 os.chmod(folder, FOLDER_MODE)
-        _create_if_missing(self.memory_md, MEMORY_MD_HEADER)
+        self.ensure_index_dir()
+        if _create_if_missing(self.memory_md, MEMORY_MD_HEADER):  # a new memory
+            note = ignore_in_git(self.root)
+            if note:
+                log.warning(note)
         return self
 
+    def ensure_index_dir(self) -> str:
+        """Create the derived-state folder; one that is a file (damage) is removed first.
+        Returns a line for the user when something was repaired ("" otherwise)."""
+        folder = self.index_dir
+        note = ""
+        if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            folder.unlink()
+            note = f"the search index at {folder} was a file, not a folder; rebuilding it"
+            log.warning(note)
+        created = not folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        if created:
+            os.chmod(folder, FOLDER_MODE)
+        return note
 
-def _create_if_missing(path: Path, text: str) -> None:
+
+def _create_if_missing(path: Path, text: str) -> bool:
+    """Write `text` to a new file at `path`; False when it existed."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return
+        return False
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
         out.write(text)
+    return True

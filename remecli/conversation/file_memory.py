@@ -188,6 +188,25 @@ class FileMemory:
                 index.start_watching(on_changed=self._notes_changed)
             self.index = index
             self.index_ready.set()
+            loop, syncing = asyncio.get_running_loop(), set[asyncio.Task[None]]()
+
+            async def index_written(rel: str) -> None:
+                if self.index is not index:  # closed meanwhile
+                    return
+                try:  # this process wrote `rel`: searchable everywhere without the watcher's wait
+                    await index.sync(paths={rel})
+                except Exception as exc:
+            self.index_failure = exc
+                    log.exception("indexing %s after writing it failed", rel)
+
+            def written(rel: str) -> None:  # (called in the writer's thread)
+                def start() -> None:
+                    syncing.add(task := loop.create_task(index_written(rel)))
+                    task.add_done_callback(syncing.discard)
+
+                loop.call_soon_threadsafe(start)
+
+            self.writer.on_written.append(written)
         except Exception as exc:
             self.index_failure = exc
             log.exception("memory index failed to open; memory_search stays off")

@@ -4,13 +4,14 @@ Indexes notes (`MEMORY.md`, `memory/**/*.md`, `digest/**/*.md`) and transcripts
 (`sessions/*.jsonl`) of a working dir into a derived folder (`<working_dir>/index/`, see
 `parts.py`). `sync` is incremental (`sync.py`); `search` fuses BM25 and vector candidates and
 filters by source and date (`ranking.py`). A damaged index is deleted and rebuilt, keyword side
-first (`recovered` says so once); it never makes a search fail.
+first (`recovered` says so once); it never makes a search fail. Processes share the folder: one
+writes at a time, the others follow its change marker before they search (`sharing.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
+import contextlib
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable
@@ -21,13 +22,15 @@ import numpy as np
 from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
-from remecli.search.embedders import Embedder, EmbeddingError, make_embedder
-from remecli.search.keyword import Filters, KeywordIndex
-from remecli.search.parts import CORRUPTION_ERRORS, open_or_rebuild, remove_derived
-from remecli.search.ranking import Candidates, rank, split_floor
-from remecli.search.store import ChunkStore, day_number
+from remecli.search.embedders import Embedder, make_embedder
+from remecli.search.filters import make_filters
+from remecli.search.keyword import KeywordIndex
+from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
+from remecli.search.parts import IndexParts, fresh_parts, open_or_rebuild
+from remecli.search.searching import search_parts
+from remecli.search.sharing import SharedIndex
+from remecli.search.store import ChunkStore
 from remecli.search.sync import Progress, Syncer
-from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.types import (
     DateLike,
     SearchRequest,
@@ -42,31 +45,6 @@ log = logging.getLogger(__name__)
 
 INDEX_FOLDER = "index"
 SCHEMA_VERSION = "2"
-SOURCES = {"notes": "notes", "transcripts": TRANSCRIPT, "transcript": TRANSCRIPT}
-
-
-def _day(value: DateLike, name: str) -> int | None:
-    """A date given as YYYY-MM-DD (or a date) → YYYYMMDD; ValueError says what is wrong."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, dt.datetime):
-        value = value.date()
-    if isinstance(value, str):
-        try:
-            value = dt.date.fromisoformat(value.strip())
-        except ValueError:
-            raise ValueError(f"{name} must be a date like 2025-01-31, got {value!r}") from None
-    return day_number(value.isoformat())
-
-
-def make_filters(source: str | None, since: DateLike, until: DateLike) -> Filters:
-    """Filters from the API's arguments (source notes|transcripts|all|None)."""
-    if source not in (None, "", "all") and source not in SOURCES:
-        raise ValueError(f"source must be notes, transcripts or all, got {source!r}")
-    low, high = _day(since, "since"), _day(until, "until")
-    if high is not None and low is None:
-        low = 1  # undated chunks never fall inside a date range
-    return Filters(SOURCES.get(source or ""), low, high)
 
 
 class MemoryIndex:
@@ -77,16 +55,18 @@ class MemoryIndex:
         self.settings = settings
         self.embedder = embedder
         self.folder = Locations(working_dir).index_dir
+        self.shared = SharedIndex(self.folder)
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
-        self.recovered = ""  # set when a damaged index was rebuilt (one line for the user)
         self._write_lock = threading.RLock()  # one sync/reindex at a time
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
-        self._needs_full_sync = False
         self._watch_task: asyncio.Task[None] | None = None
         self._stop_event: asyncio.Event | None = None
-        self._open_parts()
+        self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
+        self._seen = self.shared.read()  # the change marker the open parts reflect
+        self.recovered = note  # a damaged index was rebuilt: one line for the user ("" if not)
+        self._needs_full_sync = bool(note)
 
     @classmethod
     def open(
@@ -115,11 +95,23 @@ class MemoryIndex:
         chunking = f"{self.settings.chunk_tokens}/{self.chunker.overlap_tokens}"
         return {"schema": SCHEMA_VERSION, "chunking": chunking}
 
-    def _open_parts(self) -> None:
-        self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
-        if note:
-            self.recovered = note
-            self._needs_full_sync = True
+    def follow_others(self) -> None:
+        """Catch up with other processes' committed changes (a new marker): refresh the
+        searcher and vectors, or reopen the parts after another process rebuilt them."""
+        marker = self.shared.read()
+        if marker == self._seen:
+            return
+        with self._parts_lock:
+            if marker.epoch != self._seen.epoch:
+                self.parts.close()
+                self.parts = self._open_existing()
+            else:
+                self.parts.refresh()
+            self._seen = marker
+
+    def _open_existing(self) -> IndexParts:
+        """The parts on disk as they are (raises one of DAMAGE when they cannot be read)."""
+        return IndexParts.open(self.folder, self._meta(), self._embedder_key())
 
     @property
     def store(self) -> ChunkStore:
@@ -143,7 +135,7 @@ class MemoryIndex:
                 with self._parts_lock:
                     self.parts.check()
                 return False
-            except CORRUPTION_ERRORS as exc:
+            except DAMAGE as exc:
                 self._rebuild(f"search index at {self.folder} is damaged ({exc}); rebuilding it")
                 return True
 
@@ -152,17 +144,36 @@ class MemoryIndex:
         return await asyncio.to_thread(self.check_and_recover_blocking)
 
     def _rebuild(self, note: str) -> None:
-        """Delete the damaged parts, reopen empty, index keywords now; embeddings follow."""
-        log.warning(note)
-        self.recovered = note
+        """Delete the damaged parts, reopen empty, index keywords now; embeddings follow.
+        Another process that rebuilt meanwhile (a new epoch) spares us doing it again."""
+        with self.shared.writer():
+            epoch = self.shared.read().epoch
+            if epoch != self._seen.epoch and self._reopen():
+                return
+            log.warning(note)
+            self.recovered = note
+            self._replace_parts()
+            self.syncer.sync(self.parts, embed=False)
+            self._seen = self.shared.bump(rebuilt=True)
+
+    def _replace_parts(self) -> None:
+        """Close the parts and open new, empty ones (writer lock held)."""
         with self._parts_lock:
-            try:
+            with contextlib.suppress(*DAMAGE):
                 self.parts.close()
-            except CORRUPTION_ERRORS:
-                pass
-            remove_derived(self.folder)
-            self.parts, _ = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
-        self.syncer.sync(self.parts, embed=False)
+            self.parts = fresh_parts(self.folder, self._meta(), self._embedder_key())
+
+    def _reopen(self) -> bool:
+        """Open the parts another process rebuilt (writer lock held); False if damaged too."""
+        with self._parts_lock:
+            with contextlib.suppress(*DAMAGE):
+                self.parts.close()
+            try:
+                self.parts = self._open_existing()
+            except DAMAGE:
+                return False
+            self._seen = self.shared.read()
+        return True
 
     # -- syncing -------------------------------------------------------------------------------
 
@@ -185,12 +196,37 @@ class MemoryIndex:
         only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
             try:
-                report = self.syncer.sync(self.parts, progress, only, embed)
-            except CORRUPTION_ERRORS as exc:
+                report = self._sync_files(progress, only)
+            except DAMAGE as exc:
                 self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
-                report = self.syncer.sync(self.parts, progress, None, embed)
+                report = self._sync_files(progress, None)
             self._needs_full_sync = False
+            if embed:
+                self._embed(report, progress)
             return report
+
+    def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
+        """Read changed files into the parts as the one writer of the folder; announce it."""
+        with self.shared.writer():
+            self.follow_others()
+            report = self.syncer.sync(self.parts, progress, only, embed=False)
+            if report.files_changed or report.files_removed:
+                self._seen = self.shared.bump()
+        return report
+
+    def _embed(self, report: SyncReport, progress: Progress | None) -> None:
+        """Embed the chunks without a vector, unless another process is embedding (then they
+        wait for the next sync: keyword search finds them meanwhile); announce the vectors.
+        Only vectors change, so other processes' syncs go on meanwhile."""
+        with self.shared.embedding() as mine:
+            if not mine:
+                return
+            self.follow_others()
+            self.syncer.embed_missing(self.parts, report, progress)
+        if report.chunks_embedded:
+            with self.shared.writer():
+                self.follow_others()
+                self._seen = self.shared.bump()
 
     async def sync(
         self, progress: Progress | None = None, *, paths: Iterable[str] | None = None
@@ -201,10 +237,9 @@ class MemoryIndex:
     def reindex_blocking(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild the index from scratch (embedding cache kept)."""
         with self._write_lock:
-            with self._parts_lock:
-                self.parts.close()
-                remove_derived(self.folder)
-                self._open_parts()
+            with self.shared.writer():
+                self._replace_parts()
+                self._seen = self.shared.bump(rebuilt=True)
             return self.sync_blocking(progress)
 
     async def reindex(self, progress: Progress | None = None) -> SyncReport:
@@ -246,9 +281,13 @@ class MemoryIndex:
             return []
         for attempt in (1, 2):
             try:
+                self.follow_others()
+                embed = self._query_vector if self.embedder is not None else None
                 with self._parts_lock:
-                    return self._search_locked(request, filters, variant)
-            except CORRUPTION_ERRORS as exc:
+                    return search_parts(
+                        self.parts, request, filters, variant, embed, self._query_failed
+                    )
+            except DAMAGE as exc:
                 if attempt == 2:
                     log.exception("search failed after rebuilding the index")
                     return []
@@ -256,42 +295,9 @@ class MemoryIndex:
                     self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
         return []
 
-    def _search_locked(
-        self, request: SearchRequest, filters: Filters, variant: SearchVariant
-    ) -> list[SearchResult]:
-        query, max_results, min_score = request.query, request.max_results, request.min_score
-        settings = variant.settings
-        use_vector, use_keyword, rescore = variant.use_vector, variant.use_keyword, variant.rescore
-        parts = self.parts
-        limit = max_results * settings.candidate_multiplier
-        found = Candidates()
-        if use_keyword:
-            # one hit more than the candidates: its score is the floor of the normalization
-            # (BM25's natural floor, 0, when fewer words matched)
-            hits = parts.keyword.search(query, limit + 1, filters)
-            found.keyword, found.keyword_floor = split_floor(hits, limit, 0.0)
-        vectors = parts.vectors
-        if use_vector and self.embedder is not None and vectors is not None and len(vectors):
-            allowed = None
-            if filters.active():
-                allowed = parts.store.ids_where(filters.source, filters.since, filters.until)
-            try:
-                query_vector = self._query_vector(query)
-                hits = vectors.search(query_vector, limit + 1, allowed)
-                # every vector is a candidate (a small corpus): cosine 0 is the floor
-                found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
-                if rescore:
-                    seen = {i for i, _ in found.vector}
-                    missing = [i for i, _ in found.keyword if i not in seen]
-                    found.rescored = vectors.scores_of(query_vector, missing)
-            except EmbeddingError as exc:
-                self.syncer.last_error = str(exc)
-                log.warning("query embedding failed, using keyword search only: %s", exc)
-        transcript_ids: set[int] = set()
-        if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
-            ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
-            transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
-        return rank(found, parts.store.get_chunks, settings, max_results, min_score, transcript_ids)
+    def _query_failed(self, error: str) -> None:
+        self.syncer.last_error = error
+        log.warning("query embedding failed, using keyword search only: %s", error)
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding; the last few queries are remembered (agents repeat them)."""

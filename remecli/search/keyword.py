@@ -170,6 +170,12 @@ class KeywordIndex:
         ids = searcher.fast_field_values("chunk_id", [address for _, address in hits])
         return [(int(i or 0), float(score)) for (score, _), i in zip(hits, ids, strict=True)]
 
+    def reload(self) -> None:
+        """See what other processes committed since (a new searcher on the latest commit)."""
+        with self._lock:
+            self._index.reload()
+            self._searcher = self._index.searcher()
+
     def doc_count(self) -> int:
         """Number of chunks in the index."""
         with self._lock:

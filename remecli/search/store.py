@@ -198,6 +198,28 @@ class ChunkStore:
         matrix = np.vstack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
         return [r[0] for r in rows], matrix
 
+    def vector_ids(self) -> set[int]:
+        """Ids of the chunks that have a vector."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM chunks WHERE vector IS NOT NULL").fetchall()
+        return {r[0] for r in rows}
+
+    def vectors_of(self, ids: list[int]) -> tuple[list[int], np.ndarray | None]:
+        """The stored (chunk id, vector) of `ids` that have one, as ids and one matrix."""
+        found: list[tuple[int, bytes]] = []
+        with self._lock:
+            for k in range(0, len(ids), 500):
+                batch = ids[k : k + 500]
+                marks = ",".join("?" * len(batch))
+                found += self._db.execute(
+                    f"SELECT id, vector FROM chunks WHERE vector IS NOT NULL AND id IN ({marks})",
+                    batch,
+                ).fetchall()
+        if not found:
+            return [], None
+        matrix = np.vstack([np.frombuffer(blob, dtype=np.float32) for _, blob in found])
+        return [i for i, _ in found], matrix
+
     def get_chunks(self, ids: list[int]) -> dict[int, Chunk]:
         """Chunks by id (missing ids are absent from the result)."""
         found: dict[int, Chunk] = {}

@@ -36,6 +36,11 @@ class VectorIndex:
             self._index.remove_ids(id_array)  # type: ignore[arg-type]
             self._index.add_with_ids(matrix, id_array)
 
+    def ids(self) -> set[int]:
+        """The chunk ids that have a vector here."""
+        with self._lock:
+            return {int(i) for i in faiss.vector_to_array(self._index.id_map)}
+
     def remove(self, ids: list[int]) -> None:
         """Drop the vectors of these chunk ids (unknown ids are ignored)."""
         if ids:

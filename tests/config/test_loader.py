@@ -17,8 +17,9 @@ def load(args=(), env=None, cwd: Path | None = None):
 
 
 def test_defaults_without_any_file(tmp_path: Path) -> None:
-    s = load(cwd=tmp_path)
-    assert s.working_dir == ".reme" and s.max_input_length == 128_000
+    s = load(env={"XDG_DATA_HOME": str(tmp_path / "data")}, cwd=tmp_path)
+    # no .reme here or above: the memory home (issue 22; it was ./.reme before)
+    assert s.working_dir == str(tmp_path / "data" / "remecli") and s.max_input_length == 128_000
     assert s.memory_compact_ratio == 0.7 and s.language == ""
 
 

@@ -18,6 +18,7 @@ from textual.worker import Worker
 from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
+from remecli.config.locations import memory_label
 from remecli.config.settings import Settings
 from remecli.ui.tui import collector_pauses
 from remecli.ui.tui.event_renderer import EventRenderer
@@ -92,7 +93,7 @@ class RemeApp(App):
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
-        status.working_dir = str(self.assistant.working_dir)
+        status.working_dir = memory_label(Path(self.assistant.working_dir))
         self.renderer = EventRenderer(self.query_one(ChatView), status)
         self.run_worker(self._show_events(), name="events", group="events")
         self.query_one(ChatInput).focus()

@@ -1,0 +1,136 @@
+"""Coherence across processes: how soon a card written through one live process is found by
+every other one on the same memory (issue 22.2: p95 within 2 s with three writers).
+
+Starts three `remecli serve` processes on one fresh working dir (keyword search, the file
+watcher on). Three writer threads each write `--writes` topic cards through their own server's
+`memory_write_card`; after each write returns, the writer polls `memory_search` on the two other
+servers until the card's unique word is found. The delay (write answered → found) of every
+(write, other server) pair is collected; p50, p95 and max are printed.
+
+Reproduce:  nice -n 5 python benchmarks/coherence.py [--writes 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+URL = re.compile(r"(http://127\.0\.0\.1:\d+)")
+GIVE_UP_SECONDS = 60.0
+POLL_SECONDS = 0.1  # each poll is a search: more often only loads the servers
+
+
+def start_serve(root: Path) -> tuple[subprocess.Popen[str], str]:
+    """`remecli serve` on `root`; returns the process and its base URL."""
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "remecli", "serve", "--port", "0", f"working_dir={root}",
+            "llm.api_key=sk-unused", "llm.base_url=http://127.0.0.1:9/v1",
+            "search.embedding.backend=none", "search.watch=true", "memory.dream.auto=false",
+        ],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    deadline = time.monotonic() + 120
+    for line in process.stderr:
+        if found := URL.search(line):
+            threading.Thread(target=process.stderr.read, daemon=True).start()  # keep draining
+            return process, found.group(1)
+        if time.monotonic() > deadline:
+            break
+    process.kill()
+    raise SystemExit("remecli serve did not start")
+
+
+def found(url: str, token: str, word: str) -> bool:
+    answer = httpx.post(
+        f"{url}/api/memory_search",
+        json={"query": word, "max_results": 3},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
+    answer.raise_for_status()
+    return any(word in hit["snippet"] for hit in answer.json()["results"])
+
+
+def writer(me: int, urls: list[str], token: str, writes: int, delays: list[float]) -> None:
+    """Write `writes` cards through server `me`; time how soon each other server finds each."""
+    for n in range(writes):
+        word = "zq" + "".join(random.choices(string.ascii_lowercase, k=10))
+        answer = httpx.post(
+            f"{urls[me]}/api/memory_write_card",
+            json={
+                "name": f"writer {me} card {n}",
+                "description": f"coherence probe {n} of writer {me}",
+                "content": f"The probe word is {word}.",
+                "tags": [],
+            },
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
+        answer.raise_for_status()
+        written = time.monotonic()
+        for other, url in enumerate(urls):
+            if other == me:
+                continue
+            while not found(url, token, word):
+                if time.monotonic() - written > GIVE_UP_SECONDS:
+                    raise SystemExit(f"server {other} never found {word}")
+                time.sleep(POLL_SECONDS)
+            delays.append(time.monotonic() - written)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--writes", type=int, default=10, help="cards per writer")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / ".reme"
+        root.mkdir(mode=0o700)
+        (root / "MEMORY.md").write_text("# MEMORY\n\n- The team ships on Fridays.\n")
+        servers = [start_serve(root) for _ in range(3)]
+        try:
+            token = (root / "serve.token").read_text().strip()
+            urls = [url for _, url in servers]
+            delays: list[float] = []
+            threads = [
+                threading.Thread(target=writer, args=(i, urls, token, args.writes, delays))
+                for i in range(3)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            for process, _ in servers:
+                process.terminate()
+            for process, _ in servers:
+                process.wait(60)
+        rebuilt = "rebuilding" in (root / "logs" / "remecli.log").read_text()
+    delays.sort()
+    p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+    print(
+        f"machine: {os.cpu_count()} cores; 3 serve processes, 3 writers, {args.writes} cards each"
+    )
+    print(f"visibility delays: {len(delays)} (write answered → found by another process)")
+    print(
+        f"p50 {statistics.median(delays):.2f} s   p95 {p95:.2f} s   max {delays[-1]:.2f} s   "
+        f"index rebuilt: {'yes' if rebuilt else 'no'}"
+    )
+    print(f"reproduce: nice -n 5 python benchmarks/coherence.py --writes {args.writes}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""`remecli where` (which memory is in use, and why) and `remecli init` (make a project memory).
+
+A `.reme/` folder in the current folder or a parent is a project memory; otherwise remecli uses
+the memory home (`$XDG_DATA_HOME/remecli`, else `~/.local/share/remecli`); `working_dir=` or
+`REME_WORKING_DIR` name one explicitly (see `remecli.config.locations.choose_memory`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from remecli.surfaces.cli.base import SettingsCommand
+
+
+@click.command(cls=SettingsCommand)
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def where(as_json: bool, setting_args: list[str]) -> int:
+    """Which memory is in use here, and why.
+
+    \b
+    remecli where
+    remecli where --json
+    remecli where working_dir=~/notes/.reme
+    """
+    from remecli.config.errors import ConfigError
+    from remecli.config.loader import load_settings_and_memory
+    from remecli.config.locations import PROJECT_FOLDER, git_work_tree, ignored_by_git
+
+    try:
+        _settings, choice = load_settings_and_memory(setting_args)
+    except ConfigError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 2
+    exists = (choice.root / "MEMORY.md").is_file()
+    info: dict[str, object] = {
+        "memory": str(choice.root),
+        "kind": choice.kind,
+        "why": choice.reason,
+        "exists": exists,
+    }
+    if choice.root.name == PROJECT_FOLDER and git_work_tree(choice.root.parent) is not None:
+        info["ignored_by_git"] = ignored_by_git(choice.root)
+    if as_json:
+        print(json.dumps(info, indent=2))
+        return 0
+    kinds = {"project": "project memory", "home": "memory home", "set": "named explicitly"}
+    print(f"memory  {choice.root}")
+    print(f"kind    {kinds[choice.kind]}")
+    print(f"why     {choice.reason}")
+    print(f"exists  {'yes' if exists else 'not yet (created on first use)'}")
+    if "ignored_by_git" in info:
+        gitignore = choice.root.parent / ".gitignore"
+        print(
+            f"git     ignored ({gitignore})"
+            if info["ignored_by_git"]
+            else f"git     NOT ignored: add {PROJECT_FOLDER}/ to {gitignore}"
+        )
+    return 0
+
+
+@click.command(cls=SettingsCommand)
+@click.argument(
+    "folder", required=False, type=click.Path(file_okay=False, path_type=Path), default=None
+)
+def init(folder: Path | None, setting_args: list[str]) -> int:
+    """Make a project memory: FOLDER/.reme (default: the current folder).
+
+    remecli then uses it in FOLDER and every folder below it. In a git work tree, .reme/ is
+    added to FOLDER/.gitignore (it holds conversations).
+
+    \b
+    remecli init
+    remecli init ~/code/myproject
+    """
+    from remecli.config.locations import (
+        PROJECT_FOLDER,
+        Locations,
+        find_project_memory,
+        ignore_in_git,
+    )
+
+    if setting_args:
+        print("remecli init: takes a FOLDER, no settings", file=sys.stderr)
+        return 2
+    base = (folder or Path.cwd()).expanduser().resolve()
+    root = base / PROJECT_FOLDER
+    if root.is_dir():
+        print(f"a project memory already exists at {root}")
+        return 0
+    if root.exists():
+        print(f"remecli init: {root} exists and is not a folder; move it away", file=sys.stderr)
+        return 1
+    outer = find_project_memory(base)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        note = ignore_in_git(root)
+        Locations(root).ensure()
+    except OSError as exc:
+        print(f"remecli init: cannot create {root}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"created a project memory at {root}")
+    if note:
+        print(note)
+    if outer is not None:
+        print(f"it takes the place of {outer} in {base} and below")
+    if os.environ.get("REME_WORKING_DIR"):
+        print(
+            "note: REME_WORKING_DIR is set and wins over project memories; unset it to use this one"
+        )
+    return 0
