@@ -195,8 +195,7 @@ class FileMemory:
                     return
                 try:  # this process wrote `rel`: searchable everywhere without the watcher's wait
                     await index.sync(paths={rel})
-                except Exception as exc:
-            self.index_failure = exc
+                except Exception:
                     log.exception("indexing %s after writing it failed", rel)
 
             def written(rel: str) -> None:  # (called in the writer's thread)
