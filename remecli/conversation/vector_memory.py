@@ -91,7 +91,7 @@ class VectorMemory:
 
     async def retrieve(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
         """Personal, task and tool memories relevant to `query`, best first."""
-        result = await self.reme().retrieve_memory(query=query, top_k=top_k)
+        result = await self.reme().retrieve(query=query, top_k=top_k)
         return [node.to_dict() for node in result.nodes]
 
     async def close(self) -> None:

@@ -24,6 +24,7 @@ VECTOR_OPS = [
     "memory_vector_update",
     "memory_vector_list",
     "memory_vector_delete",
+    "memory_vector_delete_all",
 ]
 READING = {"memory_vector_retrieve", "memory_vector_get", "memory_vector_list"}
 VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
@@ -33,6 +34,7 @@ VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
     "memory_vector_get": {"memory_id": "x"},
     "memory_vector_update": {"memory_id": "x", "memory_content": "y"},
     "memory_vector_delete": {"memory_id": "x"},
+    "memory_vector_delete_all": {"confirm": True},
 }
 OPENAI_KEY = "sk-proj-" + "Zy8xWv6uTs4rQp2oNm0lKj8hGf6eDc4bA2zY0xWv"
 

@@ -96,6 +96,10 @@ class LocalVectorStore:
             )  # WAL: durable at checkpoints, never corrupt
             self._db.executescript(_SCHEMA)
             self._check_meta(embedding_model)
+            with self._db:  # memories stored as `task` by earlier versions are `procedural`
+                self._db.execute(
+                    "UPDATE memories SET memory_type = 'procedural' WHERE memory_type = 'task'"
+                )
         except sqlite3.DatabaseError as exc:
             raise VectorStoreError(
                 f"cannot open the memory store {self.path} ({exc}); move the file away to start "
@@ -180,7 +184,7 @@ class LocalVectorStore:
                     cursor = self._db.execute(
                         f"INSERT INTO memories ({_COLUMNS}, metadata, vector) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [*fields.values(), json.dumps(node.metadata), self._blob(vector)],
+                        [*fields.values(), json.dumps(node.stored_metadata()), self._blob(vector)],
                     )
                     seq = int(cursor.lastrowid or 0)
                     self._put_terms(seq, node)
@@ -213,11 +217,13 @@ class LocalVectorStore:
             for name, value in fields.items():
                 setattr(node, name, value)
             node.__post_init__()
+            merged = node.stored_metadata()
             for key, value in (metadata or {}).items():
                 if value is None:
-                    node.metadata.pop(key, None)
+                    merged.pop(key, None)
                 else:
-                    node.metadata[key] = value
+                    merged[key] = value
+            node.take_stored_metadata(merged)
             clash = self._db.execute(
                 "SELECT memory_id FROM memories WHERE memory_type = ? AND memory_target = ? "
                 "AND content_hash = ? AND seq != ?",
@@ -227,7 +233,7 @@ class LocalVectorStore:
                 raise DuplicateContentError(clash[0])
             stored = node.stored_fields()
             assignments = ", ".join(f"{name} = ?" for name in stored)
-            params: list[Any] = [*stored.values(), json.dumps(node.metadata)]
+            params: list[Any] = [*stored.values(), json.dumps(node.stored_metadata())]
             sql = f"UPDATE memories SET {assignments}, metadata = ?"
             if vector is not None:
                 sql += ", vector = ?"
