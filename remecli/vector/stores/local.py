@@ -8,6 +8,7 @@ One lock serializes writers of this process; another process's commits are notic
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -76,6 +77,21 @@ def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(parts)) if parts else "", params
 
 
+FILE_MODE = 0o600  # memories are private to the user (SQLite gives -wal/-shm the same mode)
+
+
+def private_files(path: Path) -> None:
+    """Create the database file 0600 (before SQLite does, with the umask's mode) and make an
+    existing one and its -wal / -shm files private too."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+    except OSError:
+        return  # SQLite reports what is wrong with the path
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.exists() and (file.stat().st_mode & 0o777) != FILE_MODE:
+            os.chmod(file, FILE_MODE)
+
+
 SQLITE = SqlDialect(render_conditions, _value_expr, seq="m.seq", mark="?", nulls_last=False)
 
 
@@ -83,8 +99,9 @@ class LocalVectorStore:
     """SQLite + numpy; see the module docstring."""
 
     def __init__(self, folder: Path, dimensions: int, embedding_model: str = "") -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.path = folder / "memories.sqlite3"
+        private_files(self.path)
         self.dimensions = dimensions
         self._lock = threading.RLock()
         try:
