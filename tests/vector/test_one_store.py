@@ -35,6 +35,7 @@ def test_an_old_store_moves_to_the_one_place(fake_ai, tmp_path, capsys, monkeypa
     assert [n["content"] for n in json.loads(listed.stdout)] == ["Alice likes tea"]
     assert not layout.old_vector_store_dir.exists()
     assert (layout.vector_store_dir / "memories.sqlite3").is_file()
+    assert _mode(layout.vector_store_dir) == 0o700  # the moved folder is private too
 
 
 def test_the_command_line_stores_no_secret_and_private_files(

@@ -82,8 +82,11 @@ FILE_MODE = 0o600  # memories are private to the user (SQLite gives -wal/-shm th
 
 def private_files(path: Path) -> None:
     """Create the database file 0600 (before SQLite does, with the umask's mode) and make an
-    existing one and its -wal / -shm files private too."""
+    existing one, its -wal / -shm files and its own folder (`vector_store/…`) private too."""
     try:
+        own = "vector_store" in (path.parent.name, path.parent.parent.name)  # not a user's folder
+        if own and (path.parent.stat().st_mode & 0o777) != 0o700:
+            os.chmod(path.parent, 0o700)
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
     except OSError:
         return  # SQLite reports what is wrong with the path
