@@ -238,12 +238,14 @@ class VectorMemoryBase:
         return stored
 
     async def get_memory(self, memory_id: str, missing_ok: bool = False) -> MemoryNode | None:
-        """The memory with this id; raises MemoryNotFoundError (a KeyError) when there is none,
-        as the reference does, or returns None with `missing_ok=True`."""
+        """The memory with this id (its `vector` too); raises MemoryNotFoundError (a KeyError)
+        when there is none, as the reference does, or returns None with `missing_ok=True`."""
         await self.start()
         node = await asyncio.to_thread(self.store.get, memory_id)
         if node is None and not missing_ok:
             raise MemoryNotFoundError(memory_id)
+        if node is not None:  # the reference hands out the vector with the node
+            node.vector = await asyncio.to_thread(self.store.vector_of, memory_id)
         return node
 
     async def update_memory(

@@ -71,6 +71,7 @@ async def test_the_reference_constructor_and_crud_calls(fake_ai, tmp_path: Path)
     assert {"vector", "message_time", "time_created", "author"} <= set(dumped)
     fetched = await reme.get_memory(memory_id=node.memory_id)
     assert fetched.ref_memory_id == "history-1" and fetched.metadata == {"project": "shop"}
+    assert len(fetched.vector) == 64 and abs(sum(x * x for x in fetched.vector) - 1) < 1e-3
     updated = await reme.update_memory(
         memory_id=node.memory_id,
         user_name="alice",
@@ -195,3 +196,33 @@ async def test_a_bare_reme_reads_the_env_file_and_a_config_file(
     await reme.close()
     assert (tmp_path / ".reme" / "vector_store" / "shop" / "memories.sqlite3").is_file()
     assert json.loads(json.dumps(reme.store_config))["collection_name"] == "shop"
+
+
+async def test_pgvector_takes_the_reference_config_names(fake_ai, tmp_path: Path, pg_dsn) -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(pg_dsn)
+    parts = {"host": info.get("host"), "port": info.get("port"), "user": info.get("user")}
+    store = {
+        "backend": "pgvector",
+        "collection_name": "compat_reference",
+        **{key: value for key, value in parts.items() if value},
+        "database": info.get("dbname") or "postgres",
+        "password": info.get("password") or "",
+        "min_size": 1,
+        "max_size": 4,
+        "use_hnsw": True,
+        "embedding_model": "default",
+    }
+    reme = reference_reme(fake_ai, tmp_path / ".reme", default_vector_store_config=store)
+    await reme.start()
+    node = await reme.add_memory(
+        memory_content="Run tests before shipping", task_name="code_writing", project="shop"
+    )
+    fetched = await reme.get_memory(memory_id=node.memory_id)
+    assert (fetched.memory_type, fetched.metadata) == ("procedural", {"project": "shop"})
+    assert len(fetched.vector) == 64
+    assert [n.memory_id for n in await reme.list_memory(task_name="code_writing")] == [
+        node.memory_id
+    ]
+    await reme.close()

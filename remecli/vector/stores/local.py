@@ -174,6 +174,14 @@ class LocalVectorStore:
         marks = ",".join("?" * len(seqs))
         return dict(self._nodes(f"{_SELECT} WHERE m.seq IN ({marks})", list(seqs)))
 
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT vector FROM memories WHERE memory_id = ?", (memory_id,)
+            ).fetchone()
+        return None if row is None else np.frombuffer(row[0], dtype=np.float32).tolist()
+
     @staticmethod
     def _blob(vector: np.ndarray) -> bytes:
         return np.ascontiguousarray(vector, dtype=np.float32).tobytes()

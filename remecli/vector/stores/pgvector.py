@@ -225,6 +225,17 @@ class PgVectorStore:
         )
         return found[0] if found else None
 
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        with self._connection() as conn:
+            row = conn.execute(
+                self._sql("SELECT embedding FROM {table} WHERE memory_id = %s"), [memory_id]
+            ).fetchone()
+        if row is None:
+            return None
+        value = row[0].to_list() if hasattr(row[0], "to_list") else row[0]
+        return [float(x) for x in value]
+
     def update(
         self,
         memory_id: str,
