@@ -262,8 +262,18 @@ class Locations:
 
     @property
     def vector_dir(self) -> Path:
-        """The vector-based memory (personal, task and tool memories) when it is enabled."""
+        """The vector-based memory (personal, procedural and tool memories, profiles)."""
         return self.root / "vector"
+
+    @property
+    def vector_store_dir(self) -> Path:
+        """The embedded vector store, shared by the assistant and `remecli memories`."""
+        return self.vector_dir / "vector_store"
+
+    @property
+    def old_vector_store_dir(self) -> Path:
+        """Where `remecli memories` kept its store before (moved to `vector_store_dir`)."""
+        return self.root / "vector_store"
 
     @property
     def logs_dir(self) -> Path:

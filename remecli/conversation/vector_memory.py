@@ -4,7 +4,9 @@ tools it called; the agent can `retrieve_memory`, and the `memory_vector_*` oper
 (remecli/ops/vector_ops.py) reach the same store. Secrets are redacted by ReMe itself before
 anything is stored (`memory.redact_secrets`).
 
-Stored under `<working_dir>/vector/` (or the configured store). The Markdown memory stays the
+Stored under `<working_dir>/vector/vector_store/` (`Locations.vector_store_dir`; a store an
+earlier `remecli memories` kept at `<working_dir>/vector_store/` is moved there), or the
+configured store. The Markdown memory stays the
 source of truth: a vector summary still running at exit is waited for a few seconds, then
 dropped (the same conversation is in the day's topic card and its transcript).
 """
@@ -26,6 +28,34 @@ log = logging.getLogger(__name__)
 CLOSE_WAIT_S = 5.0
 
 
+def store_config(configured: dict[str, Any], layout: WorkingDir) -> dict[str, Any]:
+    """The store settings, the embedded store at its one place (`Locations.vector_store_dir`)."""
+    config = dict(configured)
+    local = (config.get("backend") or "local") == "local"
+    if local and not (config.get("path") or config.get("db_path")):
+        config["path"] = str(layout.vector_store_dir)
+    return config
+
+
+def move_old_store(layout: WorkingDir) -> None:
+    """Move the store an earlier `remecli memories` kept at `<working_dir>/vector_store/` to the
+    one place, unless a store is there already (then the old one is left, with a warning)."""
+    old, new = layout.old_vector_store_dir, layout.vector_store_dir
+    if not (old / "memories.sqlite3").is_file():
+        return
+    if (new / "memories.sqlite3").exists():
+        log.warning(
+            "vector memory: %s holds an older store that is not used (the store is %s); move "
+            "its memories with `remecli memories list --json` and `add`, then delete it",
+            old,
+            new,
+        )
+        return
+    new.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    old.rename(new)
+    log.info("vector memory: moved %s to %s", old, new)
+
+
 class VectorMemory:
     """Personal and tool memory of one working dir, summarized in the background."""
 
@@ -45,6 +75,7 @@ class VectorMemory:
         if self._reme is None:
             from remecli.vector import ReMe
 
+            move_old_store(self.layout)
             llm, embedding = self.settings.llm, self.settings.search.embedding
             backend = "openai" if embedding.backend == "api" else embedding.backend
             self._reme = ReMe(
@@ -64,7 +95,9 @@ class VectorMemory:
                     "base_url": embedding.base_url,
                     "dimensions": embedding.dimensions or None,
                 },
-                default_vector_store_config=dict(self.settings.memory.vector.store),
+                default_vector_store_config=store_config(
+                    self.settings.memory.vector.store, self.layout
+                ),
                 language=self.settings.language,
                 redact_secrets=self.settings.memory.redact_secrets,  # ReMe redacts what it stores
             )
@@ -91,7 +124,7 @@ class VectorMemory:
 
     async def retrieve(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
         """Personal, task and tool memories relevant to `query`, best first."""
-        result = await self.reme().retrieve_memory(query=query, top_k=top_k)
+        result = await self.reme().retrieve(query=query, top_k=top_k)
         return [node.to_dict() for node in result.nodes]
 
     async def close(self) -> None:

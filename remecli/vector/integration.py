@@ -21,4 +21,8 @@ async def remember_conversation(
     personal memory and, with `tools`, into the tool memory of each tool called (at most 8).
     Returns the changed nodes (`action` = add / update / delete)."""
     tool_names = render(messages).tools[:MAX_TOOLS] if tools else []
-    return await reme.summarize_memory(messages, user_name=user_name, tool_name=tool_names or None)
+    changed = await reme.summarize_memory(
+        messages, user_name=user_name, tool_name=tool_names or None
+    )
+    assert isinstance(changed, list)
+    return changed

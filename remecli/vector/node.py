@@ -1,19 +1,28 @@
-"""MemoryNode: one memory (personal, task, tool or history), its stable id and content hash."""
+"""MemoryNode: one memory (identity, personal, procedural, tool, summary or history), its stable
+id and content hash. The types and fields are the reference ReMe's (`task` is read as
+`procedural`, the name this store used before)."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+IDENTITY = "identity"
 PERSONAL = "personal"
-TASK = "task"
+PROCEDURAL = "procedural"
+TASK = PROCEDURAL  # task memory is procedural memory (the reference's name)
 TOOL = "tool"
+SUMMARY = "summary"
 HISTORY = "history"
-MEMORY_TYPES = (PERSONAL, TASK, TOOL, HISTORY)
+MEMORY_TYPES = (IDENTITY, PERSONAL, PROCEDURAL, TOOL, SUMMARY, HISTORY)
+OLD_TYPE_NAMES = {"task": PROCEDURAL}  # stored by earlier versions; migrated when a store opens
+# Kept in the stored metadata under these keys (the reference keeps them beside the metadata).
+RESERVED_METADATA = ("ref_memory_id", "score")
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 HISTORY_EMBED_CHARS = 4_000
@@ -35,6 +44,12 @@ COLUMNS = (
 )
 TIME_FIELDS = ("message_time", "time_created", "time_modified")
 NULLABLE = ("message_time",)  # the only column that may hold no value
+
+
+def memory_type_name(value: Any) -> str:
+    """The canonical name of a memory type (`task` → `procedural`; enum members by value)."""
+    name = str(getattr(value, "value", value))
+    return OLD_TYPE_NAMES.get(name, name)
 
 
 def now_text() -> str:
@@ -80,30 +95,35 @@ def new_memory_id() -> str:
 
 @dataclass
 class MemoryNode:
-    """One memory. `score` is the similarity of a retrieval (never stored); `action` tells what
-    `summarize_memory` did with it (`add`, `update`, `delete`; never stored either)."""
+    """One memory, with the reference's fields. `score` is the stored importance, replaced by
+    the similarity in a retrieval's results; `vector` is filled when the store hands it out;
+    `action` tells what `summarize_memory` did with it (`add`, `update`, `delete`; not stored)."""
 
     memory_type: str
     memory_target: str
     content: str
     memory_id: str = field(default_factory=new_memory_id)
     when_to_use: str = ""
-    message_time: str | None = None
+    message_time: str = ""
+    ref_memory_id: str = ""
     time_created: str = field(default_factory=now_text)
     time_modified: str = ""
     author: str = ""
+    score: float = 0.0
+    vector: list[float] | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-    score: float | None = None
     action: str | None = None
 
     def __post_init__(self) -> None:
+        self.memory_type = memory_type_name(self.memory_type)
         if self.memory_type not in MEMORY_TYPES:
             raise ValueError(
                 f"unknown memory_type {self.memory_type!r}; use one of {', '.join(MEMORY_TYPES)}"
             )
         self.time_created = normalize_time(self.time_created) or now_text()
         self.time_modified = normalize_time(self.time_modified) or self.time_created
-        self.message_time = normalize_time(self.message_time)
+        self.message_time = normalize_time(self.message_time) or ""
+        self.score = float(self.score or 0.0)
 
     @property
     def content_hash(self) -> str:
@@ -116,13 +136,33 @@ class MemoryNode:
         text = f"{self.when_to_use}\n{self.content}" if self.when_to_use else self.content
         return text[:HISTORY_EMBED_CHARS] if self.memory_type == HISTORY else text
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (transient `score`/`action` only when set)."""
+    def model_dump(
+        self, *, exclude: set[str] | None = None, exclude_none: bool = False, **_: Any
+    ) -> dict[str, Any]:
+        """Every field as a dict, as the reference's pydantic `MemoryNode.model_dump()`."""
         data = asdict(self)
-        for transient in ("score", "action"):
-            if data[transient] is None:
-                del data[transient]
+        for name in exclude or ():
+            data.pop(name, None)
+        if exclude_none:
+            data = {key: value for key, value in data.items() if value is not None}
         return data
+
+    def model_dump_json(self, **options: Any) -> str:
+        """`model_dump()` as JSON text."""
+        return json.dumps(self.model_dump(**options), ensure_ascii=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (`vector` and `action` only when set)."""
+        return self.model_dump(exclude_none=True)
+
+    def stored_metadata(self) -> dict[str, Any]:
+        """The metadata as a store keeps it: `ref_memory_id` and `score` beside the user's keys."""
+        kept: dict[str, Any] = {}
+        if self.ref_memory_id:
+            kept["ref_memory_id"] = self.ref_memory_id
+        if self.score:
+            kept["score"] = self.score
+        return {**kept, **self.metadata}
 
     def stored_fields(self) -> dict[str, Any]:
         """Column values as a store writes them (metadata separately)."""
@@ -133,29 +173,38 @@ class MemoryNode:
             "content": self.content,
             "content_hash": self.content_hash,
             "when_to_use": self.when_to_use,
-            "message_time": self.message_time,
+            "message_time": self.message_time or None,
             "time_created": self.time_created,
             "time_modified": self.time_modified,
             "author": self.author,
         }
 
+    def take_stored_metadata(self, stored: dict[str, Any]) -> MemoryNode:
+        """Set `ref_memory_id`, `score` and `metadata` from metadata as a store keeps it."""
+        extra = dict(stored or {})
+        score = extra.pop("score", 0.0)
+        self.ref_memory_id = str(extra.pop("ref_memory_id", "") or "")
+        self.score = float(score) if isinstance(score, int | float) else 0.0
+        self.metadata = extra
+        return self
+
     @classmethod
     def from_row(cls, row: dict[str, Any], metadata: dict[str, Any]) -> MemoryNode:
-        """Rebuild a node from stored column values and its metadata."""
-        return cls(
+        """Rebuild a node from stored column values and its stored metadata."""
+        node = cls(
             memory_type=row["memory_type"],
             memory_target=row["memory_target"],
             content=row["content"],
             memory_id=row["memory_id"],
             when_to_use=row.get("when_to_use") or "",
-            message_time=row.get("message_time"),
+            message_time=row.get("message_time") or "",
             time_created=row["time_created"],
             time_modified=row.get("time_modified") or "",
             author=row.get("author") or "",
-            metadata=dict(metadata or {}),
         )
+        return node.take_stored_metadata(metadata)
 
     def __str__(self) -> str:
         when = self.message_time or self.time_created
-        score = f" score={self.score:.3f}" if self.score is not None else ""
+        score = f" score={self.score:.3f}" if self.score else ""
         return f"[{self.memory_type}:{self.memory_target} {when}{score}] {self.content}"

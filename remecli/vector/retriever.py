@@ -4,6 +4,7 @@ optional grounded summary that cites memories with their times and shows conflic
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,28 @@ if TYPE_CHECKING:
     from remecli.vector.reme import ReMe
 
 CANDIDATES_PER_RESULT = 4
+RECENT_USER_MESSAGES = 3  # of `messages`, joined to a retrieval's query
+_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+
+
+def query_from(query: str, messages: list[Any] | None) -> str:
+    """The query followed by the last few user messages (what the conversation is about)."""
+    recent = []
+    for message in messages or []:
+        role = message.get("role") if isinstance(message, dict) else getattr(message, "role", "")
+        content = (
+            message.get("content") if isinstance(message, dict) else getattr(message, "content", "")
+        )
+        if str(role) == "user" and isinstance(content, str) and content.strip():
+            recent.append(content.strip())
+    parts = [(query or "").strip(), *recent[-RECENT_USER_MESSAGES:]]
+    return "\n".join(part for part in parts if part)
+
+
+def days_named(query: str) -> list[str] | None:
+    """[first, last] day named in the query as YYYY-MM-DD (the time filter), else None."""
+    days = sorted(set(_DAY.findall(query)))
+    return [days[0], days[-1]] if days else None
 
 
 @dataclass
@@ -88,7 +111,9 @@ async def search_one(
     return out
 
 
-async def grounded_summary(reme: ReMe, query: str, nodes: list[MemoryNode]) -> str:
+async def grounded_summary(
+    reme: ReMe, query: str, nodes: list[MemoryNode], chat: Any = None, description: str = ""
+) -> str:
     """A short answer citing [M1]… with times; conflicts shown, not hidden."""
     shown = [
         {
@@ -100,6 +125,8 @@ async def grounded_summary(reme: ReMe, query: str, nodes: list[MemoryNode]) -> s
         }
         for i, n in enumerate(nodes, start=1)
     ]
-    user = prompt("answer", reme.language, query=query, memories=as_json_list(shown))
-    answer = await reme.chat.complete(prompt("system", reme.language), user, what="memory summary")
+    asked = f"{query}\n(context: {description})" if description else query
+    user = prompt("answer", reme.language, query=asked, memories=as_json_list(shown))
+    chat = chat or reme.chat
+    answer = await chat.complete(prompt("system", reme.language), user, what="memory summary")
     return answer.strip()

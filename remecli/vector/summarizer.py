@@ -12,16 +12,18 @@ import numpy as np
 from remecli.llm.json_answer import json_from_answer
 from remecli.vector.chat import says_nothing
 from remecli.vector.conversation import Transcript, as_json_list
-from remecli.vector.node import HISTORY, MemoryNode, normalize_time
+from remecli.vector.node import HISTORY, PROCEDURAL, MemoryNode, normalize_time
 from remecli.vector.prompts import prompt
 from remecli.vector.stores import DuplicateContentError
 
 if TYPE_CHECKING:
+    from remecli.vector.chat import ChatClient
     from remecli.vector.reme import ReMe
 
 log = logging.getLogger(__name__)
 
 SIMILAR_PER_CANDIDATE = 5
+PROMPT_KIND = {PROCEDURAL: "task"}  # procedural memory's prompt is extract_task
 ACTIONS = ("ADD", "UPDATE", "DELETE", "NONE")
 
 
@@ -31,9 +33,9 @@ def _candidate(item: Any, kind: str, target: str, author: str, source: str) -> M
     if not isinstance(item, dict) or not str(item.get("content") or "").strip():
         return None
     try:
-        when = normalize_time(item.get("message_time"))
+        when = normalize_time(item.get("message_time")) or ""
     except ValueError:
-        when = None
+        when = ""
     return MemoryNode(
         memory_type=kind,
         memory_target=target,
@@ -41,44 +43,84 @@ def _candidate(item: Any, kind: str, target: str, author: str, source: str) -> M
         when_to_use=str(item.get("when_to_use") or "").strip(),
         message_time=when,
         author=author,
+        ref_memory_id=source,
         metadata={"source": source},
     )
 
 
+def profile_rows(items: list[Any]) -> list[dict[str, Any]]:
+    """The `profile_key` / `profile_value` pairs of an extraction answer's items."""
+    rows = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        key, value = item.get("profile_key"), item.get("profile_value")
+        if isinstance(key, str) and key.strip() and value not in (None, ""):
+            try:
+                when = normalize_time(item.get("message_time")) or ""
+            except ValueError:
+                when = ""
+            rows.append(
+                {"profile_key": key.strip(), "profile_value": str(value), "message_time": when}
+            )
+    return rows
+
+
 async def extract(
-    reme: ReMe, kind: str, target: str, transcript: Transcript, source: str
+    reme: ReMe,
+    kind: str,
+    target: str,
+    transcript: Transcript,
+    source: str,
+    chat: ChatClient | None = None,
+    description: str = "",
+    profiles: list[dict[str, Any]] | None = None,
 ) -> list[MemoryNode]:
-    """Candidate memories of one target (empty for small talk); one retry on unreadable JSON."""
-    user = prompt(f"extract_{kind}", reme.language, target=target, conversation=transcript.text)
+    """Candidate memories of one target (empty for small talk); one retry on unreadable JSON.
+    `description` (what the conversation is about) is shown to the model before it; lasting
+    attributes the model names (`profile_key` / `profile_value`) are appended to `profiles`."""
+    chat = chat or reme.chat
+    text = f"({description})\n{transcript.text}" if description else transcript.text
+    user = prompt(
+        f"extract_{PROMPT_KIND.get(kind, kind)}", reme.language, target=target, conversation=text
+    )
     system = prompt("system", reme.language)
     for _attempt in range(2):
-        answer = await reme.chat.complete(system, user, what=f"{kind} memory extraction")
+        answer = await chat.complete(system, user, what=f"{kind} memory extraction")
         if says_nothing(answer):
             return []
         items = json_from_answer(answer)
         if isinstance(items, dict):
             items = items.get("memories") or [items]
         if isinstance(items, list):
-            author = reme.chat.settings.model_name
+            author = chat.settings.model_name
             found = [_candidate(i, kind, target, author, source) for i in items]
+            if profiles is not None:
+                profiles.extend(profile_rows(items))
             return [c for c in found if c is not None]
         log.warning("unreadable %s extraction answer: %.200s", kind, answer)
     return []
 
 
 async def reconcile(
-    reme: ReMe, kind: str, target: str, candidates: list[MemoryNode]
+    reme: ReMe,
+    kind: str,
+    target: str,
+    candidates: list[MemoryNode],
+    chat: ChatClient | None = None,
+    similar_k: int = SIMILAR_PER_CANDIDATE,
 ) -> list[MemoryNode]:
-    """Apply the model's decision for every candidate; the nodes that changed."""
+    """Apply the model's decision for every candidate (shown its `similar_k` nearest existing
+    memories); the nodes that changed."""
     vectors = await reme.embed_documents([c.embedding_text() for c in candidates])
     existing: dict[str, MemoryNode] = {}
     for vector in vectors:
-        for hit in await reme.similar(vector, kind, target, SIMILAR_PER_CANDIDATE):
+        for hit in await reme.similar(vector, kind, target, similar_k):
             existing.setdefault(hit.memory_id, hit)
     if not existing:
         decisions: dict[int, dict[str, Any]] = {}
     else:
-        decisions = await _decide(reme, target, candidates, list(existing.values()))
+        decisions = await _decide(reme, target, candidates, list(existing.values()), chat)
     labels = {f"E{i}": node for i, node in enumerate(existing.values(), start=1)}
     changed: list[MemoryNode] = []
     to_add: list[tuple[MemoryNode, Any]] = []
@@ -90,7 +132,7 @@ async def reconcile(
             continue
         if action == "DELETE" and chosen is not None:
             if await reme.delete_memory(chosen.memory_id):
-                chosen.action, chosen.score = "delete", None
+                chosen.action, chosen.score = "delete", 0.0
                 changed.append(chosen)
             continue
         if action == "UPDATE" and chosen is not None:
@@ -116,12 +158,12 @@ async def _update(
             chosen.memory_id,
             memory_content=content,
             when_to_use=candidate.when_to_use or None,
-            message_time=candidate.message_time,
+            message_time=candidate.message_time or None,
             metadata={"source": candidate.metadata.get("source")},
         )
     except DuplicateContentError:  # the merged text is already another memory: drop this one
         await reme.delete_memory(chosen.memory_id)
-        chosen.action, chosen.score = "delete", None
+        chosen.action, chosen.score = "delete", 0.0
         return [chosen]
     except KeyError:  # deleted meanwhile
         return []
@@ -130,7 +172,11 @@ async def _update(
 
 
 async def _decide(
-    reme: ReMe, target: str, candidates: list[MemoryNode], existing: list[MemoryNode]
+    reme: ReMe,
+    target: str,
+    candidates: list[MemoryNode],
+    existing: list[MemoryNode],
+    chat: ChatClient | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Decision per candidate index (missing or unreadable ones default to ADD)."""
     shown_existing = [
@@ -148,7 +194,8 @@ async def _decide(
         existing=as_json_list(shown_existing),
         candidates=as_json_list(shown_candidates),
     )
-    answer = await reme.chat.complete(prompt("system", reme.language), user, what="memory decision")
+    chat = chat or reme.chat
+    answer = await chat.complete(prompt("system", reme.language), user, what="memory decision")
     items = json_from_answer(answer)
     if isinstance(items, dict):
         items = items.get("decisions") or [items]
@@ -171,7 +218,7 @@ def history_node(transcript: Transcript, targets: list[tuple[str, str]], author:
         memory_type=HISTORY,
         memory_target=targets[0][1],
         content=transcript.text,
-        message_time=transcript.last_time,
+        message_time=transcript.last_time or "",
         author=author,
         metadata={"targets": [f"{kind}:{name}" for kind, name in targets]},
     )

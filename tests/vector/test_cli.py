@@ -91,7 +91,9 @@ def test_memories_commands_round_trip(
     assert run("delete", node["memory_id"]).stdout.strip() == "deleted 1 memory"
     missing = run("get", node["memory_id"])
     assert missing.returncode == 1
-    assert missing.stderr.strip() == f"remecli memories: no memory with id '{node['memory_id']}'"
+    assert missing.stderr.strip().startswith(
+        f"remecli memories: no memory with id '{node['memory_id']}'"
+    )
 
 
 @pytest.mark.parametrize(
@@ -134,3 +136,30 @@ def test_the_command_line_and_the_assistant_share_one_store(
             await reme.close()
 
     assert asyncio.run(in_the_assistant()) == ["Alice likes tea"]
+
+
+def test_summarize_retrieve_and_delete_all_from_the_shell(
+    fake_ai, tmp_path, capsys, monkeypatch
+) -> None:
+    from tests.vector.helpers import facts
+
+    run = runner(fake_ai, tmp_path, {"backend": "local"}, capsys, monkeypatch)
+    chat = tmp_path / "chat.json"
+    chat.write_text(
+        json.dumps([{"role": "user", "content": "I always deploy with make ship"}]),
+        encoding="utf-8",
+    )
+    fake_ai.add_text(facts("Frank deploys with make ship"))
+    summarized = run("summarize", str(chat), "--user", "frank", "--json")
+    assert summarized.returncode == 0, summarized.stderr
+    contents = {
+        n["content"] for n in json.loads(summarized.stdout) if n["memory_type"] != "history"
+    }
+    assert contents == {"Frank deploys with make ship"}
+    found = run("retrieve", "how does Frank deploy", "--user", "frank")
+    assert found.returncode == 0 and "Frank deploys with make ship" in found.stdout
+    refused = run("delete-all", "--user", "frank")
+    assert refused.returncode == 1 and "--yes" in refused.stderr
+    deleted = run("delete-all", "--user", "frank", "--yes")
+    assert deleted.returncode == 0 and deleted.stdout.strip().startswith("deleted ")
+    assert run("list", "--user", "frank").stdout.strip() == "(no memories)"

@@ -20,13 +20,9 @@ async def test_the_local_embedder_finds_memories_by_meaning(tmp_path, backend_co
             "爱丽丝喜欢在周末爬山",
         ):
             await reme.add_memory(memory_content=text, user_name="alice")
-        pet = await reme.retrieve_memory(
-            "which animal lives with her?", user_name="alice", keyword=False
-        )
+        pet = await reme.retrieve("which animal lives with her?", user_name="alice", keyword=False)
         assert pet[0].content == "Alice has a cat named Miso"
-        job = await reme.retrieve_memory(
-            "What is her profession?", user_name="alice", keyword=False
-        )
+        job = await reme.retrieve("What is her profession?", user_name="alice", keyword=False)
         assert job[0].content == "Alice works as a nurse in Lyon"
-        hobby = await reme.retrieve_memory("她周末做什么运动", user_name="alice", keyword=False)
+        hobby = await reme.retrieve("她周末做什么运动", user_name="alice", keyword=False)
         assert hobby[0].content == "爱丽丝喜欢在周末爬山"

@@ -24,6 +24,7 @@ VECTOR_OPS = [
     "memory_vector_update",
     "memory_vector_list",
     "memory_vector_delete",
+    "memory_vector_delete_all",
 ]
 READING = {"memory_vector_retrieve", "memory_vector_get", "memory_vector_list"}
 VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
@@ -33,6 +34,7 @@ VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
     "memory_vector_get": {"memory_id": "x"},
     "memory_vector_update": {"memory_id": "x", "memory_content": "y"},
     "memory_vector_delete": {"memory_id": "x"},
+    "memory_vector_delete_all": {"confirm": True},
 }
 OPENAI_KEY = "sk-proj-" + "Zy8xWv6uTs4rQp2oNm0lKj8hGf6eDc4bA2zY0xWv"
 
@@ -191,3 +193,27 @@ async def test_read_only_offers_only_the_reading_ones(fake_ai, tmp_path) -> None
     assert offered == READING
     with pytest.raises(ReadOnlyRefused):
         await runner.run("memory_vector_add", {"memory_content": "x", "user_name": "a"})
+
+
+async def test_delete_all_needs_confirmation_and_keeps_other_targets(runner: JobRunner) -> None:
+    for content, who in (("a1", "alice"), ("a2", "alice"), ("b1", "bob")):
+        await runner.run("memory_vector_add", {"memory_content": content, "user_name": who})
+    with pytest.raises(InvalidParams, match="confirm=true"):
+        await runner.run("memory_vector_delete_all", {"user_name": "alice"})
+    assert (await runner.run("memory_vector_list", {}))["count"] == 3
+    done = await runner.run("memory_vector_delete_all", {"user_name": "alice", "confirm": True})
+    assert done == {"deleted": 2}
+    left = await runner.run("memory_vector_list", {})
+    assert [m["content"] for m in left["memories"]] == ["b1"]
+
+
+async def test_retrieve_takes_messages_without_a_query(runner: JobRunner) -> None:
+    await runner.run(
+        "memory_vector_add", {"memory_content": "Erin ships on Fridays", "task_name": "ship"}
+    )
+    found = await runner.run(
+        "memory_vector_retrieve",
+        {"messages": [{"role": "user", "content": "when does Erin ship?"}], "task_name": "ship"},
+    )
+    assert [m["memory_type"] for m in found["memories"]] == ["procedural"]
+    assert "when does Erin ship?" in found["query"]

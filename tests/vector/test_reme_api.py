@@ -76,13 +76,13 @@ async def test_summarize_adds_updates_deletes_and_skips_known_facts(
     updated = next(n for n in changed if n.action == "update")
     assert updated.memory_id == vim.memory_id  # the id is stable across updates
     assert updated.message_time == "2026-03-01 10:00:00"
-    alice = await reme.list_memory(user_name="alice", sort_key="content")
+    alice = await reme.list_memory(user_name="alice", sort_key="content", reverse=False)
     assert [n.content for n in alice] == [
         "Alice drinks coffee",
         "Alice has a cat named Miso",
         "Alice uses helix (switched from vim in March 2026)",
     ]
-    assert await reme.get_memory(berlin.memory_id) is None
+    assert await reme.get_memory(berlin.memory_id, missing_ok=True) is None
     assert await reme.get_memory(bob.memory_id) is not None  # another user's memory is untouched
     [history] = await reme.list_memory(user_name="alice", memory_type="history")
     assert "[2026-03-01 10:01:00] user: Also I moved out of Berlin" in history.content
@@ -114,7 +114,7 @@ async def test_task_and_tool_memories_are_extracted_into_their_own_targets(
         messages=CONVERSATION, task_name="deploy", tool_name="bash"
     )
     stored = {(n.memory_type, n.memory_target, n.content) for n in changed if n.action == "add"}
-    assert ("task", "deploy", "Run `make test` before `make ship`") in stored
+    assert ("procedural", "deploy", "Run `make test` before `make ship`") in stored
     assert ("tool", "bash", "bash: add timeout=600 for the full test suite") in stored
     first, second = (user_prompt(r.body) for r in fake_ai.chat_requests())
     assert 'task "deploy"' in first and 'tool "bash"' in second
@@ -137,25 +137,23 @@ async def test_retrieve_scopes_filters_fuses_keywords_and_summarizes(
     )
     await reme.add_memory(memory_content="Alice likes green tea", user_name="alice")
     await reme.add_memory(memory_content="Bob deploys by hand", user_name="bob")
-    found = await reme.retrieve_memory(query="deploys", user_name="alice", top_k=2)
+    found = await reme.retrieve(query="deploys", user_name="alice", top_k=2)
     assert {n.content for n in found} == {
         "Alice deploys with make ship on Fridays",
         "Alice deploys on Mondays now",
     }
     assert all(0 < n.score <= 1 for n in found) and found[0].score >= found[1].score
-    february = await reme.retrieve_memory(
+    february = await reme.retrieve(
         query="deploy", user_name="alice", message_time=["2026-02-01", "2026-02-28"]
     )
     assert [n.content for n in february] == ["Alice deploys on Mondays now"]
-    vector_only = await reme.retrieve_memory(query="deploy", user_name="alice", keyword=False)
+    vector_only = await reme.retrieve(query="deploy", user_name="alice", keyword=False)
     assert len(vector_only) == 3 and all(-1 <= n.score <= 1 for n in vector_only)
 
     fake_ai.add_text(
         "Alice deployed on Fridays [M1] (2026-01-10) but now on Mondays [M2] (2026-02-20)."
     )
-    answer = await reme.retrieve_memory(
-        query="deploy day", user_name="alice", top_k=2, summarize=True
-    )
+    answer = await reme.retrieve(query="deploy day", user_name="alice", top_k=2, summarize=True)
     assert answer.summary.startswith("Alice deployed on Fridays [M1]")
     shown = user_prompt(fake_ai.chat_requests()[-1].body)
     assert '"time": "2026-01-10 09:00:00"' in shown and '"time": "2026-02-20 09:00:00"' in shown
@@ -185,7 +183,7 @@ async def test_crud_dedup_stable_ids_and_listing(fake_ai, tmp_path, backend_conf
         "source": "manual",
         "checked": True,
     }
-    hits = await reme.retrieve_memory(query="well-commented", user_name="alice", top_k=1)
+    hits = await reme.retrieve(query="well-commented", user_name="alice", top_k=1)
     assert hits[0].memory_id == node.memory_id
     for i in range(5):
         await reme.add_memory(
@@ -195,7 +193,9 @@ async def test_crud_dedup_stable_ids_and_listing(fake_ai, tmp_path, backend_conf
         user_name="alice", limit=3, sort_key="time_created", reverse=True
     )
     assert [n.content for n in newest] == ["fact 4", "fact 3", "fact 2"]
-    ranked = await reme.list_memory(user_name="alice", sort_key="rank", filters={"rank": [2, 4]})
+    ranked = await reme.list_memory(
+        user_name="alice", sort_key="rank", filters={"rank": [2, 4]}, reverse=False
+    )
     assert [n.content for n in ranked] == ["fact 3", "fact 2", "fact 1"]
     assert await reme.delete_memory(memory_id=node.memory_id) == 1
     assert await reme.delete_memory(memory_id=node.memory_id) == 0

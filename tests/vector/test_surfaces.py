@@ -81,6 +81,14 @@ async def test_mcp_client_lists_and_calls_the_vector_operations(fake_ai, tmp_pat
         assert [m["memory_id"] for m in found["memories"]] == [added["memory"]["memory_id"]]
         missing = await client.call_tool("memory_vector_get", {"memory_id": "nope"})
         assert missing.is_error and "memory_vector_list" in missing.content[0].text
+        unconfirmed = await client.call_tool("memory_vector_delete_all", {"user_name": "carol"})
+        assert unconfirmed.is_error and "confirm=true" in unconfirmed.content[0].text
+        deleted = payload(
+            await client.call_tool(
+                "memory_vector_delete_all", {"user_name": "carol", "confirm": True}
+            )
+        )
+        assert deleted == {"deleted": 1}
 
 
 async def test_mcp_with_vector_memory_off_says_which_setting(fake_ai, tmp_path: Path) -> None:

@@ -1,9 +1,12 @@
-"""`remecli memories list|add|get|update|delete|search`: vector memory from the shell.
+"""`remecli memories summarize|retrieve|add|get|update|list|delete|delete-all`: vector memory
+from the shell, each through its `memory_vector_*` operation (the ones MCP and HTTP serve).
 
     remecli memories add "Alice prefers tabs" --user alice
     remecli memories list --user alice --sort time_created --reverse --limit 10 --json
-    remecli memories search "code style" --user alice [--summary]
+    remecli memories retrieve "code style" --user alice [--summary]     (search: the same)
+    remecli memories summarize chat.json --user alice
     remecli memories update ID "new text"      remecli memories get ID      remecli memories delete ID…
+    remecli memories delete-all --user alice --yes
 
 The usual `config=…` and `key=value` settings apply (working_dir, llm.*, search.embedding.*);
 `--store pgvector --dsn postgresql://…` uses PostgreSQL instead of the embedded store.
@@ -23,15 +26,27 @@ from remecli.config.settings import Settings
 log = logging.getLogger(__name__)
 
 
-Action = Literal["list", "add", "get", "update", "delete", "search"]
-ACTIONS: tuple[Action, ...] = ("list", "add", "get", "update", "delete", "search")
+Action = Literal[
+    "list", "add", "get", "update", "delete", "search", "retrieve", "summarize", "delete-all"
+]
+JOB_OF: dict[str, str] = {
+    "list": "memory_vector_list",
+    "add": "memory_vector_add",
+    "get": "memory_vector_get",
+    "update": "memory_vector_update",
+    "delete": "memory_vector_delete",
+    "search": "memory_vector_retrieve",
+    "retrieve": "memory_vector_retrieve",
+    "summarize": "memory_vector_summarize",
+    "delete-all": "memory_vector_delete_all",
+}
 
 
 @dataclass(frozen=True)
 class Store:
-    """Where vector memory lives: the embedded store, or PostgreSQL with pgvector."""
+    """Where vector memory lives (None: as `memory.vector.store` says)."""
 
-    backend: Literal["local", "pgvector"] = "local"
+    backend: Literal["local", "pgvector"] | None = None
     dsn: str = ""
     table: str = "reme_memories"
 
@@ -52,6 +67,8 @@ class MemoriesRequest:
     reverse: bool = False
     when_to_use: str | None = None
     summary: bool = False
+    messages: tuple[dict[str, Any], ...] = ()
+    confirm: bool = False
 
 
 def _typed(text: str) -> Any:
@@ -76,39 +93,18 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
     return filters
 
 
-def make_reme(settings: Settings, store: Store) -> Any:
-    """A ReMe configured from remecli settings and the command-line options."""
-    from remecli.config.locations import Locations
-    from remecli.vector import ReMe
-
-    emb = settings.search.embedding
-    if emb.backend == "none":
-        raise ValueError("vector memory needs embeddings: set search.embedding.backend=auto")
-    backend = (
-        "openai" if emb.backend == "api" or (emb.backend == "auto" and emb.api_key) else "local"
-    )
-    embedding: dict[str, Any] = {"backend": backend}
-    if backend == "openai":
-        embedding.update(api_key=emb.api_key, base_url=emb.base_url, model_name=emb.model_name)
-        if emb.dimensions:
-            embedding["dimensions"] = emb.dimensions
-    store_config: dict[str, Any] = {"backend": store.backend}
+def vector_settings(settings: Settings, store: Store) -> Settings:
+    """The settings with vector memory on (and the store the options name)."""
+    changes: dict[str, object] = {"memory.vector.enabled": True}
     if store.backend == "pgvector":
-        store_config.update(dsn=store.dsn, table=store.table)
-    llm = settings.llm
-    return ReMe(
-        working_dir=Locations.from_settings(settings).vector_dir,  # the assistant's store too
-        default_llm_config={
-            "base_url": llm.base_url,
-            "api_key": llm.api_key,
-            "model_name": llm.model_name,
-            "timeout": llm.timeout,
-            "max_retries": llm.max_retries,
-        },
-        default_embedding_model_config=embedding,
-        default_vector_store_config=store_config,
-        language=settings.language,
-    )
+        changes["memory.vector.store"] = {
+            "backend": "pgvector",
+            "dsn": store.dsn,
+            "table": store.table,
+        }
+    elif store.backend == "local":
+        changes["memory.vector.store"] = {"backend": "local"}
+    return settings.with_changes(changes)
 
 
 def _need(options: MemoriesRequest, count: str, what: str) -> None:
@@ -117,70 +113,104 @@ def _need(options: MemoriesRequest, count: str, what: str) -> None:
         raise ValueError(f"remecli memories {options.action} needs {what}")
 
 
-async def run_action(reme: Any, options: MemoriesRequest) -> Any:
-    """Do the action; the result to print (nodes, a node, a count or a retrieval)."""
+def job_arguments(options: MemoriesRequest) -> dict[str, Any]:
+    """The arguments of the operation that does `options.action`."""
     who = {"user_name": options.user, "task_name": options.task, "tool_name": options.tool}
     action = options.action
     if action == "list":
-        return await reme.list_memory(
+        return {
             **who,
-            memory_type=options.memory_type,
-            filters=options.filters,
-            limit=options.limit,
-            sort_key=options.sort,
-            reverse=options.reverse,
-        )
+            "memory_type": options.memory_type,
+            "filters": options.filters or None,
+            "limit": options.limit or 100,
+            "sort_key": options.sort or "time_created",
+            "reverse": options.reverse if options.sort else True,
+        }
     if action == "add":
         _need(options, "1", 'the memory text, e.g. "Alice prefers tabs" --user alice')
-        return await reme.add_memory(
-            memory_content=options.args[0], when_to_use=options.when_to_use or "", **who
-        )
+        if sum(1 for v in who.values() if v) != 1:
+            raise ValueError("add_memory needs exactly one of user_name, task_name, tool_name")
+        return {"memory_content": options.args[0], "when_to_use": options.when_to_use or "", **who}
     if action == "get":
         _need(options, "1", "one memory id")
-        node = await reme.get_memory(options.args[0])
-        if node is None:
-            raise LookupError(f"no memory with id {options.args[0]!r}")
-        return node
+        return {"memory_id": options.args[0]}
     if action == "update":
         _need(options, "2", 'a memory id and the new text, e.g. update ID "new text"')
-        return await reme.update_memory(
-            options.args[0], memory_content=options.args[1], when_to_use=options.when_to_use, **who
-        )
+        return {
+            "memory_id": options.args[0],
+            "memory_content": options.args[1],
+            "when_to_use": options.when_to_use,
+            **who,
+        }
     if action == "delete":
         _need(options, "+", "one or more memory ids")
-        return {"deleted": await reme.delete_memory(list(options.args))}
-    _need(options, "1", 'a query, e.g. search "code style" --user alice')
-    return await reme.retrieve_memory(
-        options.args[0],
+        return {"memory_id": list(options.args)}
+    if action == "delete-all":
+        if not options.confirm:
+            raise ValueError("delete-all deletes memories for good: add --yes to go on")
+        return {"confirm": True, **who}
+    if action == "summarize":
+        if not options.messages:
+            raise ValueError("summarize needs a JSON list of messages (a file, or - for stdin)")
+        return {"messages": list(options.messages), **who}
+    _need(options, "1", f'a query, e.g. {action} "code style" --user alice')
+    return {
+        "query": options.args[0],
         **who,
-        top_k=options.limit or 10,
-        filters=options.filters,
-        summarize=options.summary,
-    )
+        "top_k": options.limit or 10,
+        "filters": options.filters or None,
+        "summarize": options.summary,
+    }
 
 
-def render(result: Any, as_json: bool) -> str:
-    """Text (one memory per line) or JSON."""
-    from remecli.vector import MemoryNode, RetrievalResult
+def _node(data: dict[str, Any]) -> Any:
+    from remecli.vector import MemoryNode
 
+    known = MemoryNode.__dataclass_fields__
+    return MemoryNode(**{k: v for k, v in data.items() if k in known})
+
+
+def render(action: str, result: dict[str, Any], as_json: bool) -> str:
+    """Text (one memory per line) or JSON of an operation's result."""
     if as_json:
-        if isinstance(result, list | MemoryNode | RetrievalResult):
-            items = result if isinstance(result, list) else [result]
-            data: Any = (
-                [n.to_dict() for n in items] if isinstance(result, list) else result.to_dict()
-            )
-        else:
-            data = result
+        data: Any = result
+        if "memory" in result:
+            data = result["memory"]
+        elif action == "list":
+            data = result["memories"]
+        elif action == "summarize":
+            data = result["changed"]
+        elif action in ("search", "retrieve"):
+            data = {k: result[k] for k in ("query", "summary", "memories")}
         return json.dumps(data, ensure_ascii=False, indent=2)
-    if isinstance(result, dict):
-        return f"deleted {result['deleted']} memor{'y' if result['deleted'] == 1 else 'ies'}"
-    if isinstance(result, RetrievalResult):
-        lines = ([result.summary, ""] if result.summary else []) + [
-            f"{n.memory_id}  {n}" for n in result.nodes
-        ]
+    if "deleted" in result:
+        count = result["deleted"]
+        return f"deleted {count} memor{'y' if count == 1 else 'ies'}"
+    if "memory" in result:
+        node = _node(result["memory"])
+        return f"{node.memory_id}  {node}"
+    if action == "summarize":
+        lines = [f"{n['action']:<6} {n['memory_id']}  {_node(n)}" for n in result["changed"]]
+        return "\n".join(lines) or "(nothing changed)"
+    nodes = [_node(n) for n in result["memories"]]
+    lines = [f"{n.memory_id}  {n}" for n in nodes]
+    if action in ("search", "retrieve"):
+        lines = ([result["summary"], ""] if result.get("summary") else []) + lines
         return "\n".join(lines) or "(no memory found)"
-    nodes = result if isinstance(result, list) else [result]
-    return "\n".join(f"{n.memory_id}  {n}" for n in nodes) or "(no memories)"
+    return "\n".join(lines) or "(no memories)"
+
+
+async def run_job(settings: Settings, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Run one vector operation on a runtime of `settings` (its vector memory only is opened)."""
+    from remecli.conversation.file_memory import FileMemory
+    from remecli.ops import JobRunner
+
+    memory = FileMemory(settings.working_dir, settings=settings)
+    runner = JobRunner(memory)
+    try:
+        return await runner.run(name, arguments)
+    finally:
+        await memory.vector.close()
 
 
 def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_json: bool) -> int:
@@ -189,16 +219,16 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
 
     setup_logging(settings)
 
-    async def go() -> Any:
-        reme = make_reme(settings, store)
-        async with reme:
-            return await run_action(reme, request)
+    from remecli.ops import JobError
 
     try:
-        result = asyncio.run(go())
-    except (ValueError, LookupError, RuntimeError) as exc:
+        arguments = job_arguments(request)
+        result = asyncio.run(
+            run_job(vector_settings(settings, store), JOB_OF[request.action], arguments)
+        )
+    except (ValueError, JobError) as exc:
         log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1
-    print(render(result, as_json))
+    print(render(request.action, result, as_json))
     return 0

@@ -1,4 +1,5 @@
-"""`remecli memories list|add|get|update|delete|search`: vector memory from the shell.
+"""`remecli memories summarize|retrieve|add|get|update|list|delete|delete-all` (and `search`, the
+same as retrieve): vector memory from the shell, through the `memory_vector_*` operations.
 
 The usual `config=…` and `key=value` settings apply (working_dir, llm.*, search.embedding.*);
 `--store pgvector --dsn postgresql://…` uses PostgreSQL instead of the embedded store.
@@ -32,7 +33,7 @@ def _common(build: Callable[..., MemoriesRequest]) -> Callable[..., int]:
         task: str | None,
         tool: str | None,
         as_json: bool,
-        store: str,
+        store: str | None,
         dsn: str,
         table: str,
         setting_args: list[str],
@@ -61,9 +62,8 @@ def _common(build: Callable[..., MemoriesRequest]) -> Callable[..., int]:
         click.option(
             "--store",
             type=click.Choice(["local", "pgvector"]),
-            default="local",
-            show_default=True,
-            help="where the memories live",
+            default=None,
+            help="where the memories live (default: memory.vector.store, else local)",
         ),
         click.option("--dsn", default="", help="PostgreSQL DSN for --store pgvector"),
         click.option("--table", default="reme_memories", show_default=True, help="pgvector table"),
@@ -97,11 +97,18 @@ def _filters(items: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _run(
-    settings: Settings, request: MemoriesRequest, store: str, dsn: str, table: str, as_json: bool
+    settings: Settings,
+    request: MemoriesRequest,
+    store: str | None,
+    dsn: str,
+    table: str,
+    as_json: bool,
 ) -> int:
     from remecli.surfaces.cli.vector import Store, memories
 
-    backend: Literal["local", "pgvector"] = "pgvector" if store == "pgvector" else "local"
+    backend: Literal["local", "pgvector"] | None = (
+        "pgvector" if store == "pgvector" or dsn else "local" if store == "local" else None
+    )
     return memories(settings, request, Store(backend, dsn, table), as_json=as_json)
 
 
@@ -112,10 +119,12 @@ def memories() -> None:
     \b
     remecli memories add "Alice prefers tabs" --user alice
     remecli memories list --user alice --sort time_created --reverse --limit 10 --json
-    remecli memories search "code style" --user alice [--summary]
+    remecli memories retrieve "code style" --user alice [--summary]
+    remecli memories summarize chat.json --user alice
     remecli memories update ID "new text"
     remecli memories get ID
     remecli memories delete ID...
+    remecli memories delete-all --user alice --yes
     """
 
 
@@ -192,24 +201,81 @@ def delete(memory_ids: tuple[str, ...]) -> MemoriesRequest:
     return MemoriesRequest("delete", memory_ids)
 
 
-@memories.command(cls=SettingsCommand)
-@click.argument("query")
-@_common
-@click.option(
-    "--filter", "filters", multiple=True, metavar="KEY=VALUE|KEY=LO..HI", help="repeatable"
-)
-@click.option("--limit", type=WholeNumber(), help="at most N memories (default 10)")
-@click.option("--summary", is_flag=True, help="add an LLM summary")
-def search(
-    query: str, filters: tuple[str, ...], limit: int | None, summary: bool
+def _retrieve(
+    action: str, query: str, filters: tuple[str, ...], limit: int | None, summary: bool
 ) -> MemoriesRequest:
-    """Retrieve the memories closest to QUERY."""
     from remecli.surfaces.cli.vector import MemoriesRequest
 
     return MemoriesRequest(
-        "search",
+        "retrieve" if action == "retrieve" else "search",
         (query,),
         filters=_filters(filters),
         limit=limit,
         summary=summary,
     )
+
+
+_QUERY_OPTIONS = (
+    click.option(
+        "--filter", "filters", multiple=True, metavar="KEY=VALUE|KEY=LO..HI", help="repeatable"
+    ),
+    click.option("--limit", type=WholeNumber(), help="at most N memories (default 10)"),
+    click.option("--summary", is_flag=True, help="add an LLM summary"),
+)
+
+
+def _query_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    for decorate in reversed(_QUERY_OPTIONS):
+        command = decorate(command)
+    return command
+
+
+@memories.command(cls=SettingsCommand)
+@click.argument("query")
+@_common
+@_query_options
+def retrieve(
+    query: str, filters: tuple[str, ...], limit: int | None, summary: bool
+) -> MemoriesRequest:
+    """Retrieve the memories closest to QUERY."""
+    return _retrieve("retrieve", query, filters, limit, summary)
+
+
+@memories.command(cls=SettingsCommand)
+@click.argument("query")
+@_common
+@_query_options
+def search(
+    query: str, filters: tuple[str, ...], limit: int | None, summary: bool
+) -> MemoriesRequest:
+    """Retrieve the memories closest to QUERY (the same as retrieve)."""
+    return _retrieve("search", query, filters, limit, summary)
+
+
+@memories.command(cls=SettingsCommand)
+@click.argument("messages_file", metavar="FILE", type=click.File("r", encoding="utf-8"))
+@_common
+def summarize(messages_file: Any) -> MemoriesRequest:
+    """Turn a conversation (FILE: a JSON list of {"role", "content"} messages; - = stdin) into
+    memories of --user, --task or --tool."""
+    import json
+
+    from remecli.surfaces.cli.vector import MemoriesRequest
+
+    try:
+        messages = json.load(messages_file)
+    except ValueError as exc:
+        raise click.UsageError(f"FILE is not JSON: {exc}") from None
+    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+        raise click.UsageError('FILE must hold a JSON list of {"role", "content"} messages')
+    return MemoriesRequest("summarize", (), messages=tuple(messages))
+
+
+@memories.command("delete-all", cls=SettingsCommand)
+@_common
+@click.option("--yes", "confirm", is_flag=True, help="yes, delete them for good")
+def delete_all(confirm: bool) -> MemoriesRequest:
+    """Delete every memory (of --user, --task or --tool)."""
+    from remecli.surfaces.cli.vector import MemoriesRequest
+
+    return MemoriesRequest("delete-all", (), confirm=confirm)

@@ -3,6 +3,7 @@ default) and `pgvector` (PostgreSQL)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,37 +12,76 @@ from remecli.vector.stores.base import DuplicateContentError, VectorStore, Vecto
 BACKENDS = ("local", "pgvector")
 
 
+DEFAULT_COLLECTION = "reme"  # the reference's default collection: the store's own folder
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$")
+# Keys of the reference's store configs that name its embedding setup or an unused index kind.
+_IGNORED = ("embedding_model",)
+
+
 def make_store(
     config: dict[str, Any], working_dir: Path, dimensions: int, embedding_model: str = ""
 ) -> VectorStore:
-    """The store `config` asks for (`{"backend": "local"}` by default)."""
-    options = dict(config or {})
+    """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
+    read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
+    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector)."""
+    options = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
     backend = options.pop("backend", "local") or "local"
     if backend == "local":
         from remecli.vector.stores.local import LocalVectorStore
 
-        folder = Path(options.pop("path", "") or working_dir / "vector_store")
+        folder = Path(options.pop("path", "") or options.pop("db_path", "") or "")
+        folder = folder if str(folder) not in ("", ".") else working_dir / "vector_store"
+        collection = options.pop("collection_name", None) or DEFAULT_COLLECTION
+        if not _NAME.match(str(collection)):
+            raise VectorStoreError(
+                f"collection_name {collection!r} is not allowed: use letters, digits, _ . -"
+            )
         _no_extra(backend, options)
+        if collection != DEFAULT_COLLECTION:
+            folder = folder / str(collection)
         return LocalVectorStore(folder, dimensions, embedding_model)
     if backend == "pgvector":
-        dsn = options.pop("dsn", "")
-        if not dsn:
-            raise VectorStoreError(
-                'the pgvector backend needs a dsn, e.g. {"backend": "pgvector", '
-                '"dsn": "postgresql://user:password@host:5432/db"}'
-            )
-        try:
-            from remecli.vector.stores.pgvector import PgVectorStore
-        except ImportError:
-            raise VectorStoreError(
-                "the pgvector backend needs psycopg: pip install 'remecli[pgvector]'"
-            ) from None
-        allowed = {"table", "hnsw", "pool_size", "connect_timeout"}
-        _no_extra(backend, {k: v for k, v in options.items() if k not in allowed})
-        return PgVectorStore(dsn, dimensions, **options)
+        return _pgvector(options, dimensions)
     raise VectorStoreError(
         f"unknown vector store backend {backend!r}; use one of {', '.join(BACKENDS)}"
     )
+
+
+def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
+    options.pop("db_path", None)
+    if "collection_name" in options:
+        options["table"] = options.pop("collection_name")
+    if "use_hnsw" in options:
+        options["hnsw"] = bool(options.pop("use_hnsw"))
+    if options.pop("use_diskann", False):
+        raise VectorStoreError("use_diskann is not supported: drop it (the HNSW index is used)")
+    options.pop("min_size", None)
+    if "max_size" in options:
+        options["pool_size"] = int(options.pop("max_size"))
+    parts = {
+        k: options.pop(k) for k in ("host", "port", "database", "user", "password") if k in options
+    }
+    dsn = options.pop("dsn", "") or ""
+    if not dsn and parts:
+        from psycopg.conninfo import make_conninfo
+
+        names = {"database": "dbname"}
+        dsn = make_conninfo(**{names.get(k, k): str(v) for k, v in parts.items()})
+    if not dsn:
+        raise VectorStoreError(
+            'the pgvector backend needs a dsn, e.g. {"backend": "pgvector", '
+            '"dsn": "postgresql://user:password@host:5432/db"} (or host, port, database, '
+            "user and password)"
+        )
+    try:
+        from remecli.vector.stores.pgvector import PgVectorStore
+    except ImportError:
+        raise VectorStoreError(
+            "the pgvector backend needs psycopg: pip install 'remecli[pgvector]'"
+        ) from None
+    allowed = {"table", "hnsw", "pool_size", "connect_timeout"}
+    _no_extra("pgvector", {k: v for k, v in options.items() if k not in allowed})
+    return PgVectorStore(dsn, dimensions, **options)
 
 
 def _no_extra(backend: str, options: dict[str, Any]) -> None:

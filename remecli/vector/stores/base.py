@@ -37,6 +37,10 @@ class VectorStore(Protocol):
         """The node with this id, or None."""
         ...
 
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """The stored vector of this id (unit length), or None."""
+        ...
+
     def update(
         self,
         memory_id: str,

@@ -8,6 +8,7 @@ One lock serializes writers of this process; another process's commits are notic
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -76,6 +77,24 @@ def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(parts)) if parts else "", params
 
 
+FILE_MODE = 0o600  # memories are private to the user (SQLite gives -wal/-shm the same mode)
+
+
+def private_files(path: Path) -> None:
+    """Create the database file 0600 (before SQLite does, with the umask's mode) and make an
+    existing one, its -wal / -shm files and its own folder (`vector_store/…`) private too."""
+    try:
+        own = "vector_store" in (path.parent.name, path.parent.parent.name)  # not a user's folder
+        if own and (path.parent.stat().st_mode & 0o777) != 0o700:
+            os.chmod(path.parent, 0o700)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+    except OSError:
+        return  # SQLite reports what is wrong with the path
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.exists() and (file.stat().st_mode & 0o777) != FILE_MODE:
+            os.chmod(file, FILE_MODE)
+
+
 SQLITE = SqlDialect(render_conditions, _value_expr, seq="m.seq", mark="?", nulls_last=False)
 
 
@@ -83,8 +102,9 @@ class LocalVectorStore:
     """SQLite + numpy; see the module docstring."""
 
     def __init__(self, folder: Path, dimensions: int, embedding_model: str = "") -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.path = folder / "memories.sqlite3"
+        private_files(self.path)
         self.dimensions = dimensions
         self._lock = threading.RLock()
         try:
@@ -96,6 +116,10 @@ class LocalVectorStore:
             )  # WAL: durable at checkpoints, never corrupt
             self._db.executescript(_SCHEMA)
             self._check_meta(embedding_model)
+            with self._db:  # memories stored as `task` by earlier versions are `procedural`
+                self._db.execute(
+                    "UPDATE memories SET memory_type = 'procedural' WHERE memory_type = 'task'"
+                )
         except sqlite3.DatabaseError as exc:
             raise VectorStoreError(
                 f"cannot open the memory store {self.path} ({exc}); move the file away to start "
@@ -150,6 +174,14 @@ class LocalVectorStore:
         marks = ",".join("?" * len(seqs))
         return dict(self._nodes(f"{_SELECT} WHERE m.seq IN ({marks})", list(seqs)))
 
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT vector FROM memories WHERE memory_id = ?", (memory_id,)
+            ).fetchone()
+        return None if row is None else np.frombuffer(row[0], dtype=np.float32).tolist()
+
     @staticmethod
     def _blob(vector: np.ndarray) -> bytes:
         return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
@@ -180,7 +212,7 @@ class LocalVectorStore:
                     cursor = self._db.execute(
                         f"INSERT INTO memories ({_COLUMNS}, metadata, vector) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [*fields.values(), json.dumps(node.metadata), self._blob(vector)],
+                        [*fields.values(), json.dumps(node.stored_metadata()), self._blob(vector)],
                     )
                     seq = int(cursor.lastrowid or 0)
                     self._put_terms(seq, node)
@@ -213,11 +245,13 @@ class LocalVectorStore:
             for name, value in fields.items():
                 setattr(node, name, value)
             node.__post_init__()
+            merged = node.stored_metadata()
             for key, value in (metadata or {}).items():
                 if value is None:
-                    node.metadata.pop(key, None)
+                    merged.pop(key, None)
                 else:
-                    node.metadata[key] = value
+                    merged[key] = value
+            node.take_stored_metadata(merged)
             clash = self._db.execute(
                 "SELECT memory_id FROM memories WHERE memory_type = ? AND memory_target = ? "
                 "AND content_hash = ? AND seq != ?",
@@ -227,7 +261,7 @@ class LocalVectorStore:
                 raise DuplicateContentError(clash[0])
             stored = node.stored_fields()
             assignments = ", ".join(f"{name} = ?" for name in stored)
-            params: list[Any] = [*stored.values(), json.dumps(node.metadata)]
+            params: list[Any] = [*stored.values(), json.dumps(node.stored_metadata())]
             sql = f"UPDATE memories SET {assignments}, metadata = ?"
             if vector is not None:
                 sql += ", vector = ?"

@@ -155,6 +155,12 @@ class PgVectorStore:
                         terms_index=f"{self.table}_terms",
                     )
                 )
+            # memories stored as `task` by earlier versions are `procedural`
+            conn.execute(
+                self._sql(
+                    "UPDATE {table} SET memory_type = 'procedural' WHERE memory_type = 'task'"
+                )
+            )
             index = f"{self.table}_hnsw"
             if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
                 # An HNSW graph that outgrows maintenance_work_mem (64 MB by default, ~40k
@@ -200,7 +206,7 @@ class PgVectorStore:
             for node, vector in zip(nodes, vectors, strict=True):
                 params = [
                     *node.stored_fields().values(),
-                    json.dumps(node.metadata),
+                    json.dumps(node.stored_metadata()),
                     document_terms(node.embedding_text()),
                     self._vector(vector),
                 ]
@@ -218,6 +224,17 @@ class PgVectorStore:
             self._sql(f"SELECT {SELECT_COLUMNS} FROM {{table}} WHERE memory_id = %s"), [memory_id]
         )
         return found[0] if found else None
+
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        with self._connection() as conn:
+            row = conn.execute(
+                self._sql("SELECT embedding FROM {table} WHERE memory_id = %s"), [memory_id]
+            ).fetchone()
+        if row is None:
+            return None
+        value = row[0].to_list() if hasattr(row[0], "to_list") else row[0]
+        return [float(x) for x in value]
 
     def update(
         self,
