@@ -1,0 +1,48 @@
+// The navigator (sections with counts) and a section's list of files.
+
+import { get } from "./api.js";
+import { bytes, h, noteHref, when } from "./dom.js";
+
+export async function renderNav(nav) {
+  const data = await get("nav");
+  const items = data.sections.map((s) => {
+    const href = s.key === "memory" ? noteHref("MEMORY.md") : `#/section/${s.key}`;
+    const count = `${s.count}${s.count_is_floor ? "+" : ""}`;
+    return h(
+      "li",
+      {},
+      h("a", { href, "data-section": s.key }, h("span", {}, s.title), h("span", { class: "count" }, count)),
+    );
+  });
+  nav.replaceChildren(
+    h("h2", {}, "Memory"),
+    h("ul", { class: "sections" }, items),
+    data.read_only ? h("p", { class: "muted small" }, "read-only server: no edits") : null,
+  );
+}
+
+function label(section, path) {
+  if (section === "cards" || section === "days") return path.replace(/^memory\//, "");
+  if (section === "digest") return path.replace(/^digest\//, "");
+  if (section === "resources") return path.replace(/^resource\//, "");
+  if (section === "sessions") return path.replace(/^sessions\//, "");
+  return path;
+}
+
+export async function renderSection(main, key, live) {
+  const data = await get("section", { section: key });
+  if (!live()) return;
+  const rows = data.files.map((f) =>
+    h(
+      "li",
+      {},
+      h("a", { href: noteHref(f.path) }, label(key, f.path)),
+      h("span", { class: "meta" }, `${when(f.modified)} · ${bytes(f.size)}`),
+    ),
+  );
+  main.replaceChildren(
+    h("h1", {}, data.title, " ", h("span", { class: "count" }, String(data.files.length))),
+    data.truncated ? h("p", { class: "muted" }, "Only the first files are listed.") : null,
+    rows.length ? h("ul", { class: "files" }, rows) : h("p", { class: "muted" }, "Nothing here yet."),
+  );
+}

@@ -1,0 +1,49 @@
+// Search as you type: the box waits for a pause, then shows the hits; a hit opens at its line.
+
+import { get } from "./api.js";
+import { debounce, h, noteHref } from "./dom.js";
+import { navigate } from "./ui.js";
+
+export function bindSearch(input) {
+  const go = debounce(() => {
+    const q = input.value.trim();
+    if (q) navigate(`#/search?q=${encodeURIComponent(q)}`, { replace: location.hash.startsWith("#/search") });
+  }, 250);
+  input.addEventListener("input", go);
+  document.addEventListener("keydown", (event) => {
+    const typing = ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
+    if (event.key === "/" && !typing) {
+      event.preventDefault();
+      input.focus();
+    }
+  });
+}
+
+export async function renderSearch(main, q, live) {
+  const input = document.getElementById("search");
+  if (document.activeElement !== input) input.value = q;
+  if (!q) {
+    main.replaceChildren(h("p", { class: "muted" }, "Type in the search box."));
+    return;
+  }
+  const data = await get("search", { q });
+  if (!live()) return;
+  const hits = data.results.map((hit) =>
+    h(
+      "li",
+      { class: "hit" },
+      h(
+        "a",
+        { href: noteHref(hit.path, { line: hit.start_line }) },
+        h("span", { class: "hit-path" }, hit.path),
+        h("span", { class: "meta" }, ` lines ${hit.start_line}–${hit.end_line}`),
+      ),
+      h("span", { class: "score" }, Number(hit.score || 0).toFixed(3)),
+      h("p", { class: "snippet" }, hit.snippet || ""),
+    ),
+  );
+  main.replaceChildren(
+    h("h1", {}, "Search ", h("span", { class: "count" }, String(hits.length))),
+    hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `Nothing found for “${q}”.`),
+  );
+}
