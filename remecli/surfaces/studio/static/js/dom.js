@@ -43,3 +43,19 @@ export function bytes(n) {
   if (n === undefined || n === null) return "";
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
 }
+
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+export function fieldList(list) {
+  if (!list.length) return null;
+  const dl = h("dl", { class: "fields" });
+  for (const field of list) {
+    const value = h("dd");
+    value.innerHTML = field.html; // escaped by the server; wikilinks made links there
+    dl.append(h("dt", {}, field.key), value);
+  }
+  return dl;
+}

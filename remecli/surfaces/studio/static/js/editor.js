@@ -2,7 +2,7 @@
 // file that changed on disk since it was loaded (then both versions are shown side by side).
 
 import { ApiError, get, post } from "./api.js";
-import { debounce, h, noteHref } from "./dom.js";
+import { debounce, fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
 import { flash, navigate } from "./ui.js";
 
 export async function renderEditor(main, path, live) {
@@ -12,14 +12,16 @@ export async function renderEditor(main, path, live) {
   const source = h("textarea", { id: "source", spellcheck: "false", "aria-label": "Source" });
   source.value = note.content;
   const preview = h("div", { class: "markdown preview", "aria-label": "Preview" });
-  preview.innerHTML = note.html;
+  const showPreview = (rendered) =>
+    fill(preview, fieldList(rendered.fields), serverHtml("preview-body", rendered.html));
+  showPreview(note);
   const state = h("span", { class: "editor-state muted" });
   const conflict = h("section", { class: "conflict", hidden: true });
 
   const refresh = debounce(async () => {
     try {
       const rendered = await post("preview", { path, content: source.value });
-      preview.innerHTML = rendered.html; // escaped by the server
+      showPreview(rendered);
     } catch (error) {
       state.textContent = `preview failed: ${error.message}`;
     }
@@ -35,7 +37,7 @@ export async function renderEditor(main, path, live) {
     theirsArea.value = theirs;
     const mineArea = h("textarea", { class: "mine", readonly: true });
     mineArea.value = source.value;
-    conflict.replaceChildren(
+    fill(conflict,
       h("h2", {}, "Conflict: the file changed on disk"),
       h("p", { class: "conflict-message" }, error.message),
       h(
@@ -66,6 +68,7 @@ export async function renderEditor(main, path, live) {
       ),
     );
     conflict.hidden = false;
+    conflict.scrollIntoView({ block: "start" });
   }
 
   async function save(againstSha = base) {
@@ -87,7 +90,7 @@ export async function renderEditor(main, path, live) {
     }
   }
 
-  main.replaceChildren(
+  fill(main,
     h("div", { class: "note-head" }, h("h1", {}, "Editing ", h("span", { class: "note-path" }, path))),
     h("div", { class: "editor-grid" }, source, preview),
     h(

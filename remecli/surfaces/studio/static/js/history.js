@@ -2,7 +2,7 @@
 // and restore (itself a new version, so it can be undone the same way).
 
 import { get, post } from "./api.js";
-import { bytes, h, noteHref, when } from "./dom.js";
+import { bytes, fill, h, noteHref, when } from "./dom.js";
 import { flash } from "./ui.js";
 
 function diffView(rows) {
@@ -27,7 +27,7 @@ export async function renderHistory(main, path, live) {
     const neu = main.querySelector('input[name="new"]:checked')?.value;
     if (!old || !neu) return;
     const diff = await get("diff", { path, old, new: neu });
-    output.replaceChildren(h("h2", {}, `Version ${old} → ${neu === "current" ? "now" : "version " + neu}`), diffView(diff.rows));
+    fill(output, h("h2", {}, `Version ${old} → ${neu === "current" ? "now" : "version " + neu}`), diffView(diff.rows));
   }
 
   function restoreCell(v) {
@@ -42,8 +42,8 @@ export async function renderHistory(main, path, live) {
         flash(`Restored version ${done.restored} of ${path} (now version ${done.version})`);
         await renderHistory(main, path, live);
       });
-      no.addEventListener("click", () => cell.replaceChildren(ask));
-      cell.replaceChildren(yes, no);
+      no.addEventListener("click", () => fill(cell, ask));
+      fill(cell, yes, no);
     });
     cell.append(ask);
     return cell;
@@ -70,7 +70,7 @@ export async function renderHistory(main, path, live) {
     h("td", {}, "now"),
     h("td", { colspan: 4 }, "the file as it is on disk"),
   );
-  main.replaceChildren(
+  fill(main,
     h(
       "div",
       { class: "note-head" },

@@ -1,7 +1,7 @@
 // Studio's router: the part after `#` names the page; each page module renders into <main>.
 
 import { ApiError } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { renderNav, renderSection } from "./nav.js";
 import { renderNote } from "./note.js";
 import { renderEditor } from "./editor.js";
@@ -22,7 +22,7 @@ function parse() {
 
 function showError(error) {
   const loggedOut = error instanceof ApiError && error.code === "login";
-  main.replaceChildren(
+  fill(main,
     h(
       "div",
       { class: "error-box" },

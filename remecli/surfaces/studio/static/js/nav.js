@@ -1,7 +1,7 @@
 // The navigator (sections with counts) and a section's list of files.
 
 import { get } from "./api.js";
-import { bytes, h, noteHref, when } from "./dom.js";
+import { bytes, fill, h, noteHref, when } from "./dom.js";
 
 export async function renderNav(nav) {
   const data = await get("nav");
@@ -14,7 +14,7 @@ export async function renderNav(nav) {
       h("a", { href, "data-section": s.key }, h("span", {}, s.title), h("span", { class: "count" }, count)),
     );
   });
-  nav.replaceChildren(
+  fill(nav,
     h("h2", {}, "Memory"),
     h("ul", { class: "sections" }, items),
     data.read_only ? h("p", { class: "muted small" }, "read-only server: no edits") : null,
@@ -40,7 +40,7 @@ export async function renderSection(main, key, live) {
       h("span", { class: "meta" }, `${when(f.modified)} · ${bytes(f.size)}`),
     ),
   );
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, data.title, " ", h("span", { class: "count" }, String(data.files.length))),
     data.truncated ? h("p", { class: "muted" }, "Only the first files are listed.") : null,
     rows.length ? h("ul", { class: "files" }, rows) : h("p", { class: "muted" }, "Nothing here yet."),

@@ -1,7 +1,7 @@
 // A note: rendered Markdown (wikilinks are links), frontmatter as fields, links and backlinks.
 
 import { get } from "./api.js";
-import { h, noteHref, serverHtml } from "./dom.js";
+import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
 
 function linkList(title, notes, empty) {
   const items = notes.map((n) =>
@@ -21,35 +21,24 @@ function linkList(title, notes, empty) {
   );
 }
 
-function fields(list) {
-  if (!list.length) return null;
-  const dl = h("dl", { class: "fields" });
-  for (const field of list) {
-    const value = h("dd");
-    value.innerHTML = field.html; // escaped by the server; wikilinks made links there
-    dl.append(h("dt", {}, field.key), value);
-  }
-  return dl;
-}
-
 function focus(body, params) {
   const line = Number(params.get("line") || 0);
+  const last = Math.max(line, Number(params.get("end") || 0));
   const heading = params.get("heading");
-  let target = null;
+  let targets = [];
   if (line) {
-    for (const el of body.querySelectorAll("[data-line]")) {
-      if (Number(el.dataset.line) <= line) target = el;
-      else break;
-    }
+    const blocks = [...body.querySelectorAll("[data-line]")];
+    targets = blocks.filter((el) => Number(el.dataset.line) >= line && Number(el.dataset.line) <= last);
+    const before = blocks.filter((el) => Number(el.dataset.line) <= line).pop();
+    if (before && !targets.includes(before)) targets.unshift(before);
   } else if (heading) {
-    target = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find(
+    const found = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find(
       (el) => el.textContent.trim().toLowerCase() === heading.toLowerCase(),
     );
+    targets = found ? [found] : [];
   }
-  if (target) {
-    target.classList.add("target-line");
-    target.scrollIntoView({ block: "center" });
-  }
+  targets.forEach((el) => el.classList.add("target-line"));
+  if (targets.length) targets[0].scrollIntoView({ block: "center" });
 }
 
 export async function renderNote(main, path, params, live) {
@@ -70,7 +59,7 @@ export async function renderNote(main, path, params, live) {
         h("ul", {}, note.dangling.map((d) => h("li", {}, `[[${d.target}]] `, h("span", { class: "meta" }, `line ${d.line}`)))),
       )
     : null;
-  main.replaceChildren(
+  fill(main,
     h(
       "div",
       { class: "note-page" },
@@ -78,7 +67,7 @@ export async function renderNote(main, path, params, live) {
         "article",
         { class: "note", "data-path": path },
         h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path), actions),
-        fields(note.fields),
+        fieldList(note.fields),
         note.problem ? h("p", { class: "warning" }, note.problem) : null,
         note.complete ? null : h("p", { class: "warning" }, "This file is large: only its beginning is shown."),
         body,

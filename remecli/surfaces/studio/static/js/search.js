@@ -1,7 +1,7 @@
 // Search as you type: the box waits for a pause, then shows the hits; a hit opens at its line.
 
 import { get } from "./api.js";
-import { debounce, h, noteHref } from "./dom.js";
+import { debounce, fill, h, noteHref } from "./dom.js";
 import { navigate } from "./ui.js";
 
 export function bindSearch(input) {
@@ -23,7 +23,7 @@ export async function renderSearch(main, q, live) {
   const input = document.getElementById("search");
   if (document.activeElement !== input) input.value = q;
   if (!q) {
-    main.replaceChildren(h("p", { class: "muted" }, "Type in the search box."));
+    fill(main, h("p", { class: "muted" }, "Type in the search box."));
     return;
   }
   const data = await get("search", { q });
@@ -34,15 +34,20 @@ export async function renderSearch(main, q, live) {
       { class: "hit" },
       h(
         "a",
-        { href: noteHref(hit.path, { line: hit.start_line }) },
+        { href: noteHref(hit.path, { line: hit.start_line, end: hit.end_line }) },
         h("span", { class: "hit-path" }, hit.path),
         h("span", { class: "meta" }, ` lines ${hit.start_line}–${hit.end_line}`),
       ),
-      h("span", { class: "score" }, Number(hit.score || 0).toFixed(3)),
+      h(
+        "span",
+        { class: "score", title: "fused score, and the signals that found this hit" },
+        `${(hit.signals || []).join(" + ")} ${Number(hit.score || 0).toFixed(3)}`,
+      ),
+      hit.heading_path || hit.name ? h("div", { class: "hit-name" }, hit.heading_path || hit.name) : null,
       h("p", { class: "snippet" }, hit.snippet || ""),
     ),
   );
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, "Search ", h("span", { class: "count" }, String(hits.length))),
     hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `Nothing found for “${q}”.`),
   );
