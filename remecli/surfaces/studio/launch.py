@@ -7,6 +7,7 @@ import asyncio
 import json
 import socket
 import sys
+import threading
 import urllib.error
 import urllib.request
 import webbrowser
@@ -19,6 +20,7 @@ from remecli.surfaces.studio.access import login_url
 
 HOST = "127.0.0.1"
 PROBE_SECONDS = 3.0
+BROWSER_SECONDS = 10.0
 
 
 class OtherServer(Exception):
@@ -82,11 +84,20 @@ def find_server(base_url: str, token: ServeToken, root: Path) -> bool:
     return True
 
 
-def _announce(base_url: str, token: ServeToken, browser: bool) -> None:
+def _open_browser(link: str) -> None:
+    if not webbrowser.open(link):
+        say("remecli studio: no browser found; open the link above yourself")
+
+
+def _announce(base_url: str, token: ServeToken, browser: bool) -> threading.Thread | None:
     link = login_url(base_url, token.value)
     print(f"remecli studio: {base_url}/ — log in with this one-time link:\n{link}", flush=True)
-    if browser and not webbrowser.open(link):
-        say("remecli studio: no browser found; open the link above yourself")
+    if not browser:
+        return None
+    # in a thread: a console browser may hold the terminal, and the server must keep serving
+    opener = threading.Thread(target=_open_browser, args=(link,), daemon=True)
+    opener.start()
+    return opener
 
 
 async def _serve(settings: Any, token: ServeToken, port: int, browser: bool) -> None:
@@ -115,7 +126,9 @@ def open_studio(
         root = Path(settings.working_dir)
         token = load_token(root, explicit_token)
         if port and find_server(f"http://{HOST}:{port}", token, root):
-            _announce(f"http://{HOST}:{port}", token, browser)
+            opener = _announce(f"http://{HOST}:{port}", token, browser)
+            if opener is not None:
+                opener.join(BROWSER_SECONDS)
             return 0
         asyncio.run(_serve(settings, token, port, browser))
     except (ConfigError, ValueError, OtherServer) as exc:

@@ -151,10 +151,8 @@ async def render_text(runner: JobRunner, path: str, text: str) -> dict[str, Any]
     return render_note(text, lambda target: resolved.get(target))
 
 
-def is_editable(runner: JobRunner, path: str) -> bool:
-    """True for the files memory_write accepts (MEMORY.md, memory/**, digest/** Markdown)."""
-    if runner.read_only or not path.endswith(".md"):
-        return False
+def is_memory_file(runner: JobRunner, path: str) -> bool:
+    """True for the files the memory writer owns and versions (MEMORY.md, memory/**, digest/**)."""
     try:
         return runner.context.writer.is_memory_file(runner.context.confine(path).path)
     except JobError:
@@ -171,7 +169,11 @@ async def note_view(runner: JobRunner, path: str) -> dict[str, Any]:
         "content": text,
         "sha256": sha256_text(text),
         "complete": complete,
-        "editable": complete and is_editable(runner, path),
+        "editable": complete
+        and not runner.read_only
+        and path.endswith(".md")
+        and is_memory_file(runner, path),
+        "versioned": is_memory_file(runner, path),
         **rendered,
         "outlinks": links["out"],
         "backlinks": links["in"],

@@ -48,7 +48,7 @@ export async function renderNote(main, path, params, live) {
     "div",
     { class: "actions" },
     note.editable ? h("a", { class: "button", href: `#/edit/${encodeURI(path)}` }, "Edit") : null,
-    h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, "History"),
+    note.versioned ? h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, "History") : null,
   );
   const body = serverHtml("markdown", note.html);
   const dangling = note.dangling.length
