@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from remecli.notes.links.parse import LINK_TEXT, split_link
 from remecli.ops import JobError, JobRunner
 from remecli.surfaces.studio.render import render_note, render_plain
 
@@ -133,8 +134,7 @@ async def link_resolver(runner: JobRunner, source: str, targets: set[str]) -> di
 
 
 def _targets(text: str) -> set[str]:
-    from remecli.notes.links.parse import LINK_TEXT, split_link
-
+    """The distinct wikilink targets written anywhere in `text` (frontmatter too)."""
     found = set()
     for match in LINK_TEXT.finditer(text):
         link = split_link(match.group(1), 1)
