@@ -33,6 +33,9 @@ def test_navigate_to_a_card_and_follow_its_links(page: Page, studio: Studio) -> 
     )
     screenshot(page, "note")
 
+    nav.locator("a[data-section='digest']").click()
+    expect(page.locator("main h2.group")).to_have_text(["wiki"])  # the digest by kind
+    page.go_back()
     note.locator(".markdown a.wikilink", has_text="Wiki deploy").click()
     expect(page.locator(f"article.note[data-path='{WIKI}'] h1").first).to_have_text(WIKI)
     page.locator(".markdown a.wikilink", has_text="Deploy checklist").click()
@@ -47,6 +50,10 @@ def test_search_as_you_type_opens_the_hit_at_its_line(page: Page, studio: Studio
     hit = hits.filter(has_text=CARD)
     expect(hit.locator(".snippet")).to_contain_text("zebra")
     screenshot(page, "search")
+    page.locator("#search-source").select_option("transcripts")  # notes left out
+    expect(page.locator("main")).to_contain_text("Nothing found")
+    assert "source=transcripts" in page.url
+    page.locator("#search-source").select_option("notes")
     hit.locator("a").click()
     marked = page.locator(f"article.note[data-path='{CARD}'] .target-line")
     expect(marked.first).to_have_text("Rollback")  # the hit's lines: its section

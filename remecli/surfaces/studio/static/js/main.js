@@ -42,7 +42,7 @@ async function route() {
     else if (page === "note") await renderNote(main, arg, params, live);
     else if (page === "edit") await renderEditor(main, arg, live);
     else if (page === "history") await renderHistory(main, arg, live);
-    else if (page === "search") await renderSearch(main, params.get("q") || "", live);
+    else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
     else await renderNote(main, "MEMORY.md", params, live);
   } catch (error) {
     if (live()) showError(error);
@@ -54,6 +54,6 @@ async function route() {
 
 onRoute(route);
 window.addEventListener("hashchange", route);
-bindSearch(document.getElementById("search"));
+bindSearch(document.getElementById("search"), document.getElementById("search-source"));
 renderNav(document.getElementById("nav")).catch(showError);
 route();

@@ -32,17 +32,26 @@ function label(section, path) {
 export async function renderSection(main, key, live) {
   const data = await get("section", { section: key });
   if (!live()) return;
-  const rows = data.files.map((f) =>
+  const row = (f) =>
     h(
       "li",
       {},
       h("a", { href: noteHref(f.path) }, label(key, f.path)),
       h("span", { class: "meta" }, `${when(f.modified)} · ${bytes(f.size)}`),
-    ),
-  );
+    );
+  const groups = new Map(); // the digest by kind (personal, procedure, wiki); others: one list
+  for (const f of data.files) {
+    const group = key === "digest" ? label(key, f.path).split("/").slice(0, -1).join("/") : "";
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(f);
+  }
+  const rows = [...groups.entries()].map(([group, files]) => [
+    group ? h("h2", { class: "group" }, group) : null,
+    h("ul", { class: "files" }, files.map(row)),
+  ]);
   fill(main,
     h("h1", {}, data.title, " ", h("span", { class: "count" }, String(data.files.length))),
     data.truncated ? h("p", { class: "muted" }, "Only the first files are listed.") : null,
-    rows.length ? h("ul", { class: "files" }, rows) : h("p", { class: "muted" }, "Nothing here yet."),
+    rows.length ? rows : h("p", { class: "muted" }, "Nothing here yet."),
   );
 }

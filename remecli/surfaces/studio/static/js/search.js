@@ -4,12 +4,16 @@ import { get } from "./api.js";
 import { debounce, fill, h, noteHref } from "./dom.js";
 import { navigate } from "./ui.js";
 
-export function bindSearch(input) {
+export function bindSearch(input, source) {
   const go = debounce(() => {
     const q = input.value.trim();
-    if (q) navigate(`#/search?q=${encodeURIComponent(q)}`, { replace: location.hash.startsWith("#/search") });
+    if (!q) return;
+    const params = new URLSearchParams({ q });
+    if (source.value) params.set("source", source.value);
+    navigate(`#/search?${params}`, { replace: location.hash.startsWith("#/search") });
   }, 250);
   input.addEventListener("input", go);
+  source.addEventListener("change", go);
   document.addEventListener("keydown", (event) => {
     const typing = ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
     if (event.key === "/" && !typing) {
@@ -19,14 +23,15 @@ export function bindSearch(input) {
   });
 }
 
-export async function renderSearch(main, q, live) {
+export async function renderSearch(main, q, source, live) {
   const input = document.getElementById("search");
   if (document.activeElement !== input) input.value = q;
+  document.getElementById("search-source").value = source;
   if (!q) {
     fill(main, h("p", { class: "muted" }, "Type in the search box."));
     return;
   }
-  const data = await get("search", { q });
+  const data = await get("search", source ? { q, source } : { q });
   if (!live()) return;
   const hits = data.results.map((hit) =>
     h(
