@@ -69,6 +69,12 @@ def test_edit_with_preview_and_save(page: Page, studio: Studio) -> None:
     source.fill(source.input_value().replace("Run the tests.", "Run **all** the tests."))
     expect(page.locator(".preview strong")).to_have_text("all")
     screenshot(page, "editor")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.locator("a.button", has_text="Cancel").click()  # unsaved: asks, and stays
+    expect(source).to_be_visible()
+    assert asked and "unsaved changes" in asked[0]
+    assert "Run **all** the tests." in source.input_value()
     page.locator("#save").click()
     expect(page.locator(f"article.note[data-path='{CARD}'] .markdown strong")).to_have_text("all")
     expect(page.locator("#status")).to_contain_text("Saved")

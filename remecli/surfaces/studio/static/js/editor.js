@@ -3,12 +3,22 @@
 
 import { ApiError, get, post } from "./api.js";
 import { debounce, fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
-import { flash, navigate } from "./ui.js";
+import { flash, guardUnsaved, navigate } from "./ui.js";
 
 export async function renderEditor(main, path, live) {
   const note = await get("note", { path });
   if (!live()) return;
+  if (!note.editable) {
+    fill(
+      main,
+      h("h1", {}, h("span", { class: "note-path" }, path)),
+      h("p", { class: "warning" }, "Studio cannot edit this file: the server is read-only, or it is not a Markdown memory file (MEMORY.md, memory/, digest/)."),
+      h("a", { class: "button secondary", href: noteHref(path) }, "Back to the note"),
+    );
+    return;
+  }
   let base = note.sha256;
+  let saved = note.content;
   const source = h("textarea", { id: "source", spellcheck: "false", "aria-label": "Source" });
   source.value = note.content;
   const preview = h("div", { class: "markdown preview", "aria-label": "Preview" });
@@ -58,6 +68,7 @@ export async function renderEditor(main, path, live) {
             onclick: () => {
               source.value = theirs;
               base = error.body.current_sha256;
+              saved = theirs;
               conflict.hidden = true;
               state.textContent = "loaded the version on disk";
               refresh();
@@ -76,6 +87,7 @@ export async function renderEditor(main, path, live) {
     try {
       const done = await post("save", { path, content: source.value, base_sha256: againstSha });
       base = done.sha256;
+      saved = source.value;
       const kept = done.version ? ` as version ${done.version}` : "";
       const redacted = done.redacted.length ? ` (secrets removed: ${done.redacted.join(", ")})` : "";
       flash(`Saved ${path}${kept}${redacted}`);
@@ -102,5 +114,6 @@ export async function renderEditor(main, path, live) {
     ),
     conflict,
   );
+  guardUnsaved(() => source.value !== saved);
   source.focus();
 }

@@ -26,7 +26,13 @@ export async function renderHistory(main, path, live) {
     const old = main.querySelector('input[name="old"]:checked')?.value;
     const neu = main.querySelector('input[name="new"]:checked')?.value;
     if (!old || !neu) return;
-    const diff = await get("diff", { path, old, new: neu });
+    let diff;
+    try {
+      diff = await get("diff", { path, old, new: neu });
+    } catch (error) {
+      fill(output, h("p", { class: "warning" }, `No diff: ${error.message}`));
+      return;
+    }
     fill(output, h("h2", {}, `Version ${old} → ${neu === "current" ? "now" : "version " + neu}`), diffView(diff.rows));
   }
 
@@ -38,9 +44,14 @@ export async function renderHistory(main, path, live) {
       const yes = h("button", { "data-confirm-restore": v.version }, `Yes, restore version ${v.version}`);
       const no = h("button", { class: "secondary" }, "Cancel");
       yes.addEventListener("click", async () => {
-        const done = await post("restore", { path, version: v.version });
-        flash(`Restored version ${done.restored} of ${path} (now version ${done.version})`);
-        await renderHistory(main, path, live);
+        try {
+          const done = await post("restore", { path, version: v.version });
+          flash(`Restored version ${done.restored} of ${path} (now version ${done.version})`);
+          await renderHistory(main, path, live);
+        } catch (error) {
+          flash(`Not restored: ${error.message}`, "bad");
+          fill(cell, ask);
+        }
       });
       no.addEventListener("click", () => fill(cell, ask));
       fill(cell, yes, no);

@@ -7,7 +7,7 @@ import { renderNote } from "./note.js";
 import { renderEditor } from "./editor.js";
 import { renderHistory } from "./history.js";
 import { bindSearch, renderSearch } from "./search.js";
-import { onRoute } from "./ui.js";
+import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
 let current = 0; // the newest route: older pages that finish late draw nothing
@@ -33,7 +33,15 @@ function showError(error) {
   );
 }
 
+let shown = location.hash;
+
 async function route() {
+  if (location.hash !== shown && !mayLeave()) {
+    history.replaceState(null, "", shown || "#/"); // stay in the editor
+    return;
+  }
+  shown = location.hash;
+  guardUnsaved(null);
   const token = ++current;
   const live = () => token === current;
   const { page, arg, params } = parse();

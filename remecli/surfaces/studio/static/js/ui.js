@@ -25,3 +25,20 @@ export function flash(text, kind = "ok") {
   }, 6000);
 }
 
+
+let unsaved = null; // the editor's "are there unsaved changes?" while it is open
+
+export function guardUnsaved(check) {
+  unsaved = check;
+}
+
+export function mayLeave() {
+  if (!unsaved || !unsaved()) return true;
+  if (!window.confirm("Leave the editor? Your unsaved changes will be lost.")) return false;
+  unsaved = null;
+  return true;
+}
+
+window.addEventListener("beforeunload", (event) => {
+  if (unsaved && unsaved()) event.preventDefault();
+});
