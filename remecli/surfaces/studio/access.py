@@ -81,6 +81,7 @@ class Sessions:
             if nonce in self._used:
                 return None
             self._used[nonce] = stamp
+            self._sessions = {k: v for k, v in self._sessions.items() if v.expires >= moment}
             session_id = secrets.token_urlsafe(32)
             self._sessions[session_id] = Session(
                 csrf=secrets.token_urlsafe(32), expires=moment + SESSION_SECONDS
