@@ -20,6 +20,7 @@ from remecli.surfaces.cli.memory_commands import (
     search,
     sessions,
 )
+from remecli.surfaces.cli.studio import studio
 from remecli.surfaces.cli.surface_commands import job, mcp, serve
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
@@ -159,6 +160,7 @@ COMMANDS: tuple[click.Command, ...] = (
     job,
     mcp,
     serve,
+    studio,
     import_conversations,
     where,
     init,

@@ -4,6 +4,7 @@
 its result as the JSON answer; OpenAPI at `/api/docs`. Every job route needs the bearer token;
 errors are `{"error": "<what to do>", "code": …}` with the job error's status (400/403/404/
 409/413/503); CORS only for the `--cors` origins; request bodies over the limit get 413.
+Everything outside `/api` is Studio, the web UI (`remecli.surfaces.studio`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.auth import BearerAuth, ServeToken
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES, BodyLimit
+from remecli.surfaces.studio.app import mount_studio
 
 OPEN_PATHS = ("/api/health", "/api/docs", "/api/openapi.json")
 _bearer = HTTPBearer(auto_error=False, description="The token from <working_dir>/serve.token")
@@ -105,13 +107,17 @@ def build_app(
 
     guarded: Any = BearerAuth(BodyLimit(app, max_body_bytes), token, open_paths=OPEN_PATHS)
     if not cors_origins:
-        return guarded
+        return mount_studio(guarded, runner, token)
     from starlette.middleware.cors import CORSMiddleware
 
     # outermost, so a browser's preflight (which carries no token) gets its answer
-    return CORSMiddleware(
-        guarded,
-        allow_origins=cors_origins,
-        allow_methods=["GET", "POST"],
-        allow_headers=["Authorization", "Content-Type"],
+    return mount_studio(
+        CORSMiddleware(
+            guarded,
+            allow_origins=cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+        ),
+        runner,
+        token,
     )

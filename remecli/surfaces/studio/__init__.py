@@ -1,0 +1,1 @@
+"""Studio: a local web UI over the operations layer, served by `remecli serve` at `/`."""

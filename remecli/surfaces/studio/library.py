@@ -1,0 +1,189 @@
+"""What Studio reads, each through the operations layer (`JobRunner.run`, the same jobs the CLI,
+MCP and HTTP run): the navigator's sections and counts, a note rendered with its links, search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from remecli.notes.links.parse import LINK_TEXT, split_link
+from remecli.ops import JobError, JobRunner
+from remecli.surfaces.studio.render import render_note, render_plain
+
+MAX_NOTE_CHARS = 2_000_000
+DATED = r"\d{4}-\d{2}-\d{2}"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the navigator: where its files live and which of them belong to it."""
+
+    key: str
+    title: str
+    folder: str
+    recursive: bool
+    belongs: Callable[[str], bool]
+    newest_first: bool = False
+
+
+def _matching(pattern: str) -> Callable[[str], bool]:
+    compiled = re.compile(pattern)
+    return lambda path: compiled.fullmatch(path) is not None
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("memory", "Memory", "", False, lambda p: p == "MEMORY.md"),
+    Section("days", "Days", "memory", False, _matching(rf"memory/{DATED}\.md"), True),
+    Section("cards", "Cards", "memory", True, _matching(rf"memory/{DATED}/[^/]+\.md"), True),
+    Section("digest", "Digest", "digest", True, lambda p: p.endswith(".md")),
+    Section("resources", "Resources", "resource", True, lambda p: not p.endswith("/")),
+    Section("sessions", "Sessions", "sessions", False, lambda p: p.endswith(".jsonl"), True),
+)
+SECTION_BY_KEY = {section.key: section for section in SECTIONS}
+
+
+def sha256_text(text: str) -> str:
+    """The version marker of a file's content (what the editor sends back on save)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+async def _listing(runner: JobRunner, folder: str, recursive: bool) -> dict[str, Any]:
+    try:
+        return await runner.run("memory_list", {"folder": folder, "recursive": recursive})
+    except JobError as exc:
+        if exc.status == 404:  # the folder is not there yet: an empty section
+            return {"folder": folder, "entries": [], "truncated": False}
+        raise
+
+
+async def section_files(runner: JobRunner, section: Section) -> dict[str, Any]:
+    """`{"key", "title", "files": [{path, size, modified}], "truncated"}` of one section."""
+    listing = await _listing(runner, section.folder, section.recursive)
+    files = [
+        {"path": e["path"], "size": e.get("size", 0), "modified": e["modified"]}
+        for e in listing["entries"]
+        if e["type"] == "file" and section.belongs(e["path"])
+    ]
+    files.sort(key=lambda f: f["path"], reverse=section.newest_first)
+    return {
+        "key": section.key,
+        "title": section.title,
+        "files": files,
+        "truncated": listing["truncated"],
+    }
+
+
+async def navigator(runner: JobRunner) -> dict[str, Any]:
+    """Every section with its count (`count_is_floor` when a listing was cut at its limit)."""
+    found = await asyncio.gather(*(section_files(runner, s) for s in SECTIONS))
+    return {
+        "sections": [
+            {
+                "key": part["key"],
+                "title": part["title"],
+                "count": len(part["files"]),
+                "count_is_floor": part["truncated"],
+            }
+            for part in found
+        ],
+        "read_only": runner.read_only,
+    }
+
+
+async def read_whole(runner: JobRunner, path: str) -> tuple[str, bool]:
+    """(content, complete) of a file, read page by page with memory_read."""
+    parts: list[str] = []
+    size = 0
+    start = 1
+    while True:
+        page = await runner.run("memory_read", {"path": path, "start_line": start})
+        parts.append(page["content"])
+        size += len(page["content"])
+        if page["next_start_line"] is None:
+            return "".join(parts), True
+        if size >= MAX_NOTE_CHARS:
+            return "".join(parts), False
+        start = page["next_start_line"]
+
+
+async def _links(runner: JobRunner, path: str) -> dict[str, Any]:
+    try:
+        return await runner.run("memory_links", {"path": path, "depth": 1})
+    except JobError:  # not a note the graph knows (a transcript, a resource): no links
+        return {"out": [], "in": [], "dangling": []}
+
+
+async def link_resolver(runner: JobRunner, source: str, targets: set[str]) -> dict[str, str | None]:
+    """Where each wikilink target written in `source` points: the runtime's link graph when it
+    is open (resolved from `source`, as the graph does), else memory_links per target."""
+    graph = getattr(runner.context.memory, "links", None)
+    if graph is not None:
+        return {t: graph.resolve(source, t) for t in targets}
+    resolved: dict[str, str | None] = {}
+    for target in targets:
+        try:
+            resolved[target] = (await runner.run("memory_links", {"path": target}))["path"]
+        except JobError:
+            resolved[target] = None
+    return resolved
+
+
+def _targets(text: str) -> set[str]:
+    """The distinct wikilink targets written anywhere in `text` (frontmatter too)."""
+    found = set()
+    for match in LINK_TEXT.finditer(text):
+        link = split_link(match.group(1), 1)
+        if link is not None and link.target:
+            found.add(link.target)
+    return found
+
+
+async def render_text(runner: JobRunner, path: str, text: str) -> dict[str, Any]:
+    """`{"fields", "html", "problem"}` of `text` as the note at `path` (the editor's preview)."""
+    if not path.endswith(".md"):
+        return {"fields": [], "html": render_plain(text), "problem": ""}
+    resolved = await link_resolver(runner, path, _targets(text))
+    return render_note(text, lambda target: resolved.get(target))
+
+
+def is_memory_file(runner: JobRunner, path: str) -> bool:
+    """True for the files the memory writer owns and versions (MEMORY.md, memory/**, digest/**)."""
+    try:
+        return runner.context.writer.is_memory_file(runner.context.confine(path).path)
+    except JobError:
+        return False
+
+
+async def note_view(runner: JobRunner, path: str) -> dict[str, Any]:
+    """A note as the page shows it: content and its version marker, rendered HTML, frontmatter
+    fields, outlinks and backlinks, and whether Studio may edit it."""
+    text, complete = await read_whole(runner, path)
+    rendered, links = await asyncio.gather(render_text(runner, path, text), _links(runner, path))
+    return {
+        "path": path,
+        "content": text,
+        "sha256": sha256_text(text),
+        "complete": complete,
+        "editable": complete
+        and not runner.read_only
+        and path.endswith(".md")
+        and is_memory_file(runner, path),
+        "versioned": is_memory_file(runner, path),
+        **rendered,
+        "outlinks": links["out"],
+        "backlinks": links["in"],
+        "dangling": links["dangling"],
+    }
+
+
+async def search(runner: JobRunner, query: str, source: str | None) -> dict[str, Any]:
+    """memory_search, 20 hits at most."""
+    arguments: dict[str, Any] = {"query": query, "max_results": 20}
+    if source:
+        arguments["source"] = source
+    return await runner.run("memory_search", arguments)

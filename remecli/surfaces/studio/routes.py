@@ -1,0 +1,120 @@
+"""`/studio/api/…`: the JSON the page asks for. Each route adapts one call of `library` or
+`changes` (which run the operations layer's jobs); the guard in `app` has already checked the
+session, and on a POST the Origin and the CSRF token."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from remecli.ops import JobRunner
+from remecli.ops.errors import InvalidParams
+from remecli.surfaces.studio import changes, library
+
+
+def _runner(request: Request) -> JobRunner:
+    runner: JobRunner = request.app.state.runner
+    return runner
+
+
+def _arg(request: Request, name: str) -> str:
+    value = request.query_params.get(name, "").strip()
+    if not value:
+        raise InvalidParams(f"`{name}` is missing from the query")
+    return value
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        raise InvalidParams("the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise InvalidParams("the body must be a JSON object")
+    return body
+
+
+def _field(body: dict[str, Any], name: str, kind: type) -> Any:
+    value = body.get(name)
+    if not isinstance(value, kind):
+        raise InvalidParams(f"`{name}` must be a {kind.__name__}")
+    return value
+
+
+def _version(raw: str) -> int | str:
+    if raw == changes.CURRENT:
+        return raw
+    if not raw.isdigit():
+        raise InvalidParams(f"version {raw!r} is neither a number nor 'current'")
+    return int(raw)
+
+
+async def nav(request: Request) -> Response:
+    return JSONResponse(await library.navigator(_runner(request)))
+
+
+async def section(request: Request) -> Response:
+    key = _arg(request, "section")
+    found = library.SECTION_BY_KEY.get(key)
+    if found is None:
+        raise InvalidParams(f"no section {key!r}; one of {', '.join(library.SECTION_BY_KEY)}")
+    return JSONResponse(await library.section_files(_runner(request), found))
+
+
+async def note(request: Request) -> Response:
+    return JSONResponse(await library.note_view(_runner(request), _arg(request, "path")))
+
+
+async def search(request: Request) -> Response:
+    source = request.query_params.get("source") or None
+    return JSONResponse(await library.search(_runner(request), _arg(request, "q"), source))
+
+
+async def history(request: Request) -> Response:
+    return JSONResponse(await changes.history(_runner(request), _arg(request, "path")))
+
+
+async def diff(request: Request) -> Response:
+    runner, path = _runner(request), _arg(request, "path")
+    old, new = _version(_arg(request, "old")), _version(_arg(request, "new"))
+    return JSONResponse(await changes.diff(runner, path, old, new))
+
+
+async def preview(request: Request) -> Response:
+    body = await _body(request)
+    path, content = _field(body, "path", str), _field(body, "content", str)
+    return JSONResponse(await library.render_text(_runner(request), path, content))
+
+
+async def save(request: Request) -> Response:
+    body = await _body(request)
+    base = body.get("base_sha256")
+    if base is not None and not isinstance(base, str):
+        raise InvalidParams("`base_sha256` must be a string or null")
+    path, content = _field(body, "path", str), _field(body, "content", str)
+    return JSONResponse(await changes.save(_runner(request), path, content, base))
+
+
+async def restore(request: Request) -> Response:
+    body = await _body(request)
+    path, version = _field(body, "path", str), _field(body, "version", int)
+    return JSONResponse(await changes.restore(_runner(request), path, version))
+
+
+def api_routes() -> list[Route]:
+    """The routes under `/studio/api`."""
+    return [
+        Route("/nav", nav),
+        Route("/section", section),
+        Route("/note", note),
+        Route("/search", search),
+        Route("/history", history),
+        Route("/diff", diff),
+        Route("/preview", preview, methods=["POST"]),
+        Route("/save", save, methods=["POST"]),
+        Route("/restore", restore, methods=["POST"]),
+    ]

@@ -1,0 +1,119 @@
+// The editor: the source in a textarea, a live preview, and a save that refuses to overwrite a
+// file that changed on disk since it was loaded (then both versions are shown side by side).
+
+import { ApiError, get, post } from "./api.js";
+import { debounce, fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { flash, guardUnsaved, navigate } from "./ui.js";
+
+export async function renderEditor(main, path, live) {
+  const note = await get("note", { path });
+  if (!live()) return;
+  if (!note.editable) {
+    fill(
+      main,
+      h("h1", {}, h("span", { class: "note-path" }, path)),
+      h("p", { class: "warning" }, "Studio cannot edit this file: the server is read-only, or it is not a Markdown memory file (MEMORY.md, memory/, digest/)."),
+      h("a", { class: "button secondary", href: noteHref(path) }, "Back to the note"),
+    );
+    return;
+  }
+  let base = note.sha256;
+  let saved = note.content;
+  const source = h("textarea", { id: "source", spellcheck: "false", "aria-label": "Source" });
+  source.value = note.content;
+  const preview = h("div", { class: "markdown preview", "aria-label": "Preview" });
+  const showPreview = (rendered) =>
+    fill(preview, fieldList(rendered.fields), serverHtml("preview-body", rendered.html));
+  showPreview(note);
+  const state = h("span", { class: "editor-state muted" });
+  const conflict = h("section", { class: "conflict", hidden: true });
+
+  const refresh = debounce(async () => {
+    try {
+      const rendered = await post("preview", { path, content: source.value });
+      showPreview(rendered);
+    } catch (error) {
+      state.textContent = `preview failed: ${error.message}`;
+    }
+  }, 300);
+  source.addEventListener("input", () => {
+    state.textContent = "unsaved changes";
+    refresh();
+  });
+
+  function showConflict(error) {
+    const theirs = error.body.current ?? "";
+    const theirsArea = h("textarea", { class: "theirs", readonly: true });
+    theirsArea.value = theirs;
+    const mineArea = h("textarea", { class: "mine", readonly: true });
+    mineArea.value = source.value;
+    fill(conflict,
+      h("h2", {}, "Conflict: the file changed on disk"),
+      h("p", { class: "conflict-message" }, error.message),
+      h(
+        "div",
+        { class: "both" },
+        h("div", {}, h("h3", {}, "Yours"), mineArea),
+        h("div", {}, h("h3", {}, "On disk now"), theirsArea),
+      ),
+      h(
+        "div",
+        { class: "editor-bar" },
+        h("button", { id: "overwrite", onclick: () => save(error.body.current_sha256) }, "Overwrite with mine"),
+        h(
+          "button",
+          {
+            id: "take-theirs",
+            class: "secondary",
+            onclick: () => {
+              source.value = theirs;
+              base = error.body.current_sha256;
+              saved = theirs;
+              conflict.hidden = true;
+              state.textContent = "loaded the version on disk";
+              refresh();
+            },
+          },
+          "Take the version on disk",
+        ),
+      ),
+    );
+    conflict.hidden = false;
+    conflict.scrollIntoView({ block: "start" });
+  }
+
+  async function save(againstSha = base) {
+    state.textContent = "saving…";
+    try {
+      const done = await post("save", { path, content: source.value, base_sha256: againstSha });
+      base = done.sha256;
+      saved = source.value;
+      const kept = done.version ? ` as version ${done.version}` : "";
+      const redacted = done.redacted.length ? ` (secrets removed: ${done.redacted.join(", ")})` : "";
+      flash(`Saved ${path}${kept}${redacted}`);
+      navigate(noteHref(path));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "changed_on_disk") {
+        state.textContent = "not saved: conflict";
+        showConflict(error);
+      } else {
+        state.textContent = `not saved: ${error.message}`;
+      }
+    }
+  }
+
+  fill(main,
+    h("div", { class: "note-head" }, h("h1", {}, "Editing ", h("span", { class: "note-path" }, path))),
+    h("div", { class: "editor-grid" }, source, preview),
+    h(
+      "div",
+      { class: "editor-bar" },
+      h("button", { id: "save", onclick: () => save() }, "Save"),
+      h("a", { class: "button secondary", href: noteHref(path) }, "Cancel"),
+      state,
+    ),
+    conflict,
+  );
+  guardUnsaved(() => source.value !== saved);
+  source.focus();
+}

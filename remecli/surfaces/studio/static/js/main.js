@@ -1,0 +1,67 @@
+// Studio's router: the part after `#` names the page; each page module renders into <main>.
+
+import { ApiError } from "./api.js";
+import { fill, h } from "./dom.js";
+import { renderNav, renderSection } from "./nav.js";
+import { renderNote } from "./note.js";
+import { renderEditor } from "./editor.js";
+import { renderHistory } from "./history.js";
+import { bindSearch, renderSearch } from "./search.js";
+import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
+
+const main = document.getElementById("main");
+let current = 0; // the newest route: older pages that finish late draw nothing
+
+function parse() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, query = ""] = raw.split("?");
+  const params = new URLSearchParams(query);
+  const [, page = "", ...rest] = path.split("/");
+  return { page, arg: decodeURI(rest.join("/")), params };
+}
+
+function showError(error) {
+  const loggedOut = error instanceof ApiError && error.code === "login";
+  fill(main,
+    h(
+      "div",
+      { class: "error-box" },
+      h("h1", {}, loggedOut ? "Logged out" : "Something went wrong"),
+      h("p", {}, error.message),
+      loggedOut ? h("pre", { class: "command" }, "remecli studio") : null,
+    ),
+  );
+}
+
+let shown = location.hash;
+
+async function route() {
+  if (location.hash !== shown && !mayLeave()) {
+    history.replaceState(null, "", shown || "#/"); // stay in the editor
+    return;
+  }
+  shown = location.hash;
+  guardUnsaved(null);
+  const token = ++current;
+  const live = () => token === current;
+  const { page, arg, params } = parse();
+  try {
+    if (page === "section") await renderSection(main, arg, live);
+    else if (page === "note") await renderNote(main, arg, params, live);
+    else if (page === "edit") await renderEditor(main, arg, live);
+    else if (page === "history") await renderHistory(main, arg, live);
+    else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
+    else await renderNote(main, "MEMORY.md", params, live);
+  } catch (error) {
+    if (live()) showError(error);
+  }
+  document.querySelectorAll("#nav a").forEach((a) => {
+    a.classList.toggle("active", location.hash.startsWith(a.getAttribute("href")));
+  });
+}
+
+onRoute(route);
+window.addEventListener("hashchange", route);
+bindSearch(document.getElementById("search"), document.getElementById("search-source"));
+renderNav(document.getElementById("nav")).catch(showError);
+route();

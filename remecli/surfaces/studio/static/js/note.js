@@ -1,0 +1,85 @@
+// A note: rendered Markdown (wikilinks are links), frontmatter as fields, links and backlinks.
+
+import { get } from "./api.js";
+import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+
+function linkList(title, notes, empty) {
+  const items = notes.map((n) =>
+    h(
+      "li",
+      {},
+      h("a", { href: noteHref(n.path) }, n.name || n.path),
+      n.description ? h("span", { class: "meta" }, n.description) : null,
+      h("span", { class: "path" }, n.path),
+    ),
+  );
+  return h(
+    "section",
+    { class: "link-panel" },
+    h("h2", {}, title, " ", h("span", { class: "count" }, String(notes.length))),
+    items.length ? h("ul", {}, items) : h("p", { class: "muted small" }, empty),
+  );
+}
+
+function focus(body, params) {
+  const line = Number(params.get("line") || 0);
+  const last = Math.max(line, Number(params.get("end") || 0));
+  const heading = params.get("heading");
+  let targets = [];
+  if (line) {
+    const blocks = [...body.querySelectorAll("[data-line]")];
+    targets = blocks.filter((el) => Number(el.dataset.line) >= line && Number(el.dataset.line) <= last);
+    const before = blocks.filter((el) => Number(el.dataset.line) <= line).pop();
+    if (before && !targets.includes(before)) targets.unshift(before);
+  } else if (heading) {
+    const found = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find(
+      (el) => el.textContent.trim().toLowerCase() === heading.toLowerCase(),
+    );
+    targets = found ? [found] : [];
+  }
+  targets.forEach((el) => el.classList.add("target-line"));
+  if (targets.length) targets[0].scrollIntoView({ block: "center" });
+}
+
+export async function renderNote(main, path, params, live) {
+  const note = await get("note", { path });
+  if (!live()) return;
+  const actions = h(
+    "div",
+    { class: "actions" },
+    note.editable ? h("a", { class: "button", href: `#/edit/${encodeURI(path)}` }, "Edit") : null,
+    note.versioned ? h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, "History") : null,
+  );
+  const body = serverHtml("markdown", note.html);
+  const dangling = note.dangling.length
+    ? h(
+        "section",
+        { class: "link-panel" },
+        h("h2", {}, "Dangling"),
+        h("ul", {}, note.dangling.map((d) => h("li", {}, `[[${d.target}]] `, h("span", { class: "meta" }, `line ${d.line}`)))),
+      )
+    : null;
+  fill(main,
+    h(
+      "div",
+      { class: "note-page" },
+      h(
+        "article",
+        { class: "note", "data-path": path },
+        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path), actions),
+        fieldList(note.fields),
+        note.problem ? h("p", { class: "warning" }, note.problem) : null,
+        note.complete ? null : h("p", { class: "warning" }, "This file is large: only its beginning is shown."),
+        body,
+      ),
+      h(
+        "aside",
+        { class: "links" },
+        linkList("Backlinks", note.backlinks, "Nothing links here."),
+        linkList("Links", note.outlinks, "No links to other notes."),
+        dangling,
+      ),
+    ),
+  );
+  focus(body, params);
+}

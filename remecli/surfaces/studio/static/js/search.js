@@ -1,0 +1,59 @@
+// Search as you type: the box waits for a pause, then shows the hits; a hit opens at its line.
+
+import { get } from "./api.js";
+import { debounce, fill, h, noteHref } from "./dom.js";
+import { navigate } from "./ui.js";
+
+export function bindSearch(input, source) {
+  const go = debounce(() => {
+    const q = input.value.trim();
+    if (!q) return;
+    const params = new URLSearchParams({ q });
+    if (source.value) params.set("source", source.value);
+    navigate(`#/search?${params}`, { replace: location.hash.startsWith("#/search") });
+  }, 250);
+  input.addEventListener("input", go);
+  source.addEventListener("change", go);
+  document.addEventListener("keydown", (event) => {
+    const typing = ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
+    if (event.key === "/" && !typing) {
+      event.preventDefault();
+      input.focus();
+    }
+  });
+}
+
+export async function renderSearch(main, q, source, live) {
+  const input = document.getElementById("search");
+  if (document.activeElement !== input) input.value = q;
+  document.getElementById("search-source").value = source;
+  if (!q) {
+    fill(main, h("p", { class: "muted" }, "Type in the search box."));
+    return;
+  }
+  const data = await get("search", source ? { q, source } : { q });
+  if (!live()) return;
+  const hits = data.results.map((hit) =>
+    h(
+      "li",
+      { class: "hit" },
+      h(
+        "a",
+        { href: noteHref(hit.path, { line: hit.start_line, end: hit.end_line }) },
+        h("span", { class: "hit-path" }, hit.path),
+        h("span", { class: "meta" }, ` lines ${hit.start_line}–${hit.end_line}`),
+      ),
+      h(
+        "span",
+        { class: "score", title: "fused score, and the signals that found this hit" },
+        `${(hit.signals || []).join(" + ")} ${Number(hit.score || 0).toFixed(3)}`,
+      ),
+      hit.heading_path || hit.name ? h("div", { class: "hit-name" }, hit.heading_path || hit.name) : null,
+      h("p", { class: "snippet" }, hit.snippet || ""),
+    ),
+  );
+  fill(main,
+    h("h1", {}, "Search ", h("span", { class: "count" }, String(hits.length))),
+    hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `Nothing found for “${q}”.`),
+  );
+}

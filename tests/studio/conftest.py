@@ -1,0 +1,134 @@
+"""Studio in a real browser: headless Chromium from the distribution, driven by Playwright, on a
+real `remecli serve` process per test (a tmp working dir, a free port, the fake LLM)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "studio"
+CARD = "memory/2025-01-31/deploy-checklist.md"
+DAY = "memory/2025-01-31.md"
+WIKI = "digest/wiki/deploy.md"
+
+
+def seed(root: Path) -> None:
+    """MEMORY.md, a day page, a card linked both ways with a wiki note, a transcript."""
+    (root / "memory" / "2025-01-31").mkdir(parents=True)
+    (root / "digest" / "wiki").mkdir(parents=True)
+    (root / "sessions").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(
+        "# MEMORY\n\n- The staging host is stg-7; how we ship: [[Deploy checklist]].\n"
+        "- What happened that day: [[memory/2025-01-31.md#L3-L4|31 January]].\n"
+        "- Not written yet: [[release calendar]].\n",
+        encoding="utf-8",
+    )
+    (root / DAY).write_text(
+        "# 2025-01-31\n\nWe deployed with `make ship` to stg-7.\nThe rollback is `make unship`.\n",
+        encoding="utf-8",
+    )
+    (root / CARD).write_text(
+        "---\nname: Deploy checklist\ndescription: How we ship to staging\ndate: 2025-01-31\n"
+        'tags: [deploy, staging]\nsource_conversation: "[[sessions/s1.jsonl#L1-L2]]"\n---\n'
+        "# Deploy checklist\n\n1. Run the tests.\n2. Ship with `make ship` <b>now</b>.\n"
+        "3. Check [[Wiki deploy]].\n\n## Rollback\n\nThe zebra command is `make unship`.\n",
+        encoding="utf-8",
+    )
+    (root / WIKI).write_text(
+        "---\nname: Wiki deploy\ndescription: Everything about deploying\n---\n# Deploy wiki\n\n"
+        "Start from the [[Deploy checklist]].\n",
+        encoding="utf-8",
+    )
+    (root / "sessions" / "s1.jsonl").write_text(
+        '{"role": "user", "content": "how do we deploy?"}\n'
+        '{"role": "assistant", "content": "make ship"}\n',
+        encoding="utf-8",
+    )
+
+
+@dataclass
+class Studio:
+    """A running server, its working dir, and how to log a page in."""
+
+    surface: Surface
+    root: Path
+    settings: list[str]
+
+    @property
+    def url(self) -> str:
+        return self.surface.url
+
+    def login_url(self) -> str:
+        """A fresh one-time link, from `remecli studio --no-browser` as a user runs it."""
+        port = self.url.rsplit(":", 1)[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "remecli", "studio", "--no-browser", "--port", port]
+            + self.settings,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture
+def studio(tmp_path: Path, fake_llm) -> Iterator[Studio]:
+    root = tmp_path / ".reme"
+    seed(root)
+    settings = surface_settings(root, fake_llm.base_url)
+    surface = start_surface(["serve", "--port", "0", *settings])
+    wait_until_healthy(surface.url)
+    try:
+        yield Studio(surface, root, settings)
+    finally:
+        surface.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium per test module (the distribution's, never a downloaded one)."""
+    assert Path(CHROMIUM).exists(), "install the browser: apt-get install -y chromium"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+def logged_in(page: Page, studio: Studio) -> Page:
+    """`page` logged in to `studio` with a one-time link, on Studio's home page."""
+    page.goto(studio.login_url())
+    page.wait_for_selector("article.note[data-path='MEMORY.md']")
+    return page
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Keep a picture of the page for the README (docs/studio/<name>.png)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
