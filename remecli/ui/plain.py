@@ -19,6 +19,7 @@ from remecli.agent import events as ev
 from remecli.agent.notice_text import notice_line
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
+from remecli.commands.frontend import resume_hint
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 
@@ -192,6 +193,9 @@ def run_repl(settings: Settings) -> int:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(session):
                 renderer.line(f"• {line}", "")
+            hint = resume_hint(session.assistant)
+            if hint:
+                renderer.line(hint, "bold")
         return 0
 
     return asyncio.run(main())
