@@ -22,6 +22,9 @@ from remecli.llm.blocks import (
 )
 
 STATE_VERSION = 1
+# A checkpoint with one short line in each of its six sections costs about this many tokens:
+# `/compact` folding less would make the context bigger, not smaller.
+MIN_FOLD_TOKENS = 100
 
 
 class Session:
@@ -183,10 +186,10 @@ class Session:
         return max(0, min(configured, room // 2))
 
     def worth_folding(self, plan: CompactionPlan) -> bool:
-        """True when `plan` folds more than an empty checkpoint (its section headings) costs:
-        folding less can only grow the context, so no model call is made for it."""
-        skeleton = self.counter.count("\n".join(prompts.sections(self.language)))
-        return not plan.empty and plan.tokens > skeleton
+        """True when `plan` folds more than a checkpoint costs (`MIN_FOLD_TOKENS`): folding
+        less can only grow the context, so no model call is made for it (`/compact` on a short
+        chat)."""
+        return not plan.empty and plan.tokens > MIN_FOLD_TOKENS
 
     def over_threshold(self) -> bool:
         """True when the context passes `max_input_length × memory_compact_ratio`."""

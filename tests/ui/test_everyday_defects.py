@@ -98,7 +98,7 @@ async def test_the_compaction_count_survives_resume(fake_llm, tmp_path) -> None:
     first = make_app(fake_llm, tmp_path, "memory.keep_recent_tokens=20")
     async with first.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        for line in ("we deploy on Fridays " * 10, "tabs over spaces " * 10, "what next?"):
+        for line in ("we deploy on Fridays " * 30, "tabs over spaces " * 30, "what next?"):
             await type_and_send(pilot, line)
             await wait_until(pilot, lambda: not first.replying)
         await type_and_send(pilot, "/compact")
