@@ -307,7 +307,8 @@ class Assistant:
 
         async def work() -> Any:
             done = await self.context.compact_now(self.agent, focus, short=True)
-            self.runtime.hand_over_unsaved()  # the kept messages are saved too, after the fold
+            if done.messages_compacted:  # nothing folded (a short chat): no summary either
+                self.runtime.hand_over_unsaved()  # the kept messages are saved too
             await self.runtime.tasks.retry_pending()
             return done
 

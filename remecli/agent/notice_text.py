@@ -22,6 +22,11 @@ def notice_line(event: object) -> str | None:
             return (
                 f"Compaction failed ({event.error}); all messages were kept and it will be retried."
             )
+        if event.messages_compacted == 0 and event.trigger == "manual":
+            return (
+                "Nothing to compact yet: the conversation is too short for a checkpoint to "
+                "save anything; it stays as it is."
+            )
         if event.messages_compacted == 0:
             return "Nothing to compact yet; the checkpoint is unchanged."
         line = (

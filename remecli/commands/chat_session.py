@@ -227,13 +227,16 @@ class ChatSession:
             await self.assistant.start()
         except Exception as exc:
             log.exception("agent start failed")
-            where = f" Details in {self.about.log_file}." if self.about.log_file else ""
-            self.boot_error = f"Could not start the agent: {exc}.{where}"
+            known = isinstance(exc, LookupError)  # e.g. resume=<bad id>: the message says all
+            where = (
+                f" Details in {self.about.log_file}." if self.about.log_file and not known else ""
+            )
+            self.boot_error = f"Could not start the agent: {str(exc).rstrip('.')}.{where}"
             self.emit(ev.ErrorReport(self.boot_error))
             self.emit(se.Activity("error"))
             return
         if self.settings.resume and not self.busy and not self._typed_messages:
-            self.emit(se.Replay(self.assistant.replay()))
+            self.emit(self._replay())
         if not self.busy:
             self.emit(se.Activity("ready"))
         self._usage()
@@ -250,9 +253,14 @@ class ChatSession:
             log.exception("resume failed")
             yield ev.ErrorReport(f"Could not resume {session_id}: {exc}")
             return
-        replay = self.assistant.replay()
-        yield se.Replay(replay)
-        yield se.Resumed(session_id, sum(isinstance(e, ev.UserMessage) for e in replay))
+        replay = self._replay()
+        yield replay
+        yield se.Resumed(session_id, sum(isinstance(e, ev.UserMessage) for e in replay.events))
+
+    def _replay(self) -> se.Replay:
+        """The resumed conversation as events, with the compactions it went through."""
+        context = self.assistant.context
+        return se.Replay(self.assistant.replay(), context.session.checkpoints if context else 0)
 
     async def stop(self) -> None:
         """Cancel the running work and drop the queue (before a save on the way out)."""

@@ -37,3 +37,15 @@ class CommandContext:
     arg: str = ""
     about: FrontEndInfo = field(default_factory=FrontEndInfo)
     session: ChatSession | None = None
+
+
+def resume_hint(assistant: Assistant) -> str | None:
+    """The line every front-end prints on exit so the user can come back to this conversation
+    (None when nothing was said in it: there is nothing to resume)."""
+    context = assistant.context
+    if context is None:
+        return None
+    session = context.session
+    if not session.live_entries() and not session.summary:
+        return None
+    return f"To continue this conversation: remecli resume={context.session_id}"

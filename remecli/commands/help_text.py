@@ -6,6 +6,25 @@ from collections.abc import Sequence
 
 from remecli.commands.registry import COMMANDS
 
+MEMORY_LAYOUT = (
+    "`MEMORY.md`: durable facts, preferences and decisions (its head is in every prompt)",
+    "`memory/YYYY-MM-DD/<slug>.md`: topic cards, one per conversation and day, "
+    "written after it ends (name, description, tags, a link to the transcript lines)",
+    "`memory/YYYY-MM-DD.md`: the day page, an index of that day's cards (your own lines "
+    "outside its generated block are kept)",
+    "`digest/personal/`, `digest/procedure/`, `digest/wiki/`: the digest, what dreaming "
+    "(`/dream`) consolidated from the cards; each node cites its cards with `[[wikilinks]]`",
+    "`resource/`: files you drop here become cards linked to their source (`/prune` removes "
+    "the cards of deleted files)",
+    "`sessions/`: conversations (`/resume`, `remecli sessions`, `remecli resume=<id>`); "
+    "`tool_result/`: tool outputs too long for the context",
+)
+USING_MEMORY = (
+    'Ask in plain words ("what did we decide about the deploy?"): the assistant searches '
+    "(`memory_search`), follows the links between notes (`memory_links`), then reads the notes "
+    'it found. From a shell: `remecli search "…"`, `remecli links <note>`.',
+)
+
 
 def help_markdown(
     *,
@@ -39,12 +58,10 @@ def help_markdown(
     if keys:
         lines += ["", "## Keys", "", "| key | action |", "|---|---|"]
         lines += [f"| `{key}` | {action} |" for key, action in keys]
+    lines += ["", "## Where things are", "", f"Memory folder: `{working_dir}` (plain Markdown)", ""]
+    lines += [f"- {line}" for line in MEMORY_LAYOUT]
+    lines += ["", *USING_MEMORY, ""]
     lines += [
-        "",
-        "## Where things are",
-        "",
-        f"- Memory folder: `{working_dir}` — `MEMORY.md` (durable facts), `memory/YYYY-MM-DD.md` "
-        "(daily summaries), `sessions/` (transcripts), `tool_result/` (large tool outputs)",
         f"- Workspace (file and shell tools act here): `{workspace}`",
         f"- Configuration: {config_hint}",
     ]

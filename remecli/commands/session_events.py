@@ -122,9 +122,11 @@ class Resuming:
 
 @dataclass(frozen=True)
 class Replay:
-    """A resumed conversation as it was, to show where it left off."""
+    """A resumed conversation as it was, to show where it left off; `compactions` it went
+    through so far (the status line keeps counting from there)."""
 
     events: list[ev.CoreEvent] = field(default_factory=list)
+    compactions: int = 0
 
 
 @dataclass(frozen=True)

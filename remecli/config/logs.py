@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from logging.handlers import RotatingFileHandler
@@ -51,8 +52,12 @@ def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
 
 
 def route_agentscope_logs() -> None:
-    """agentscope logs to stderr on import ("as" logger); send it to our log file instead,
-    so nothing is printed over the TUI or into a one-shot answer."""
+    """agentscope's "as" logger prints to stderr ("WARNING | _base:__call__ …"); send it to our
+    log file instead, so nothing is printed over the TUI or into a one-shot answer.
+
+    agentscope installs its stderr handler when `agentscope._logging` is first imported, so it
+    is imported here first: routing before that import would be undone by it."""
+    importlib.import_module("agentscope._logging")
     agentscope_logger = logging.getLogger("as")
     agentscope_logger.handlers.clear()
     agentscope_logger.propagate = True

@@ -77,6 +77,7 @@ class Conversation:
             memory_compact_ratio=settings.memory_compact_ratio,
             language=settings.language,
         )
+        self.session.one_shot = settings.prompt is not None  # `-p`: marked in its state file
         self.store = ToolResultStore(
             layout.tool_result_dir,
             settings.memory.tool_result_threshold,
@@ -158,8 +159,8 @@ class Conversation:
         return tokens, window, round(100.0 * tokens / max(1, window), 1)
 
     def keep_budget(self) -> int:
-        """Recent tokens kept verbatim; at most half the threshold so compaction progresses."""
-        return min(self.keep_recent_tokens, self.session.threshold_tokens() // 2)
+        """Recent tokens kept verbatim, scaled to the window (`Session.keep_recent_budget`)."""
+        return self.session.keep_recent_budget(self.keep_recent_tokens)
 
     # ------------------------------------------------------------------ each step
     async def sync(self) -> None:
@@ -203,8 +204,13 @@ class Conversation:
         conversation that fits the keep-recent budget is compacted all but its last exchange."""
         await self.sync()
         keep = self.keep_budget()
-        if short and self.session.plan_compaction(keep, self.session.threshold_tokens() // 2).empty:
+        half = self.session.threshold_tokens() // 2
+        if short and self.session.plan_compaction(keep, half if keep else 0).empty:
             keep = self.last_exchange_tokens()
+        plan = self.session.plan_compaction(keep, half if keep else 0)  # as compact() plans
+        if short and not self.session.worth_folding(plan):
+            before = self.session.context_tokens()  # a short chat: nothing worth a checkpoint
+            return CompactionDone(before, before, 0, "manual")
         return await self.compact(keep, trigger="manual", focus=focus)
 
     def last_exchange_tokens(self) -> int:

@@ -13,8 +13,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from remecli.conversation.session_list import last_session_id
-from remecli.conversation.transcript import Transcript, TranscriptData, now_iso, resolve_session_id
+from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
+from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm.blocks import block_key
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
@@ -48,6 +48,8 @@ def write_state(
         "version": STATE_FILE_VERSION,
         "session_id": session_id,
         "saved_at": now_iso(),
+        # before the (long) agent state, so a listing finds it in the file's first bytes
+        "kind": ONE_SHOT if session_state.get("one_shot") else CONVERSATION,
         "agent_state": agent_state,
         "session": session_state,
     }
@@ -71,10 +73,7 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     """Read conversation `ref` (`last` or an id). Raises `LookupError` saying what to do."""
     from agentscope.message import Msg
 
-    # `last` skips conversations nobody typed into (opened and closed without a message)
-    if ref == "last" and (last := last_session_id(working_dir.sessions_dir)) is not None:
-        ref = last
-    session_id = resolve_session_id(working_dir.sessions_dir, ref)
+    session_id = find_session(working_dir, ref)
     data = Transcript(working_dir.transcript_file(session_id)).read()
     state_path = working_dir.state_file(session_id)
     problem = ""
@@ -107,6 +106,29 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
         context=context,
         from_transcript=True,
         problem=problem,
+    )
+
+
+def find_session(working_dir: WorkingDir, ref: str) -> str:
+    """The id `ref` names: `last` is the newest conversation someone typed into (never a `-p`
+    one-shot; an empty one only when there is nothing else). `LookupError` says what to do."""
+    folder = working_dir.sessions_dir
+    sessions = list_sessions(folder)
+    if ref == "last":
+        candidates = [s for s in sessions if not s.one_shot]
+        chosen = next((s for s in candidates if not s.empty), None) or next(iter(candidates), None)
+        if chosen is None:
+            raise LookupError(
+                f"No conversation to resume in {folder} (one-shot -p answers are not resumed "
+                "by resume=last). List them with `remecli sessions`; start without resume=… "
+                "for a new conversation."
+            )
+        return chosen.session_id
+    if any(s.session_id == ref for s in sessions):
+        return ref
+    raise LookupError(
+        f"No saved conversation '{ref}' in {folder}. List them with `remecli sessions`, "
+        "then resume=<id> (or resume=last)."
     )
 
 

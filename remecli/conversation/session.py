@@ -22,6 +22,9 @@ from remecli.llm.blocks import (
 )
 
 STATE_VERSION = 1
+# A checkpoint with one short line in each of its six sections costs about this many tokens:
+# `/compact` folding less would make the context bigger, not smaller.
+MIN_FOLD_TOKENS = 100
 
 
 class Session:
@@ -36,6 +39,7 @@ class Session:
         language: str = "",
     ) -> None:
         self.counter = counter
+        self.one_shot = False  # a `-p` answer: listed apart, never picked by resume=last
         self.max_input_length = max_input_length
         self.memory_compact_ratio = memory_compact_ratio
         self.language = language
@@ -172,6 +176,20 @@ class Session:
     def threshold_tokens(self) -> int:
         """Context size at which auto-compaction fires."""
         return int(self.max_input_length * self.memory_compact_ratio)
+
+    def keep_recent_budget(self, configured: int) -> int:
+        """Recent tokens a compaction keeps verbatim: `configured` (keep_recent_tokens), scaled
+        down to small windows: at most half of what the threshold leaves for messages after
+        the system prompt, the tools and the summary, so a compaction ends well under the
+        threshold instead of over it again at the next step."""
+        room = self.threshold_tokens() - self.overhead_tokens - self._summary_tokens
+        return max(0, min(configured, room // 2))
+
+    def worth_folding(self, plan: CompactionPlan) -> bool:
+        """True when `plan` folds more than a checkpoint costs (`MIN_FOLD_TOKENS`): folding
+        less can only grow the context, so no model call is made for it (`/compact` on a short
+        chat)."""
+        return not plan.empty and plan.tokens > MIN_FOLD_TOKENS
 
     def over_threshold(self) -> bool:
         """True when the context passes `max_input_length × memory_compact_ratio`."""
@@ -339,6 +357,8 @@ class Session:
                 "language": self.language,
             },
         }
+        if self.one_shot:
+            state["one_shot"] = True
         if include_messages:
             state["messages"] = [
                 {"msg": e.msg.model_dump(mode="json"), "live": sorted(e.live)}

@@ -2,7 +2,9 @@
 
 Read straight from the transcripts (`<id>.jsonl`, one JSON record a line) without building
 agentscope messages, so listing many sessions stays cheap. A session nobody typed into (opened
-and closed without a message) is *empty*: it is listed but never picked as `resume=last`.
+and closed without a message) is *empty*: it is listed but never picked as `resume=last`. A
+`-p` answer is a *one-shot* (its state file says `"kind": "one-shot"`): listed apart, and never
+picked as `resume=last`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 FIRST_LINE_CHARS = 80
+CONVERSATION = "conversation"
+ONE_SHOT = "one-shot"
+_KIND_MARK = f'"kind": "{ONE_SHOT}"'
+_HEAD_BYTES = 512  # the state file's fields before the agent state fit in this
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,7 @@ class SessionInfo:
     first_user_line: str
     messages: int
     last_activity_ts: float  # for sorting
+    one_shot: bool = False  # a `-p` answer, not a conversation
 
     @property
     def empty(self) -> bool:
@@ -54,11 +61,17 @@ def list_sessions(sessions_dir: Path | str) -> list[SessionInfo]:
 
 
 def last_session_id(sessions_dir: Path | str) -> str | None:
-    """The most recently active conversation that is not empty (for `resume=last`)."""
+    """The most recently active conversation that is neither empty nor a one-shot."""
     for info in list_sessions(sessions_dir):
-        if not info.empty:
+        if not info.empty and not info.one_shot:
             return info.session_id
     return None
+
+
+def conversations_first(sessions: list[SessionInfo]) -> list[SessionInfo]:
+    """`sessions` with the one-shots moved after the conversations (each group keeps its order),
+    for a picker that lists them apart."""
+    return sorted(sessions, key=lambda info: info.one_shot)
 
 
 def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:
@@ -74,7 +87,18 @@ def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:
         first_user_line=first_line,
         messages=count,
         last_activity_ts=last_ts,
+        one_shot=_is_one_shot(folder / f"{session_id}.state.json"),
     )
+
+
+def _is_one_shot(state_file: Path) -> bool:
+    """True when the state file says it holds a `-p` answer (read from its first bytes only)."""
+    try:
+        with state_file.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return _KIND_MARK in head.split('"agent_state"', 1)[0]
 
 
 def _read_transcript(path: Path) -> tuple[str, str, int]:

@@ -191,13 +191,22 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
 
         async def _parse_stream_response(self, start_datetime: Any, response: Any) -> Any:
             _check_content_type(getattr(response, "response", None), "text/event-stream")
-            async for item in super()._parse_stream_response(start_datetime, response):
+            watched = _ChoiceWatch(response)
+            answered = False
+            async for item in super()._parse_stream_response(start_datetime, watched):  # type: ignore[arg-type]
+                answered = answered or bool(item.content)
                 yield item
+            if not answered and watched.choices:  # choices came, all of them empty
+                raise EmptyAnswerError(empty_answer_detail(watched.finish_reason))
 
         def _parse_completion_response(self, start_datetime: Any, response: Any, *a: Any) -> Any:
             if isinstance(response, str):  # the SDK hands back a body it could not parse
                 raise NotJSONAnswerError(_preview(response))
-            return super()._parse_completion_response(start_datetime, response, *a)
+            result = super()._parse_completion_response(start_datetime, response, *a)
+            if not result.content and getattr(response, "choices", None):
+                reason = getattr(response.choices[0], "finish_reason", None)
+                raise EmptyAnswerError(empty_answer_detail(reason))
+            return result
 
     return BoundedOpenAIChatModel
 
@@ -210,6 +219,39 @@ async def require_an_answer(stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
         yield item
     if not answered:
         raise EmptyAnswerError("the stream carried no choices")
+
+
+def empty_answer_detail(finish_reason: str | None) -> str:
+    """Why an answer that came with choices is empty, for `EmptyAnswerError`."""
+    return f"it held no text and no tool calls; finish_reason {finish_reason or 'none'}"
+
+
+class _ChoiceWatch:
+    """The SDK's stream as agentscope reads it (`async with … as s: async for chunk in s`),
+    counting the chunks that carried choices and keeping the last finish reason."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.choices = 0
+        self.finish_reason: str | None = None
+        self._stream: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.response, name)
+
+    async def __aenter__(self) -> _ChoiceWatch:
+        self._stream = await self.response.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.response.__aexit__(*exc)
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        async for chunk in self._stream:
+            if getattr(chunk, "choices", None):
+                self.choices += 1
+                self.finish_reason = chunk.choices[0].finish_reason or self.finish_reason
+            yield chunk
 
 
 def _check_content_type(http_response: Any, expected: str) -> None:

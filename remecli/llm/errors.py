@@ -26,7 +26,8 @@ class LLMError(Exception):
 
 
 class EmptyAnswerError(Exception):
-    """The server answered 200 but with no choices: nothing to show, nothing to keep."""
+    """The server answered 200 with no choices, or with choices holding no text and no tool
+    calls: nothing to show, nothing to keep."""
 
 
 class NotJSONAnswerError(Exception):

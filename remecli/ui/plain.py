@@ -19,8 +19,10 @@ from remecli.agent import events as ev
 from remecli.agent.notice_text import notice_line
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
+from remecli.commands.frontend import resume_hint
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
+from remecli.ui.plain_typing import typing_hidden, typing_shown
 
 
 class PlainRenderer:
@@ -32,6 +34,7 @@ class PlainRenderer:
         self.in_text = False
         self.shown_calls = shown_calls if shown_calls is not None else set()  # ⚙ lines shown
         self.open_calls: dict[str, str] = {}  # call id → its key in shown_calls, until it ends
+        self.cancel_said = False  # "Reply cancelled." is said once per reply
 
     def render(self, event: object) -> None:
         """Print one event."""
@@ -58,7 +61,10 @@ class PlainRenderer:
             self.line(f"✗ {event.message}", "red")
         elif isinstance(event, ev.Retrying):
             self.line(f"• {event.line}", "yellow")
-        elif isinstance(event, se.WorkEnded) and event.cancelled:
+        elif isinstance(event, se.WorkStarted):
+            self.cancel_said = False
+        elif isinstance(event, se.WorkEnded) and event.cancelled and not self.cancel_said:
+            self.cancel_said = True
             self.err.print("\nReply cancelled.")
         elif isinstance(event, se.Resumed):
             self.line(
@@ -88,14 +94,17 @@ async def show_until_handled(
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGINT, session.cancel)
     try:
-        async for event in session.events():
-            if isinstance(event, ev.ApprovalRequest | se.PickSession):
-                renderer.end_text()
-            if not await frontend.show(event):
-                renderer.render(event)
-            failed = failed or isinstance(event, ev.ErrorReport)
-            if isinstance(event, se.InputHandled):
-                break
+        with typing_hidden():  # type-ahead is not echoed into the answer; it waits for the prompt
+            async for event in session.events():
+                if isinstance(event, ev.ApprovalRequest | se.PickSession):
+                    renderer.end_text()
+                    with typing_shown():  # the answer to a question is seen as it is typed
+                        await frontend.show(event)
+                elif not await frontend.show(event):
+                    renderer.render(event)
+                failed = failed or isinstance(event, ev.ErrorReport)
+                if isinstance(event, se.InputHandled):
+                    break
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
@@ -192,6 +201,9 @@ def run_repl(settings: Settings) -> int:
             err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(session):
                 renderer.line(f"• {line}", "")
+            hint = resume_hint(session.assistant)
+            if hint:
+                renderer.line(hint, "bold")
         return 0
 
     return asyncio.run(main())

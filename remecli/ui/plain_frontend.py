@@ -91,11 +91,14 @@ class PlainFrontEnd:
             self.out.print(text, markup=False, highlight=False)
 
     async def pick_session(self, event: se.PickSession) -> str | None:
-        shown = list(event.sessions)[:20]
+        from remecli.conversation.session_list import conversations_first
+
+        shown = conversations_first(list(event.sessions))[:20]  # one-shots listed after
         for n, info in enumerate(shown, 1):
             when = info.last_activity.replace("T", " ")[:16]
+            kind = "one-shot (-p)  " if info.one_shot else ""
             self.err.print(
-                f"{n:>3}. {when}  {info.messages:>4} msgs  {info.first_user_line}",
+                f"{n:>3}. {when}  {info.messages:>4} msgs  {kind}{info.first_user_line}",
                 markup=False,
                 highlight=False,
             )

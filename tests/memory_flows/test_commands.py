@@ -29,6 +29,9 @@ async def chat(assistant, *lines: str) -> None:
         assert not [e for e in events if isinstance(e, ev.ErrorReport)], events
 
 
+# makes a line worth a checkpoint: /compact folds nothing shorter (`MIN_FOLD_TOKENS`)
+DETAIL = " (in every project and every file we keep, from the Makefiles to the YAML configs)" * 6
+
 CHECKPOINT = """## Goal
 Ship the release.
 ## Constraints & Preferences
@@ -53,7 +56,12 @@ async def test_compact_new_summary_saved_keeps_recent(
     assistant_factory, fake_llm, memory_model, tmp_path
 ) -> None:
     assistant = summarizing(assistant_factory)
-    await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship", "what next?")
+    await chat(
+        assistant,
+        f"I prefer tabs over spaces{DETAIL}",
+        f"we deploy with make ship{DETAIL}",
+        "what next?",
+    )
     fake_llm.add_text(CHECKPOINT)  # the compactor's answer
     events = await run(assistant, "compact", "deployment")
     done = [e for e in events if isinstance(e, ev.CompactionDone)]

@@ -4,14 +4,19 @@ everything but the last exchange, and saves the whole conversation to long-term 
 from __future__ import annotations
 
 from remecli.agent import events as ev
-from tests.memory_flows.test_commands import CHECKPOINT, chat, daily_file, run
+from tests.memory_flows.test_commands import CHECKPOINT, DETAIL, chat, daily_file, run
 
 
 async def test_compact_under_the_keep_recent_budget_keeps_only_the_last_exchange(
     assistant_factory, fake_llm, memory_model
 ) -> None:
     assistant = assistant_factory("memory.summarize=true")  # keep_recent_tokens: 10,000
-    await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship", "what next?")
+    await chat(
+        assistant,
+        f"I prefer tabs over spaces{DETAIL}",
+        f"we deploy with make ship{DETAIL}",
+        "what next?",
+    )
     last_question = assistant.agent.state.context[-2]
     fake_llm.add_text(CHECKPOINT)
     events = await run(assistant, "compact")
@@ -28,7 +33,7 @@ async def test_compact_under_the_keep_recent_budget_keeps_only_the_last_exchange
 
 async def test_history_shows_the_checkpoint_text(assistant_factory, fake_llm, memory_model) -> None:
     assistant = assistant_factory("memory.summarize=true")
-    await chat(assistant, "I prefer tabs over spaces", "we deploy with make ship")
+    await chat(assistant, f"I prefer tabs over spaces{DETAIL}", f"we deploy with make ship{DETAIL}")
     assert "Checkpoint" not in assistant.history_markdown()
     fake_llm.add_text(CHECKPOINT)
     await run(assistant, "compact")

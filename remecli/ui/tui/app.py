@@ -18,9 +18,10 @@ from textual.worker import Worker
 from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
+from remecli.commands.frontend import resume_hint
 from remecli.config.locations import memory_label
 from remecli.config.settings import Settings
-from remecli.ui.tui import collector_pauses
+from remecli.ui.tui import collector_pauses, early_keys
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
 from remecli.ui.tui.themes import apply_themes
@@ -28,6 +29,7 @@ from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
 from remecli.ui.tui.widgets.command_menu import CommandMenu
 from remecli.ui.tui.widgets.status_line import StatusLine
+from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +47,9 @@ class RemeApp(App):
         Binding("escape", "cancel_reply", "Cancel", show=False),
         Binding("ctrl+c", "interrupt", "Cancel / quit", priority=True, show=False),
         Binding("ctrl+d", "ctrl_d", "Quit", priority=True, show=False),
-        Binding("ctrl+q", "quit_app", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "quit_app('Ctrl+Q')", "Quit", priority=True, show=False),
         Binding("tab", "complete", "Complete", show=False, priority=True),
+        Binding("ctrl+o", "toggle_tool_panel", "Tool panel", show=False, priority=True),
         Binding("pageup", "scroll_chat('page_up')", show=False, priority=True),
         Binding("pagedown", "scroll_chat('page_down')", show=False, priority=True),
         Binding("shift+up", "scroll_chat('up')", show=False, priority=True),
@@ -185,16 +188,20 @@ class RemeApp(App):
         if self.screen is self.screen_stack[0] and box.text:
             box.action_delete_right()
             return
-        await self.action_quit_app()
+        await self.action_quit_app("Ctrl+D")
 
     # ----------------------------------------------------------------- input
     def on_key(self, event) -> None:
-        """Typing while focus is elsewhere on the chat screen (a tool panel) goes to the prompt."""
-        box = self.query_one(ChatInput)
-        if self.screen is self.screen_stack[0] and self.focused is not box and event.is_printable:
+        """Typing while focus is elsewhere on the chat screen (a tool panel) goes to the prompt;
+        typing on a page or dialog that is not one of its keys goes to the prompt underneath,
+        kept for when it closes (the user was writing their next message, not to the page)."""
+        box = self.screen_stack[0].query_one(ChatInput)
+        if not event.is_printable or self.focused is box:
+            return
+        if self.screen is self.screen_stack[0]:
             box.focus()
-            box.insert(event.character or "")
-            event.stop()
+        box.insert(event.character or "")
+        event.stop()
 
     def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
         self.query_one(CommandMenu).show_for(message.text)
@@ -244,6 +251,21 @@ class RemeApp(App):
             return
         self.session.cancel()
 
+    def action_toggle_tool_panel(self) -> None:
+        """Ctrl+O: open or close the focused tool panel, else the newest one (main screen)."""
+        if self.screen is not self.screen_stack[0]:
+            raise SkipAction()
+        panels = list(self.query(ToolPanel))
+        focused = self.focused
+        chosen = next((p for p in panels if focused is not None and p in focused.ancestors), None)
+        chosen = chosen or (panels[-1] if panels else None)
+        if chosen is None:
+            self.notify("No tool panel in this conversation yet.", timeout=2)
+            return
+        chosen.collapsed = not chosen.collapsed
+        if not chosen.collapsed:
+            self.chat.scroll_to_widget(chosen, animate=False)
+
     def action_scroll_chat(self, where: str, always: bool = False) -> None:
         """Keyboard scrolling of the conversation from the prompt (main screen only)."""
         if self.screen is not self.screen_stack[0]:
@@ -273,20 +295,21 @@ class RemeApp(App):
         self._last_interrupt = time.monotonic()
         self.notify("Press Ctrl+C again to quit.", timeout=2)
 
-    async def action_quit_app(self) -> None:
-        """Every way out (/exit, Ctrl+D, Ctrl+Q, Ctrl+C twice, SIGTERM) saves memory first."""
+    async def action_quit_app(self, key: str = "Ctrl+C") -> None:
+        """Every way out (/exit, Ctrl+D, Ctrl+Q, Ctrl+C twice, SIGTERM) saves memory first;
+        `key` (the key that was pressed) pressed again meanwhile quits at once."""
         if self._quitting:
             await self._force_quit()
             return
         self._quitting = True
-        self._shutdown_worker = self.run_worker(self._save_and_exit(), name="shutdown")
+        self._shutdown_worker = self.run_worker(self._save_and_exit(key), name="shutdown")
 
-    async def _save_and_exit(self) -> None:
+    async def _save_and_exit(self, key: str) -> None:
         await self.session.stop()  # a running reply closes its tool calls before the save
         if self.assistant.ready:
             await self.query_one(ChatView).add_notice(
                 "• Saving this conversation to long-term memory before exit… "
-                "(Ctrl+C again to quit now: unfinished work stays in sessions/pending/ and is "
+                f"({key} again to quit now: unfinished work stays in sessions/pending/ and is "
                 "summarized at the next start)"
             )
             self.query_one(StatusLine).state = "saving memory…"
@@ -302,11 +325,16 @@ class RemeApp(App):
     def _exit_message(self, lines: list[str]) -> str | None:
         """What to print after the TUI closes: the summaries' outcomes not shown in the chat."""
         shown = self.renderer.shown_notices if self.renderer is not None else set()
-        return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
+        hint = resume_hint(self.assistant)
+        lines = [line for line in lines if line not in shown] + ([hint] if hint else [])
+        return "\n".join(f"remecli: {line}" for line in lines) or None
 
 
 def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
     """Run the TUI until the user quits; returns the exit code."""
     app = RemeApp(settings, log_file=log_file)
-    app.run()
+    try:
+        app.run()
+    finally:
+        early_keys.restore()  # the terminal as the user had it (see `early_keys`)
     return app.return_code or 0

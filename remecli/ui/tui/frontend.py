@@ -32,6 +32,8 @@ KEYS = [
         "Home / End",
         "top / bottom of the conversation (when the prompt is empty; Ctrl+Home/End always)",
     ),
+    ("Ctrl+O", "open / close the newest tool panel (or the focused one)"),
+    ("Tab, then Enter", "move to a tool panel (Tab again: the next), open / close it"),
     ("Esc", "cancel the reply in flight"),
     ("mouse drag, then Ctrl+C", "copy the selected text (OSC 52 clipboard)"),
     ("Ctrl+C", "copy a selection; otherwise cancel; twice to quit"),
@@ -93,6 +95,7 @@ class TuiFrontEnd:
             for shown in event.events:  # a resumed conversation, where it left off
                 await app.view.render(shown)
             await app.view.end_reply()
+            app.status.compactions = event.compactions
         elif isinstance(event, se.Resumed):
             await chat.add_notice(f"• Resumed conversation {event.session_id}.")
         else:

@@ -160,14 +160,23 @@ def _file_error(path: Path, problem: str) -> ThemeError:
 
 
 def apply_themes(app: App[Any], working_dir: Path, name: str) -> str | None:
-    """Register the theme files and select theme `name`; the problem, if any, as one line."""
+    """Register the theme files and select theme `name`; the problem, if any, as one line.
+
+    An unknown name, or a theme file that cannot be read, falls back to `remecli-dark` (the
+    packaged themes still load); the caller shows the returned line once."""
+    problem = ""
     try:
         themes = load_themes(working_dir)
-        for theme in themes.values():
-            app.register_theme(theme)
-        app.theme = resolve_theme(name, themes).name
     except ThemeError as exc:
-        problem = f"{exc} (using the '{app.theme}' theme for now)"
-        app.notify(problem, severity="error", timeout=10)
-        return problem
-    return None
+        problem = str(exc)
+        themes = load_themes(None)  # the packaged themes and Textual's: never broken
+    register_themes(app, themes.values())
+    try:
+        chosen = resolve_theme(name, themes)
+    except ThemeError as exc:
+        problem = problem or str(exc)
+        chosen = themes[DEFAULT_THEME]
+    app.theme = chosen.name
+    if not problem:
+        return None
+    return f"{problem} (using the '{app.theme}' theme for now)"

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from remecli.conversation.session_list import SessionInfo
+from remecli.conversation.session_list import SessionInfo, conversations_first
 
 
 def session_label(info: SessionInfo) -> Text:
@@ -20,6 +20,8 @@ def session_label(info: SessionInfo) -> Text:
     when = info.last_activity.replace("T", " ")[:16]
     label = Text(f"{when}  ", style="bold")
     label.append(f"{info.messages:>4} msgs  ", style="dim")
+    if info.one_shot:
+        label.append("one-shot (-p)  ", style="italic dim")
     label.append(info.first_user_line or "(no message)")
     return label
 
@@ -39,7 +41,7 @@ class SessionPicker(ModalScreen[str | None]):
 
     def __init__(self, sessions: Sequence[SessionInfo]) -> None:
         super().__init__()
-        self.sessions = list(sessions)
+        self.sessions = conversations_first(list(sessions))  # one-shots listed after
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:

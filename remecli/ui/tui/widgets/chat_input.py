@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -147,11 +148,18 @@ class ChatInput(TextArea):
         self.focus()
 
     def on_mount(self) -> None:
+        self._mounted_at = time.monotonic()
         if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
             self.cursor_blink = False
 
+    def _typed_before_the_prompt(self, event: events.Key) -> bool:
+        """True for a key read from what was typed before the prompt existed. Until Textual
+        takes the terminal raw, the terminal turns Enter into LF, read as Ctrl+J: such a
+        Ctrl+J was an Enter (see `early_keys`); nobody presses Ctrl+J at an unpainted screen."""
+        return event.time < getattr(self, "_mounted_at", float("inf"))
+
     async def _on_key(self, event: events.Key) -> None:
-        if event.key == "enter":
+        if event.key == "enter" or (event.key == "ctrl+j" and self._typed_before_the_prompt(event)):
             event.stop()
             event.prevent_default()
             self.submit()

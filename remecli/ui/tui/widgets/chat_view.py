@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Static
 
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
@@ -58,7 +60,40 @@ class ChatView(VerticalScroll):
     can_focus = False
 
     def on_mount(self) -> None:
+        self._place: tuple[Widget, float, Size] | None = None  # what the user scrolled to
         self.anchor()  # stay at the bottom as content grows, until the user scrolls up
+
+    # A resize re-wraps every line above the view, so the same scroll offset shows other
+    # text: the widget at the top of the view (and how far into it) is remembered and brought
+    # back after a resize, unless the view follows the bottom.
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        place = getattr(self, "_place", None)
+        if place is None or place[2] == self.size:  # not a resize's own re-clamping
+            self._place = self._top_place()
+
+    def _top_place(self) -> tuple[Widget, float, Size] | None:
+        for child in self.children:
+            region = child.virtual_region
+            if region.bottom > self.scroll_y:
+                return child, self.scroll_y - region.y, self.size
+        return None
+
+    def on_resize(self) -> None:
+        place = getattr(self, "_place", None)
+        if place is None or place[2] == self.size:
+            return
+        if not self._anchor_released:  # following the bottom: Textual keeps it there
+            self._place = None
+            return
+        self.call_after_refresh(self._back_to, place)
+
+    def _back_to(self, place: tuple[Widget, float, Size]) -> None:
+        widget, offset, _size = place
+        if widget.is_attached:
+            y = widget.virtual_region.y + min(offset, max(0, widget.outer_size.height - 1))
+            self.scroll_to(y=y, animate=False, immediate=True, release_anchor=False)
+        self._place = self._top_place()
 
     async def _add(self, widget) -> None:
         await self.mount(widget)

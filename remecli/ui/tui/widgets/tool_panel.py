@@ -62,7 +62,7 @@ class ToolPanel(Collapsible):
         lines = self.output.splitlines()
         preview = "\n".join(lines[:PREVIEW_LINES])
         if len(lines) > PREVIEW_LINES:
-            preview += f"\n… {len(lines) - PREVIEW_LINES} more lines (click to expand)"
+            preview += f"\n… {len(lines) - PREVIEW_LINES} more lines (click or Ctrl+O to expand)"
         body = Text(f"{self.tool_name} {short_arguments(self.arguments, 400)}\n", style="bold")
         body.append(self.output if not self.collapsed else preview)
         self._body.update(body)

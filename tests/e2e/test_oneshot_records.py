@@ -1,0 +1,104 @@
+"""Issue 21, item 6: `-p` one-shots are marked and listed apart, never `resume=last`; agentscope's
+log lines stay out of stderr; an empty answer is called empty; a bad `resume=` id says what to do."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from remecli.commands import session_events as se
+from remecli.commands.chat_session import ChatSession
+from tests.agent.conftest import make_settings
+from tests.fakes.messages import content_text
+
+
+def one_shot(fake_llm, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "remecli",
+            "config=cli",
+            f"llm.base_url={fake_llm.base_url}",
+            "llm.model_name=fake-model",
+            "llm.max_retries=1",
+            "memory.summarize=false",
+            "search.embedding.backend=none",
+            f"working_dir={tmp_path / '.reme'}",
+            *args,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
+    )
+
+
+async def _converse(fake_llm, tmp_path: Path) -> None:
+    """A real conversation (not a one-shot) through the core session."""
+    session = ChatSession(make_settings(fake_llm, tmp_path), cwd=tmp_path)
+    session.submit("plan the garden")
+
+    async def answered() -> None:
+        async for event in session.events():
+            if isinstance(event, se.InputHandled):
+                return
+
+    await asyncio.wait_for(answered(), timeout=120)
+    await session.close()
+
+
+def test_one_shots_are_listed_apart_and_never_resumed_as_last(fake_llm, tmp_path) -> None:
+    fake_llm.add_text("Tomatoes first.")
+    asyncio.run(_converse(fake_llm, tmp_path))
+    fake_llm.add_text("42")
+    fake_llm.add_text("blue")
+    for question in ("what is six times seven", "what colour is the sky"):
+        assert one_shot(fake_llm, tmp_path, "-p", question).returncode == 0
+    fake_llm.add_text("We planned the garden.")
+    assert one_shot(fake_llm, tmp_path, "resume=last", "-p", "where were we").returncode == 0
+    resumed = [content_text(m) for m in fake_llm.chat_requests()[-1].body["messages"]]
+    assert "plan the garden" in resumed  # the conversation, not the newer one-shots
+    assert not any("six times seven" in t or "sky" in t for t in resumed)
+    listing = subprocess.run(
+        [sys.executable, "-m", "remecli", "sessions", "config=cli",
+         f"working_dir={tmp_path / '.reme'}"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    conversations, _, one_shots = listing.partition("One-shot answers (-p")
+    assert "plan the garden" in conversations and "six times seven" not in conversations
+    assert "six times seven" in one_shots and "colour is the sky" in one_shots
+    assert "plan the garden" not in one_shots
+
+
+def test_agentscope_warnings_go_to_the_log_file_not_stderr(fake_llm, tmp_path) -> None:
+    fake_llm.set_fallback("nothing")
+    fake_llm.add_error(500, "the server hiccuped")
+    fake_llm.add_text("fine now")
+    proc = one_shot(fake_llm, tmp_path, "-p", "hello")
+    assert proc.returncode == 0 and proc.stdout.strip() == "fine now"
+    assert "_base:__call__" not in proc.stderr and "WARNING |" not in proc.stderr, proc.stderr
+    log = (tmp_path / ".reme" / "logs" / "remecli.log").read_text(encoding="utf-8")
+    assert "attempt(s) failed for model fake-model" in log
+
+
+def test_an_empty_answer_is_reported_as_empty(fake_llm, tmp_path) -> None:
+    fake_llm.set_fallback("nothing")
+    fake_llm.add_text("")
+    proc = one_shot(fake_llm, tmp_path, "-p", "hello")
+    assert proc.returncode != 0
+    assert "empty answer" in proc.stderr and "no text and no tool calls" in proc.stderr
+    assert "no choices" not in proc.stderr
+
+
+def test_a_bad_resume_id_says_how_to_list_sessions_in_one_line(fake_llm, tmp_path) -> None:
+    proc = one_shot(fake_llm, tmp_path, "resume=no-such-id", "-p", "hello")
+    assert proc.returncode != 0
+    [line] = proc.stderr.strip().splitlines()
+    assert "no-such-id" in line and "`remecli sessions`" in line
+    assert ".." not in line and "Details" not in line

@@ -1,0 +1,44 @@
+"""Issue 21, items 7 and 13 in the plain REPL (a real pseudo-terminal): Ctrl+C says "Reply
+cancelled." once, type-ahead is not echoed into the answer but waits at the next prompt, and the
+exit says how to resume the conversation."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+
+from tests.e2e.test_plain_and_oneshot import Pty, base_args
+from tests.fakes.messages import content_text
+
+
+def test_ctrl_c_cancels_once_and_type_ahead_waits_for_the_prompt(fake_llm, tmp_path) -> None:
+    fake_llm.add_text("slow " * 600, chunk_size=5, chunk_delay=0.05)
+    fake_llm.add_text("Second answer.")
+    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path)
+    try:
+        term.read_until("/help for commands")
+        term.write("talk\r")
+        term.read_until("slow slow")
+        term.write("typed ahead")
+        time.sleep(0.5)
+        term.write("\x03")  # Ctrl+C: cancel the reply
+        out = term.read_until("› typed ahead")  # the type-ahead is in the next prompt
+        answer = out[out.index("slow slow") : out.index("Reply cancelled.")]
+        assert "typed ahead" not in answer and "^C" not in answer  # not echoed into the answer
+        time.sleep(1.0)
+        term.write("\r")
+        out = term.read_until("Second answer.")
+        assert out.count("Reply cancelled.") == 1
+        term.write("/exit\r")
+        assert term.wait() == 0
+        assert "To continue this conversation: remecli resume=" in term.output.decode(
+            errors="replace"
+        )
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(term.pid, signal.SIGKILL)  # a failed step leaves no REPL running
+            os.waitpid(term.pid, 0)
+    said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
+    assert said[-1] == "typed ahead"
