@@ -45,3 +45,7 @@ class TooLarge(JobError, status=413, code="too_large"):
 
 class Unavailable(JobError, status=503, code="unavailable"):
     """The memory runtime cannot serve the job right now (e.g. the index failed to open)."""
+
+
+class Forbidden(JobError, status=403, code="forbidden"):
+    """The caller's token does not allow this operation or path (`remecli token add --scope`)."""

@@ -39,6 +39,7 @@ def _load(setting_args: list[str]) -> Any:
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
     settings = settings.with_changes({"working_dir": str(root)})  # resolved once
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, before logging creates it
     setup_logging(settings)
     route_agentscope_logs()
     return settings
@@ -46,20 +47,31 @@ def _load(setting_args: list[str]) -> Any:
 
 async def _mcp(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
+    from remecli.surfaces.access import Gate
     from remecli.surfaces.mcp_server import build_mcp_server
     from remecli.surfaces.serving import serve_http, serve_until_stopped
 
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
-    server = build_mcp_server(runner)
+    gate = Gate(runner)
+    server = build_mcp_server(runner, gate)
     if not options.http:
-        await serve_until_stopped(runner, server.run_stdio_async)
-        return
-    from remecli.surfaces.auth import BearerAuth, load_token
+        from remecli.surfaces.stdio_guard import run_stdio
 
-    token = load_token(Locations.from_settings(settings).root, options.token)
-    app = BearerAuth(server.streamable_http_app(host=options.host), token)
+        await serve_until_stopped(runner, lambda: run_stdio(server))
+        return
+    from remecli.surfaces.auth import Authenticator, BearerAuth, load_token
+    from remecli.surfaces.tokens import TokenStore
+
+    root = Locations.from_settings(settings).root
+    token = load_token(root, options.token)
+    app = BearerAuth(
+        server.streamable_http_app(host=options.host),
+        Authenticator(token, TokenStore(root)),
+        access_log=gate.log,
+        surface="mcp",
+    )
     await serve_http(
         runner,
         app,
@@ -71,7 +83,7 @@ async def _mcp(options: SurfaceOptions, settings: Any) -> None:
 
 async def _serve(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
-    from remecli.surfaces.auth import load_token
+    from remecli.surfaces.auth import allowed_hosts, load_token
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http
 
@@ -80,7 +92,11 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
     )
     token = load_token(Locations.from_settings(settings).root, options.token)
     app = build_app(
-        runner, token, cors_origins=list(options.cors), max_body_bytes=options.max_body_bytes
+        runner,
+        token,
+        cors_origins=list(options.cors),
+        max_body_bytes=options.max_body_bytes,
+        hosts=allowed_hosts(options.host),
     )
     await serve_http(
         runner,
@@ -97,6 +113,13 @@ def run(command: Surface, options: SurfaceOptions, setting_args: list[str]) -> i
     """Run `remecli mcp` or `remecli serve`; returns the process exit code."""
     from remecli.config import ConfigError
 
+    if not 0 <= options.port <= 65535:
+        print(
+            f"remecli {command}: --port {options.port} is not a TCP port; pick 0-65535 "
+            "(0: any free port)",
+            file=sys.stderr,
+        )
+        return 2
     if options.host not in ("127.0.0.1", "localhost", "::1") and (
         command == "serve" or options.http
     ):
