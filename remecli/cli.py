@@ -21,6 +21,7 @@ from remecli.surfaces.cli.memory_commands import (
     sessions,
 )
 from remecli.surfaces.cli.surface_commands import job, mcp, serve
+from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 
 USAGE = """\
@@ -159,6 +160,8 @@ COMMANDS: tuple[click.Command, ...] = (
     mcp,
     serve,
     import_conversations,
+    token_group,
+    access_log,
 )
 for _command in COMMANDS:
     remecli.add_command(_command)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from remecli.config.locations import Locations
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
+from remecli.surfaces.memory_dir import ensure_private_root
 from remecli.surfaces.serving import say
 
 Surface = Literal["mcp", "serve"]
@@ -39,7 +40,7 @@ def _load(setting_args: list[str]) -> Any:
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
     settings = settings.with_changes({"working_dir": str(root)})  # resolved once
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, before logging creates it
+    ensure_private_root(root)  # 0700, before the log file creates it
     setup_logging(settings)
     route_agentscope_logs()
     return settings

@@ -120,8 +120,11 @@ async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[
 
 def run_job(settings: Settings, job: Job, arguments: dict[str, Any]) -> int:
     """Run one job and print its result as JSON; exit 1 with one line when it fails."""
+    from remecli.config.locations import Locations
     from remecli.config.logs import setup_logging
+    from remecli.surfaces.memory_dir import ensure_private_root
 
+    ensure_private_root(Locations.from_settings(settings).root)  # 0700, before the log file
     setup_logging(settings)
     try:
         result = asyncio.run(_run(job, arguments, settings))
