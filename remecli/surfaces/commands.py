@@ -6,6 +6,7 @@ Both take the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -16,6 +17,24 @@ from remecli.surfaces.memory_dir import ensure_private_root
 from remecli.surfaces.serving import say
 
 Surface = Literal["mcp", "serve"]
+
+
+@dataclass(frozen=True)
+class TlsOptions:
+    """HTTPS for a server reachable from other machines (`--tls-cert/--tls-key`), or the
+    explicit choice of plain HTTP (`--insecure-http`, e.g. behind a TLS-terminating proxy)."""
+
+    cert: str | None = None
+    key: str | None = None
+    insecure_http: bool = False
+
+    @property
+    def on(self) -> bool:
+        return bool(self.cert and self.key)
+
+    def files(self) -> tuple[str, str] | None:
+        """(certificate, key) when HTTPS is on."""
+        return (self.cert, self.key) if self.cert and self.key else None
 
 
 @dataclass(frozen=True)
@@ -31,6 +50,7 @@ class SurfaceOptions:
     http: bool = False  # mcp: streamable HTTP instead of stdio
     cors: tuple[str, ...] = ()  # serve: browser origins allowed
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # serve
+    tls: TlsOptions = TlsOptions()
 
 
 def _load(setting_args: list[str]) -> Any:
@@ -79,6 +99,7 @@ async def _mcp(options: SurfaceOptions, settings: Any) -> None:
         options.host,
         options.port,
         lambda url: say(f"remecli mcp: {url}/mcp (bearer token from {token.source})"),
+        tls=options.tls.files(),
     )
 
 
@@ -107,6 +128,37 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
         lambda url: say(
             f"remecli serve: {url}/api (docs {url}/api/docs; bearer token from {token.source})"
         ),
+        tls=options.tls.files(),
+    )
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address only this machine can reach (localhost, 127.0.0.0/8, ::1)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def tls_refusal(command: str, options: SurfaceOptions) -> str | None:
+    """Why these HTTP options are refused (one line), or None: a --host other than this machine
+    needs HTTPS or an explicit --insecure-http; a certificate needs its key and vice versa."""
+    tls = options.tls
+    if bool(tls.cert) != bool(tls.key):
+        return f"remecli {command}: give both --tls-cert FILE and --tls-key FILE"
+    for flag, path in (("--tls-cert", tls.cert), ("--tls-key", tls.key)):
+        if path and not os.access(path, os.R_OK):
+            return f"remecli {command}: {flag} {path} cannot be read; give a readable PEM file"
+    if tls.on or tls.insecure_http or is_loopback(options.host):
+        return None
+    return (
+        f"remecli {command}: --host {options.host} is reachable from other machines, and tokens "
+        "would cross the network in clear text: give --tls-cert FILE --tls-key FILE, or "
+        "--insecure-http if a TLS proxy is in front"
     )
 
 
@@ -121,13 +173,16 @@ def run(command: Surface, options: SurfaceOptions, setting_args: list[str]) -> i
             file=sys.stderr,
         )
         return 2
-    if options.host not in ("127.0.0.1", "localhost", "::1") and (
-        command == "serve" or options.http
-    ):
-        say(
-            f"remecli {command}: listening on {options.host}, not only this machine: anyone who "
-            "can reach it and has the token can use your memory"
-        )
+    if command == "serve" or options.http:
+        refused = tls_refusal(command, options)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
+        if not is_loopback(options.host):
+            say(
+                f"remecli {command}: listening on {options.host}, not only this machine: anyone "
+                "who can reach it and has a token can use your memory"
+            )
     try:
         settings = _load(setting_args)
     except ConfigError as exc:

@@ -41,21 +41,35 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket, host: str, path: str = "") -> str:
+def url_of(sock: socket.socket, host: str, path: str = "", *, https: bool = False) -> str:
     """The URL a client uses to reach `sock`."""
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}{path}"
+    return f"{'https' if https else 'http'}://{shown}:{port}{path}"
 
 
 async def serve_http(
-    runner: JobRunner, app: Any, host: str, port: int, announce: Callable[[str], None]
+    runner: JobRunner,
+    app: Any,
+    host: str,
+    port: int,
+    announce: Callable[[str], None],
+    *,
+    tls: tuple[str, str] | None = None,
 ) -> None:
-    """Serve `app` on host:port until SIGINT/SIGTERM, then close the runtime."""
+    """Serve `app` on host:port (HTTPS with `tls` = (cert, key) PEM files) until SIGINT/SIGTERM,
+    then close the runtime."""
     import uvicorn
 
     sock = bind(host, port)
-    config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=10)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="auto",
+        timeout_graceful_shutdown=10,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
     server = uvicorn.Server(config)
     await start_runner(runner)
     # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
@@ -64,7 +78,7 @@ async def serve_http(
     # The handlers are restored before closing: a second signal then forces the exit.
     previous = _absorb_stop_signals(lambda: setattr(server, "should_exit", True))
     try:
-        announce(url_of(sock, host))
+        announce(url_of(sock, host, https=tls is not None))
         await server.serve(sockets=[sock])
     finally:
         sock.close()
