@@ -22,6 +22,7 @@ from remecli.surfaces.cli.memory_commands import (
 )
 from remecli.surfaces.cli.studio import studio
 from remecli.surfaces.cli.surface_commands import job, mcp, serve
+from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
 
@@ -167,6 +168,8 @@ COMMANDS: tuple[click.Command, ...] = (
     import_conversations,
     where,
     init,
+    token_group,
+    access_log,
 )
 for _command in COMMANDS:
     remecli.add_command(_command)

@@ -53,3 +53,7 @@ class NoteExists(JobError, status=409, code="note_exists"):
 
 class RenameFailed(JobError, status=500, code="rename_failed"):
     """A rename failed midway and could not be fully undone; the message names the files."""
+
+
+class Forbidden(JobError, status=403, code="forbidden"):
+    """The caller's token does not allow this operation or path (`remecli token add --scope`)."""

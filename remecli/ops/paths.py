@@ -1,7 +1,9 @@
 """Every path a job touches is confined to the working dir.
 
-Refused: empty paths, absolute paths (and `~`), `..` parts (400); anything that resolves outside
-the working dir through a symlink, and the server's own files (`serve.token`, `index/`) (403).
+Refused: empty paths, absolute paths (and `~`), `..` parts, text that cannot be a file name
+(a NUL byte, a lone surrogate) (400); anything that resolves outside the working dir through a
+symlink, and the server's own files (`serve.token`, `tokens.json`, `index/`, `logs/`, dot
+files) (403).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from pathlib import Path, PurePosixPath
 from remecli.ops.errors import InvalidParams, PathRefused
 
 TOKEN_FILE = "serve.token"
-PRIVATE_TOP = frozenset({TOKEN_FILE, "index"})  # never read, listed or written by a job
+TOKENS_FILE = "tokens.json"  # the scoped tokens' hashes (remecli token add)
+# never read, listed or written by a job: secrets, derived state, logs (the access log too)
+PRIVATE_TOP = frozenset({TOKEN_FILE, TOKENS_FILE, "index", "logs"})
 HINT = "give a path relative to the working dir, e.g. MEMORY.md or memory/2025-01-31.md"
 
 
@@ -35,6 +39,12 @@ def confine(root: Path, raw: str, *, allow_root: bool = False) -> Confined:
     text = (raw or "").strip()
     if "\x00" in text:
         raise InvalidParams(f"path {raw!r} holds a NUL byte; {HINT}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidParams(
+            f"path {raw!r} is not valid Unicode (a lone surrogate); {HINT}"
+        ) from None
     if not text or text in (".", "./"):
         if allow_root:
             return Confined(root.resolve(), "")

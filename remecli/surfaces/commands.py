@@ -6,15 +6,35 @@ Both take the usual `config=…` and `key=value` arguments (e.g. `working_dir=~/
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from remecli.config.locations import Locations
 from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
+from remecli.surfaces.memory_dir import ensure_private_root
 from remecli.surfaces.serving import say
 
 Surface = Literal["mcp", "serve"]
+
+
+@dataclass(frozen=True)
+class TlsOptions:
+    """HTTPS for a server reachable from other machines (`--tls-cert/--tls-key`), or the
+    explicit choice of plain HTTP (`--insecure-http`, e.g. behind a TLS-terminating proxy)."""
+
+    cert: str | None = None
+    key: str | None = None
+    insecure_http: bool = False
+
+    @property
+    def on(self) -> bool:
+        return bool(self.cert and self.key)
+
+    def files(self) -> tuple[str, str] | None:
+        """(certificate, key) when HTTPS is on."""
+        return (self.cert, self.key) if self.cert and self.key else None
 
 
 @dataclass(frozen=True)
@@ -30,6 +50,7 @@ class SurfaceOptions:
     http: bool = False  # mcp: streamable HTTP instead of stdio
     cors: tuple[str, ...] = ()  # serve: browser origins allowed
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # serve
+    tls: TlsOptions = TlsOptions()
 
 
 def _load(setting_args: list[str]) -> Any:
@@ -39,6 +60,7 @@ def _load(setting_args: list[str]) -> Any:
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
     settings = settings.with_changes({"working_dir": str(root)})  # resolved once
+    ensure_private_root(root)  # 0700, before the log file creates it
     setup_logging(settings)
     route_agentscope_logs()
     return settings
@@ -46,32 +68,44 @@ def _load(setting_args: list[str]) -> Any:
 
 async def _mcp(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
+    from remecli.surfaces.access import Gate
     from remecli.surfaces.mcp_server import build_mcp_server
     from remecli.surfaces.serving import serve_http, serve_until_stopped
 
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
-    server = build_mcp_server(runner)
+    gate = Gate(runner)
+    server = build_mcp_server(runner, gate)
     if not options.http:
-        await serve_until_stopped(runner, server.run_stdio_async)
-        return
-    from remecli.surfaces.auth import BearerAuth, load_token
+        from remecli.surfaces.stdio_guard import run_stdio
 
-    token = load_token(Locations.from_settings(settings).root, options.token)
-    app = BearerAuth(server.streamable_http_app(host=options.host), token)
+        await serve_until_stopped(runner, lambda: run_stdio(server))
+        return
+    from remecli.surfaces.auth import Authenticator, BearerAuth, load_token
+    from remecli.surfaces.tokens import TokenStore
+
+    root = Locations.from_settings(settings).root
+    token = load_token(root, options.token)
+    app = BearerAuth(
+        server.streamable_http_app(host=options.host),
+        Authenticator(token, TokenStore(root)),
+        access_log=gate.log,
+        surface="mcp",
+    )
     await serve_http(
         runner,
         app,
         options.host,
         options.port,
         lambda url: say(f"remecli mcp: {url}/mcp (bearer token from {token.source})"),
+        tls=options.tls.files(),
     )
 
 
 async def _serve(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
-    from remecli.surfaces.auth import load_token
+    from remecli.surfaces.auth import allowed_hosts, load_token
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http
 
@@ -80,7 +114,11 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
     )
     token = load_token(Locations.from_settings(settings).root, options.token)
     app = build_app(
-        runner, token, cors_origins=list(options.cors), max_body_bytes=options.max_body_bytes
+        runner,
+        token,
+        cors_origins=list(options.cors),
+        max_body_bytes=options.max_body_bytes,
+        hosts=allowed_hosts(options.host),
     )
     await serve_http(
         runner,
@@ -90,6 +128,37 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
         lambda url: say(
             f"remecli serve: {url}/api (docs {url}/api/docs; bearer token from {token.source})"
         ),
+        tls=options.tls.files(),
+    )
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address only this machine can reach (localhost, 127.0.0.0/8, ::1)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def tls_refusal(command: str, options: SurfaceOptions) -> str | None:
+    """Why these HTTP options are refused (one line), or None: a --host other than this machine
+    needs HTTPS or an explicit --insecure-http; a certificate needs its key and vice versa."""
+    tls = options.tls
+    if bool(tls.cert) != bool(tls.key):
+        return f"remecli {command}: give both --tls-cert FILE and --tls-key FILE"
+    for flag, path in (("--tls-cert", tls.cert), ("--tls-key", tls.key)):
+        if path and not os.access(path, os.R_OK):
+            return f"remecli {command}: {flag} {path} cannot be read; give a readable PEM file"
+    if tls.on or tls.insecure_http or is_loopback(options.host):
+        return None
+    return (
+        f"remecli {command}: --host {options.host} is reachable from other machines, and tokens "
+        "would cross the network in clear text: give --tls-cert FILE --tls-key FILE, or "
+        "--insecure-http if a TLS proxy is in front"
     )
 
 
@@ -97,13 +166,23 @@ def run(command: Surface, options: SurfaceOptions, setting_args: list[str]) -> i
     """Run `remecli mcp` or `remecli serve`; returns the process exit code."""
     from remecli.config import ConfigError
 
-    if options.host not in ("127.0.0.1", "localhost", "::1") and (
-        command == "serve" or options.http
-    ):
-        say(
-            f"remecli {command}: listening on {options.host}, not only this machine: anyone who "
-            "can reach it and has the token can use your memory"
+    if not 0 <= options.port <= 65535:
+        print(
+            f"remecli {command}: --port {options.port} is not a TCP port; pick 0-65535 "
+            "(0: any free port)",
+            file=sys.stderr,
         )
+        return 2
+    if command == "serve" or options.http:
+        refused = tls_refusal(command, options)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
+        if not is_loopback(options.host):
+            say(
+                f"remecli {command}: listening on {options.host}, not only this machine: anyone "
+                "who can reach it and has a token can use your memory"
+            )
     try:
         settings = _load(setting_args)
     except ConfigError as exc:

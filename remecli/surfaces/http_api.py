@@ -1,46 +1,75 @@
 """`remecli serve`: the memory jobs as an HTTP JSON API (FastAPI on uvicorn).
 
 `GET /api/health` (no auth); `POST /api/<job>` with the job's parameters as the JSON body and
-its result as the JSON answer; OpenAPI at `/api/docs`. Every job route needs the bearer token;
-errors are `{"error": "<what to do>", "code": …}` with the job error's status (400/403/404/
-409/413/503); CORS only for the `--cors` origins; request bodies over the limit get 413.
+its result as the JSON answer; OpenAPI at `/api/openapi.json`, Swagger UI at `/api/docs`.
+Every job route needs a bearer token whose scope allows the job (`remecli token add`); admins
+also get `GET /api/tokens` and `GET /api/access-log`. Every error is `{"error": "<what to do>",
+"code": …}` (400/401/403/404/405/409/413/415/421/503); CORS only for the `--cors` origins.
 Everything outside `/api` is Studio, the web UI (`remecli.surfaces.studio`).
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
+from dataclasses import asdict
 from typing import Any
 
-from fastapi import Body, Depends, FastAPI, Request
+from fastapi import Body, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
-from remecli.surfaces.auth import BearerAuth, ServeToken
-from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES, BodyLimit
+from remecli.ops.errors import Forbidden
+from remecli.surfaces.access import Gate
+from remecli.surfaces.auth import Authenticator, BearerAuth, HostCheck, ServeToken
+from remecli.surfaces.http_docs import (
+    ASSETS,
+    COMMON_ERRORS,
+    DOCS,
+    OPENAPI,
+    WRITE_ERRORS,
+    add_docs,
+)
+from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES, BodyLimit, JsonBody
 from remecli.surfaces.studio.app import mount_studio
+from remecli.surfaces.tokens import LOCAL_USER, Principal, TokenStore
 
-OPEN_PATHS = ("/api/health", "/api/docs", "/api/openapi.json")
-_bearer = HTTPBearer(auto_error=False, description="The token from <working_dir>/serve.token")
+log = logging.getLogger(__name__)
+
+OPEN_PATHS = ("/api/health", DOCS, OPENAPI, ASSETS + "/")
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="serve.token in the memory folder (admin), or a token from `remecli token add`",
+)
 
 
 def _error(status: int, message: str, code: str) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
 
-def _endpoint(runner: JobRunner, job: Job) -> Any:
-    async def endpoint(**values: Any) -> dict[str, Any]:
+def principal_of(request: Request) -> Principal:
+    """The caller BearerAuth identified (the local user when the app runs without it)."""
+    found = request.scope.get("state", {}).get("principal")
+    return found if isinstance(found, Principal) else LOCAL_USER
+
+
+def _endpoint(gate: Gate, job: Job) -> Any:
+    async def endpoint(request: Request, **values: Any) -> dict[str, Any]:
         params = values.get("params")
         arguments = params.model_dump(exclude_unset=True) if params is not None else {}
-        return await runner.run(job.name, arguments)
+        return await gate.run(principal_of(request), job.name, arguments, "http")
 
     required = any(info.is_required() for info in job.params.model_fields.values())
     body = Body(...) if required else Body(None)
     endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
+            inspect.Parameter(
+                "request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request
+            ),
             inspect.Parameter(
                 "params",
                 inspect.Parameter.KEYWORD_ONLY,
@@ -60,24 +89,7 @@ def _endpoint(runner: JobRunner, job: Job) -> Any:
     return endpoint
 
 
-def build_app(
-    runner: JobRunner,
-    token: ServeToken,
-    *,
-    cors_origins: list[str] | None = None,
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-) -> Any:
-    """The ASGI app: FastAPI routes from the registry, wrapped in the body-size limit."""
-    app = FastAPI(
-        title="remecli memory API",
-        version=__version__,
-        description="Search, read and feed remecli's Markdown memory. "
-        "Every /api/<job> call needs `Authorization: Bearer <token>`.",
-        docs_url="/api/docs",
-        openapi_url="/api/openapi.json",
-        redoc_url=None,
-    )
-
+def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(JobError)
     async def _job_error(request: Request, exc: JobError) -> JSONResponse:
         return _error(exc.status, str(exc), exc.code)
@@ -88,7 +100,79 @@ def build_app(
         for error in exc.errors()[:5]:
             where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "body"
             problems.append(f"{where}: {error.get('msg')}")
-        return _error(400, "; ".join(problems) + " (see /api/docs)", "invalid_params")
+        return _error(400, "; ".join(problems) + f" (see {DOCS})", "invalid_params")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            message = f"no route {request.url.path}; the routes are listed at {DOCS}"
+            return _error(404, message, "not_found")
+        if exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}; jobs are POST"
+            return _error(405, message, "method_not_allowed")
+        return _error(exc.status_code, str(exc.detail), "http_error")
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("HTTP %s %s failed", request.method, request.url.path)
+        message = "the server failed on this request (see logs/remecli.log); retry or report it"
+        return _error(500, message, "internal")
+
+
+def _add_admin_routes(app: FastAPI, gate: Gate, store: TokenStore) -> None:
+    def admin(request: Request, operation: str) -> Principal:
+        caller = principal_of(request)
+        if not caller.allows("admin"):
+            gate.refused(caller, "http", operation, "forbidden")
+            raise Forbidden(f"{operation} needs an admin token; {caller.name!r} is {caller.scope}")
+        gate.log.record(caller.name, "http", operation)
+        return caller
+
+    @app.get("/api/tokens", tags=["admin"], responses=COMMON_ERRORS)
+    async def tokens(
+        request: Request,
+        credentials: HTTPAuthorizationCredentials | None = Depends(_bearer),
+    ) -> dict[str, Any]:
+        """The scoped tokens: name, scope, paths, creation time (never the tokens)."""
+        admin(request, "token_list")
+        listed = [asdict(r) for r in store.records()]
+        return {"tokens": [{k: v for k, v in r.items() if k != "sha256"} for r in listed]}
+
+    @app.get("/api/access-log", tags=["admin"], responses=COMMON_ERRORS)
+    async def access_log(
+        request: Request,
+        tail: int = Query(100, ge=1, le=10_000, description="How many of the last entries"),
+        credentials: HTTPAuthorizationCredentials | None = Depends(_bearer),
+    ) -> dict[str, Any]:
+        """The last calls: who, when, which operation, which paths, the outcome."""
+        admin(request, "access_log")
+        return {"entries": gate.log.tail(tail)}
+
+
+def build_app(
+    runner: JobRunner,
+    token: ServeToken,
+    *,
+    cors_origins: list[str] | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    hosts: tuple[str, ...] | None = None,
+) -> Any:
+    """The ASGI app: FastAPI routes from the registry, behind the Host check, the token check,
+    the body limits and (with `cors_origins`) CORS. `hosts` None: any Host header."""
+    app = FastAPI(
+        title="remecli memory API",
+        version=__version__,
+        description="Search, read and feed remecli's Markdown memory. Every /api/<job> call "
+        "needs `Authorization: Bearer <token>`; a token's scope (read, write, admin) decides "
+        "which jobs it may run. Errors are `{error, code}`.",
+        docs_url=None,
+        openapi_url=OPENAPI,
+        redoc_url=None,
+    )
+    gate = Gate(runner)
+    store = TokenStore(gate.root)
+    _add_error_handlers(app)
+    add_docs(app)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -96,28 +180,33 @@ def build_app(
         return {"status": "ok", "version": __version__, "read_only": runner.read_only}
 
     for job in runner.registry:
+        scope = "read" if job.read_only else "write"
         app.post(
             f"/api/{job.name}",
             summary=job.description.splitlines()[0],
             description=job.description
-            + ("" if job.read_only else "\n\nChanges memory (refused with --read-only)."),
-            tags=["read" if job.read_only else "write"],
+            + f"\n\nNeeds a token with scope `{scope}` or above."
+            + ("" if job.read_only else " Changes memory (refused with --read-only)."),
+            tags=[scope],
             response_model=None,
-        )(_endpoint(runner, job))
+            responses=COMMON_ERRORS if job.read_only else WRITE_ERRORS,
+        )(_endpoint(gate, job))
+    _add_admin_routes(app, gate, store)
 
-    guarded: Any = BearerAuth(BodyLimit(app, max_body_bytes), token, open_paths=OPEN_PATHS)
+    auth = Authenticator(token, store)
+    inner: Any = JsonBody(BodyLimit(app, max_body_bytes))
+    guarded: Any = HostCheck(
+        BearerAuth(inner, auth, open_paths=OPEN_PATHS, access_log=gate.log), hosts
+    )
     if not cors_origins:
         return mount_studio(guarded, runner, token)
     from starlette.middleware.cors import CORSMiddleware
 
     # outermost, so a browser's preflight (which carries no token) gets its answer
-    return mount_studio(
-        CORSMiddleware(
-            guarded,
-            allow_origins=cors_origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type"],
-        ),
-        runner,
-        token,
+    api = CORSMiddleware(
+        guarded,
+        allow_origins=cors_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type"],
     )
+    return mount_studio(api, runner, token)

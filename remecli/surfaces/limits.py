@@ -1,4 +1,5 @@
-"""ASGI middleware that refuses request bodies over a size limit (413), before the app reads them."""
+"""ASGI middlewares on request bodies: the size limit (413, before the app reads them) and the
+media type (a body without Content-Type is taken as JSON; any other type than JSON gets 415)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,50 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _is_json(media_type: str) -> bool:
+    kind = media_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
+class JsonBody:
+    """POST bodies are JSON: no Content-Type counts as JSON, another type is refused (415)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        headers = list(scope.get("headers") or [])
+        media = next(
+            (bytes(v).decode("latin-1") for k, v in headers if k.lower() == b"content-type"), None
+        )
+        if media is None or not media.strip():
+            headers = [(k, v) for k, v in headers if k.lower() != b"content-type"]
+            headers.append((b"content-type", b"application/json"))
+            await self.app({**scope, "headers": headers}, receive, send)
+            return
+        if _is_json(media):
+            await self.app(scope, receive, send)
+            return
+        message = (
+            f"the body is {media.split(';', 1)[0].strip()!r}; send JSON with "
+            "'Content-Type: application/json' (curl: -H 'Content-Type: application/json')"
+        )
+        body = json.dumps({"error": message, "code": "unsupported_media_type"}).encode("utf-8")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 415,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

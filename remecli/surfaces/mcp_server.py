@@ -1,73 +1,152 @@
-"""`remecli mcp`: the memory jobs as MCP tools (official `mcp` SDK, `MCPServer`).
+"""`remecli mcp`: the memory jobs as MCP tools, the notes as MCP resources (official `mcp` SDK).
 
-Tool names, descriptions and input schemas come from the job registry; a job's `JobError`
-becomes a tool error (`is_error`) whose text says what to do.
+Each tool's input schema is its job's parameter model as is (optional means optional, unknown
+arguments refused: `additionalProperties: false`), its output schema the job's result model; the
+raw arguments go to the job runner, whose errors are one line saying what to do. Every call runs
+through the `Gate` (scope, paths, access log) as the caller: the token's owner over HTTP, the
+local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` only
+for jobs that change or drop what is there.
+
+The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
+and read go through the same gate. Change notifications are not sent (clients re-list).
 """
 
 from __future__ import annotations
 
-import inspect
-from typing import Annotated, Any
+import json
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import Field
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ListResourcesResult,
+    ReadResourceResult,
+    Resource,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+)
 
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
+from remecli.surfaces.access import Gate
+from remecli.surfaces.job_policy import DESTRUCTIVE
+from remecli.surfaces.notes_resources import NOTE_URI, list_notes, note_path, read_note
+from remecli.surfaces.tokens import LOCAL_USER, Principal
 
 INSTRUCTIONS = (
     "Long-term memory kept as Markdown files (MEMORY.md, memory/YYYY-MM-DD.md). Search it with "
-    "memory_search, read hits with memory_read, feed a finished conversation to memory_record."
+    "memory_search, read hits with memory_read, feed a finished conversation to memory_record. "
+    f"The notes are also resources ({NOTE_URI}<path>)."
 )
 
 
-def _signature(job: Job) -> inspect.Signature:
-    """A keyword-only signature mirroring the job's parameter model (the SDK reads it)."""
-    parameters = []
-    for name, info in job.params.model_fields.items():
-        annotation: Any = Annotated[
-            (info.annotation, *info.metadata, Field(description=info.description))
-        ]
-        # a default_factory (e.g. tags: list) is a default too: the field is optional, as in HTTP
-        default = (
-            inspect.Parameter.empty
-            if info.is_required()
-            else info.get_default(call_default_factory=True)
-        )
-        parameters.append(
-            inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
-            )
-        )
-    return inspect.Signature(parameters, return_annotation=job.result)  # → outputSchema
+def caller_of(context: Any) -> Principal:
+    """The caller of an MCP request: the HTTP token's owner, else (stdio) the local user."""
+    try:
+        request = context.request_context.request
+    except (AttributeError, ValueError):
+        return LOCAL_USER
+    scope = getattr(request, "scope", None)
+    found = scope.get("state", {}).get("principal") if isinstance(scope, dict) else None
+    return found if isinstance(found, Principal) else LOCAL_USER
 
 
-def _tool_function(runner: JobRunner, job: Job) -> Any:
-    async def call(**arguments: Any) -> dict[str, Any]:
+def _no_call(**_: Any) -> None:  # the Tool model wants a function; JobTool.run never calls it
+    raise RuntimeError("JobTool runs its job through the gate")
+
+
+class JobTool(Tool):
+    """A tool that hands its raw arguments to the job (the runner validates them)."""
+
+    gate: Any = None
+
+    async def run(self, arguments: Any, context: Any, convert_result: bool = False) -> Any:
         try:
-            return await runner.run(job.name, arguments)
+            data = await self.gate.run(caller_of(context), self.name, arguments, "mcp")
         except JobError as exc:
             raise ToolError(str(exc)) from None
-
-    call.__name__ = job.name
-    call.__doc__ = job.description
-    call.__signature__ = _signature(job)  # type: ignore[attr-defined]
-    return call
-
-
-def build_mcp_server(runner: JobRunner) -> MCPServer:
-    """An MCP server whose tools are the runner's jobs (writing ones left out when read-only)."""
-    server: MCPServer = MCPServer(
-        "remecli", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
-    )
-    for job in runner.available():
-        server.add_tool(
-            _tool_function(runner, job),
-            name=job.name,
-            description=job.description,
-            annotations=ToolAnnotations(read_only_hint=job.read_only, open_world_hint=False),
-            structured_output=True,
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=data
         )
+
+
+def annotations_of(job: Job) -> ToolAnnotations:
+    """readOnlyHint from the job; destructiveHint true only for jobs that change what is there."""
+    return ToolAnnotations(
+        read_only_hint=job.read_only,
+        destructive_hint=(not job.read_only) and job.name in DESTRUCTIVE,
+        idempotent_hint=job.read_only or job.name in ("memory_reindex", "memory_write"),
+        open_world_hint=False,
+    )
+
+
+def job_tool(gate: Gate, job: Job) -> JobTool:
+    """The MCP tool for `job`."""
+    return JobTool(
+        fn=_no_call,
+        name=job.name,
+        title=None,
+        context_kwarg=None,
+        description=job.description,
+        parameters=job.input_schema(),
+        fn_metadata=FuncMetadata(arg_model=ArgModelBase, output_schema=job.output_schema()),
+        is_async=True,
+        annotations=annotations_of(job),
+        gate=gate,
+    )
+
+
+class MemoryServer(MCPServer):
+    """MCPServer whose resource list and reads are the notes, as the caller may see them."""
+
+    def __init__(self, gate: Gate, **options: Any) -> None:
+        super().__init__(**options)
+        self.gate = gate
+
+    async def _handle_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
+        caller = caller_of(_RequestOnly(ctx))
+        notes = await list_notes(self.gate, caller)
+        return ListResourcesResult(
+            resources=[
+                Resource(uri=NOTE_URI + path, name=path, mime_type="text/markdown")
+                for path in notes
+            ]
+        )
+
+    async def _handle_read_resource(self, ctx: Any, params: Any) -> ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            text = await read_note(self.gate, caller_of(_RequestOnly(ctx)), note_path(uri))
+        except JobError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=str(exc), data={"uri": uri}) from None
+        return ReadResourceResult(
+            contents=[TextResourceContents(uri=uri, text=text, mime_type="text/markdown")]
+        )
+
+
+class _RequestOnly:
+    """Adapts a low-level request context to what `caller_of` reads."""
+
+    def __init__(self, request_context: Any) -> None:
+        self.request_context = request_context
+
+
+def build_mcp_server(runner: JobRunner, gate: Gate | None = None) -> MCPServer:
+    """An MCP server whose tools are the runner's jobs (writing ones left out when read-only)."""
+    gate = gate or Gate(runner)
+    server = MemoryServer(
+        gate,
+        name="remecli",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+        tools=[job_tool(gate, job) for job in runner.available()],
+    )
     return server

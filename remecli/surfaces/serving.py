@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import signal
 import socket
 import sys
@@ -17,6 +18,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from remecli.ops import JobRunner
+
+
+async def start_runner(runner: JobRunner) -> None:
+    """Open the runtime; a read-only server runs no writer at all (no Auto Dream, no summary
+    retries, no resource watcher): the runner's start without background work."""
+    start: Any = runner.start  # `background` comes with the runner's start modes
+    if getattr(runner, "read_only", False) and "background" in inspect.signature(start).parameters:
+        await start(background=False)
+    else:
+        await runner.start()
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -30,30 +41,44 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket, host: str, path: str = "") -> str:
+def url_of(sock: socket.socket, host: str, path: str = "", *, https: bool = False) -> str:
     """The URL a client uses to reach `sock`."""
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}{path}"
+    return f"{'https' if https else 'http'}://{shown}:{port}{path}"
 
 
 async def serve_http(
-    runner: JobRunner, app: Any, host: str, port: int, announce: Callable[[str], None]
+    runner: JobRunner,
+    app: Any,
+    host: str,
+    port: int,
+    announce: Callable[[str], None],
+    *,
+    tls: tuple[str, str] | None = None,
 ) -> None:
-    """Serve `app` on host:port until SIGINT/SIGTERM, then close the runtime."""
+    """Serve `app` on host:port (HTTPS with `tls` = (cert, key) PEM files) until SIGINT/SIGTERM,
+    then close the runtime."""
     import uvicorn
 
     sock = bind(host, port)
-    config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=10)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="auto",
+        timeout_graceful_shutdown=10,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
     server = uvicorn.Server(config)
-    await runner.start()
+    await start_runner(runner)
     # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
     # can flush. A signal that arrives before uvicorn installed its own handlers (right after
     # the URL is announced) must still stop the server, so the handler asks it to exit.
     # The handlers are restored before closing: a second signal then forces the exit.
     previous = _absorb_stop_signals(lambda: setattr(server, "should_exit", True))
     try:
-        announce(url_of(sock, host))
+        announce(url_of(sock, host, https=tls is not None))
         await server.serve(sockets=[sock])
     finally:
         sock.close()
@@ -80,7 +105,7 @@ def _restore(previous: dict[int, Any]) -> None:
 async def serve_until_stopped(runner: JobRunner, main: Callable[[], Awaitable[None]]) -> None:
     """Run `main` (e.g. the stdio MCP loop) until it returns or SIGTERM/SIGINT, then close.
     While closing (summaries and the index flush), a second signal forces the exit."""
-    await runner.start()
+    await start_runner(runner)
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(main())
     stop_signals = (signal.SIGTERM, signal.SIGINT)

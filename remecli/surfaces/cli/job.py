@@ -116,9 +116,12 @@ def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, Jo
     """The runtime of one command (its composition root: the one memory writer is built here)
     and the runner of its operations; logs go to logs/remecli.log, never over the answer.
     Start it with `background=False`: a one-shot command runs nothing it was not asked for."""
+    from remecli.config.locations import Locations
     from remecli.config.logs import route_agentscope_logs, setup_logging
     from remecli.conversation.file_memory import FileMemory
+    from remecli.surfaces.memory_dir import ensure_private_root
 
+    ensure_private_root(Locations.from_settings(settings).root)  # 0700, before the log file
     setup_logging(settings)
     route_agentscope_logs()
     memory = FileMemory(settings.working_dir, settings=settings, search=search)

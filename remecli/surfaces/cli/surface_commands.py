@@ -70,6 +70,17 @@ _TOKEN = click.option(
     help="bearer token to require (default: REME_SERVE_TOKEN, else <working_dir>/serve.token, "
     "generated once)",
 )
+_TLS_CERT = click.option(
+    "--tls-cert", type=click.Path(dir_okay=False), metavar="FILE", help="HTTPS: certificate (PEM)"
+)
+_TLS_KEY = click.option(
+    "--tls-key", type=click.Path(dir_okay=False), metavar="FILE", help="HTTPS: private key (PEM)"
+)
+_INSECURE = click.option(
+    "--insecure-http",
+    is_flag=True,
+    help="allow plain HTTP on a --host other than this machine (e.g. behind a TLS proxy)",
+)
 _READ_ONLY = click.option("--read-only", is_flag=True, help="refuse jobs that change memory")
 _MAX_RESULT = click.option(
     "--max-result-bytes", type=WholeNumber(), default=DEFAULT_MAX_RESULT_BYTES, show_default=True
@@ -80,6 +91,9 @@ _MAX_RESULT = click.option(
 @click.option("--http", is_flag=True, help="streamable HTTP instead of stdio")
 @_HOST
 @_TOKEN
+@_TLS_CERT
+@_TLS_KEY
+@_INSECURE
 @_READ_ONLY
 @_MAX_RESULT
 def mcp(
@@ -87,6 +101,9 @@ def mcp(
     http: bool,
     host: str,
     token: str | None,
+    tls_cert: str | None,
+    tls_key: str | None,
+    insecure_http: bool,
     read_only: bool,
     max_result_bytes: int,
     setting_args: list[str],
@@ -97,15 +114,26 @@ def mcp(
     remecli mcp
     remecli mcp --http --port 8766
     """
-    from remecli.surfaces.commands import SurfaceOptions, run
+    from remecli.surfaces.commands import SurfaceOptions, TlsOptions, run
 
-    options = SurfaceOptions(host, port, token, read_only, max_result_bytes, http=http)
+    options = SurfaceOptions(
+        host,
+        port,
+        token,
+        read_only,
+        max_result_bytes,
+        http=http,
+        tls=TlsOptions(tls_cert, tls_key, insecure_http),
+    )
     return run("mcp", options, setting_args)
 
 
 @click.command(cls=SettingsCommand, params=[_port(DEFAULT_SERVE_PORT)])
 @_HOST
 @_TOKEN
+@_TLS_CERT
+@_TLS_KEY
+@_INSECURE
 @_READ_ONLY
 @click.option(
     "--cors", multiple=True, metavar="ORIGIN", help="allow this browser origin (repeatable)"
@@ -118,6 +146,9 @@ def serve(
     port: int,
     host: str,
     token: str | None,
+    tls_cert: str | None,
+    tls_key: str | None,
+    insecure_http: bool,
     read_only: bool,
     cors: tuple[str, ...],
     max_body_bytes: int,
@@ -130,9 +161,16 @@ def serve(
     remecli serve --port 8765
     remecli serve --read-only --cors http://localhost:3000
     """
-    from remecli.surfaces.commands import SurfaceOptions, run
+    from remecli.surfaces.commands import SurfaceOptions, TlsOptions, run
 
     options = SurfaceOptions(
-        host, port, token, read_only, max_result_bytes, cors=cors, max_body_bytes=max_body_bytes
+        host,
+        port,
+        token,
+        read_only,
+        max_result_bytes,
+        cors=cors,
+        max_body_bytes=max_body_bytes,
+        tls=TlsOptions(tls_cert, tls_key, insecure_http),
     )
     return run("serve", options, setting_args)

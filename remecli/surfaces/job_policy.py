@@ -1,0 +1,197 @@
+"""What a surface needs to know about each job beyond the registry: the scope it needs, the paths
+a call touches (for `--paths` tokens and the access log), and the MCP destructive hint.
+
+A token confined to a path glob runs only the jobs listed here as path-aware, with the path
+checked before (or, for read-only jobs that resolve names, after) the job runs and the hits,
+entries and links it returns filtered to the glob. Any other job is refused for such a token
+(fail closed: a new job is not open to confined tokens until it is listed here).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from remecli.ops import Job
+from remecli.ops.errors import Forbidden, InvalidParams, JobError
+from remecli.ops.paths import confine
+from remecli.surfaces.tokens import Principal, Scope
+
+# checked before the job runs: the job's parameter naming the file it touches
+PATH_PARAM = {
+    "memory_read": "path",
+    "memory_edit": "path",
+    "memory_write": "path",
+    "memory_history": "path",
+    "memory_restore": "path",
+}
+# read-only jobs a confined token may run: their answers are filtered to the glob
+FILTERED = frozenset({"memory_search", "memory_list", "memory_links", "memory_status"})
+# writing jobs that change or drop what is there (the MCP destructiveHint); the other writing
+# jobs only add (a card, a transcript, ingested resources, index rows, vector memories)
+DESTRUCTIVE = frozenset(
+    {
+        "memory_edit",
+        "memory_write",
+        "memory_restore",
+        "memory_dream",
+        "memory_vector_update",
+        "memory_vector_delete",
+    }
+)
+ADDITIVE = frozenset(
+    {
+        "memory_record",
+        "memory_write_card",
+        "memory_ingest",
+        "memory_reindex",
+        "memory_vector_summarize",
+        "memory_vector_add",
+    }
+)
+
+
+def required_scope(job: Job) -> Scope:
+    """`read` for a read-only job, `write` for one that changes memory."""
+    return "read" if job.read_only else "write"
+
+
+@lru_cache(maxsize=64)
+def _pattern(glob: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def glob_matches(glob: str, path: str) -> bool:
+    """True when the relative POSIX `path` matches `glob` (`*` within a folder, `**` across)."""
+    return _pattern(glob.strip().strip("/")).fullmatch(path.strip("/")) is not None
+
+
+def folder_may_hold(glob: str, folder: str) -> bool:
+    """True when something under `folder` can match `glob`, or `folder` leads to it."""
+    folder = folder.strip("/")
+    if not folder:
+        return True
+    literal = re.split(r"[*?\[]", glob.strip().strip("/"), maxsplit=1)[0]
+    return literal.startswith(folder + "/") or (folder + "/").startswith(literal)
+
+
+def card_path(root: Path, memory: Any, arguments: dict[str, Any]) -> str:
+    """The file `memory_write_card` writes for these arguments (refused: a name with no slug)."""
+    from remecli.knowledge.cards import day_folder, slugify
+
+    name = str(arguments.get("name") or "")
+    slug = slugify(name)
+    if name.strip() and not slug:
+        raise InvalidParams(
+            f"card name {name!r} has no letters or digits to make a file name; name the topic "
+            "in words"
+        )
+    raw_day = arguments.get("date")
+    try:
+        day = dt.date.fromisoformat(str(raw_day)) if raw_day else dt.date.today()
+    except ValueError:
+        return ""  # the job refuses the date itself
+    target: Path = day_folder(memory.layout, day) / f"{slug}.md"
+    return target.relative_to(root).as_posix()
+
+
+def paths_of_call(job: Job, root: Path, memory: Any, arguments: dict[str, Any] | None) -> list[str]:
+    """The working-dir-relative paths a call names (before it runs); [] when it names none."""
+    arguments = arguments if isinstance(arguments, dict) else {}
+    if job.name == "memory_write_card":
+        path = card_path(root, memory, arguments)
+        return [path] if path else []
+    key = PATH_PARAM.get(job.name) or ("folder" if job.name == "memory_list" else None)
+    raw = arguments.get(key) if key else None
+    if not isinstance(raw, str):
+        return []
+    try:
+        return [confine(root, raw, allow_root=job.name == "memory_list").relative]
+    except JobError:
+        return []  # the job itself refuses it, with its own message
+
+
+def check_paths(principal: Principal, job: Job, paths: list[str]) -> None:
+    """Refuse (403) a confined token's call outside its glob, or a job it cannot be checked for."""
+    glob = principal.paths
+    if glob is None:
+        return
+    if job.name not in PATH_PARAM and job.name not in FILTERED and job.name != "memory_write_card":
+        raise Forbidden(
+            f"{job.name} is not open to token {principal.name!r}, which is confined to "
+            f"{glob!r}; use a token without --paths"
+        )
+    for path in paths:
+        allowed = (
+            folder_may_hold(glob, path) if job.name == "memory_list" else glob_matches(glob, path)
+        )
+        if not allowed:
+            raise Forbidden(
+                f"{path!r} is outside {glob!r}, the paths token {principal.name!r} may use"
+            )
+
+
+def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[str, Any]:
+    """A read-only job's answer narrowed to a confined token's glob."""
+    glob = principal.paths
+    if glob is None:
+        return data
+    if job.name == "memory_search":
+        data["results"] = [h for h in data["results"] if glob_matches(glob, str(h.get("path")))]
+    elif job.name == "memory_list":
+        data["entries"] = [
+            e
+            for e in data["entries"]
+            if (
+                folder_may_hold(glob, e["path"])
+                if e["type"] == "folder"
+                else glob_matches(glob, e["path"])
+            )
+        ]
+    elif job.name == "memory_links":
+        if not glob_matches(glob, str(data.get("path"))):
+            raise Forbidden(
+                f"{data.get('path')!r} is outside {glob!r}, the paths token {principal.name!r} "
+                "may use"
+            )
+        for side in ("out", "in"):
+            data[side] = [n for n in data.get(side, []) if glob_matches(glob, str(n.get("path")))]
+    return data
+
+
+def named_paths(arguments: Any) -> list[str]:
+    """The paths a call's arguments name, as given (for the access log, also when refused)."""
+    if not isinstance(arguments, dict):
+        return []
+    return [v[:200] for k in ("path", "folder") if isinstance(v := arguments.get(k), str)]
+
+
+def paths_of_result(job: Job, data: dict[str, Any]) -> list[str]:
+    """The paths an answer names (for the access log: which files were touched or returned)."""
+    if job.name == "memory_search":
+        return [str(hit.get("path")) for hit in data.get("results", [])]
+    for key in ("path", "transcript"):
+        if isinstance(data.get(key), str) and data[key]:
+            return [data[key]]
+    return []

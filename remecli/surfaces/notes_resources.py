@@ -1,0 +1,58 @@
+"""The Markdown notes as MCP resources: `remecli://notes/<path>` for MEMORY.md, memory/**,
+digest/**. Listing and reading run the `memory_list` / `memory_read` jobs through the gate, so a
+token's scope and paths apply and the access log records them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from remecli.ops.errors import InvalidParams, TooLarge
+from remecli.surfaces.access import Gate
+from remecli.surfaces.tokens import Principal
+
+NOTE_URI = "remecli://notes/"
+
+
+def note_uri(path: str) -> str:
+    """The resource URI of a note (its path, percent-encoded where needed)."""
+    return NOTE_URI + quote(path, safe="/")
+
+
+def note_path(uri: str) -> str:
+    """The note path a resource URI names (InvalidParams for another URI)."""
+    if not uri.startswith(NOTE_URI) or len(uri) == len(NOTE_URI):
+        raise InvalidParams(f"{uri!r} is not a note; note URIs look like {NOTE_URI}MEMORY.md")
+    return unquote(uri[len(NOTE_URI) :])
+
+
+async def list_notes(gate: Gate, caller: Principal) -> list[str]:
+    """The notes `caller` may read, by path."""
+    listed = await gate.run(caller, "memory_list", {"folder": "", "recursive": True}, "mcp")
+    writer = gate.runner.context.writer
+    return [
+        entry["path"]
+        for entry in listed["entries"]
+        if entry["type"] == "file"
+        and entry["path"].endswith(".md")
+        and writer.is_memory_file(gate.root / Path(entry["path"]))
+    ]
+
+
+async def read_note(gate: Gate, caller: Principal, path: str) -> str:
+    """The whole text of a note (page by page, up to the runner's result limit)."""
+    limit = gate.runner.max_result_bytes
+    parts: list[str] = []
+    size = 0
+    start = 1
+    while True:
+        page = await gate.run(caller, "memory_read", {"path": path, "start_line": start}, "mcp")
+        parts.append(page["content"])
+        size += len(page["content"].encode("utf-8"))
+        if size > limit:
+            raise TooLarge(
+                f"{path!r} is over the {limit}-byte limit; read it in pages with memory_read"
+            )
+        if not page["truncated"]:
+            return "".join(parts)
+        start = page["next_start_line"]
