@@ -23,6 +23,7 @@ from remecli.config.settings import Settings
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.background import SummaryOutcome
+    from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,18 @@ class Assistant:
         self.memory: FileMemory | None = None  # the memory runtime of this conversation
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
+        self.checkpoints = self._checkpoints()
+
+    def _checkpoints(self) -> Checkpoints:
+        """The workspace files' checkpoints per reply (/diff, /undo)."""
+        from remecli.tools.checkpoints import Checkpoints
+
+        return Checkpoints(
+            self.workspace,
+            self.locations.checkpoints_dir,
+            lambda: self.context.session_id if self.context is not None else None,
+            skip=(self.working_dir,),
+        )
 
     @property
     def model_name(self) -> str:
@@ -136,6 +149,7 @@ class Assistant:
             working_dir=self.working_dir,
             settings=self.settings.tools,
             accepts_images=self.settings.llm.supports_images,
+            checkpoints=self.checkpoints,
         )
         tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)
@@ -240,6 +254,7 @@ class Assistant:
         from remecli.llm.errors import classify
 
         msg = UserMsg(name="user", content=text)
+        self.checkpoints.begin_reply(text)
         translator = EventTranslator()
         async with self._lock:
             try:

@@ -6,9 +6,13 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from remecli.config.settings import ToolSettings
 from remecli.notes.writer import MemoryWriter
+
+if TYPE_CHECKING:
+    from remecli.tools.checkpoints import Checkpoints
 
 
 @dataclass
@@ -20,6 +24,7 @@ class ToolContext:
     model takes image blocks in tool results. `scratch_dirs` are folders outside the workspace
     that writing to is harmless (temp folders); the approval policy does not ask for them.
     `memory_writer` is the working dir's one memory writer (versioned, redacted).
+    `checkpoints` keeps workspace files before `write`/`edit`/`bash` change them (None: off).
     """
 
     workspace: Path
@@ -28,6 +33,7 @@ class ToolContext:
     accepts_images: bool = False
     scratch_dirs: tuple[Path, ...] = field(default_factory=lambda: default_scratch_dirs())
     memory_writer: MemoryWriter | None = None
+    checkpoints: Checkpoints | None = None
 
     @property
     def writer(self) -> MemoryWriter:

@@ -111,6 +111,7 @@ class TuiFrontEnd:
             request.always_covers,
             hint=always_hint(request.tool_name, request.kind, request.scope),
             workspace=app.assistant.workspace,
+            preview=request.preview,
         )
 
         def answered(choice: str | None) -> None:
