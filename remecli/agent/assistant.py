@@ -81,6 +81,17 @@ class Assistant:
         """The configured chat model's name."""
         return self.settings.llm.model_name
 
+    def switch_model(self, model_name: str) -> None:
+        """Answer with `model_name` from the next model call on (same server and key); the
+        background summaries keep the configured model."""
+        settings = self.settings.with_changes({"llm.model_name": model_name})
+        if self.agent is not None:
+            from remecli.llm.model import build_chat_model
+
+            chat_model = build_chat_model(settings.llm, context_size=settings.max_input_length)
+            self.agent.model = chat_model.agent_model()
+        self.settings = settings
+
     @property
     def ready(self) -> bool:
         """True once `start()` has built the agent."""

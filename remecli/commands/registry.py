@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
 from remecli.commands import checkpoint_commands as checkpoints
+from remecli.commands import model_command
 from remecli.commands import session_events as se
 from remecli.commands.frontend import CommandContext, FrontEndInfo
 
@@ -190,6 +191,9 @@ COMMANDS: dict[str, SlashCommand] = {
             "Remove the cards of files deleted from resource/ (they stay in history)",
             False,
             _prune,
+        ),
+        SlashCommand(
+            "model", model_command.SUMMARY, False, model_command.switch_model, "/model [name]", True
         ),
         SlashCommand("diff", checkpoints.DIFF_SUMMARY, False, checkpoints.show_diff, "/diff [N]"),
         SlashCommand("undo", checkpoints.UNDO_SUMMARY, False, checkpoints.undo, "/undo [N]", True),

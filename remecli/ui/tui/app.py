@@ -19,6 +19,7 @@ from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from remecli.config.settings import Settings
+from remecli.llm.pricing import reply_cost
 from remecli.ui.tui import collector_pauses
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
@@ -94,6 +95,7 @@ class RemeApp(App):
         status.max_tokens = self.settings.max_input_length
         status.working_dir = str(self.assistant.working_dir)
         self.renderer = EventRenderer(self.query_one(ChatView), status)
+        self.renderer.cost = lambda usage: reply_cost(usage, self.assistant.settings.llm)
         self.run_worker(self._show_events(), name="events", group="events")
         self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)

@@ -95,6 +95,8 @@ class TuiFrontEnd:
             await app.view.end_reply()
         elif isinstance(event, se.Resumed):
             await chat.add_notice(f"• Resumed conversation {event.session_id}.")
+        elif isinstance(event, se.ModelSwitched):
+            app.status.model_name = event.model_name
         else:
             return False
         return True
