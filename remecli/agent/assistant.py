@@ -63,6 +63,7 @@ class Assistant:
         self.memory: FileMemory | None = None  # the memory runtime of this conversation
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
+        self.tool_context: Any = None  # the tools' ToolContext, once started
         self.checkpoints = self._checkpoints()
 
     def _checkpoints(self) -> Checkpoints:
@@ -162,6 +163,7 @@ class Assistant:
             accepts_images=self.settings.llm.supports_images,
             checkpoints=self.checkpoints,
         )
+        self.tool_context = ctx  # @file mentions are read with the tools' own limits
         tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)
         live_prompt = LivePrompt(self._render_prompt, memory.layout.memory_md)
@@ -263,8 +265,9 @@ class Assistant:
         from remecli.agent.context_repair import repair_after_error
         from remecli.agent.translate import EventTranslator
         from remecli.llm.errors import classify
+        from remecli.tools.mentions import with_attachments
 
-        msg = UserMsg(name="user", content=text)
+        msg = UserMsg(name="user", content=await with_attachments(text, self.tool_context))
         self.checkpoints.begin_reply(text)
         translator = EventTranslator()
         async with self._lock:
