@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
 from remecli.commands import checkpoint_commands as checkpoints
-from remecli.commands import model_command
+from remecli.commands import memory_command, model_command
 from remecli.commands import session_events as se
 from remecli.commands.frontend import CommandContext, FrontEndInfo
 
@@ -194,6 +194,13 @@ COMMANDS: dict[str, SlashCommand] = {
         ),
         SlashCommand(
             "model", model_command.SUMMARY, False, model_command.switch_model, "/model [name]", True
+        ),
+        SlashCommand(
+            "memory",
+            memory_command.SUMMARY,
+            False,
+            memory_command.memory,
+            "/memory [open|undo PATH]",
         ),
         SlashCommand("diff", checkpoints.DIFF_SUMMARY, False, checkpoints.show_diff, "/diff [N]"),
         SlashCommand("undo", checkpoints.UNDO_SUMMARY, False, checkpoints.undo, "/undo [N]", True),
