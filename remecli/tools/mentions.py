@@ -23,6 +23,7 @@ from remecli.tools.read import read
 MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
 TRAILING = ".,;:!?)]}'\"`"
 MAX_MENTIONS = 10
+ATTACHED = "\n\n[Attached @"  # where the attachments start in the text the model gets
 
 Content = str | list[TextBlock | DataBlock]
 
@@ -64,9 +65,16 @@ async def with_attachments(text: str, ctx: ToolContext) -> Content:
                 body.append(block.text)
             elif isinstance(block, DataBlock):
                 images.append(block)
-        parts.append(f"[Attached @{name}, as the `read` tool shows it:]\n" + "\n".join(body))
+        parts.append(
+            f"{ATTACHED.lstrip()}{name}, as the `read` tool shows it:]\n" + "\n".join(body)
+        )
     joined = "\n\n".join(parts)
     return [TextBlock(text=joined), *images] if images else joined
+
+
+def without_attachments(text: str) -> str:
+    """A user message as it was typed: the attached files' contents cut off (a replay)."""
+    return text.split(ATTACHED, 1)[0]
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from remecli.config.settings import ToolSettings
 from remecli.tools.context import ToolContext
@@ -73,3 +74,23 @@ def test_mentions_and_path_completion_stay_in_the_workspace(tmp_path) -> None:
     assert [o.path for o in path_options(tmp_path, "src/m")] == ["src/main.py"]
     assert [o.path for o in path_options(tmp_path, ".")] == [".env"]
     assert path_options(tmp_path, "../") == []
+
+
+async def test_a_resumed_conversation_shows_the_mention_not_the_content(fake_llm, tmp_path) -> None:
+    (tmp_path / "notes.txt").write_text("secret plan\n")
+    fake_llm.add_text("Read it.")
+    session = new_session(fake_llm, tmp_path)
+    session.submit("summarize @notes.txt")
+    await read_until_handled(session)
+    await session.close()
+    resumed = new_session(fake_llm, tmp_path, "resume=last")
+    await resumed.start()
+    replay = None
+    async for event in resumed.events():
+        if isinstance(event, se.Replay):
+            replay = event
+            break
+    assert replay is not None
+    [user] = [e for e in replay.events if isinstance(e, ev.UserMessage)]
+    assert user.text == "summarize @notes.txt"
+    await resumed.close()

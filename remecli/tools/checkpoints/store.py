@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -86,7 +87,7 @@ class CheckpointStore:
         """Keep `data`; returns its hash (stored once however often it is put)."""
         digest = content_hash(data)
         if not self.has(digest):
-            atomic_write_bytes(self._object_path(digest), data, new_mode=0o600)
+            _write_object(self._object_path(digest), data)
         return digest
 
     def put_file(self, path: Path) -> str:
@@ -133,6 +134,22 @@ class CheckpointStore:
     def remove_all(self) -> None:
         """Delete every checkpoint (tests, a user's clean-up)."""
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _write_object(path: Path, data: bytes) -> None:
+    """Write an object whole (temp name, rename) without fsync: the first scan of a workspace
+    keeps thousands of them, and a crash at worst loses a checkpoint, never tears one."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _safe(session_id: str) -> str:
