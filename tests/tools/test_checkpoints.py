@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from remecli.config.settings import ToolSettings
 from remecli.tools.bash import bash
 from remecli.tools.checkpoints import Checkpoints, change_kind, reply_diff, undo_reply
+from remecli.tools.checkpoints.store import content_hash, file_digest
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.write import write
@@ -147,3 +149,24 @@ def test_objects_are_content_addressed_and_kept_once(workspace: Path) -> None:
     objects = [p for p in (workspace / ".reme/checkpoints/objects").rglob("*") if p.is_file()]
     assert len(objects) == 1
     assert os.stat(objects[0]).st_mode & 0o077 == 0  # private: the user's files
+
+
+async def test_old_conversations_and_unused_objects_are_pruned(workspace: Path) -> None:
+    (workspace / "a.txt").write_text("v1")
+    old, ctx = make(workspace, session="old")
+    old.begin_reply("long ago")
+    await write(ctx, "a.txt", "v2")
+    month_ago = time.time() - 30 * 86400
+    root = workspace / ".reme" / "checkpoints"
+    for path in root.rglob("*"):
+        os.utime(path, (month_ago, month_ago))
+    (workspace / "b.txt").write_text("kept by the baseline")
+    current, ctx = make(workspace, session="new")
+    current.begin_reply("today")
+    await bash(ctx, "echo v3 > a.txt")  # the first change prunes, then scans
+    assert not (root / "old").exists() and (root / "new").is_dir()
+    [record] = current.store.replies("new")
+    assert undo_reply(current.store, record, current.workspace).restored == ["a.txt"]
+    assert (workspace / "a.txt").read_text() == "v2"
+    assert current.store.has(file_digest(workspace / "b.txt") or "")
+    assert not current.store.has(content_hash(b"v1"))  # only the pruned conversation used it

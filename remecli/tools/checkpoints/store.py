@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,6 +131,34 @@ class CheckpointStore:
             except (OSError, ValueError, TypeError, KeyError):
                 continue
         return sorted(records, key=lambda r: r.number)
+
+    def prune(self, keep_days: float, keep: set[str], baseline: set[str]) -> int:
+        """Forget conversations with no recorded change for `keep_days` (except those in
+        `keep`), then objects no manifest or `baseline` names and not written in the last day.
+        Returns how many objects were deleted."""
+        now = time.time()
+        referenced = set(baseline)
+        kept = {_safe(session) for session in keep}
+        for folder in self.root.iterdir() if self.root.is_dir() else []:
+            if folder.name == OBJECTS or not folder.is_dir():
+                continue
+            manifests = list(folder.glob(f"*/{MANIFEST}"))
+            newest = max((m.stat().st_mtime for m in manifests), default=0.0)
+            if folder.name not in kept and now - newest > keep_days * 86400:
+                shutil.rmtree(folder, ignore_errors=True)
+                continue
+            for manifest in manifests:
+                with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+                    record = ReplyRecord.from_json(manifest.read_text("utf-8"))
+                    for change in record.changes.values():
+                        referenced.update(d for d in (change.before, change.after) if d)
+        deleted = 0
+        for path in (self.root / OBJECTS).glob("*/*"):
+            with contextlib.suppress(OSError):
+                if path.name not in referenced and now - path.stat().st_mtime > 86400:
+                    path.unlink()
+                    deleted += 1
+        return deleted
 
     def remove_all(self) -> None:
         """Delete every checkpoint (tests, a user's clean-up)."""

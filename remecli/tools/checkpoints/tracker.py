@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 MAX_KEPT_FILE_BYTES = 4_000_000
 MAX_BASELINE_BYTES = 200_000_000
 BASELINE = "baseline.json"
+KEEP_DAYS = 14  # a conversation's checkpoints are forgotten this long after its last change
 
 
 class Checkpoints:
@@ -58,6 +59,7 @@ class Checkpoints:
         self._record: ReplyRecord | None = None
         self._baseline: dict[str, tuple[int, int, str | None]] | None = None
         self._lock = threading.Lock()
+        self._pruned = False
 
     # ------------------------------------------------------------------ replies
     def begin_reply(self, message: str) -> None:
@@ -92,6 +94,7 @@ class Checkpoints:
         if not self.tracks(path):
             yield
             return
+        self._prune_once()
         real = Path(os.path.realpath(path))
         name = relative_name(real, self.workspace)
         before = self._keep(real)
@@ -145,10 +148,25 @@ class Checkpoints:
     # ------------------------------------------------------------------ bash
     def before_run(self) -> Scan:
         """Scan the workspace before a shell run and keep what changed since the last scan."""
+        self._prune_once()
         scan = scan_workspace(self.workspace, self.skip, self.max_files)
         if scan.complete:
             self._refresh_baseline(scan)
         return scan
+
+    def _prune_once(self) -> None:
+        """Old checkpoints go, once per conversation, on its first change (in a tool's thread)."""
+        if self._pruned:
+            return
+        self._pruned = True
+        if self._baseline is None:
+            self._baseline = self._load_baseline()
+        in_use = {digest for _, _, digest in self._baseline.values() if digest}
+        session = self._session_id()
+        try:
+            self.store.prune(KEEP_DAYS, {session} if session else set(), in_use)
+        except OSError as exc:
+            log.warning("could not prune old checkpoints: %s", exc)
 
     def after_run(self, before: Scan, tool: str = "bash") -> None:
         """Scan again and record every file the run created, changed or deleted."""
