@@ -23,6 +23,7 @@ from remecli.config.settings import Settings
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.background import SummaryOutcome
+    from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +63,35 @@ class Assistant:
         self.memory: FileMemory | None = None  # the memory runtime of this conversation
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
+        self.tool_context: Any = None  # the tools' ToolContext, once started
+        self.checkpoints = self._checkpoints()
+
+    def _checkpoints(self) -> Checkpoints:
+        """The workspace files' checkpoints per reply (/diff, /undo)."""
+        from remecli.tools.checkpoints import Checkpoints
+
+        return Checkpoints(
+            self.workspace,
+            self.locations.checkpoints_dir,
+            lambda: self.context.session_id if self.context is not None else None,
+            skip=(self.working_dir,),
+        )
 
     @property
     def model_name(self) -> str:
         """The configured chat model's name."""
         return self.settings.llm.model_name
+
+    def switch_model(self, model_name: str) -> None:
+        """Answer with `model_name` from the next model call on (same server and key); the
+        background summaries keep the configured model."""
+        settings = self.settings.with_changes({"llm.model_name": model_name})
+        if self.agent is not None:
+            from remecli.llm.model import build_chat_model
+
+            chat_model = build_chat_model(settings.llm, context_size=settings.max_input_length)
+            self.agent.model = chat_model.agent_model()
+        self.settings = settings
 
     @property
     def ready(self) -> bool:
@@ -137,7 +162,9 @@ class Assistant:
             settings=self.settings.tools,
             accepts_images=self.settings.llm.supports_images,
             writer=memory.writer,  # edit/write on memory files: the runtime's one writer
+            checkpoints=self.checkpoints,
         )
+        self.tool_context = ctx  # @file mentions are read with the tools' own limits
         tools = build_tools(ctx, memory=memory)
         self.tool_names = describe_tools(tools)
         live_prompt = LivePrompt(self._render_prompt, memory.layout.memory_md)
@@ -239,8 +266,10 @@ class Assistant:
         from remecli.agent.context_repair import repair_after_error
         from remecli.agent.translate import EventTranslator
         from remecli.llm.errors import classify
+        from remecli.tools.mentions import with_attachments
 
-        msg = UserMsg(name="user", content=text)
+        msg = UserMsg(name="user", content=await with_attachments(text, self.tool_context))
+        self.checkpoints.begin_reply(text)
         translator = EventTranslator()
         async with self._lock:
             try:

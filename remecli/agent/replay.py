@@ -6,6 +6,7 @@ from typing import Any
 
 from remecli.agent import events as ev
 from remecli.llm.blocks import output_text
+from remecli.tools.mentions import without_attachments
 
 
 def replay_events(state: Any) -> list[ev.CoreEvent]:
@@ -18,7 +19,7 @@ def replay_events(state: Any) -> list[ev.CoreEvent]:
     for msg in state.context:
         if msg.role == "user":
             text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
-            events.append(ev.UserMessage(text))
+            events.append(ev.UserMessage(without_attachments(text)))  # the typed text
             continue
         names: dict[str, str] = {}
         for block in msg.content:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
+from remecli.commands import checkpoint_commands as checkpoints
+from remecli.commands import memory_command, model_command
 from remecli.commands import session_events as se
 from remecli.commands.frontend import CommandContext, FrontEndInfo
 
@@ -190,6 +192,18 @@ COMMANDS: dict[str, SlashCommand] = {
             False,
             _prune,
         ),
+        SlashCommand(
+            "model", model_command.SUMMARY, False, model_command.switch_model, "/model [name]", True
+        ),
+        SlashCommand(
+            "memory",
+            memory_command.SUMMARY,
+            False,
+            memory_command.memory,
+            "/memory [open|undo PATH]",
+        ),
+        SlashCommand("diff", checkpoints.DIFF_SUMMARY, False, checkpoints.show_diff, "/diff [N]"),
+        SlashCommand("undo", checkpoints.UNDO_SUMMARY, False, checkpoints.undo, "/undo [N]", True),
         SlashCommand(
             "history", "Show the uncompressed messages with token statistics", False, _history
         ),

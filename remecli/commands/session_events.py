@@ -137,6 +137,13 @@ class Resumed:
     turns: int
 
 
+@dataclass(frozen=True)
+class ModelSwitched:
+    """/model: replies come from `model_name` from now on (the status line shows it)."""
+
+    model_name: str
+
+
 ScreenRequest = ShowPage | ClearView | ForgetTyped | QuitRequested | CopyText | Celebrate
 SessionEvent = (
     ev.CoreEvent
@@ -152,4 +159,5 @@ SessionEvent = (
     | Resuming
     | Replay
     | Resumed
+    | ModelSwitched
 )

@@ -239,6 +239,11 @@ class Locations:
         """Full outputs of offloaded tool results."""
         return self.root / "tool_result"
 
+    @property
+    def checkpoints_dir(self) -> Path:
+        """Workspace files as they were before the agent changed them (/diff, /undo)."""
+        return self.root / "checkpoints"
+
     # ---------------------------------------------------------------- derived and local state
     @property
     def index_dir(self) -> Path:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from agentscope.middleware import MiddlewareBase
 from agentscope.permission import PermissionBehavior, PermissionDecision
 
+from remecli.tools.change_preview import change_preview
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import classify, danger_reason
 
@@ -50,6 +51,7 @@ class ApprovalRequest:
     reason: str
     kind: str = ANY_KIND
     scope: str = "the workspace"  # what an "always" answer covers, for the prompt
+    preview: str = ""  # a write/edit's diff against the file as it is now
 
     @property
     def always_covers(self) -> str:
@@ -90,12 +92,16 @@ class ApprovalMiddleware(MiddlewareBase):
             return None
         found = classify(tool_name, arguments, self.ctx)
         scope = self._scope(arguments)
+        preview = change_preview(tool_name, arguments, self.ctx)
         if found is not None:
             if found.kind in _ALWAYS_EXACT:  # "always" never extends to other such reads
                 scope = json.dumps(dict(arguments), sort_keys=True, ensure_ascii=False)
-            return ApprovalRequest(tool_name, dict(arguments), found.reason, found.kind, scope)
+            return ApprovalRequest(
+                tool_name, dict(arguments), found.reason, found.kind, scope, preview
+            )
         if self.mode == "always":
-            return ApprovalRequest(tool_name, dict(arguments), f"run {tool_name}", ANY_KIND, scope)
+            reason = f"run {tool_name}"
+            return ApprovalRequest(tool_name, dict(arguments), reason, ANY_KIND, scope, preview)
         return None
 
     def _scope(self, arguments: Mapping[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -43,14 +44,20 @@ async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> 
     problem = input_problem(ctx, command, "command", "the shell command line to run")
     if problem:
         return error(problem)
-    result = await run_in_process_group(
-        [user_shell(), "-c", command],
-        cwd=ctx.workspace,
-        timeout_s=limit,
-        max_bytes=ctx.settings.max_output_bytes,
-        max_lines=ctx.settings.max_output_lines,
-        spool=output_spool(ctx),
-    )
+    checkpoints = ctx.checkpoints
+    before = await asyncio.to_thread(checkpoints.before_run) if checkpoints else None
+    try:
+        result = await run_in_process_group(
+            [user_shell(), "-c", command],
+            cwd=ctx.workspace,
+            timeout_s=limit,
+            max_bytes=ctx.settings.max_output_bytes,
+            max_lines=ctx.settings.max_output_lines,
+            spool=output_spool(ctx),
+        )
+    finally:
+        if checkpoints is not None and before is not None:  # what the run changed: /undo
+            await asyncio.shield(asyncio.to_thread(checkpoints.after_run, before))
     return format_process_result(result, limit, ctx.settings.bash_max_timeout)
 
 

@@ -6,9 +6,13 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from remecli.config.settings import ToolSettings
 from remecli.notes.writer import MemoryWriter
+
+if TYPE_CHECKING:
+    from remecli.tools.checkpoints import Checkpoints
 
 
 @dataclass
@@ -21,6 +25,7 @@ class ToolContext:
     that writing to is harmless (temp folders); the approval policy does not ask for them.
     `writer` is the working dir's one memory writer (versioned, redacted) that `edit` and
     `write` use for memory files, passed in by the composition root (the runtime's).
+    `checkpoints` keeps workspace files before `write`/`edit`/`bash` change them (None: off).
     """
 
     workspace: Path
@@ -29,6 +34,7 @@ class ToolContext:
     accepts_images: bool = False
     scratch_dirs: tuple[Path, ...] = field(default_factory=lambda: default_scratch_dirs())
     writer: MemoryWriter = field(kw_only=True)
+    checkpoints: Checkpoints | None = field(default=None, kw_only=True)
 
     @classmethod
     def from_settings(

@@ -14,6 +14,7 @@ from remecli.notes.atomic_write import OpenedFile, atomic_write_bytes, opened_fo
 from remecli.notes.matching import EditRefused, apply_edit, closest_line
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, MemoryWriter
 from remecli.tools._files import UTF8_BOM, human_size, looks_binary
+from remecli.tools.checkpoints import Checkpoints
 from remecli.tools.context import ToolContext
 
 MAX_DIFF_LINES = 80
@@ -40,7 +41,17 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
         return error("`old_text` is empty. To create or overwrite a whole file, use `write`.")
     writer = ctx.writer
     memory = writer if writer.is_memory_file(target) else None
-    return await asyncio.to_thread(_edit, target, old, new, ctx.settings.edit_max_bytes, memory)
+    limit = ctx.settings.edit_max_bytes
+    if memory is not None or ctx.checkpoints is None:
+        return await asyncio.to_thread(_edit, target, old, new, limit, memory)
+    return await asyncio.to_thread(_checkpointed_edit, ctx.checkpoints, target, old, new, limit)
+
+
+def _checkpointed_edit(
+    checkpoints: Checkpoints, target: Path, old: str, new: str, max_bytes: int
+) -> ToolChunk:
+    with checkpoints.changing(target, "edit"):  # kept before, for /diff and /undo
+        return _edit(target, old, new, max_bytes)
 
 
 @dataclass

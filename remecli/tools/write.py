@@ -30,7 +30,14 @@ async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
     writer = ctx.writer
     if writer.is_memory_file(target):  # versioned, redacted, never drops lines silently
         return await asyncio.to_thread(_write_memory, writer, target, text)
-    return await asyncio.to_thread(_write, target, text)
+    return await asyncio.to_thread(_checkpointed_write, ctx, target, text)
+
+
+def _checkpointed_write(ctx: ToolContext, target: Path, text: str) -> ToolChunk:
+    if ctx.checkpoints is None:
+        return _write(target, text)
+    with ctx.checkpoints.changing(target, "write"):  # kept before, for /diff and /undo
+        return _write(target, text)
 
 
 def _write_memory(writer: MemoryWriter, target: Path, text: str) -> ToolChunk:

@@ -76,7 +76,10 @@ class PlainFrontEnd:
         arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
         call = "" if key in self.shown_calls else f"\n⚙ {request.tool_name} {arguments}"
         self.shown_calls.add(key)
-        question = f"{call}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
+        diff = f"\n{request.preview}" if request.preview else ""  # a write/edit's change
+        question = (
+            f"{call}{diff}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
+        )
         answer = (await asyncio.to_thread(input, question)).strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 

@@ -21,9 +21,11 @@ from remecli.commands.chat_session import ChatSession
 from remecli.commands.frontend import resume_hint
 from remecli.config.locations import memory_label
 from remecli.config.settings import Settings
+from remecli.llm.pricing import reply_cost
 from remecli.ui.tui import collector_pauses, early_keys
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
+from remecli.ui.tui.mention_completion import complete_at_cursor, options_at_cursor
 from remecli.ui.tui.themes import apply_themes
 from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
@@ -98,6 +100,7 @@ class RemeApp(App):
         status.max_tokens = self.settings.max_input_length
         status.working_dir = memory_label(Path(self.assistant.working_dir))
         self.renderer = EventRenderer(self.query_one(ChatView), status)
+        self.renderer.cost = lambda usage: reply_cost(usage, self.assistant.settings.llm)
         self.run_worker(self._show_events(), name="events", group="events")
         self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)
@@ -204,6 +207,10 @@ class RemeApp(App):
         event.stop()
 
     def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
+        paths = options_at_cursor(self.query_one(ChatInput), self.assistant.workspace)
+        if paths is not None:  # an `@path` mention is being typed
+            self.query_one(CommandMenu).show_paths([option.path for option in paths])
+            return
         self.query_one(CommandMenu).show_for(message.text)
 
     async def on_chat_input_submitted(self, message: ChatInput.Submitted) -> None:
@@ -217,6 +224,9 @@ class RemeApp(App):
             self.screen.focus_next()
             return
         box = self.query_one(ChatInput)
+        if menu.mode == "paths":
+            complete_at_cursor(box, name)
+            return
         box.load_text(f"/{name} ")
         box.move_cursor(box.document.end)
         menu.show_for("")

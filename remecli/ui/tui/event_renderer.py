@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from remecli.agent import events as ev
 from remecli.agent.notice_text import notice_line
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_view import ChatView
+from remecli.ui.tui.widgets.reply_usage import reply_usage_text
 from remecli.ui.tui.widgets.status_line import StatusLine
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
@@ -21,6 +24,7 @@ class EventRenderer:
         self.cancel_noted = False
         self.waiting: str | None = None
         self.shown_notices: set[str] = set()  # so the exit message repeats none of them
+        self.cost: Callable[[Mapping[str, int]], float | None] = lambda usage: None
 
     async def render(self, event: ev.CoreEvent) -> None:
         """Show one event."""
@@ -74,6 +78,8 @@ class EventRenderer:
             await self.chat.add_error(event.message + (hint if event.unanswered else ""))
         elif isinstance(event, ev.ReplyFinished):
             await self._close_message()
+            if event.usage:
+                self.status.reply_usage = reply_usage_text(event.usage, self.cost(event.usage))
             if event.reason == "interrupted":
                 await self.note_cancelled()
             if event.reason == "exceed_max_iters":

@@ -98,6 +98,8 @@ class TuiFrontEnd:
             app.status.compactions = event.compactions
         elif isinstance(event, se.Resumed):
             await chat.add_notice(f"• Resumed conversation {event.session_id}.")
+        elif isinstance(event, se.ModelSwitched):
+            app.status.model_name = event.model_name
         else:
             return False
         return True
@@ -114,6 +116,7 @@ class TuiFrontEnd:
             request.always_covers,
             hint=always_hint(request.tool_name, request.kind, request.scope),
             workspace=app.assistant.workspace,
+            preview=request.preview,
         )
 
         def answered(choice: str | None) -> None:

@@ -123,6 +123,7 @@ class ApprovalScreen(ModalScreen[str]):
         *,
         hint: str | None = None,
         workspace: Path | None = None,
+        preview: str = "",
     ) -> None:
         super().__init__()
         self.tool_name = tool_name
@@ -133,13 +134,17 @@ class ApprovalScreen(ModalScreen[str]):
             f"Always = allow {always_covers}, until /new or /clear." if always_covers else ""
         )
         self.workspace = workspace
+        self.preview = preview  # the core's diff of a write/edit against the file as it is
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(f"Allow {self.tool_name}?", style="bold"))
             yield Static(Text(self.reason), classes="reason")
             with VerticalScroll(classes="call"):
-                yield Static(Text(describe_call(self.tool_name, self.arguments, self.workspace)))
+                shown = self.preview or describe_call(
+                    self.tool_name, self.arguments, self.workspace
+                )
+                yield Static(Text(shown))
             with Horizontal():
                 yield Button("Yes (y)", id="yes", variant="success")
                 yield Button("No (n)", id="no", variant="error")

@@ -17,9 +17,21 @@ class CommandMenu(OptionList):
     """
 
     can_focus = False
+    mode = "commands"  # or "paths": completing an `@path` mention
+
+    def show_paths(self, paths: list[str]) -> None:
+        """Offer workspace paths for an `@` mention (hidden when none match)."""
+        self.mode = "paths"
+        self.clear_options()
+        for path in paths:
+            self.add_option(Option(f"@{path}", id=path))
+        if paths:
+            self.highlighted = 0
+        self.set_class(bool(paths), "-visible")
 
     def show_for(self, text: str) -> None:
         """Refresh the options for the input `text` (hidden when nothing matches)."""
+        self.mode = "commands"
         matches = complete(text.lstrip()) if "\n" not in text else []
         self.clear_options()
         for command in matches:

@@ -29,6 +29,7 @@ class StatusLine(Static):
     background_tasks: reactive[int] = reactive(0)
     working_dir: reactive[str] = reactive("")
     state: reactive[str] = reactive("starting…")
+    reply_usage: reactive[str] = reactive("")  # the last reply's tokens (and cost)
     _frame: reactive[int] = reactive(0)
 
     def on_mount(self) -> None:
@@ -48,6 +49,8 @@ class StatusLine(Static):
         line.append(" ctx ")
         line.append(meter(ratio), style=style)
         line.append(f" {self.tokens:,}/{self.max_tokens:,} ({ratio:.0%})")
+        if self.reply_usage:
+            line.append(f" · {self.reply_usage}")
         if self.compactions:
             line.append(f" · {self.compactions} compaction{'s' if self.compactions > 1 else ''}")
         if self.background_tasks:

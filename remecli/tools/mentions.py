@@ -1,0 +1,112 @@
+"""`@path` mentions in a typed message: the file's content goes to the model with the message.
+
+A mention is `@` followed by a workspace-relative path (trailing punctuation ignored) of an
+existing file inside the workspace; anything else (`@alice`, an e-mail address) stays text.
+Each file is attached as the `read` tool shows it — numbered lines, one page at most, saying
+where it was cut and how to go on — and an image as an image block when the model takes
+images (`llm.supports_images`), else as its description.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentscope.message import DataBlock, TextBlock
+
+from remecli.tools.checkpoints.scan import SKIPPED_NAMES
+from remecli.tools.context import ToolContext
+from remecli.tools.read import read
+
+MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
+TRAILING = ".,;:!?)]}'\"`"
+MAX_MENTIONS = 10
+ATTACHED = "\n\n[Attached @"  # where the attachments start in the text the model gets
+
+Content = str | list[TextBlock | DataBlock]
+
+
+def mentioned_files(text: str, ctx: ToolContext) -> list[str]:
+    """The workspace files `text` mentions, as written (first mention first, each once)."""
+    found: list[str] = []
+    for match in MENTION.finditer(text):
+        name = match.group(1)
+        while name and not _is_workspace_file(name, ctx):
+            if name[-1] not in TRAILING:
+                name = ""
+                break
+            name = name[:-1]
+        if name and name not in found:
+            found.append(name)
+    return found[:MAX_MENTIONS]
+
+
+def _is_workspace_file(name: str, ctx: ToolContext) -> bool:
+    if os.path.isabs(name) or name.startswith("~"):
+        return False
+    target = ctx.resolve(name)
+    return target.is_file() and ctx.is_inside_workspace(target)
+
+
+async def with_attachments(text: str, ctx: ToolContext) -> Content:
+    """`text` with the files it mentions attached (plain `text` when it mentions none)."""
+    names = mentioned_files(text, ctx)
+    if not names:
+        return text
+    parts = [text]
+    images: list[DataBlock] = []
+    for name in names:
+        chunk = await read(ctx, name)
+        body: list[str] = []
+        for block in chunk.content:
+            if isinstance(block, TextBlock):
+                body.append(block.text)
+            elif isinstance(block, DataBlock):
+                images.append(block)
+        parts.append(
+            f"{ATTACHED.lstrip()}{name}, as the `read` tool shows it:]\n" + "\n".join(body)
+        )
+    joined = "\n\n".join(parts)
+    return [TextBlock(text=joined), *images] if images else joined
+
+
+def without_attachments(text: str) -> str:
+    """A user message as it was typed: the attached files' contents cut off (a replay)."""
+    return text.split(ATTACHED, 1)[0]
+
+
+@dataclass(frozen=True)
+class PathOption:
+    """One completion of a partial `@path`: the path, and whether it is a folder."""
+
+    path: str
+    folder: bool
+
+
+def path_options(workspace: Path, partial: str, limit: int = 30) -> list[PathOption]:
+    """Workspace entries completing `partial` (folders end in "/"; hidden ones only when asked
+    for with a leading dot; .git, node_modules and the like never)."""
+    folder_part, _, stem = partial.rpartition("/")
+    base = (workspace / folder_part) if folder_part else workspace
+    try:
+        real_base = Path(os.path.realpath(base))
+        root = Path(os.path.realpath(workspace))
+        if real_base != root and root not in real_base.parents:
+            return []
+        entries = sorted(os.scandir(base), key=lambda e: e.name.lower())
+    except OSError:
+        return []
+    options: list[PathOption] = []
+    for entry in entries:
+        if entry.name in SKIPPED_NAMES or (entry.name.startswith(".") and not stem.startswith(".")):
+            continue
+        if not entry.name.lower().startswith(stem.lower()):
+            continue
+        folder = entry.is_dir()
+        path = f"{folder_part}/{entry.name}" if folder_part else entry.name
+        options.append(PathOption(path + ("/" if folder else ""), folder))
+        if len(options) >= limit:
+            break
+    return options

@@ -1,0 +1,54 @@
+"""/diff and /undo end to end: the scripted model changes files, the user undoes the reply."""
+
+from __future__ import annotations
+
+from remecli.agent import events as ev
+from remecli.commands import session_events as se
+from tests.agent.test_chat_session import new_session, read_until_handled
+
+
+async def test_the_model_writes_a_file_and_undo_restores_it(fake_llm, tmp_path) -> None:
+    (tmp_path / "config.toml").write_text("debug = false\n")
+    fake_llm.add_tool_calls(
+        [
+            ("write", {"path": "config.toml", "content": "debug = true\n"}),
+            ("write", {"path": "extra/notes.md", "content": "# notes\n"}),
+        ]
+    )
+    fake_llm.add_text("Turned debug on.")
+    session = new_session(fake_llm, tmp_path, "tools.approval=never")
+    session.submit("turn debug on")
+    await read_until_handled(session)
+    assert (tmp_path / "config.toml").read_text() == "debug = true\n"
+
+    session.submit("/diff")
+    [page] = [e for e in await read_until_handled(session) if isinstance(e, se.ShowPage)]
+    assert "“turn debug on”" in page.markdown
+    assert "-debug = false" in page.markdown and "+debug = true" in page.markdown
+    assert "+++ b/extra/notes.md" in page.markdown and "/undo 1" in page.markdown
+
+    session.submit("/undo")
+    events = await read_until_handled(session)
+    [notice] = [e for e in events if isinstance(e, ev.Notice) and "Undid" in e.text]
+    assert "restored config.toml" in notice.text and "deleted extra/notes.md" in notice.text
+    assert (tmp_path / "config.toml").read_text() == "debug = false\n"
+    assert not (tmp_path / "extra/notes.md").exists()
+
+    session.submit("/undo")
+    events = await read_until_handled(session)
+    assert any("already undone" in e.text for e in events if isinstance(e, ev.Notice))
+    await session.close()
+
+
+async def test_undo_refuses_a_file_changed_since_and_says_which(fake_llm, tmp_path) -> None:
+    fake_llm.add_tool_calls([("bash", {"command": "echo generated > out.txt"})])
+    fake_llm.add_text("Made it.")
+    session = new_session(fake_llm, tmp_path, "tools.approval=never")
+    session.submit("make out.txt")
+    await read_until_handled(session)
+    (tmp_path / "out.txt").write_text("edited by hand\n")
+    session.submit("/undo")
+    [error] = [e for e in await read_until_handled(session) if isinstance(e, ev.ErrorReport)]
+    assert "out.txt changed again since reply 1" in error.message
+    assert (tmp_path / "out.txt").read_text() == "edited by hand\n"
+    await session.close()

@@ -1,0 +1,89 @@
+"""/memory: what this conversation saved (card, digest nodes, MEMORY.md changes), openable,
+with MEMORY.md undone through the version history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from remecli.agent import events as ev
+from remecli.commands import session_events as se
+from remecli.config.locations import MEMORY_MD_HEADER
+from tests.agent.test_chat_session import new_session, read_until_handled
+from tests.memory_flows.test_commands import CHECKPOINT
+
+FACT = "- The user prefers tabs over spaces."
+
+
+def page(events: list) -> se.ShowPage:
+    [shown] = [e for e in events if isinstance(e, se.ShowPage)]
+    return shown
+
+
+def write_node(working_dir: Path, card: str) -> None:
+    """A digest node citing `card` (as Auto Dream writes them)."""
+    node = working_dir / "digest" / "personal" / "indentation.md"
+    node.parent.mkdir(parents=True, exist_ok=True)
+    node.write_text(
+        "---\nname: Indentation\ndescription: Tabs, not spaces\nkind: personal\n---\n"
+        f"The user indents with tabs.\n\n## Sources\n- [[{card.removesuffix('.md')}]]\n"
+    )
+
+
+async def test_memory_shows_card_node_and_memory_md_and_undoes_memory_md(
+    fake_llm, memory_model, tmp_path
+) -> None:
+    session = new_session(
+        fake_llm, tmp_path, "memory.summarize=true", "memory.keep_recent_tokens=20"
+    )
+    session.submit("/memory")
+    assert "nothing saved yet" in str(await read_until_handled(session)).lower()
+    fake_llm.add_tool_calls(
+        [
+            (
+                "edit",
+                {
+                    "path": ".reme/MEMORY.md",
+                    "old_text": "project facts.",
+                    "new_text": "project facts.\n" + FACT,
+                },
+            )
+        ]
+    )
+    fake_llm.add_text("Noted in MEMORY.md.")
+    session.submit("remember that I prefer tabs over spaces")
+    await read_until_handled(session)
+    memory_md = tmp_path / ".reme" / "MEMORY.md"
+    assert FACT in memory_md.read_text()
+    session.submit("and we deploy with make ship")
+    await read_until_handled(session)
+    fake_llm.add_text(CHECKPOINT)
+    session.submit("/compact")
+    await read_until_handled(session)
+    await session.assistant.memory.await_summary_tasks()
+
+    session.submit("/memory")
+    shown = page(await read_until_handled(session)).markdown
+    cards = list((tmp_path / ".reme" / "memory").glob("*/talk-*.md"))
+    assert len(cards) == 1
+    card = cards[0].relative_to(tmp_path / ".reme").as_posix()
+    assert f"`/memory open {card}`" in shown and f"remecli memory history {card}" in shown
+    assert f"{tmp_path / '.reme'}/{card}" in shown
+    assert "agent edit" in shown and "`/memory undo MEMORY.md`" in shown
+    assert "Auto Dream has not used these cards yet" in shown
+
+    write_node(tmp_path / ".reme", card)
+    session.submit("/memory")
+    shown = page(await read_until_handled(session)).markdown
+    assert "**Indentation** — Tabs, not spaces" in shown
+    assert "`/memory open digest/personal/indentation.md`" in shown
+
+    session.submit("/memory open MEMORY.md")
+    opened = page(await read_until_handled(session))
+    assert opened.title == "MEMORY.md" and FACT in opened.markdown
+
+    session.submit("/memory undo MEMORY.md")
+    events = await read_until_handled(session)
+    [notice] = [e for e in events if isinstance(e, ev.Notice) and "Restored" in e.text]
+    assert "Restored MEMORY.md to version" in notice.text
+    assert memory_md.read_text() == MEMORY_MD_HEADER
+    await session.close()
