@@ -26,6 +26,11 @@ USING_MEMORY = (
 )
 
 
+def _cell(text: str) -> str:
+    """`text` safe inside a Markdown table cell (a `|` would start a new column)."""
+    return text.replace("|", "\\|")
+
+
 def help_markdown(
     *,
     working_dir: str,
@@ -45,8 +50,9 @@ def help_markdown(
         "|---|---|---|",
     ]
     for command in COMMANDS.values():
-        usage = command.usage or f"/{command.name}"
-        lines.append(f"| `{usage}` | {command.summary} | {'yes' if command.waits else 'no'} |")
+        usage = _cell(command.usage or f"/{command.name}")
+        waits = "yes" if command.waits else "no"
+        lines.append(f"| `{usage}` | {_cell(command.summary)} | {waits} |")
     lines += [
         "",
         "| command | compact summary | long-term memory | message history |",

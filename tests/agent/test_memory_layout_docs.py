@@ -56,3 +56,24 @@ def test_help_says_where_things_are_and_how_to_find_them(tmp_path) -> None:
     assert "daily summaries" not in where
     assert "memory_search" in where and "memory_links" in where
     assert "remecli search" in where
+
+
+def test_every_command_row_of_help_has_three_cells() -> None:
+    """A `|` in a usage (`/memory [open|undo PATH]`) is escaped, not a fourth column."""
+    from markdown_it import MarkdownIt
+
+    from remecli.commands.registry import COMMANDS
+
+    text = help_markdown(working_dir="/w", workspace="/s", config_hint="c")
+    tokens = MarkdownIt().enable("table").parse(text)
+    first_table = tokens[: next(i for i, t in enumerate(tokens) if t.type == "table_close")]
+    rows: list[list[str]] = []
+    for i, token in enumerate(first_table):
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "td_open":
+            rows[-1].append(first_table[i + 1].content)
+    commands = [row for row in rows if row]
+    assert len(commands) == len(COMMANDS)
+    assert all(len(row) == 3 for row in commands), commands
+    assert any("[open|undo PATH]" in row[0] for row in commands)
