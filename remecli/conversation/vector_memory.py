@@ -75,6 +75,7 @@ class VectorMemory:
         if self._reme is None:
             from remecli.vector import ReMe
 
+            self.layout.vector_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             move_old_store(self.layout)
             llm, embedding = self.settings.llm, self.settings.search.embedding
             backend = "openai" if embedding.backend == "api" else embedding.backend

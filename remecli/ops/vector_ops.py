@@ -224,6 +224,7 @@ def vector_memory(ctx: JobContext) -> ReMe:
 @contextmanager
 def reme_errors() -> Iterator[None]:
     """ReMe's errors as job errors (the message already says what to do)."""
+    from remecli.search.embedders import EmbeddingError
     from remecli.vector import (
         DuplicateContentError,
         MemoryModelError,
@@ -240,7 +241,7 @@ def reme_errors() -> Iterator[None]:
         ) from None
     except DuplicateContentError as exc:
         raise EditConflict(f"{exc}; update or delete memory {exc.existing_id} instead") from None
-    except (VectorStoreError, MemoryModelError, ReMeConfigError) as exc:
+    except (VectorStoreError, MemoryModelError, ReMeConfigError, EmbeddingError) as exc:
         raise Unavailable(f"vector memory: {exc}") from None
     except ValueError as exc:
         raise InvalidParams(str(exc)) from None

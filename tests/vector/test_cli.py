@@ -163,3 +163,28 @@ def test_summarize_retrieve_and_delete_all_from_the_shell(
     deleted = run("delete-all", "--user", "frank", "--yes")
     assert deleted.returncode == 0 and deleted.stdout.strip().startswith("deleted ")
     assert run("list", "--user", "frank").stdout.strip() == "(no memories)"
+
+
+def test_an_unreachable_embedding_server_is_one_line(tmp_path, capsys, monkeypatch) -> None:
+    from remecli.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("REME_EMBEDDING_API_KEY", "REME_EMBEDDING_BASE_URL", "REME_LLM_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    code = main(
+        [
+            "memories",
+            "retrieve",
+            "anything",
+            f"working_dir={tmp_path}",
+            "search.embedding.backend=api",
+            "search.embedding.api_key=sk-test",
+            "search.embedding.base_url=http://127.0.0.1:9/v1",  # nothing listens on the discard port
+            "search.embedding.dimensions=64",
+        ]
+    )
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1
+    assert (
+        err.startswith("remecli memories: vector memory: embedding API") and "Traceback" not in err
+    )

@@ -54,4 +54,4 @@ def test_the_command_line_stores_no_secret_and_private_files(
         data = file.read_bytes()
         assert GITHUB_TOKEN.encode() not in data and PASSWORD.encode() not in data
         assert _mode(file) == 0o600, f"{file.name} is {oct(_mode(file))}"
-    assert _mode(folder) == 0o700
+    assert _mode(folder) == 0o700 and _mode(folder.parent) == 0o700

@@ -226,7 +226,7 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
         result = asyncio.run(
             run_job(vector_settings(settings, store), JOB_OF[request.action], arguments)
         )
-    except (ValueError, JobError) as exc:
+    except (ValueError, LookupError, RuntimeError, JobError) as exc:
         log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1
