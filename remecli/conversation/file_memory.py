@@ -1,11 +1,9 @@
 """`FileMemory`: the memory runtime — the one owner of a conversation's memory.
 
 It owns the layout, the conversation (session, tool-result store, compactor, transcript,
-persistence), the background summaries, the search index, `update_params`, and the policy of
-what is handed to long-term memory when (the saved mark, recovery of a crashed run, hand-over on
-compaction and on every way out). The agentscope middleware, the app and the library API all run
-through it. Markdown files are the source of truth (`MEMORY.md`, `memory/YYYY-MM-DD.md`); the index
-is derived from them.
+persistence), the background summaries, the search index, `update_params`, and what is handed to
+long-term memory when (saved mark, crash recovery, hand-over on compaction and every way out). The
+middleware, app and library API run through it; Markdown files are the truth, the index derived.
 
 The seed's methods: start, close, compact_memory, summary_memory, compact_tool_result,
 add_async_summary_task, await_summary_tasks, memory_search, get_in_memory_memory, update_params.
@@ -31,6 +29,7 @@ from remecli.knowledge.background import SummaryOutcome, SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.notes.atomic_write import remove_stale_temp_files
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -39,7 +38,8 @@ if TYPE_CHECKING:
     from remecli.knowledge.resources_watch import ResourceWatcher
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
-    from remecli.search.types import SearchRequest, SyncReport
+    from remecli.search.sync import Progress
+    from remecli.search.types import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,6 @@ class FileMemory:
         self.index: MemoryIndex | None = None
         self.links: LinkGraph | None = None  # derived wikilink graph (outlinks, backlinks)
         self.index_ready = asyncio.Event()  # set once the search index is open
-        self.index_sync: SyncReport | None = None  # what the index's first sync did
         self.index_failure: Exception | None = None  # why the index did not open
         self._index_task: asyncio.Task[None] | None = None
         self._opening: MemoryIndex | None = None
@@ -141,23 +140,18 @@ class FileMemory:
         wait_for_index: bool = True,
         recover: bool = False,
         background: bool = True,
-        progress: Callable[[str, int, int], None] | None = None,
+        progress: Progress | None = None,
     ) -> None:
-        """Create the layout, clean expired tool results and stale temp files, retry summaries
-        left pending by an earlier run, optionally recover a crashed run's unsaved turns, and open
-        the search index (watching for edits). `background=False` (a one-shot command) opens only
-        the layout and the index: no retries, no Auto Dream, no watchers, so no model call.
-        `progress(stage, done, total)` follows the index's first sync."""
-        from remecli.notes.atomic_write import remove_stale_temp_files
-
+        """Create the layout, clean expired tool results and stale temp files, recover a crashed
+        run's turns (`recover`), open the search index (`progress` follows its first sync); with
+        `background` (a server) retry pending summaries, Auto Dream, watch for edits."""
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
-        if background:
-            await self.tasks.retry_pending()
         if recover:
             await self.recover_unsaved()
-        if background:
+        if background:  # a recovered task is running already: the retry leaves it alone
+            await self.tasks.retry_pending()
             await self.dreaming.maybe_start()
         if self.search_enabled:
             self._index_task = asyncio.create_task(self._open_index(background, progress))
@@ -171,9 +165,7 @@ class FileMemory:
             )
             self._resource_watcher.start()
 
-    async def _open_index(
-        self, watch: bool, progress: Callable[[str, int, int], None] | None
-    ) -> None:
+    async def _open_index(self, watch: bool, progress: Progress | None) -> None:
         from remecli.notes.links import LinkGraph
         from remecli.search import MemoryIndex
 
@@ -183,7 +175,7 @@ class FileMemory:
             )
             self._opening = index  # close() can stop its first sync
             self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
-            self.index_sync = await index.sync(progress)
+            await index.sync(progress)
             if watch and self.settings.search.watch:
                 index.start_watching(on_changed=self._notes_changed)
             self.index = index
@@ -231,8 +223,7 @@ class FileMemory:
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
         """Save the conversation, finish (or, with wait=False, cancel and record) background
-        summaries, stop the watcher, clean expired tool results. Returns one status line per
-        summary task."""
+        summaries, stop the watcher, clean expired tool results; one status line per summary."""
         if self.conversation.bound:
             try:
                 await self.conversation.save()

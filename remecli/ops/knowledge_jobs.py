@@ -16,6 +16,8 @@ from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
+MAX_DEPTH = 10  # hops memory_links walks at most (the neighbour limit bounds the answer)
+
 
 class CardParams(JobParams):
     name: str = Field(min_length=1, max_length=200, description="The card's topic, a few words")
@@ -33,7 +35,7 @@ class DreamParams(JobParams):
 
 class LinksParams(JobParams):
     path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
-    depth: int = Field(1, ge=1, le=3, description="How many hops to walk")
+    depth: int = Field(1, ge=1, le=MAX_DEPTH, description="How many hops to walk")
     direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")
     limit: int = Field(200, ge=1, le=200, description="Most neighbours listed per direction")
 

@@ -69,3 +69,11 @@ async def test_reindex_rebuilds_the_link_graph_too(runner: JobRunner) -> None:
     report = await runner.run("memory_reindex", {})
     assert report["notes"] == len(FILES) - 1 + 1  # FILES but the transcript, the seeded 2024 note
     assert report["files_changed"] >= 5 and report["chunks_removed"] == 0
+
+
+async def test_links_walk_as_deep_as_the_cli_asks(runner: JobRunner) -> None:
+    write_files(runner.context.root, FILES)
+    deep = await runner.run("memory_links", {"path": "MEMORY.md", "depth": 5, "direction": "out"})
+    assert max(item["depth"] for item in deep["out"]) == 2  # the graph ends there
+    with pytest.raises(JobError, match="depth"):
+        await runner.run("memory_links", {"path": "MEMORY.md", "depth": 11})

@@ -124,6 +124,8 @@ def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, Jo
     ensure_private_root(Locations.from_settings(settings).root)  # 0700, before the log file
     setup_logging(settings)
     route_agentscope_logs()
+    # no Auto Dream after a summary this command writes (memory_dream still dreams on request)
+    settings = settings.with_changes({"memory.dream.auto": False})
     memory = FileMemory(settings.working_dir, settings=settings, search=search)
     return memory, JobRunner(memory)
 

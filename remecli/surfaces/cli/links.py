@@ -22,7 +22,7 @@ from remecli.config.settings import Settings
 from remecli.notes.links.graph import LinkGraph
 from remecli.ops import JobError, JobRunner
 from remecli.ops.errors import NotFound
-from remecli.ops.knowledge_jobs import LinksParams, memory_links
+from remecli.ops.knowledge_jobs import MAX_DEPTH, LinksParams, memory_links
 from remecli.ops.note_jobs import (
     DeleteParams,
     RenameParams,
@@ -34,8 +34,7 @@ from remecli.ops.registry import NoParams
 from remecli.surfaces.cli.job import one_shot
 
 Direction = Literal["in", "out", "both"]
-MAX_DEPTH = 3  # the memory_links operation's limits
-NEIGHBOURS = 200
+NEIGHBOURS = 200  # the memory_links operation's most neighbours per direction
 
 
 @dataclass(frozen=True)

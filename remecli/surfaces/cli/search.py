@@ -187,11 +187,11 @@ async def _search(
         failed = _index_failed(memory)
         if failed is not None:
             return failed
-        if memory.index_sync is not None and memory.index_sync.embedding_error:
-            error = memory.index_sync.embedding_error
-            print(f"warning: {error} (keyword search still works)", file=sys.stderr)
-        if memory.index is not None and memory.index.recovered:
-            print(f"note: {memory.index.recovered}", file=sys.stderr)
+        index = memory.index
+        if index is not None and index.last_error:  # the first sync's embedding error
+            print(f"warning: {index.last_error} (keyword search still works)", file=sys.stderr)
+        if index is not None and index.recovered:
+            print(f"note: {index.recovered}", file=sys.stderr)
         found = await runner.call(memory_search, params)
     except JobError as exc:
         return _failed(exc)
