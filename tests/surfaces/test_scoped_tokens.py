@@ -243,3 +243,15 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
         assert ("writer", "memory_edit", "ok") in mcp_calls
     finally:
         surface.stop()
+
+
+def test_path_globs_match_as_documented() -> None:
+    from remecli.surfaces.job_policy import folder_may_hold, glob_matches
+
+    assert glob_matches("memory/**", "memory/2025-01-31/deploy.md")
+    assert glob_matches("memory/*.md", "memory/2025-01-31.md")
+    assert not glob_matches("memory/*.md", "memory/2025-01-31/deploy.md")
+    assert not glob_matches("memory/**", "MEMORY.md")
+    assert glob_matches("**/*.md", "MEMORY.md") and glob_matches("MEMORY.md", "MEMORY.md")
+    assert folder_may_hold("memory/2025-*/**", "memory")
+    assert not folder_may_hold("memory/**", "sessions")
