@@ -30,6 +30,7 @@ PATH_PARAM = {
 }
 # read-only jobs a confined token may run: their answers are filtered to the glob
 FILTERED = frozenset({"memory_search", "memory_list", "memory_links", "memory_status"})
+PATH_AWARE = frozenset({*PATH_PARAM, *FILTERED, "memory_write_card"})
 # writing jobs that change or drop what is there (the MCP destructiveHint); the other writing
 # jobs only add (a card, a transcript, ingested resources, index rows, vector memories)
 DESTRUCTIVE = frozenset(
@@ -57,6 +58,13 @@ ADDITIVE = frozenset(
 def required_scope(job: Job) -> Scope:
     """`read` for a read-only job, `write` for one that changes memory."""
     return "read" if job.read_only else "write"
+
+
+def may_call(principal: Principal, job: Job) -> bool:
+    """True when the token's scope allows `job` and, for a confined token, the job is path-aware."""
+    if not principal.allows(required_scope(job)):
+        return False
+    return principal.paths is None or job.name in PATH_AWARE
 
 
 @lru_cache(maxsize=64)
@@ -137,7 +145,7 @@ def check_paths(principal: Principal, job: Job, paths: list[str]) -> None:
     glob = principal.paths
     if glob is None:
         return
-    if job.name not in PATH_PARAM and job.name not in FILTERED and job.name != "memory_write_card":
+    if job.name not in PATH_AWARE:
         raise Forbidden(
             f"{job.name} is not open to token {principal.name!r}, which is confined to "
             f"{glob!r}; use a token without --paths"

@@ -5,7 +5,7 @@ arguments refused: `additionalProperties: false`), its output schema the job's r
 raw arguments go to the job runner, whose errors are one line saying what to do. Every call runs
 through the `Gate` (scope, paths, access log) as the caller: the token's owner over HTTP, the
 local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` only
-for jobs that change or drop what is there.
+for jobs that change or drop what is there. A caller is listed only the tools its token may call.
 
 The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
 and read go through the same gate. Change notifications are not sent (clients re-list).
@@ -25,6 +25,7 @@ from mcp.types import (
     INVALID_PARAMS,
     CallToolResult,
     ListResourcesResult,
+    ListToolsResult,
     ReadResourceResult,
     Resource,
     TextContent,
@@ -35,7 +36,7 @@ from mcp.types import (
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.access import Gate
-from remecli.surfaces.job_policy import DESTRUCTIVE
+from remecli.surfaces.job_policy import DESTRUCTIVE, may_call
 from remecli.surfaces.notes_resources import NOTE_URI, list_notes, note_path, read_note
 from remecli.surfaces.tokens import LOCAL_USER, Principal
 
@@ -109,6 +110,17 @@ class MemoryServer(MCPServer):
     def __init__(self, gate: Gate, **options: Any) -> None:
         super().__init__(**options)
         self.gate = gate
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
+        caller = caller_of(_RequestOnly(ctx))
+        listed = await self.list_tools()
+        return ListToolsResult(
+            tools=[
+                tool
+                for tool in listed
+                if may_call(caller, self.gate.runner.registry.get(tool.name))
+            ]
+        )
 
     async def _handle_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
         caller = caller_of(_RequestOnly(ctx))

@@ -17,6 +17,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from remecli.ops import JOBS
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
 
@@ -208,6 +209,8 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
 
         http, client = await session(tokens["reader"])
         async with http, client:
+            listed = {tool.name for tool in (await client.list_tools()).tools}
+            assert listed == {job.name for job in JOBS if job.read_only}
             ok = await client.call_tool("memory_read", {"path": "memory/2025-01-31.md"})
             assert not ok.is_error
             refused = await client.call_tool(
@@ -216,6 +219,8 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
             assert refused.is_error and "needs a write token" in refused.content[0].text
         http, client = await session(tokens["notes-reader"])
         async with http, client:
+            listed = {tool.name for tool in (await client.list_tools()).tools}
+            assert "memory_read" in listed and "memory_vector_list" not in listed
             notes = [str(r.uri) for r in (await client.list_resources()).resources]
             assert notes and all(uri.startswith("remecli://notes/memory/") for uri in notes)
             page = await client.read_resource(notes[0])
@@ -238,3 +243,15 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
         assert ("writer", "memory_edit", "ok") in mcp_calls
     finally:
         surface.stop()
+
+
+def test_path_globs_match_as_documented() -> None:
+    from remecli.surfaces.job_policy import folder_may_hold, glob_matches
+
+    assert glob_matches("memory/**", "memory/2025-01-31/deploy.md")
+    assert glob_matches("memory/*.md", "memory/2025-01-31.md")
+    assert not glob_matches("memory/*.md", "memory/2025-01-31/deploy.md")
+    assert not glob_matches("memory/**", "MEMORY.md")
+    assert glob_matches("**/*.md", "MEMORY.md") and glob_matches("MEMORY.md", "MEMORY.md")
+    assert folder_may_hold("memory/2025-*/**", "memory")
+    assert not folder_may_hold("memory/**", "sessions")
