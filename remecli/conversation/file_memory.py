@@ -133,18 +133,19 @@ class FileMemory:
         """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
         return self.summarizer.model
 
-    # ---------------------------------------------------------------- lifecycle
     async def start(
         self,
         *,
         wait_for_index: bool = True,
         recover: bool = False,
         background: bool = True,
+        watch: bool | None = None,
         progress: Progress | None = None,
     ) -> None:
         """Create the layout, clean expired tool results and stale temp files, recover a crashed
         run's turns (`recover`), open the search index (`progress` follows its first sync); with
-        `background` (a server) retry pending summaries, Auto Dream, watch for edits."""
+        `background` (a server) retry pending summaries, Auto Dream, watch for edits (`watch`
+        None: with `background`; a read-only server watches without the rest)."""
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
@@ -154,7 +155,9 @@ class FileMemory:
             await self.tasks.retry_pending()
             await self.dreaming.maybe_start()
         if self.search_enabled:
-            self._index_task = asyncio.create_task(self._open_index(background, progress))
+            self._index_task = asyncio.create_task(
+                self._open_index(background if watch is None else watch, progress)
+            )
             if wait_for_index:
                 await self._index_task
         if background and self.search_enabled and self.settings.search.watch:
@@ -168,6 +171,7 @@ class FileMemory:
     async def _open_index(self, watch: bool, progress: Progress | None) -> None:
         from remecli.notes.links import LinkGraph
         from remecli.search import MemoryIndex
+        from remecli.search.write_follower import follow_writes
 
         try:
             index = await asyncio.to_thread(
@@ -180,24 +184,8 @@ class FileMemory:
                 index.start_watching(on_changed=self._notes_changed)
             self.index = index
             self.index_ready.set()
-            loop, syncing = asyncio.get_running_loop(), set[asyncio.Task[None]]()
-
-            async def index_written(rel: str) -> None:
-                if self.index is not index:  # closed meanwhile
-                    return
-                try:  # this process wrote `rel`: searchable everywhere without the watcher's wait
-                    await index.sync(paths={rel})
-                except Exception:
-                    log.exception("indexing %s after writing it failed", rel)
-
-            def written(rel: str) -> None:  # (called in the writer's thread)
-                def start() -> None:
-                    syncing.add(task := loop.create_task(index_written(rel)))
-                    task.add_done_callback(syncing.discard)
-
-                loop.call_soon_threadsafe(start)
-
-            self.writer.on_written.append(written)
+            # this process's writes: searchable everywhere without the watcher's wait
+            follow_writes(index, self.writer.on_written, lambda: self.index is index)
         except Exception as exc:
             self.index_failure = exc
             log.exception("memory index failed to open; memory_search stays off")
@@ -253,7 +241,6 @@ class FileMemory:
         self.conversation.lock.release()
         return lines
 
-    # ---------------------------------------------------------------- background work
     def _tasks_changed(self) -> None:
         """Tell the front-end how many memory tasks run (summaries and a dream)."""
         if self._on_tasks_change is not None:
@@ -354,15 +341,18 @@ class FileMemory:
         until: str | None = None,
         links: bool = True,
     ) -> list[dict[str, Any]]:
-        """Hybrid (BM25 + vector) search over the notes (MEMORY.md, memory/, digest/) and the
-        transcripts; defaults from the search settings. `source`: notes|transcripts|all;
-        `since`/`until`: YYYY-MM-DD. Each hit carries its notes' links (`links: {out, in}`)
-        so a caller can look around before reading."""
+        """The seed's search: hybrid over notes and transcripts (`source`, `since`/`until`
+        YYYY-MM-DD); each hit with its note's links. Tools and surfaces use `memory_search`."""
         from remecli.search.types import build_search_request
 
-        search = self.settings.search
         request = build_search_request(
-            search, query, max_results, min_score, source=source, since=since, until=until
+            self.settings.search,
+            query,
+            max_results,
+            min_score,
+            source=source,
+            since=since,
+            until=until,
         )
         return await self.search_memory(request, links=links)
 

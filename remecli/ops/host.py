@@ -91,9 +91,11 @@ class MemoryHost(Protocol):
         wait_for_index: bool = True,
         recover: bool = False,
         background: bool = True,
+        watch: bool | None = None,
         progress: Progress | None = None,
     ) -> None:
-        """Open the runtime (`background=False`: only the layout and the index)."""
+        """Open the runtime (`background=False`: only the layout and the index; `watch` None:
+        follow edits on disk only with `background`)."""
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
         """Finish (or record) pending work and stop the index; one line per summary task."""

@@ -79,14 +79,16 @@ class JobRunner:
         *,
         wait_for_index: bool = False,
         background: bool = True,
+        watch: bool | None = None,
         progress: Progress | None = None,
     ) -> None:
         """Open the runtime: layout, search index (in the background unless `wait_for_index`),
         and for a server (`background=True`) pending summary retries, Auto Dream and the
         watchers. A one-shot command passes `background=False`: only the layout and the index
-        open, so a read-only job never calls the model. `progress` follows the first sync."""
+        open, so a read-only job never calls the model. `watch` (default: `background`) keeps
+        the index following edits on disk. `progress` follows the first sync."""
         await self.memory.start(
-            wait_for_index=wait_for_index, background=background, progress=progress
+            wait_for_index=wait_for_index, background=background, watch=watch, progress=progress
         )
         self._started = True
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import signal
 import socket
 import sys
@@ -23,9 +22,8 @@ from remecli.ops import JobRunner
 async def start_runner(runner: JobRunner) -> None:
     """Open the runtime; a read-only server runs no writer at all (no Auto Dream, no summary
     retries, no resource watcher): the runner's start without background work."""
-    start: Any = runner.start  # `background` comes with the runner's start modes
-    if getattr(runner, "read_only", False) and "background" in inspect.signature(start).parameters:
-        await start(background=False)
+    if runner.read_only:  # the index still follows edits: other processes write this memory
+        await runner.start(background=False, watch=True)
     else:
         await runner.start()
 

@@ -1,0 +1,39 @@
+"""Index each file the memory writer of this process writes, at once, without the watcher's wait
+(a write through any surface is then searchable from every process, through the change marker)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from remecli.search.index import MemoryIndex
+
+log = logging.getLogger(__name__)
+
+
+def follow_writes(
+    index: MemoryIndex,
+    on_written: list[Callable[[str], None]],
+    is_open: Callable[[], bool],
+) -> None:
+    """Register on the writer's `on_written` hooks a sync of each written file into `index`,
+    run on the current event loop while `is_open()` (the hook is called in the writer's thread)."""
+    loop, syncing = asyncio.get_running_loop(), set[asyncio.Task[None]]()
+
+    async def index_written(rel: str) -> None:
+        if not is_open():  # closed meanwhile
+            return
+        try:
+            await index.sync(paths={rel})
+        except Exception:
+            log.exception("indexing %s after writing it failed", rel)
+
+    def written(rel: str) -> None:
+        def start() -> None:
+            syncing.add(task := loop.create_task(index_written(rel)))
+            task.add_done_callback(syncing.discard)
+
+        loop.call_soon_threadsafe(start)
+
+    on_written.append(written)
