@@ -71,6 +71,15 @@ def diff_page(records: list[ReplyRecord], record: ReplyRecord, ctx: CommandConte
     return "\n".join(lines)
 
 
+def _later_changes(records: list[ReplyRecord], picked: ReplyRecord) -> int | None:
+    """The latest reply after `picked`, not undone, that changed one of its files."""
+    for record in reversed(records):
+        later = record.number > picked.number and not record.undone
+        if later and set(record.changes) & set(picked.changes):
+            return record.number
+    return None
+
+
 async def show_diff(ctx: CommandContext) -> Events:
     """/diff [N]"""
     records = await asyncio.to_thread(_records, ctx)
@@ -94,11 +103,14 @@ async def undo(ctx: CommandContext) -> Events:
     outcome = await asyncio.to_thread(undo_reply, checkpoints.store, picked, checkpoints.workspace)
     if outcome.refused:
         reasons = "; ".join(outcome.refused)
-        yield ev.ErrorReport(
-            f"Nothing undone: {reasons}. Look at the change with /diff {picked.number}, "
-            f"and put the files back by hand if you still want to.",
-            kind="command",
+        later = _later_changes(records, picked)
+        how = (
+            f"Undo the later reply first (/undo {later})"
+            if later
+            else f"Look at the change with /diff {picked.number} and put the files back by hand "
+            f"if you still want to"
         )
+        yield ev.ErrorReport(f"Nothing undone: {reasons}. {how}.", kind="command")
         return
     parts = []
     if outcome.restored:

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from remecli.commands.frontend import CommandContext
-from remecli.knowledge.session_saves import (
-    SavedNote,
-    SessionSaves,
-    conversation_start,
-    file_changes,
-    session_saves,
-)
+
+if TYPE_CHECKING:  # the knowledge package loads the search engine: only when /memory runs
+    from remecli.knowledge.session_saves import SavedNote, SessionSaves
 
 Events = AsyncIterator[se.SessionEvent]
 
@@ -30,6 +27,8 @@ MAX_OPEN_CHARS = 100_000
 
 
 def _saves(ctx: CommandContext) -> SessionSaves | None:
+    from remecli.knowledge.session_saves import conversation_start, session_saves
+
     assistant = ctx.assistant
     if assistant.context is None or assistant.memory is None:
         return None
@@ -127,6 +126,7 @@ async def _open(ctx: CommandContext, path: str) -> Events:
 
 
 async def _undo(ctx: CommandContext, path: str) -> Events:
+    from remecli.knowledge.session_saves import conversation_start, file_changes
     from remecli.ops.errors import JobError
     from remecli.ops.history_jobs import RestoreParams, memory_restore
     from remecli.ops.runner import JobRunner

@@ -13,19 +13,20 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-from agentscope.message import DataBlock, TextBlock
+from typing import TYPE_CHECKING, TypeAlias
 
 from remecli.tools.checkpoints.scan import SKIPPED_NAMES
 from remecli.tools.context import ToolContext
-from remecli.tools.read import read
+
+if TYPE_CHECKING:  # agentscope loads only when a message is sent: the TUI paints first
+    from agentscope.message import DataBlock, TextBlock
 
 MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
 TRAILING = ".,;:!?)]}'\"`"
 MAX_MENTIONS = 10
 ATTACHED = "\n\n[Attached @"  # where the attachments start in the text the model gets
 
-Content = str | list[TextBlock | DataBlock]
+Content: TypeAlias = "str | list[TextBlock | DataBlock]"
 
 
 def mentioned_files(text: str, ctx: ToolContext) -> list[str]:
@@ -55,6 +56,10 @@ async def with_attachments(text: str, ctx: ToolContext) -> Content:
     names = mentioned_files(text, ctx)
     if not names:
         return text
+    from agentscope.message import DataBlock, TextBlock
+
+    from remecli.tools.read import read
+
     parts = [text]
     images: list[DataBlock] = []
     for name in names:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
-from remecli.config.settings import ToolSettings
-from remecli.tools.context import ToolContext
 from remecli.tools.mentions import mentioned_files, path_options
 from tests.agent.test_chat_session import new_session, read_until_handled
 from tests.fakes.messages import content_text
+from tests.tools.conftest import make_ctx
 from tests.tools.test_ls_read import _png
 
 
@@ -67,7 +66,7 @@ def test_mentions_and_path_completion_stay_in_the_workspace(tmp_path) -> None:
     (tmp_path / "setup.cfg").write_text("")
     (tmp_path / ".git").mkdir()
     (tmp_path / ".env").write_text("")
-    ctx = ToolContext(tmp_path, tmp_path / ".reme", ToolSettings())
+    ctx = make_ctx(tmp_path)
     text = "see @src/main.py. and @setup.cfg, not @nobody or @../etc/passwd or @/etc/hosts"
     assert mentioned_files(text, ctx) == ["src/main.py", "setup.cfg"]
     assert [o.path for o in path_options(tmp_path, "s")] == ["setup.cfg", "src/"]

@@ -52,3 +52,29 @@ async def test_undo_refuses_a_file_changed_since_and_says_which(fake_llm, tmp_pa
     assert "out.txt changed again since reply 1" in error.message
     assert (tmp_path / "out.txt").read_text() == "edited by hand\n"
     await session.close()
+
+
+async def test_undo_of_an_earlier_reply_names_the_later_one_to_undo_first(
+    fake_llm, tmp_path
+) -> None:
+    (tmp_path / "a.txt").write_text("0\n")
+    for n in (1, 2):
+        fake_llm.add_tool_calls([("write", {"path": "a.txt", "content": f"{n}\n"})])
+        fake_llm.add_text(f"Wrote {n}.")
+    session = new_session(fake_llm, tmp_path, "tools.approval=never")
+    for n in (1, 2):
+        session.submit(f"write {n}")
+        await read_until_handled(session)
+    session.submit("/undo 1")
+    [error] = [e for e in await read_until_handled(session) if isinstance(e, ev.ErrorReport)]
+    assert "a.txt changed again since reply 1" in error.message
+    assert "Undo the later reply first (/undo 2)" in error.message
+    session.submit("/undo 2")
+    await read_until_handled(session)
+    session.submit("/undo 1")
+    events = await read_until_handled(session)
+    assert any(
+        "Undid reply #1: restored a.txt" in e.text for e in events if isinstance(e, ev.Notice)
+    )
+    assert (tmp_path / "a.txt").read_text() == "0\n"
+    await session.close()

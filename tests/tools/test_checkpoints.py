@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from remecli.config.settings import ToolSettings
 from remecli.tools.bash import bash
 from remecli.tools.checkpoints import Checkpoints, change_kind, reply_diff, undo_reply
 from remecli.tools.checkpoints.store import content_hash, file_digest
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.write import write
+from tests.tools.conftest import make_ctx
 
 
 @pytest.fixture
@@ -29,12 +29,8 @@ def make(workspace: Path, session: str = "s1", **kw) -> tuple[Checkpoints, ToolC
     checkpoints = Checkpoints(
         workspace, working / "checkpoints", lambda: session, skip=(working,), **kw
     )
-    ctx = ToolContext(
-        workspace=workspace,
-        working_dir=working,
-        settings=ToolSettings(),
-        checkpoints=checkpoints,
-    )
+    ctx = make_ctx(workspace)  # the tests' composition root for a ToolContext
+    ctx.checkpoints = checkpoints
     return checkpoints, ctx
 
 
