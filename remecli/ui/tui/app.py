@@ -19,7 +19,7 @@ from remecli.agent.assistant import Assistant, missing_key_message
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from remecli.config.settings import Settings
-from remecli.ui.tui import collector_pauses
+from remecli.ui.tui import collector_pauses, hangup
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
 from remecli.ui.tui.themes import apply_themes
@@ -152,7 +152,7 @@ class RemeApp(App):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
-            loop.add_signal_handler(signal.SIGHUP, self._on_hangup)  # closed terminal, dropped SSH
+            hangup.install(loop, self._on_hangup)  # closed terminal, dropped SSH: out in seconds
 
     def _on_sigterm(self) -> None:
         self.call_later(self.action_quit_app)
