@@ -15,7 +15,9 @@ import datetime as dt
 import gzip
 import hashlib
 import json
+import logging
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,6 +31,8 @@ LOG_NAME = "versions.jsonl"
 LOCK_NAME = ".lock"
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,10 @@ class Version:
 
 class VersionNotFound(LookupError):
     """No such version of that file."""
+
+
+class VersionDamaged(VersionNotFound):
+    """The version is recorded but its snapshot is missing or corrupt."""
 
 
 def sha256_of(data: bytes) -> str:
@@ -91,18 +99,30 @@ class VersionStore:
             yield
 
     def versions(self, relative: str) -> list[Version]:
-        """Every kept version of `relative`, oldest first ([] when it has none)."""
-        log = self.file_folder(relative) / LOG_NAME
+        """Every kept version of `relative`, oldest first ([] when it has none).
+
+        A damaged log never blocks history, restore or writing the file: lines that are not a
+        version record (a torn write, garbage, bytes that are not UTF-8) are skipped and named
+        once in the log."""
+        log_file = self.file_folder(relative) / LOG_NAME
         try:
-            lines = log.read_text(encoding="utf-8").splitlines()
+            data = log_file.read_bytes()
         except FileNotFoundError:
             return []
         found = []
-        for line in lines:
-            try:
-                found.append(Version(**json.loads(line)))
-            except (ValueError, TypeError):
-                continue  # a torn last line from a crash: skipped
+        bad = 0
+        lines = data.split(b"\n")
+        for raw in lines:
+            if not raw.strip():
+                continue
+            version = _parse_record(raw)
+            if version is None:
+                bad += 1
+            else:
+                found.append(version)
+        torn = bool(lines[-1].strip()) and _parse_record(lines[-1]) is None  # a crash's leftover
+        if bad - int(torn) > 0:
+            _report_damage(log_file, f"{bad} unreadable line(s) skipped")
         return found
 
     def latest(self, relative: str) -> Version | None:
@@ -111,13 +131,29 @@ class VersionStore:
         return versions[-1] if versions else None
 
     def content(self, relative: str, version: int) -> bytes:
-        """The bytes `relative` held at `version` (VersionNotFound when absent or deleted)."""
+        """The bytes `relative` held at `version` (VersionNotFound when absent or deleted,
+        VersionDamaged when its snapshot is missing or corrupt)."""
         match = next((v for v in self.versions(relative) if v.version == version), None)
         if match is None or match.deleted:
             kept = ", ".join(str(v.version) for v in self.versions(relative)) or "none"
             raise VersionNotFound(f"{relative} has no version {version} (kept: {kept})")
         snapshot = self.file_folder(relative) / f"{version:06d}.gz"
-        return gzip.decompress(snapshot.read_bytes())
+        try:
+            data = gzip.decompress(snapshot.read_bytes())
+        except FileNotFoundError:
+            problem = "its snapshot is missing"
+        except (OSError, EOFError, zlib.error) as exc:
+            problem = f"its snapshot is damaged ({exc})"
+        else:
+            if match.sha256 and sha256_of(data) != match.sha256:
+                problem = "its snapshot does not hold what was recorded (checksum differs)"
+            else:
+                return data
+        others = [v.version for v in self.versions(relative) if v.version != version]
+        hint = f" Try another version ({', '.join(map(str, others[-5:]))})." if others else ""
+        raise VersionDamaged(
+            f"Version {version} of {relative} cannot be restored: {problem} ({snapshot}).{hint}"
+        )
 
     def has_snapshot(self, relative: str, version: int) -> bool:
         """True when the snapshot of `version` is on disk and not empty (a crash may lose one)."""
@@ -135,7 +171,7 @@ class VersionStore:
         folder = self.file_folder(relative)
         make_private_dirs(folder, self.root)
         previous = self.versions(relative)
-        number = previous[-1].version + 1 if previous else 1
+        number = max([v.version for v in previous] + _snapshot_numbers(folder), default=0) + 1
         if data is not None:
             snapshot = folder / f"{number:06d}.gz"
             _write_private(snapshot, gzip.compress(data, compresslevel=6, mtime=0), durable)
@@ -162,6 +198,42 @@ class VersionStore:
         for old in dropped:
             with contextlib.suppress(FileNotFoundError):
                 (folder / f"{old.version:06d}.gz").unlink()
+
+
+_FIELDS = {"version": int, "time": str, "bytes": int, "sha256": str, "source": str}
+_reported: set[str] = set()
+
+
+def _parse_record(raw: bytes) -> Version | None:
+    """One line of versions.jsonl as a Version, None when it is not one."""
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(record, dict) or any(
+        not isinstance(record.get(name), kind) or isinstance(record.get(name), bool)
+        for name, kind in _FIELDS.items()
+    ):
+        return None
+    try:
+        return Version(**record)
+    except TypeError:
+        return None
+
+
+def _report_damage(log_file: Path, what: str) -> None:
+    if str(log_file) not in _reported:
+        _reported.add(str(log_file))
+        logger.warning("history log %s is damaged: %s; the rest is used", log_file, what)
+
+
+def _snapshot_numbers(folder: Path) -> list[int]:
+    """Version numbers that have a snapshot file (a damaged log may have lost their records)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [int(name[:-3]) for name in names if name.endswith(".gz") and name[:-3].isdigit()]
 
 
 def _write_private(path: Path, data: bytes, durable: bool) -> None:

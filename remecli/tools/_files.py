@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,3 +100,16 @@ def human_size(size: int) -> str:
             return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} bytes"
+
+
+def leaves_workspace(target: Path, workspace: Path) -> bool:
+    """True when `target` (absolute, normalised) lies under `workspace` by name but its real
+    path does not: a symlink on the way leads out. Such a path counts as outside the workspace
+    for every file tool, even when it leads to a scratch folder (the name hides where it goes).
+    """
+    root = Path(os.path.normpath(workspace))
+    if target != root and root not in target.parents:
+        return False
+    real = Path(os.path.realpath(target))
+    real_root = Path(os.path.realpath(root))
+    return real != real_root and real_root not in real.parents

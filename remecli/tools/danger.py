@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from remecli.tools import danger_shell as sh
+from remecli.tools._files import leaves_workspace
 from remecli.tools.context import ToolContext
 from remecli.tools.danger_reads import read_danger, secret_in_command
 from remecli.tools.danger_system import indirect_command, shell_rejects, system_danger
@@ -88,6 +89,12 @@ def classify(tool_name: str, args: Mapping[str, Any], ctx: ToolContext) -> Dange
         return classify_command(str(args.get("command") or ""), ctx)
     if tool_name in ("write", "edit"):
         path = str(args.get("path") or "")
+        if path and leaves_workspace(ctx.resolve(path), ctx.workspace):
+            real = os.path.realpath(ctx.resolve(path))
+            return Danger(
+                "outside-workspace",
+                f"{tool_name} outside the workspace, through a symlink: {path} → {real}",
+            )
         if path and not _writable_without_asking(path, ctx):
             return Danger("outside-workspace", f"{tool_name} outside the workspace: {path}")
         return None

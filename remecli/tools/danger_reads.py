@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+from remecli.tools._files import leaves_workspace
 from remecli.tools.context import ToolContext
 from remecli.tools.danger_types import Danger
 
@@ -44,16 +45,10 @@ def read_danger(tool_name: str, path: str, ctx: ToolContext) -> Danger | None:
     target = ctx.resolve(path)
     if tool_name == "read" and is_secret_file(target):
         return Danger("secret-read", f"read of a secret file: {path}")
-    lexically_inside = _under(target, ctx.workspace)
-    if lexically_inside and not ctx.is_inside_workspace(target) and not ctx.is_scratch(target):
+    if leaves_workspace(target, ctx.workspace):  # also when it leads to a scratch folder
         real = os.path.realpath(target)
         return Danger(
             "outside-workspace",
-            f"{tool_name} follows a symlink out of the workspace: {path} → {real}",
+            f"{tool_name} outside the workspace, through a symlink: {path} → {real}",
         )
     return None
-
-
-def _under(path: Path, root: Path) -> bool:
-    root = Path(os.path.normpath(root))
-    return path == root or root in path.parents

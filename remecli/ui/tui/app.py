@@ -22,7 +22,7 @@ from remecli.commands.frontend import resume_hint
 from remecli.config.locations import memory_label
 from remecli.config.settings import Settings
 from remecli.llm.pricing import reply_cost
-from remecli.ui.tui import collector_pauses, early_keys
+from remecli.ui.tui import collector_pauses, early_keys, hangup
 from remecli.ui.tui.event_renderer import EventRenderer
 from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
 from remecli.ui.tui.mention_completion import complete_at_cursor, options_at_cursor
@@ -159,7 +159,7 @@ class RemeApp(App):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
-            loop.add_signal_handler(signal.SIGHUP, self._on_hangup)  # closed terminal, dropped SSH
+            hangup.install(loop, self._on_hangup)  # closed terminal, dropped SSH: out in seconds
 
     def _on_sigterm(self) -> None:
         self.call_later(self.action_quit_app)
