@@ -122,7 +122,8 @@ def main() -> None:
     delays.sort()
     p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
     print(
-        f"machine: {os.cpu_count()} cores; 3 serve processes, 3 writers, {args.writes} cards each"
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+        f"3 serve processes, 3 writers, {args.writes} cards each"
     )
     print(f"visibility delays: {len(delays)} (write answered → found by another process)")
     print(

@@ -4,6 +4,7 @@ the file — is found by every other one within seconds, and none of them rebuil
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import time
@@ -17,7 +18,10 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.cli_process import fake_llm_settings
 from tests.surfaces.helpers import Surface, start_surface, wait_until_healthy
 
-VISIBLE_WITHIN = 8.0  # generous for a loaded test machine; benchmarks/coherence.py measures p95
+# Before the fix a process never saw another's write (the read-only server not in 240 s); the
+# bound is generous because the shared test machine runs at a load of 10+ on 2 cores.
+# benchmarks/coherence.py measures the delay itself (p50, p95).
+VISIBLE_WITHIN = 30.0
 
 
 def settings(root: Path, base_url: str) -> list[str]:
@@ -60,7 +64,7 @@ async def seconds_until(found, what: str) -> float:
             return time.monotonic() - start
         if time.monotonic() - start > VISIBLE_WITHIN:
             raise AssertionError(f"{what} not found within {VISIBLE_WITHIN} s")
-        time.sleep(0.05)
+        await asyncio.sleep(0.05)
 
 
 async def test_a_write_through_any_process_is_found_by_every_other(
@@ -89,7 +93,8 @@ async def test_a_write_through_any_process_is_found_by_every_other(
             await seconds_until(lambda: mcp_search(c, "aubergine"), "mcp")
 
             # 2. through MCP: both serves find it
-            await c.call_tool("memory_write_card", card("kohlrabi"))
+            written = await c.call_tool("memory_write_card", card("kohlrabi"))
+            assert not written.is_error, written.content
             await seconds_until(lambda: http_search(writer, token, "kohlrabi"), "serve")
             await seconds_until(lambda: http_search(reader, token, "kohlrabi"), "read-only")
 
