@@ -19,26 +19,13 @@ from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
 from remecli.config.logs import route_agentscope_logs
 from remecli.config.settings import Settings
+from remecli.llm.endpoint import missing_key_message
 
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.background import SummaryOutcome
-    from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
-
-OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
-
-
-def missing_key_message(settings: Settings) -> str | None:
-    """Why the LLM cannot be called as configured, or None if it can be tried."""
-    llm = settings.llm
-    if not llm.api_key and llm.base_url.rstrip("/") == OPENAI_DEFAULT_URL:
-        return (
-            "No API key configured. Set REME_LLM_API_KEY (or put it in .env), or pass "
-            "llm.api_key=…; for a local OpenAI-compatible server pass llm.base_url=http://…/v1."
-        )
-    return None
 
 
 class Assistant:
@@ -64,13 +51,9 @@ class Assistant:
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
-        self.checkpoints = self._checkpoints()
-
-    def _checkpoints(self) -> Checkpoints:
-        """The workspace files' checkpoints per reply (/diff, /undo)."""
         from remecli.tools.checkpoints import Checkpoints
 
-        return Checkpoints(
+        self.checkpoints = Checkpoints(  # the workspace files before each reply (/diff, /undo)
             self.workspace,
             self.locations.checkpoints_dir,
             lambda: self.context.session_id if self.context is not None else None,
@@ -248,7 +231,7 @@ class Assistant:
         Errors never escape: they become one `ErrorReport` and the context is repaired so the
         next message works. Cancelling the consuming task interrupts the reply cleanly.
         """
-        problem = missing_key_message(self.settings)
+        problem = missing_key_message(self.settings.llm)
         if problem:
             yield ev.ErrorReport(problem, kind="config")
             return

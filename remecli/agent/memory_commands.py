@@ -58,5 +58,8 @@ async def prune_resources(assistant: Assistant) -> AsyncIterator[ev.CoreEvent]:
 
 async def interests(assistant: Assistant) -> str:
     """`/interests`: what the last dreams noticed (Markdown)."""
+    from remecli.knowledge.dream.interests import render_interests
+
     await assistant.start()
-    return await asyncio.to_thread(assistant.runtime.interests)
+    memory = assistant.runtime
+    return await asyncio.to_thread(render_interests, memory.layout, memory.settings.language)

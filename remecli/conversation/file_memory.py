@@ -258,13 +258,6 @@ class FileMemory:
         """Consolidate new and changed cards into the digest now (`/dream`)."""
         return await self.dreaming.run(date)
 
-    def interests(self) -> str:
-        """The latest interests a dream noticed, for `/interests`."""
-        from remecli.knowledge.dream.interests import render_interests
-
-        return render_interests(self.layout, self.settings.language)
-
-    # ---------------------------------------------------------------- hand-over policy
     def hand_over(self, messages: list[Any]) -> int:
         """Messages leave the context (compacted): summarize those not handed over already
         (e.g. before a resume). Returns how many were handed over."""
@@ -304,7 +297,6 @@ class FileMemory:
         self._summarize(unsaved, session_id)
         return len(unsaved)
 
-    # ---------------------------------------------------------------- the seed's methods
     async def compact_memory(
         self, messages: list[Any], previous_summary: str = "", focus: str = ""
     ) -> str:

@@ -15,12 +15,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.worker import Worker
 
-from remecli.agent.assistant import Assistant, missing_key_message
+from remecli.agent.assistant import Assistant
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from remecli.commands.frontend import resume_hint
 from remecli.config.locations import memory_label
 from remecli.config.settings import Settings
+from remecli.llm.endpoint import missing_key_message
 from remecli.llm.pricing import reply_cost
 from remecli.ui.tui import collector_pauses, early_keys, hangup
 from remecli.ui.tui.event_renderer import EventRenderer
@@ -109,7 +110,7 @@ class RemeApp(App):
             f"{self.assistant.working_dir}.",
             classes="welcome",
         )
-        for problem in (theme_problem, missing_key_message(self.settings)):
+        for problem in (theme_problem, missing_key_message(self.settings.llm)):
             if problem:
                 await chat.add_error(problem)
 
