@@ -51,7 +51,9 @@ async def test_an_image_is_attached_as_an_image_when_the_model_takes_images(
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
     await session.close()
 
-    session = new_session(fake_llm, tmp_path / "..", f"tools.workspace={tmp_path}")
+    elsewhere = tmp_path / "elsewhere"  # a second memory (never the shared temp root's parent)
+    elsewhere.mkdir()
+    session = new_session(fake_llm, elsewhere, f"tools.workspace={tmp_path}")
     session.submit("and now @shot.png")
     await read_until_handled(session)
     sent = last_user_message(fake_llm)["content"]
