@@ -91,7 +91,7 @@ class RemeApp(App):
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
+        apply_themes(self, self.assistant.working_dir, self.settings.theme)  # notifies a problem
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
@@ -105,9 +105,9 @@ class RemeApp(App):
             f"{self.assistant.working_dir}.",
             classes="welcome",
         )
-        for problem in (theme_problem, missing_key_message(self.settings)):
-            if problem:
-                await chat.add_error(problem)
+        problem = missing_key_message(self.settings)
+        if problem:
+            await chat.add_error(problem)
 
     async def _show_events(self) -> None:
         """Render the session's one event stream, in order, for as long as the app runs."""
