@@ -77,7 +77,8 @@ class Conversation:
             memory_compact_ratio=settings.memory_compact_ratio,
             language=settings.language,
         )
-        self.session.one_shot = settings.prompt is not None  # `-p`: marked in its state file
+        # a `-p` answer is marked so in its state file (one that resumes a conversation is not)
+        self.session.one_shot = settings.prompt is not None and not settings.resume
         self.store = ToolResultStore(
             layout.tool_result_dir,
             settings.memory.tool_result_threshold,

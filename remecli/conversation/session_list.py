@@ -40,9 +40,11 @@ class SessionInfo:
         return not self.first_user_line and self.messages == 0
 
     def as_json(self) -> dict[str, Any]:
-        """The public fields (`remecli sessions --json`)."""
+        """The public fields (`remecli sessions --json`); `one_shot` only on one-shots."""
         data = asdict(self)
         data.pop("last_activity_ts")
+        if not self.one_shot:
+            data.pop("one_shot")
         return data
 
 

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -78,6 +79,7 @@ class RemeApp(App):
         self._quitting = False
         self._shutdown_worker: Worker | None = None
         self._hangup_task: asyncio.Future[None] | None = None
+        self.resume_line: str | None = None  # set on the way out: how to come back
 
     @property
     def assistant(self) -> Assistant:
@@ -95,7 +97,7 @@ class RemeApp(App):
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
+        apply_themes(self, self.assistant.working_dir, self.settings.theme)  # notifies a problem
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
@@ -110,9 +112,9 @@ class RemeApp(App):
             f"{self.assistant.working_dir}.",
             classes="welcome",
         )
-        for problem in (theme_problem, missing_key_message(self.settings.llm)):
-            if problem:
-                await chat.add_error(problem)
+        problem = missing_key_message(self.settings.llm)
+        if problem:
+            await chat.add_error(problem)
 
     async def _show_events(self) -> None:
         """Render the session's one event stream, in order, for as long as the app runs."""
@@ -334,11 +336,11 @@ class RemeApp(App):
         self.exit(0, message=self._exit_message(lines))
 
     def _exit_message(self, lines: list[str]) -> str | None:
-        """What to print after the TUI closes: the summaries' outcomes not shown in the chat."""
+        """What to print after the TUI closes: the summaries' outcomes not shown in the chat.
+        How to continue this conversation is kept in `resume_line` (`run_tui` prints it)."""
+        self.resume_line = resume_hint(self.assistant)
         shown = self.renderer.shown_notices if self.renderer is not None else set()
-        hint = resume_hint(self.assistant)
-        lines = [line for line in lines if line not in shown] + ([hint] if hint else [])
-        return "\n".join(f"remecli: {line}" for line in lines) or None
+        return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
 
 
 def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
@@ -348,4 +350,6 @@ def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
         app.run()
     finally:
         early_keys.restore()  # the terminal as the user had it (see `early_keys`)
+    if app.resume_line:  # printed, not rendered: a console would wrap or crop the command
+        print(f"remecli: {app.resume_line}", file=sys.stderr)
     return app.return_code or 0

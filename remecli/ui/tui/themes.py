@@ -163,7 +163,7 @@ def apply_themes(app: App[Any], working_dir: Path, name: str) -> str | None:
     """Register the theme files and select theme `name`; the problem, if any, as one line.
 
     An unknown name, or a theme file that cannot be read, falls back to `remecli-dark` (the
-    packaged themes still load); the caller shows the returned line once."""
+    packaged themes still load), said once in a notification."""
     problem = ""
     try:
         themes = load_themes(working_dir)
@@ -179,4 +179,6 @@ def apply_themes(app: App[Any], working_dir: Path, name: str) -> str | None:
     app.theme = chosen.name
     if not problem:
         return None
-    return f"{problem} (using the '{app.theme}' theme for now)"
+    problem = f"{problem} (using the '{app.theme}' theme for now)"
+    app.notify(problem, severity="error", timeout=10)
+    return problem
