@@ -140,6 +140,7 @@ def build_chat_model(
         context_size=context_size,
         client_kwargs={"max_retries": 0, "timeout": settings.timeout},
         request_timeout=settings.timeout,
+        text_tool_calls=getattr(settings, "text_tool_calls", True),
         formatter=plain_formatter_class()(),
     )
     return AgentscopeChatModel(model)
@@ -170,9 +171,24 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
     class BoundedOpenAIChatModel(OpenAIChatModel):
         """An OpenAI chat model whose requests cannot hang: see `build_chat_model`."""
 
-        def __init__(self, *args: Any, request_timeout: float, **kwargs: Any) -> None:
+        def __init__(
+            self, *args: Any, request_timeout: float, text_tool_calls: bool = True, **kwargs: Any
+        ) -> None:
             super().__init__(*args, **kwargs)
             self.request_timeout = request_timeout
+            self.text_tool_calls = text_tool_calls
+
+        async def __call__(self, messages: Any, tools: Any = None, *a: Any, **kw: Any) -> Any:
+            """The answer; a tool call written as text becomes a real one (`text_tool_calls`)."""
+            from remecli.llm import text_tool_calls as text_calls
+
+            result = await super().__call__(messages, tools, *a, **kw)
+            offered = text_calls.offered_tool_names(tools) if self.text_tool_calls else set()
+            if not offered:
+                return result
+            if isinstance(result, AsyncGenerator):
+                return text_calls.rewrite_stream(result, offered)
+            return text_calls.rewrite_response(result, offered)
 
         async def _call_api(self, *args: Any, **kwargs: Any) -> Any:
             try:
