@@ -59,9 +59,16 @@ class AgentscopeChatModel:
         agentscope's model swallows a cancellation and returns an answer marked `INTERRUPTED`
         instead: that is turned back into `asyncio.CancelledError` here.
         """
+        async for piece in self._text_pieces(messages):
+            yield piece
+
+    async def _text_pieces(
+        self, messages: Sequence[ChatMessage], **request: Any
+    ) -> AsyncIterator[str]:
+        """`stream_text`, with extra request fields (`response_format`) passed to the API."""
         from agentscope.model import ChatResponse, FinishedReason
 
-        response = await self._model(messages=[_to_msg(m) for m in messages])
+        response = await self._model(messages=[_to_msg(m) for m in messages], **request)
         if isinstance(response, ChatResponse):
             if response.finished_reason == FinishedReason.INTERRUPTED:
                 raise asyncio.CancelledError("the model call was interrupted")
@@ -86,10 +93,26 @@ class AgentscopeChatModel:
     async def complete_json(
         self, messages: Sequence[ChatMessage], schema: JSONSchema | None = None
     ) -> JSONValue:
-        """The JSON value of the answer (`remecli.llm.json_answer.require_json`)."""
-        from remecli.llm.model_text import answer_text
+        """The JSON value of the answer (`remecli.llm.json_answer.require_json`).
 
-        return require_json(await answer_text(self, messages), schema)
+        Asked with `response_format` unless this endpoint refused it before
+        (`remecli.llm.structured_output`); a refusal falls back to asking in plain words.
+        """
+        from remecli.llm import structured_output
+
+        client = getattr(self._model, "client", None)
+        endpoint = (str(getattr(client, "base_url", "")), self.model_name)
+        if structured_output.accepted(endpoint):
+            request = {"response_format": structured_output.response_format(schema)}
+            try:
+                text = "".join([p async for p in self._text_pieces(messages, **request)])
+            except Exception as exc:
+                if not structured_output.refused_response_format(exc):
+                    raise
+                structured_output.remember_refusal(endpoint)
+            else:
+                return require_json(text, schema)
+        return require_json("".join([p async for p in self._text_pieces(messages)]), schema)
 
     async def aclose(self) -> None:
         """Close the SDK client's connections."""
