@@ -212,6 +212,89 @@ def rewrite_response(response: Any, offered: Collection[str]) -> Any:
 async def rewrite_stream(
     stream: AsyncIterator[Any], offered: Collection[str]
 ) -> AsyncIterator[Any]:
-    """Pass a stream of `ChatResponse`s through, rewriting the final accumulated one."""
+    """Pass a stream of `ChatResponse`s through, rewriting the final accumulated one.
+
+    Deltas from where a call could begin (a line opening with a fence, a bracket or a tag) are
+    held back until it is clear: dropped when the answer ends in a call (the call is not shown
+    as text), sent on as soon as prose follows the block, or before the final response.
+    """
+    held: list[Any] = []
+    text = ""
+    start: int | None = None  # where the held part of `text` begins
+    scanned = 0  # where to look for the next opening
     async for chunk in stream:
-        yield rewrite_response(chunk, offered) if chunk.is_last else chunk
+        if chunk.is_last:
+            native = any(block.type == "tool_call" for block in chunk.content)
+            final = rewrite_response(chunk, offered)
+            if native or not any(block.type == "tool_call" for block in final.content):
+                for delta in held:  # the answer is its text: show what was held
+                    yield delta
+            yield final
+            return
+        before = len(text)
+        text += "".join(getattr(b, "text", "") for b in chunk.content if b.type == "text")
+        if start is None:
+            start = _opening(text, scanned)
+            if start is not None and start > before:  # show the prose before the opening now
+                shown, chunk = _split_text(chunk, start - before)
+                if shown.content:
+                    yield shown
+        if start is None:
+            yield chunk
+            continue
+        held.append(chunk)
+        if not _may_be_a_call(text[start:]):
+            for delta in held:
+                yield delta
+            held, start, scanned = [], None, len(text)
+
+
+def _split_text(chunk: Any, keep: int) -> tuple[Any, Any]:
+    """A one-text-block delta cut in two after `keep` characters (else nothing, and itself)."""
+    import dataclasses
+
+    (block,) = chunk.content if len(chunk.content) == 1 else (None,)
+    if block is None or block.type != "text":
+        return dataclasses.replace(chunk, content=[]), chunk
+    head = block.model_copy(update={"text": block.text[:keep]})
+    tail = block.model_copy(update={"text": block.text[keep:]})
+    return dataclasses.replace(chunk, content=[head]), dataclasses.replace(chunk, content=[tail])
+
+
+_CALL_OPENING = re.compile(r"(?:\A|\n)[ \t]*(?:```|\{|\[|<tool_call>|<function=)")
+_CLOSING_TAGS = ("</tool_call>", "</function>")
+_OPENERS = ("```", "<tool_call>", "<function=")
+
+
+def _opening(text: str, scanned: int) -> int | None:
+    """Where a call could begin in `text` (from `scanned` on), also a line that is so far
+    only the start of a fence or tag; None when there is no such place."""
+    opening = _CALL_OPENING.search(text, max(scanned - 1, 0))
+    if opening:
+        return opening.start()
+    line = max(text.rfind("\n") + 1, scanned)
+    tail = text[line:].lstrip(" \t")
+    return line if tail and any(opener.startswith(tail) for opener in _OPENERS) else None
+
+
+def _may_be_a_call(held: str) -> bool:
+    """Whether `held` (from where a call could begin) may still be a call ending the answer."""
+    body = held.strip()
+    if not body or any(opener.startswith(body) for opener in _OPENERS):
+        return True
+    if len(body) > 20_000:
+        return False
+    if body.startswith("```"):
+        closing = body.find("```", 3)
+        return closing < 0 or not body[closing + 3 :].strip()
+    if body.startswith(("<tool_call>", "<function=")):
+        closing = max(body.rfind(tag) + len(tag) if tag in body else -1 for tag in _CLOSING_TAGS)
+        rest = body[closing:].strip() if closing >= 0 else ""
+        return not rest or rest.startswith("<")
+    depth = 0
+    for index, char in enumerate(body):
+        depth += char in "{["
+        depth -= char in "}]"
+        if depth == 0:
+            return not body[index + 1 :].strip()
+    return True

@@ -113,3 +113,43 @@ async def test_json_shown_in_an_answer_is_the_answer(fake_llm: FakeOpenAIServer)
     fake_llm.add_text(shown)
     ran, answer = await _run_agent(fake_llm, stream=False)
     assert (ran, answer) == ([], shown)
+
+
+async def _streamed_text(fake_llm: FakeOpenAIServer, first: str) -> tuple[str, list[str]]:
+    """What a streamed reply showed as text, and the tools that ran."""
+    from agentscope.agent import Agent
+    from agentscope.event import TextBlockDeltaEvent, ToolCallStartEvent
+    from agentscope.message import Msg, TextBlock
+    from agentscope.tool import FunctionTool, Toolkit
+
+    async def memory_search(query: str) -> str:
+        """Search the memory.
+
+        Args:
+            query: What to look for.
+        """
+        return "nothing"
+
+    fake_llm.add_text(first, chunk_size=5)
+    fake_llm.add_text("Done.")
+    settings = LLMSettings(base_url=fake_llm.base_url, api_key="k", model_name="fake-model")
+    model = build_chat_model(settings, stream=True).agent_model()
+    toolkit = Toolkit(tools=[FunctionTool(memory_search, is_read_only=True)])
+    agent = Agent(name="t", system_prompt="You remember.", model=model, toolkit=toolkit)
+    question = Msg(name="user", role="user", content=[TextBlock(text="?")])
+    events = [e async for e in agent.reply_stream(question)]
+    shown = "".join(e.delta for e in events if isinstance(e, TextBlockDeltaEvent))
+    return shown, [e.tool_call_name for e in events if isinstance(e, ToolCallStartEvent)]
+
+
+async def test_a_streamed_text_call_is_not_shown_as_text(fake_llm: FakeOpenAIServer) -> None:
+    shown, _ = await _streamed_text(fake_llm, CALL_AS_TEXT)
+    assert shown == "I'll look that up.\nDone."  # the prose and the answer, not the call
+    assert fake_llm.chat_requests()[1].body["messages"][-1]["content"] == "nothing"
+
+
+async def test_a_code_block_inside_an_answer_is_streamed_whole(fake_llm: FakeOpenAIServer) -> None:
+    answer = 'Example:\n```json\n{"a": 1}\n```\nThat is all.'
+    shown, ran = await _streamed_text(fake_llm, answer)
+    assert (shown, ran) == (answer, [])
+    assert len(fake_llm.chat_requests()) == 1
