@@ -226,9 +226,14 @@ async def rewrite_stream(
         if chunk.is_last:
             native = any(block.type == "tool_call" for block in chunk.content)
             final = rewrite_response(chunk, offered)
-            if native or not any(block.type == "tool_call" for block in final.content):
+            calls = [block for block in final.content if block.type == "tool_call"]
+            if native or not calls:
                 for delta in held:  # the answer is its text: show what was held
                     yield delta
+            else:  # the calls as deltas too, so the agent announces them like native ones
+                import dataclasses
+
+                yield dataclasses.replace(final, content=calls, is_last=False, usage=None)
             yield final
             return
         before = len(text)

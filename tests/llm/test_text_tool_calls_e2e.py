@@ -143,8 +143,9 @@ async def _streamed_text(fake_llm: FakeOpenAIServer, first: str) -> tuple[str, l
 
 
 async def test_a_streamed_text_call_is_not_shown_as_text(fake_llm: FakeOpenAIServer) -> None:
-    shown, _ = await _streamed_text(fake_llm, CALL_AS_TEXT)
+    shown, announced = await _streamed_text(fake_llm, CALL_AS_TEXT)
     assert shown == "I'll look that up.\nDone."  # the prose and the answer, not the call
+    assert announced == ["memory_search"]  # shown as a tool call, like a native one
     assert fake_llm.chat_requests()[1].body["messages"][-1]["content"] == "nothing"
 
 
