@@ -20,6 +20,8 @@ class LLMSettings(SettingsSection, frozen=True):
     timeout: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=3, ge=0, le=10)
     supports_images: bool = False
+    # run tool calls a model writes as text (```json, <tool_call>, <function=…>) like real ones
+    text_tool_calls: bool = True
     # what the model costs, per million tokens (the status line shows each reply's cost when set)
     price_per_mtok_in: float | None = Field(default=None, ge=0)
     price_per_mtok_out: float | None = Field(default=None, ge=0)

@@ -59,9 +59,16 @@ class AgentscopeChatModel:
         agentscope's model swallows a cancellation and returns an answer marked `INTERRUPTED`
         instead: that is turned back into `asyncio.CancelledError` here.
         """
+        async for piece in self._text_pieces(messages):
+            yield piece
+
+    async def _text_pieces(
+        self, messages: Sequence[ChatMessage], **request: Any
+    ) -> AsyncIterator[str]:
+        """`stream_text`, with extra request fields (`response_format`) passed to the API."""
         from agentscope.model import ChatResponse, FinishedReason
 
-        response = await self._model(messages=[_to_msg(m) for m in messages])
+        response = await self._model(messages=[_to_msg(m) for m in messages], **request)
         if isinstance(response, ChatResponse):
             if response.finished_reason == FinishedReason.INTERRUPTED:
                 raise asyncio.CancelledError("the model call was interrupted")
@@ -86,10 +93,26 @@ class AgentscopeChatModel:
     async def complete_json(
         self, messages: Sequence[ChatMessage], schema: JSONSchema | None = None
     ) -> JSONValue:
-        """The JSON value of the answer (`remecli.llm.json_answer.require_json`)."""
-        from remecli.llm.model_text import answer_text
+        """The JSON value of the answer (`remecli.llm.json_answer.require_json`).
 
-        return require_json(await answer_text(self, messages), schema)
+        Asked with `response_format` unless this endpoint refused it before
+        (`remecli.llm.structured_output`); a refusal falls back to asking in plain words.
+        """
+        from remecli.llm import structured_output
+
+        client = getattr(self._model, "client", None)
+        endpoint = (str(getattr(client, "base_url", "")), self.model_name)
+        if structured_output.accepted(endpoint):
+            request = {"response_format": structured_output.response_format(schema)}
+            try:
+                text = "".join([p async for p in self._text_pieces(messages, **request)])
+            except Exception as exc:
+                if not structured_output.refused_response_format(exc):
+                    raise
+                structured_output.remember_refusal(endpoint)
+            else:
+                return require_json(text, schema)
+        return require_json("".join([p async for p in self._text_pieces(messages)]), schema)
 
     async def aclose(self) -> None:
         """Close the SDK client's connections."""
@@ -140,6 +163,7 @@ def build_chat_model(
         context_size=context_size,
         client_kwargs={"max_retries": 0, "timeout": settings.timeout},
         request_timeout=settings.timeout,
+        text_tool_calls=getattr(settings, "text_tool_calls", True),
         formatter=plain_formatter_class()(),
     )
     return AgentscopeChatModel(model)
@@ -170,9 +194,24 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
     class BoundedOpenAIChatModel(OpenAIChatModel):
         """An OpenAI chat model whose requests cannot hang: see `build_chat_model`."""
 
-        def __init__(self, *args: Any, request_timeout: float, **kwargs: Any) -> None:
+        def __init__(
+            self, *args: Any, request_timeout: float, text_tool_calls: bool = True, **kwargs: Any
+        ) -> None:
             super().__init__(*args, **kwargs)
             self.request_timeout = request_timeout
+            self.text_tool_calls = text_tool_calls
+
+        async def __call__(self, messages: Any, tools: Any = None, *a: Any, **kw: Any) -> Any:
+            """The answer; a tool call written as text becomes a real one (`text_tool_calls`)."""
+            from remecli.llm import text_tool_calls as text_calls
+
+            result = await super().__call__(messages, tools, *a, **kw)
+            offered = text_calls.offered_tool_names(tools) if self.text_tool_calls else set()
+            if not offered:
+                return result
+            if isinstance(result, AsyncGenerator):
+                return text_calls.rewrite_stream(result, offered)
+            return text_calls.rewrite_response(result, offered)
 
         async def _call_api(self, *args: Any, **kwargs: Any) -> Any:
             try:

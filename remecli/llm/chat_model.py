@@ -82,6 +82,8 @@ class ChatModel(Protocol):
     ) -> JSONValue:
         """The JSON value of the answer to `messages` (read by `remecli.llm.json_answer`).
 
+        Asked with `response_format` where the server takes it (`remecli.llm.structured_output`).
+
         Raises `JSONAnswerError` when the answer holds none, or none that fits `schema`.
         """
         ...

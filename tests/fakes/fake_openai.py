@@ -42,7 +42,8 @@ Options: ``FakeOpenAIServer(models=["m1"])`` → an unknown chat model gets 404 
 → 401 invalid_api_key on mismatch; ``strict=False`` turns validation off; ``plain_only=True``
 also rejects a ``name`` field and text-only content sent as a list of parts; ``embedding_dim=16``;
 ``always_stream_usage=True`` sends the usage chunk even without ``stream_options.include_usage``;
-``request_log="requests.jsonl"`` appends every request as a JSON line.
+``request_log="requests.jsonl"`` appends every request as a JSON line;
+``refuse_response_format=True`` answers 400 to a request with ``response_format`` (no turn used).
 
 Scripting details: ``add_error(..., headers={"retry-after": "0"})`` adds response headers;
 ``set_fallback("text" | turn | handler)`` answers when the queue is empty; a handler may return
@@ -111,12 +112,15 @@ class FakeOpenAIServer:
         port: int = 0,
         request_log: str | os.PathLike[str] | None = None,
         plain_only: bool = False,
+        refuse_response_format: bool = False,
     ) -> None:
         self.models = list(models) if models is not None else None
         self.embedding_models = list(embedding_models) if embedding_models is not None else None
         self.require_api_key = require_api_key
         self.strict = strict
         self.plain_only = plain_only  # strict also rejects `name` and text as a list of parts
+        # a 400 for any chat request carrying `response_format` (no turn consumed)
+        self.refuse_response_format = refuse_response_format
         self.embedding_dim = embedding_dim
         self.always_stream_usage = always_stream_usage
         self.request_log = request_log

@@ -38,6 +38,10 @@ DEFAULT_MODEL = "fake-model"
 NO_TURN_LEFT = "fake server: no scripted turn left"
 
 
+# what a server without structured output (an older llama.cpp or LM Studio) answers
+RESPONSE_FORMAT_REFUSED = "response_format is not supported by this server"
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     """One request the server received (``body`` is the parsed JSON, or None)."""
@@ -171,6 +175,9 @@ class FakeOpenAIRequestHandler(BaseHTTPRequestHandler):
                 fake.record_violations([v.message for v in violations])
                 self._error(400, violations[0].message, param=violations[0].param)
                 return
+        if fake.refuse_response_format and isinstance(body, dict) and "response_format" in body:
+            self._error(400, RESPONSE_FORMAT_REFUSED, param="response_format")
+            return
         queued = fake.next_turn()
         if queued is None:
             self._error(500, NO_TURN_LEFT, code="no_scripted_turn")
