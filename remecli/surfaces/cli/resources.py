@@ -13,13 +13,17 @@ import filecmp
 import json
 import shutil
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
-from remecli.config.logs import setup_logging
 from remecli.config.settings import Settings
-from remecli.knowledge.resources import IngestOutcome, ResourceCards
+from remecli.conversation.file_memory import FileMemory
+from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.resources_extract import is_resource_name
+from remecli.ops import JobRunner
+from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
+from remecli.surfaces.cli.job import one_shot
 
 
 class IngestUsage(ValueError):
@@ -56,28 +60,17 @@ def _line(outcome: IngestOutcome) -> str:
     return f"{outcome.status:9} {outcome.resource}{card}: {outcome.message}"
 
 
-async def _ingest(cards: ResourceCards, rels: list[str]) -> list[IngestOutcome]:
-    return [await cards.ingest(rel) for rel in rels]
-
-
-def _cards(settings: Settings) -> ResourceCards:
-    from remecli.notes.layout import WorkingDir
-    from remecli.notes.writer import MemoryWriter
-
-    layout = WorkingDir.from_settings(settings).ensure()
-    writer = MemoryWriter.from_settings(layout.root, settings.memory)  # versions, redaction
-    model: list[Any] = []
-
-    def model_getter() -> Any:
-        if not model:
-            from remecli.llm.model import build_chat_model
-
-            model.append(
-                build_chat_model(settings.llm, context_size=settings.max_input_length, stream=False)
-            )
-        return model[0]
-
-    return ResourceCards(layout, settings, model_getter, writer)
+@asynccontextmanager
+async def _runtime(settings: Settings) -> AsyncIterator[tuple[FileMemory, JobRunner]]:
+    """This command's runtime (its composition root: the one memory writer) and the runner of
+    its operations, started without background work or the search index (the next start
+    indexes the new cards)."""
+    memory, runner = one_shot(settings, search=False)
+    await runner.start(background=False)
+    try:
+        yield memory, runner
+    finally:
+        await runner.close(timeout=None)
 
 
 def _prune(cards: ResourceCards, remove: bool) -> int:
@@ -95,26 +88,41 @@ def _prune(cards: ResourceCards, remove: bool) -> int:
 
 def prune(settings: Settings, *, remove: bool) -> int:
     """List the cards whose resource is gone; with `remove`, remove them (kept in history)."""
-    setup_logging(settings)
-    return _prune(_cards(settings), remove)
+
+    async def run() -> int:
+        async with _runtime(settings) as (memory, _runner):
+            return await asyncio.to_thread(_prune, memory.resources, remove)
+
+    return asyncio.run(run())
+
+
+async def _ingest(settings: Settings, paths: list[str]) -> list[IngestOutcome] | int:
+    """The outcome of each file, through the memory_ingest operation; or an exit code."""
+    async with _runtime(settings) as (memory, runner):
+        cards = memory.resources
+        try:
+            rels = [place(cards, raw) for raw in paths] if paths else cards.resources()
+        except (IngestUsage, OSError) as exc:
+            print(f"remecli ingest: {exc}", file=sys.stderr)
+            return 2
+        if not rels:
+            print(f"Nothing to ingest: put files into {cards.folder} or name them.")
+            return 0
+        outcomes: list[IngestOutcome] = []
+        for rel in rels:
+            result = await runner.call(memory_ingest, IngestParams(path=rel))
+            outcomes += result.outcomes
+        return outcomes
 
 
 def ingest(settings: Settings, paths: list[str], *, as_json: bool = False) -> int:
     """Turn `paths` (default: every resource) into cards; exit 0 when every file became (or
     already was) a card, 2 for a PATH that cannot be ingested, 1 when one was refused or failed."""
-    setup_logging(settings)
-    cards = _cards(settings)
-    try:
-        rels = [place(cards, raw) for raw in paths] if paths else cards.resources()
-    except (IngestUsage, OSError) as exc:
-        print(f"remecli ingest: {exc}", file=sys.stderr)
-        return 2
-    if not rels:
-        print(f"Nothing to ingest: put files into {cards.folder} or name them.")
-        return 0
-    outcomes = asyncio.run(_ingest(cards, rels))
+    outcomes = asyncio.run(_ingest(settings, paths))
+    if isinstance(outcomes, int):
+        return outcomes
     if as_json:
-        print(json.dumps([o.to_dict() for o in outcomes], ensure_ascii=False, indent=2))
+        print(json.dumps([o.model_dump() for o in outcomes], ensure_ascii=False, indent=2))
     else:
         for outcome in outcomes:
             print(
