@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
-from remecli.config.logs import route_agentscope_logs
 from remecli.config.settings import Settings
 from remecli.llm.endpoint import missing_key_message
+from remecli.llm.runtime.logs import route_agentscope_logs
 
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
@@ -121,13 +121,12 @@ class Assistant:
 
     async def _build(self, memory: FileMemory) -> None:
         """The agent on a started runtime; `self.agent` is set last (set means ready)."""
-        from agentscope.agent import Agent
-
         from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
         from remecli.agent.context_repair import WellFormedRequests
         from remecli.agent.live_prompt import LivePrompt
         from remecli.llm.model import build_chat_model
         from remecli.llm.retry import RetryMiddleware
+        from remecli.llm.runtime.agents import Agent
         from remecli.tools.approval import ApprovalMiddleware
         from remecli.tools.context import ToolContext
         from remecli.tools.registry import build_toolkit, build_tools, describe_tools
@@ -244,11 +243,10 @@ class Assistant:
             log.exception("agent start failed")
             yield ev.ErrorReport(f"Could not start the agent: {exc}", kind="config")
             return
-        from agentscope.message import UserMsg
-
         from remecli.agent.context_repair import repair_after_error
         from remecli.agent.translate import EventTranslator
         from remecli.llm.errors import classify
+        from remecli.llm.runtime.messages import UserMsg
         from remecli.tools.mentions import with_attachments
 
         msg = UserMsg(name="user", content=await with_attachments(text, self.tool_context))

@@ -19,8 +19,6 @@ from collections.abc import AsyncGenerator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentscope.middleware import MiddlewareBase
-
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import CompactedFn, Conversation, NoticeFn
 from remecli.conversation.file_memory import FileMemory
@@ -32,9 +30,10 @@ from remecli.conversation.notices import (
     ToolResultOffloaded,
 )
 from remecli.llm.errors import is_context_overflow
+from remecli.llm.runtime.agents import MiddlewareBase
 
 if TYPE_CHECKING:
-    from agentscope.agent import Agent
+    from remecli.llm.runtime.agents import Agent
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +50,7 @@ __all__ = [
 
 def agent_kwargs() -> dict[str, Any]:
     """`Agent(...)` arguments that leave the context to this middleware."""
-    from agentscope.agent import ContextConfig, InjectionConfig
+    from remecli.llm.runtime.agents import ContextConfig, InjectionConfig
 
     return {
         "context_config": ContextConfig(tool_result_limit=10**9, compression_tool_enabled=False),
@@ -214,7 +213,7 @@ class ContextMiddleware(MiddlewareBase):
             log.warning("context overflow reported by the provider; compacting: %s", exc)
         self.attach(agent)
         await self.conversation.compact_for_overflow()
-        from agentscope.message import UserMsg
+        from remecli.llm.runtime.messages import UserMsg
 
         messages = list(input_kwargs["messages"])
         head = [m for m in messages[:1] if m.role == "system"]

@@ -6,7 +6,7 @@ import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from agentscope.middleware import MiddlewareBase
+from remecli.llm.runtime.agents import MiddlewareBase
 
 FAILED_NOTE = (
     "<system-reminder>This tool call was not executed: the reply failed.</system-reminder>"
@@ -24,7 +24,7 @@ def repair_after_error(context: list[Any], user_msg_id: str) -> bool:
     the partial reply is kept and every tool call without a result gets an error result, so no
     provider rejects the next request for an orphan tool call.
     """
-    from agentscope.message import ToolCallBlock, ToolResultBlock, ToolResultState
+    from remecli.llm.runtime.messages import ToolCallBlock, ToolResultBlock, ToolResultState
 
     index = next((i for i, m in enumerate(context) if m.id == user_msg_id), None)
     if index is None:
@@ -101,7 +101,7 @@ def mark_interrupted(messages: list[Any], context_ids: set[str], reply_id: str |
     so the request never holds two user turns in a row. The reply in flight (`reply_id`) and
     messages outside the context (system prompt, checkpoint) are left as they are.
     """
-    from agentscope.message import AssistantMsg, TextBlock
+    from remecli.llm.runtime.messages import AssistantMsg, TextBlock
 
     out: list[Any] = []
     for msg in messages:
@@ -155,7 +155,7 @@ class WellFormedRequests(MiddlewareBase):
         self, agent: Any, input_kwargs: dict, next_handler: Any
     ) -> AsyncGenerator[Any, None]:
         """Pass the reply through; flag it unfinished unless its end event says completed."""
-        from agentscope.event import ReplyEndEvent
+        from remecli.llm.runtime.agents import ReplyEndEvent
 
         finished = False
         try:

@@ -15,10 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentscope.middleware import MiddlewareBase
+from remecli.llm.runtime.agents import MiddlewareBase
 
 if TYPE_CHECKING:
-    from agentscope.agent import Agent
+    from remecli.llm.runtime.agents import Agent
 
 log = logging.getLogger(__name__)
 

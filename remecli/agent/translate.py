@@ -28,7 +28,7 @@ class EventTranslator:
 
     def translate(self, event: Any) -> Iterator[ev.CoreEvent]:
         """Yield the core events for one agentscope event (none for the ones we ignore)."""
-        from agentscope import event as ase
+        from remecli.llm.runtime.agents import events as ase
 
         if isinstance(event, ase.TextBlockDeltaEvent):
             self.text.append(event.delta)

@@ -281,6 +281,6 @@ class ChatSession:
 
 def _import_runtime() -> None:
     """Import the heavy agent runtime off the UI thread (~1 s), so the window paints first."""
-    import agentscope.agent  # noqa: F401
-    import agentscope.model  # noqa: F401
-    import agentscope.tool  # noqa: F401
+    import remecli.llm.agentscope_model  # noqa: F401
+    import remecli.llm.runtime.agents  # noqa: F401
+    import remecli.llm.runtime.tooling  # noqa: F401

@@ -40,8 +40,7 @@ from remecli.conversation.transcript import Transcript
 from remecli.notes.layout import WorkingDir
 
 if TYPE_CHECKING:
-    from agentscope.state import AgentState
-
+    from remecli.llm.runtime.agents import AgentState
     from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -244,7 +243,7 @@ class Conversation:
     async def restore(self, ref: str) -> AgentState:
         """Load conversation `ref` (`last` or an id): the `AgentState` to build the agent with;
         the session is restored to match it. Raises `LookupError` saying what to do."""
-        from agentscope.state import AgentState
+        from remecli.llm.runtime.agents import AgentState
 
         saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
         if saved.session_id != self.lock.session_id and is_live(self.layout, saved.session_id):
@@ -268,7 +267,7 @@ class Conversation:
     async def new_conversation(self, *, forget: bool = False) -> str:
         """Start over (`/new`; `/clear` with `forget=True` also deletes this conversation's
         transcript and state file). Returns the new session id."""
-        from agentscope.state import AgentState
+        from remecli.llm.runtime.agents import AgentState
 
         if forget:
             await asyncio.to_thread(persistence.delete_saved, self.layout, self.session_id)

@@ -71,7 +71,7 @@ def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
 
 def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     """Read conversation `ref` (`last` or an id). Raises `LookupError` saying what to do."""
-    from agentscope.message import Msg
+    from remecli.llm.runtime.messages import Msg
 
     session_id = find_session(working_dir, ref)
     data = Transcript(working_dir.transcript_file(session_id)).read()
@@ -135,7 +135,7 @@ def find_session(working_dir: WorkingDir, ref: str) -> str:
 def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The agent-state and session parts of a state file, or ValueError if they are not the
     shapes this version writes (the agent state must also validate as an `AgentState`)."""
-    from agentscope.state import AgentState
+    from remecli.llm.runtime.agents import AgentState
 
     if not isinstance(payload, dict):
         raise ValueError("the state file is not a JSON object")

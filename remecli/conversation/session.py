@@ -242,7 +242,7 @@ class Session:
 
     def get_memory(self) -> list[Any]:
         """The messages to send: the summary (as a user message) then the non-compressed ones."""
-        from agentscope.message import UserMsg
+        from remecli.llm.runtime.messages import UserMsg
 
         head = [UserMsg(name="user", content=self.summary_message_text())] if self.summary else []
         return head + self.context_messages()
@@ -299,7 +299,7 @@ class Session:
 
     def replace_tool_result(self, msg_id: str, block: Any, text: str) -> None:
         """Swap a tool result's text for its offloaded form and update the token count."""
-        from agentscope.message import TextBlock
+        from remecli.llm.runtime.messages import TextBlock
 
         if isinstance(block.output, str):
             block.output = text
@@ -347,7 +347,7 @@ class Session:
         `context` (the saved agent context) the live blocks are exactly those in it. With
         `restore_params=False` the current window, ratio and language are kept.
         """
-        from agentscope.message import Msg
+        from remecli.llm.runtime.messages import Msg
 
         self.clear()
         if restore_params:

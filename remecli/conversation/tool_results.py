@@ -205,7 +205,7 @@ def _path_of(call: Any) -> str:
 def offload_messages(store: ToolResultStore, messages: list) -> int:
     """Offload every oversized tool result in `messages` in place (library `compact_tool_result`);
     returns how many were offloaded. Blocking file I/O: call it off the event loop."""
-    from agentscope.message import TextBlock
+    from remecli.llm.runtime.messages import TextBlock
 
     count = 0
     for msg in messages:

@@ -136,7 +136,7 @@ class Transcript:
     @staticmethod
     def _apply(record: dict[str, Any], data: TranscriptData, by_id: dict[str, Any]) -> None:
         """Fold one parsed record into `data` (ValueError when agentscope rejects it)."""
-        from agentscope.message import Msg
+        from remecli.llm.runtime.messages import Msg
 
         kind = record.get("t")
         if kind == "msg":

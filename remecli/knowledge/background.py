@@ -354,7 +354,7 @@ def _claim(path: Path) -> FileLock | None:
 
 def _load_record(path: Path) -> tuple[dict, list[Any]] | None:
     """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
-    from agentscope.message import Msg
+    from remecli.llm.runtime.messages import Msg
 
     try:
         record = json.loads(path.read_text(encoding="utf-8"))

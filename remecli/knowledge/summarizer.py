@@ -262,13 +262,12 @@ class Summarizer:
 
     async def _run(self, tools: Any, system: str, user: str, path: Path) -> SummaryResult:
         """Run the confined agent once; what it wrote, said, or why it failed."""
-        from agentscope.agent import Agent, ContextConfig, InjectionConfig, ReActConfig
-        from agentscope.message import UserMsg
-        from agentscope.tool import Toolkit
-
         from remecli.knowledge.summary_tools import NoCompression
         from remecli.llm.errors import classify
         from remecli.llm.retry import RetryMiddleware
+        from remecli.llm.runtime.agents import Agent, ContextConfig, InjectionConfig, ReActConfig
+        from remecli.llm.runtime.messages import UserMsg
+        from remecli.llm.runtime.tooling import Toolkit
 
         try:
             agent = Agent(

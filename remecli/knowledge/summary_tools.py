@@ -20,13 +20,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentscope.middleware import MiddlewareBase
-from agentscope.permission import PermissionBehavior, PermissionDecision
-from agentscope.tool import FunctionTool, ToolChunk
-
 from remecli.knowledge.cards_rules import write_drop_problem
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.llm.runtime.agents import MiddlewareBase
+from remecli.llm.runtime.tooling import (
+    FunctionTool,
+    PermissionBehavior,
+    PermissionDecision,
+    ToolChunk,
+)
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir

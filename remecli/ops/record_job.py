@@ -80,7 +80,7 @@ def _redacted(message: RecordMessage) -> RecordMessage:
 
 
 def _to_msg(session_id: str, message: RecordMessage) -> Any:
-    from agentscope.message import Msg, TextBlock
+    from remecli.llm.runtime.messages import Msg, TextBlock
 
     moment = message.timestamp or dt.datetime.now().astimezone()
     if moment.tzinfo is None:

@@ -55,7 +55,8 @@ class SurfaceOptions:
 
 def _load(setting_args: list[str]) -> Any:
     from remecli.config import load_settings
-    from remecli.config.logs import route_agentscope_logs, setup_logging
+    from remecli.config.logs import setup_logging
+    from remecli.llm.runtime.logs import route_agentscope_logs
 
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root

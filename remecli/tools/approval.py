@@ -19,15 +19,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from agentscope.middleware import MiddlewareBase
-from agentscope.permission import PermissionBehavior, PermissionDecision
-
+from remecli.llm.runtime.agents import MiddlewareBase
+from remecli.llm.runtime.tooling import PermissionBehavior, PermissionDecision
 from remecli.tools.change_preview import change_preview
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import classify, danger_reason
 
 if TYPE_CHECKING:
-    from agentscope.agent import Agent
+    from remecli.llm.runtime.agents import Agent
 
 __all__ = [
     "ApprovalAnswer",

@@ -6,10 +6,9 @@ import asyncio
 import os
 from pathlib import Path
 
-from agentscope.tool import ToolChunk
-
 from remecli.config.locations import Locations
 from remecli.conversation.full_output import FullOutputSpool
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_float, as_text, error, ok
 from remecli.tools._process import ProcessResult, run_in_process_group
 from remecli.tools.context import ToolContext

@@ -7,8 +7,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.atomic_write import OpenedFile, atomic_write_bytes, opened_for_replace
 from remecli.notes.matching import EditRefused, apply_edit, closest_line

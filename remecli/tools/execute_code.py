@@ -9,8 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_text, error
 from remecli.tools._process import run_in_process_group
 from remecli.tools.bash import format_process_result, input_problem, output_spool, run_limit

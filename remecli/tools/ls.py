@@ -6,8 +6,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
 

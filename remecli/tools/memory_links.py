@@ -7,11 +7,11 @@ import json
 from functools import partial
 from typing import Any, cast
 
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import FunctionTool, ToolChunk
 from pydantic import ValidationError
 
 from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.llm.runtime.messages import TextBlock, ToolResultState
+from remecli.llm.runtime.tooling import FunctionTool, ToolChunk
 from remecli.notes.links import LinkGraph
 from remecli.notes.links.expand import Direction
 from remecli.ops.context import JobContext

@@ -11,11 +11,11 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import ToolChunk
 from pydantic import ValidationError
 
 from remecli.config.settings import Settings
+from remecli.llm.runtime.messages import TextBlock, ToolResultState
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import error
 from remecli.ops.context import JobContext
 from remecli.ops.errors import JobError

@@ -19,7 +19,7 @@ from remecli.tools.checkpoints.scan import SKIPPED_NAMES
 from remecli.tools.context import ToolContext
 
 if TYPE_CHECKING:  # agentscope loads only when a message is sent: the TUI paints first
-    from agentscope.message import DataBlock, TextBlock
+    from remecli.llm.runtime.messages import DataBlock, TextBlock
 
 MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
 TRAILING = ".,;:!?)]}'\"`"
@@ -56,8 +56,7 @@ async def with_attachments(text: str, ctx: ToolContext) -> Content:
     names = mentioned_files(text, ctx)
     if not names:
         return text
-    from agentscope.message import DataBlock, TextBlock
-
+    from remecli.llm.runtime.messages import DataBlock, TextBlock
     from remecli.tools.read import read
 
     parts = [text]

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from agentscope.message import Base64Source, DataBlock, TextBlock, ToolResultState
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.messages import Base64Source, DataBlock, TextBlock, ToolResultState
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools._files import (
     UTF8_BOM,

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from agentscope.tool import FunctionTool, Toolkit
-
 from remecli.llm.function_tool import CheckedFunctionTool
+from remecli.llm.runtime.tooling import FunctionTool, Toolkit
 from remecli.ops.context import JobContext
 from remecli.ops.host import MemoryHost
 from remecli.tools.bash import bash

@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.messages import TextBlock, ToolResultState
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import error
 from remecli.ops.context import JobContext
 from remecli.ops.vector_ops import RetrieveParams, memory_vector_retrieve

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import httpx
-from agentscope.tool import ToolChunk
 from tavily import AsyncTavilyClient
 from tavily.errors import (
     BadRequestError,
@@ -13,6 +12,7 @@ from tavily.errors import (
 )
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
 

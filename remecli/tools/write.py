@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from agentscope.tool import ToolChunk
-
+from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.writer import MemoryWriteError, MemoryWriter

@@ -116,8 +116,11 @@ async def test_edit_replaces_exactly_once(runner: JobRunner) -> None:
         await runner.run(
             "memory_edit", {"path": "memory/2025-01-31.md", "old": "eploy", "new": "x"}
         )
-    with pytest.raises(PathRefused, match="Markdown"):
+    with pytest.raises(PathRefused, match="not a memory file"):  # logs/ is never a note
         await runner.run("memory_edit", {"path": "logs/remecli.log", "old": "a", "new": "b"})
+    (runner.context.root / "notes.md").write_text("a\n")
+    with pytest.raises(PathRefused, match="Markdown"):  # outside MEMORY.md, memory/, digest/
+        await runner.run("memory_edit", {"path": "notes.md", "old": "a", "new": "b"})
 
 
 async def test_concurrent_edits_of_one_file_lose_nothing(runner: JobRunner) -> None:

@@ -195,3 +195,41 @@ def test_the_scans_catch_an_injected_client_and_chat_model() -> None:
     assert openai_clients("import openai\nc = openai.OpenAI()\n") == ["import openai", "OpenAI(…)"]
     model = "from agentscope.model import OpenAIChatModel\nclass M(OpenAIChatModel):\n    pass\n"
     assert chat_model_subclasses(model) == ["M"]
+
+
+def agentscope_imports(source: str) -> list[str]:
+    """Imports of agentscope (plain, from-imports and `importlib.import_module` strings)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] == "agentscope"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            if (node.module or "").split(".")[0] == "agentscope":
+                found.append(node.module or "")
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and str(arg.value).split(".")[0] == "agentscope":
+                found.append(str(arg.value))
+    return found
+
+
+def test_agentscope_is_imported_only_behind_the_llm_package() -> None:
+    """Every other package takes agentscope's types from `remecli.llm.runtime`."""
+    found = {
+        rel: agentscope_imports(src)
+        for rel, src in _modules()
+        if not rel.startswith("remecli/llm/")
+    }
+    assert {rel: hits for rel, hits in found.items() if hits} == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from agentscope.message import Msg\n",
+        "def f():\n    import agentscope.tool\n",
+        "import importlib\nimportlib.import_module('agentscope._logging')\n",
+    ],
+)
+def test_the_import_scan_catches_agentscope(source: str) -> None:
+    assert agentscope_imports(source)

@@ -18,10 +18,6 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.permission import PermissionBehavior, PermissionDecision
-from agentscope.tool import ToolChunk
-
 from remecli.config.settings import LLMSettings
 from remecli.knowledge.cards import CardError, is_slug, read_card
 from remecli.knowledge.cards_write import write_memory_file
@@ -41,6 +37,8 @@ from remecli.knowledge.summary_tools import ChangeRefused, MemoryFileTools, Memo
 from remecli.llm.chat_model import ChatModel
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.json_answer import json_object
+from remecli.llm.runtime.messages import TextBlock, ToolResultState
+from remecli.llm.runtime.tooling import PermissionBehavior, PermissionDecision, ToolChunk
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -189,12 +187,11 @@ class UnitIntegrator:
         problem: str,
         tools: MemoryFileTools,
     ) -> str:
-        from agentscope.agent import Agent, ContextConfig, InjectionConfig, ReActConfig
-        from agentscope.message import UserMsg
-        from agentscope.tool import Toolkit
-
         from remecli.knowledge.summary_tools import NoCompression
         from remecli.llm.retry import RetryMiddleware
+        from remecli.llm.runtime.agents import Agent, ContextConfig, InjectionConfig, ReActConfig
+        from remecli.llm.runtime.messages import UserMsg
+        from remecli.llm.runtime.tooling import Toolkit
 
         allow = PermissionDecision(PermissionBehavior.ALLOW, "digest search")
         search = CheckedFunctionTool(

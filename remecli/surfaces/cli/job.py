@@ -117,8 +117,9 @@ def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, Jo
     and the runner of its operations; logs go to logs/remecli.log, never over the answer.
     Start it with `background=False`: a one-shot command runs nothing it was not asked for."""
     from remecli.config.locations import Locations
-    from remecli.config.logs import route_agentscope_logs, setup_logging
+    from remecli.config.logs import setup_logging
     from remecli.conversation.file_memory import FileMemory
+    from remecli.llm.runtime.logs import route_agentscope_logs
     from remecli.surfaces.memory_dir import ensure_private_root
 
     ensure_private_root(Locations.from_settings(settings).root)  # 0700, before the log file

@@ -30,7 +30,8 @@ class OtherServer(Exception):
 def _settings(setting_args: list[str]) -> Any:
     from remecli.config import load_settings
     from remecli.config.locations import Locations
-    from remecli.config.logs import route_agentscope_logs, setup_logging
+    from remecli.config.logs import setup_logging
+    from remecli.llm.runtime.logs import route_agentscope_logs
 
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
