@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from remecli.config.settings import ToolSettings
+from remecli.notes.writer import MemoryWriter
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import danger_reason
 from tests.fakes.faulty_openai import FaultyOpenAIServer
@@ -69,7 +70,9 @@ def test_one_shot_write_through_a_symlink_does_not_overwrite_the_outside_file(
 
 def test_every_file_tool_asks_before_following_a_symlink_out(tmp_path: Path) -> None:
     workspace, outside = _escape(tmp_path)
-    ctx = ToolContext.from_settings(ToolSettings(workspace=str(workspace)), tmp_path / ".reme")
+    wd = tmp_path / ".reme"
+    writer = MemoryWriter(wd)
+    ctx = ToolContext.from_settings(ToolSettings(workspace=str(workspace)), wd, writer)
     calls = [
         ("write", {"path": "innocent.txt", "content": "x"}),
         ("edit", {"path": "innocent.txt", "old_text": "the", "new_text": "a"}),

@@ -116,14 +116,24 @@ def reindex(settings: Settings, locations: Locations) -> int:
     return asyncio.run(_reindex(settings, locations))
 
 
+def _repair_index_dir(locations: Locations) -> None:
+    """An index that is a file, not a folder, is removed before the runtime opens (said once)."""
+    note = locations.ensure_index_dir() if locations.root.is_dir() else ""
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+
+
 async def _reindex(settings: Settings, locations: Locations) -> int:
-    memory, runner = one_shot(settings)
+    memory, runner = one_shot(settings)  # logs go to the file from here on
+    _repair_index_dir(locations)
     try:
         with progress_bar() as report_progress:
             await runner.start(wait_for_index=True, background=False, progress=report_progress)
             failed = _index_failed(memory)
             if failed is not None:
                 return failed
+            if memory.index is not None and memory.index.recovered:  # damage found, said once
+                print(f"note: {memory.index.recovered}", file=sys.stderr)
             runner.context.progress = report_progress
             report = await runner.call(memory_reindex, NoParams())
     except JobError as exc:
@@ -180,7 +190,8 @@ async def _search(
     settings: Settings, locations: Locations, params: SearchParams
 ) -> list[dict[str, Any]] | int:
     """The hits of memory_search (with their links), or the exit code after an error."""
-    memory, runner = one_shot(settings)
+    memory, runner = one_shot(settings)  # logs go to the file from here on
+    _repair_index_dir(locations)
     try:
         with progress_bar() as report_progress:
             await runner.start(wait_for_index=True, background=False, progress=report_progress)
