@@ -127,6 +127,7 @@ def chat_in_tmux(fake_llm, tmp_path: Path, line: str) -> tuple[TmuxSession, psut
         f"llm.base_url={fake_llm.base_url}",
         "llm.model_name=fake-model",
         "search.embedding.backend=none",
+        f"working_dir={tmp_path / '.reme'}",  # the memory home would be elsewhere
     ]
     term = TmuxSession(cmd, cwd=tmp_path, env=env)
     try:
