@@ -8,7 +8,9 @@ Memory files themselves (`MEMORY.md`, `memory/**`, `digest/**`) are written by
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import threading
 from pathlib import Path
 
@@ -43,3 +45,26 @@ def read_memory_text(path: Path, *, keep_bytes: bool = False) -> str:
                 exc.start,
             )
         return data.decode("utf-8", errors="surrogateescape" if keep_bytes else "replace")
+
+
+@functools.lru_cache(maxsize=64)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob (`**` = any folders, `*` and `?` within one name) as a regular expression."""
+    out, k = [], 0
+    while k < len(pattern):
+        if pattern.startswith("**/", k):
+            out.append("(?:.*/)?")
+            k += 3
+        elif pattern.startswith("**", k):
+            out.append(".*")
+            k += 2
+        elif pattern[k] == "*":
+            out.append("[^/]*")
+            k += 1
+        elif pattern[k] == "?":
+            out.append("[^/]")
+            k += 1
+        else:
+            out.append(re.escape(pattern[k]))
+            k += 1
+    return re.compile("".join(out) + r"\Z")

@@ -10,12 +10,10 @@ before.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
 import os
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -23,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from remecli.config.search import SearchSettings
+from remecli.notes.files import glob_regex
 from remecli.notes.frontmatter import note_info, read_frontmatter
 from remecli.search.chunker import ChunkingStopped, MarkdownChunker
 from remecli.search.embedders import Embedder
@@ -82,32 +81,9 @@ def changed_file(rel: str, path: Path, known: tuple[str, int, int] | None) -> Ch
     return ChangedFile(rel, path, stat, known)
 
 
-@functools.lru_cache(maxsize=64)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob (`**` = any folders, `*` and `?` within one name) as a regular expression."""
-    out, k = [], 0
-    while k < len(pattern):
-        if pattern.startswith("**/", k):
-            out.append("(?:.*/)?")
-            k += 3
-        elif pattern.startswith("**", k):
-            out.append(".*")
-            k += 2
-        elif pattern[k] == "*":
-            out.append("[^/]*")
-            k += 1
-        elif pattern[k] == "?":
-            out.append("[^/]")
-            k += 1
-        else:
-            out.append(re.escape(pattern[k]))
-            k += 1
-    return re.compile("".join(out) + r"\Z")
-
-
 def path_matches(rel: str, patterns: list[str]) -> bool:
     """True when the relative posix path matches one of the globs (as `Path.glob` reads them)."""
-    return any(_glob_regex(p).match(rel) for p in patterns)
+    return any(glob_regex(p).match(rel) for p in patterns)
 
 
 def _hash(text: str) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from remecli.notes.files import glob_regex
 from remecli.ops import Job
 from remecli.ops.errors import Forbidden, InvalidParams, JobError
 from remecli.ops.paths import confine
@@ -67,32 +67,9 @@ def may_call(principal: Principal, job: Job) -> bool:
     return principal.paths is None or job.name in PATH_AWARE
 
 
-@lru_cache(maxsize=64)
-def _pattern(glob: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def glob_matches(glob: str, path: str) -> bool:
     """True when the relative POSIX `path` matches `glob` (`*` within a folder, `**` across)."""
-    return _pattern(glob.strip().strip("/")).fullmatch(path.strip("/")) is not None
+    return glob_regex(glob.strip().strip("/")).fullmatch(path.strip("/")) is not None
 
 
 def folder_may_hold(glob: str, folder: str) -> bool:
