@@ -15,6 +15,8 @@ import asyncio, sys
 from remecli.surfaces.serving import serve_until_stopped
 
 class SlowFlush:  # a runtime whose close waits on long memory work (a slow summary)
+    read_only = False
+
     async def start(self):
         pass
     async def close(self):
