@@ -117,8 +117,25 @@ def _fenced_calls(body: str, offered: Collection[str]) -> FoundCalls | None:
     opening = body.rfind("```", 0, closing)
     if opening < 0:
         return None
+    if not _call_fence(body[opening + 3 : closing]):
+        return None
     inner = re.sub(r"\A(?:json|JSON|tool_call)?[ \t]*\n?", "", body[opening + 3 : closing])
     return _calls_in_json(body[:opening], inner, offered)
+
+
+_CALL_FENCE_INFO = ("", "json", "tool_call")
+
+
+def _call_fence(after_fence: str) -> bool:
+    """Whether a fence whose text after the ``` is `after_fence` may hold a call: no info string
+    or json / tool_call (also while the info string is still arriving), or JSON right away."""
+    first_line, newline, _rest = after_fence.partition("\n")
+    info = first_line.strip()
+    if info.startswith(("{", "[")):
+        return True
+    if not newline:  # the info string may still be arriving
+        return any(known.startswith(info.lower()) for known in _CALL_FENCE_INFO)
+    return info.lower() in _CALL_FENCE_INFO
 
 
 def _bare_call(body: str, offered: Collection[str]) -> FoundCalls | None:
@@ -290,6 +307,8 @@ def _may_be_a_call(held: str) -> bool:
     if len(body) > 20_000:
         return False
     if body.startswith("```"):
+        if not _call_fence(body[3:]):  # ```python and the like: code, never a call
+            return False
         closing = body.find("```", 3)
         return closing < 0 or not body[closing + 3 :].strip()
     if body.startswith(("<tool_call>", "<function=")):

@@ -80,7 +80,11 @@ def test_an_unknown_command_is_named_with_the_known_ones_and_exits_2(tmp_path: P
     ("argv", "named", "known"),
     [
         (["memory", "histroy", "MEMORY.md"], "'histroy'", "history, restore"),
-        (["memories", "fly"], "'fly'", "list, add, get, update, delete, search"),
+        (
+            ["memories", "fly"],
+            "'fly'",
+            "list, add, get, update, delete, retrieve, search, summarize, delete-all",
+        ),
         (["-p", "hi", "search", "x"], "remecli search", "command first"),
     ],
 )
