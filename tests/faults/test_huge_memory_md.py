@@ -6,10 +6,7 @@ quadratic in list items: killed at 300 s with 2.2 GB RSS).
 
 from __future__ import annotations
 
-import os
 import resource
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,6 +14,7 @@ import pytest
 
 from remecli.search.chunker import _parse_blocks, _segment_spans
 from tests.fakes.faulty_openai import FaultyOpenAIServer
+from tests.faults.conftest import run_one_shot
 
 BULLETS = 700_000
 
@@ -40,26 +38,7 @@ def test_one_shot_with_a_50_mb_memory_md_answers_and_exits(
     fake_llm.add_text("The answer.", delay=20)  # the first index sync is well under way
     fake_llm.set_fallback("The answer.")
     started = time.monotonic()
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            f"llm.base_url={fake_llm.base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=0",
-            "memory.summarize=false",
-            "search.embedding.backend=none",
-            f"working_dir={tmp_path / '.reme'}",
-            "-p",
-            "hello",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
-    )
+    proc = run_one_shot(fake_llm.base_url, tmp_path / ".reme", "hello", cwd=tmp_path, timeout=300)
     took = time.monotonic() - started
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     assert proc.returncode == 0, proc.stderr[-2000:]

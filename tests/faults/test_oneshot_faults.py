@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.fakes.faulty_openai import FaultyOpenAIServer
+from tests.faults.conftest import run_one_shot
 
 
 @pytest.mark.parametrize(
@@ -21,26 +19,6 @@ def test_one_shot_exits_non_zero_and_says_what_happened(
 ) -> None:
     fake_llm.set_fallback("ok")  # background summaries, if any, get an answer
     getattr(fake_llm, fault)()
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "config=cli",
-            f"llm.base_url={fake_llm.base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=0",
-            "memory.summarize=false",
-            "search.embedding.backend=none",
-            f"working_dir={tmp_path / '.reme'}",
-            "-p",
-            "hello",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
-    )
+    proc = run_one_shot(fake_llm.base_url, tmp_path / ".reme", "hello", cwd=tmp_path)
     assert proc.returncode != 0, (proc.stdout, proc.stderr)
     assert words in proc.stderr and "Traceback" not in proc.stderr

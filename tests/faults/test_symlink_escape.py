@@ -7,9 +7,6 @@ symlink to a file outside the workspace, must not overwrite that file; with the 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from remecli.notes.writer import MemoryWriter
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import danger_reason
 from tests.fakes.faulty_openai import FaultyOpenAIServer
+from tests.faults.conftest import run_one_shot
 
 ORIGINAL = "the outside file, not to be touched\n"
 
@@ -42,27 +40,13 @@ def test_one_shot_write_through_a_symlink_does_not_overwrite_the_outside_file(
     fake_llm.add_tool_calls([("write", {"path": "innocent.txt", "content": "overwritten!\n"})])
     fake_llm.add_text("Done.")
     fake_llm.set_fallback("Done.")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "config=cli",
-            f"llm.base_url={fake_llm.base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=0",
-            "memory.summarize=false",
-            "search.embedding.backend=none",
-            f"working_dir={workspace / '.reme'}",
-            f"tools.workspace={workspace}",
-            "-p",
-            "fill innocent.txt",
-        ],
+    proc = run_one_shot(
+        fake_llm.base_url,
+        workspace / ".reme",
+        "fill innocent.txt",
+        f"tools.workspace={workspace}",
         cwd=workspace,
-        capture_output=True,
-        text=True,
         timeout=280,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
     )
     assert outside.read_text() == ORIGINAL, (proc.stdout, proc.stderr)
     assert (workspace / "innocent.txt").is_symlink()
