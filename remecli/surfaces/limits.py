@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from remecli.surfaces.auth import send_json
+
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 
 
@@ -19,17 +21,7 @@ class BodyLimit:
     async def _refuse(self, send: Any) -> None:
         message = f"request body over the {self.max_bytes}-byte limit; send less"
         body = json.dumps({"error": message, "code": "too_large"}).encode("utf-8")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, 413, body)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -99,14 +91,4 @@ class JsonBody:
             "'Content-Type: application/json' (curl: -H 'Content-Type: application/json')"
         )
         body = json.dumps({"error": message, "code": "unsupported_media_type"}).encode("utf-8")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 415,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, 415, body)
