@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from remecli.config.locations import Locations
-from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
+from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
 from remecli.surfaces.memory_dir import ensure_private_root
 from remecli.surfaces.serving import say
 

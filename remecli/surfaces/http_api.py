@@ -26,6 +26,7 @@ from remecli.ops import Job, JobError, JobRunner
 from remecli.ops.errors import Forbidden
 from remecli.surfaces.access import Gate
 from remecli.surfaces.auth import Authenticator, BearerAuth, HostCheck, ServeToken
+from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
 from remecli.surfaces.http_docs import (
     ASSETS,
     COMMON_ERRORS,
@@ -34,7 +35,7 @@ from remecli.surfaces.http_docs import (
     WRITE_ERRORS,
     add_docs,
 )
-from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES, BodyLimit, JsonBody
+from remecli.surfaces.limits import BodyLimit, JsonBody
 from remecli.surfaces.studio.app import mount_studio
 from remecli.surfaces.tokens import LOCAL_USER, Principal, TokenStore
 

@@ -7,8 +7,7 @@ import json
 from typing import Any
 
 from remecli.surfaces.auth import send_json
-
-DEFAULT_MAX_BODY_BYTES = 1_000_000
+from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
 
 
 class BodyLimit:

@@ -10,7 +10,7 @@ import sys
 import click
 
 from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber, is_setting
-from remecli.surfaces.limits import DEFAULT_MAX_BODY_BYTES
+from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
 
 DEFAULT_SERVE_PORT = 8765
 DEFAULT_MCP_PORT = 8766
