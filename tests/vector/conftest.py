@@ -16,6 +16,8 @@ import pytest
 from remecli.vector.stores import VectorStore, make_store
 
 BACKENDS = ["local", "pgvector"]
+# The store contract also runs on Chroma, embedded and as a real `chroma run` server.
+STORE_BACKENDS = [*BACKENDS, "chroma", "chroma-server"]
 _tables = itertools.count()
 
 
@@ -40,15 +42,28 @@ def pg_dsn() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def chroma_server() -> Iterator[tuple[str, int]]:
+    """(host, port) of a real Chroma server (`chroma run` of the chromadb wheel)."""
+    from tests.vector.chroma_server import running_chroma_server
+
+    with running_chroma_server() as address:
+        yield address
+
+
 class StoreFactory:
     """Opens the store of one backend at one fixed place (so a second open is a restart)."""
 
-    def __init__(self, backend: str, folder: Path, dsn: str | None) -> None:
+    def __init__(self, backend: str, folder: Path, server: Any) -> None:
         self.backend = backend
         self.folder = folder
         self.config: dict[str, Any] = {"backend": backend}
         if backend == "pgvector":
-            self.config.update(dsn=dsn, table=f"contract_{next(_tables)}")
+            self.config.update(dsn=server, table=f"contract_{next(_tables)}")
+        elif backend.startswith("chroma"):
+            self.config = {"backend": "chroma", "collection_name": f"contract_{next(_tables)}"}
+            if backend == "chroma-server":
+                self.config.update(host=server[0], port=server[1])
         self.opened: list[VectorStore] = []
 
     def __call__(self, dimensions: int = 8) -> VectorStore:
@@ -64,21 +79,31 @@ class StoreFactory:
                 pass
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=[*BACKENDS, "chroma-server"])
 def backend_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """`default_vector_store_config` of each backend (a fresh table / folder per test)."""
     if request.param == "pgvector":
         dsn = request.getfixturevalue("pg_dsn")
         yield {"backend": "pgvector", "dsn": dsn, "table": f"reme_{next(_tables)}"}
+    elif request.param == "chroma-server":
+        host, port = request.getfixturevalue("chroma_server")
+        yield {
+            "backend": "chroma",
+            "host": host,
+            "port": port,
+            "collection_name": f"reme_{next(_tables)}",
+        }
     else:
         yield {"backend": "local"}
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=STORE_BACKENDS)
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """`open_store(dimensions=8)` for each backend; calling it again reopens the same data."""
-    dsn = request.getfixturevalue("pg_dsn") if request.param == "pgvector" else None
-    factory = StoreFactory(request.param, tmp_path / "store", dsn)
+    servers = {"pgvector": "pg_dsn", "chroma-server": "chroma_server"}
+    name = servers.get(request.param)
+    server = request.getfixturevalue(name) if name else None
+    factory = StoreFactory(request.param, tmp_path / "store", server)
     try:
         yield factory
     finally:

@@ -1,5 +1,5 @@
 """Vector store backends behind one contract (`VectorStore`): `local` (SQLite + numpy, the
-default) and `pgvector` (PostgreSQL)."""
+default), `pgvector` (PostgreSQL) and `chroma` (embedded, or a Chroma server)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from remecli.vector.stores.base import DuplicateContentError, VectorStore, VectorStoreError
 
-BACKENDS = ("local", "pgvector")
+BACKENDS = ("local", "pgvector", "chroma")
 
 
 DEFAULT_COLLECTION = "reme"  # the reference's default collection: the store's own folder
@@ -23,7 +23,8 @@ def make_store(
 ) -> VectorStore:
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
-    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector)."""
+    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector);
+    `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma)."""
     options = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
     backend = options.pop("backend", "local") or "local"
     if backend == "local":
@@ -42,6 +43,8 @@ def make_store(
         return LocalVectorStore(folder, dimensions, embedding_model)
     if backend == "pgvector":
         return _pgvector(options, dimensions)
+    if backend == "chroma":
+        return _chroma(options, working_dir, dimensions, embedding_model)
     raise VectorStoreError(
         f"unknown vector store backend {backend!r}; use one of {', '.join(BACKENDS)}"
     )
@@ -82,6 +85,21 @@ def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
     allowed = {"table", "hnsw", "pool_size", "connect_timeout"}
     _no_extra("pgvector", {k: v for k, v in options.items() if k not in allowed})
     return PgVectorStore(dsn, dimensions, **options)
+
+
+def _chroma(
+    options: dict[str, Any], working_dir: Path, dimensions: int, embedding_model: str
+) -> VectorStore:
+    from remecli.vector.stores.chroma import ChromaVectorStore, connect
+
+    folder = Path(options.pop("path", "") or options.pop("db_path", "") or "")
+    folder = folder if str(folder) not in ("", ".") else working_dir / "vector_store" / "chroma"
+    if not options.get("host"):
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    collection = str(options.pop("collection_name", None) or DEFAULT_COLLECTION)
+    client = connect(options, str(folder))
+    _no_extra("chroma", options)
+    return ChromaVectorStore(client, collection, dimensions, embedding_model)
 
 
 def _no_extra(backend: str, options: dict[str, Any]) -> None:

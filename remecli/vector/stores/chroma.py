@@ -1,0 +1,344 @@
+"""The Chroma store (the `chromadb` package): embedded in this process (`path`), or a client of a
+Chroma server (`host` and `port`, e.g. one started with `chroma run`).
+
+One collection per store, cosine space. Each record keeps the node's columns and its metadata
+(as JSON text) in Chroma's metadata, and its analyzed keyword terms as the document, written
+` term term ` so that `$contains: " term "` matches whole terms. Chroma narrows by target and
+by terms; the contract's filters, sort order and BM25 scores are decided in Python
+(`in_python`), so the meaning is the same as in the SQL stores. An embedded store belongs to one
+process; share one Chroma memory between processes through a server.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from remecli.vector.filters import Condition, target_of
+from remecli.vector.node import COLUMNS, MemoryNode
+from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.stores.in_python import Stored, bm25, matches, ordered
+from remecli.vector.terms import document_terms
+
+_GET = ["metadatas", "documents"]
+_FIELDS = tuple(name for name in COLUMNS if name != "memory_id")  # memory_id is the record id
+
+
+def connect(options: dict[str, Any], default_path: str) -> Any:
+    """A Chroma client for the store options (`host`/`port`/`ssl`/`headers`, else `path`)."""
+    try:
+        import chromadb
+        from chromadb.config import Settings
+    except ImportError:
+        raise VectorStoreError(
+            "the chroma backend needs chromadb: pip install 'remecli[chroma]'"
+        ) from None
+    settings = Settings(anonymized_telemetry=False)
+    host = options.pop("host", None)
+    try:
+        if host:
+            port = int(options.pop("port", 8000))
+            client = chromadb.HttpClient(
+                host=str(host),
+                port=port,
+                ssl=bool(options.pop("ssl", False)),
+                headers=options.pop("headers", None),
+                settings=settings,
+            )
+            client.heartbeat()
+            return client
+        return chromadb.PersistentClient(path=default_path, settings=settings)
+    except Exception as exc:  # noqa: BLE001 - every client failure becomes one clear line
+        where = f"{host}:{options.get('port', '')}" if host else default_path
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise VectorStoreError(
+            f"cannot reach Chroma at {where} ({first}); start it (`chroma run --path DIR "
+            "--port PORT`) or fix the chroma settings in default_vector_store_config"
+        ) from None
+
+
+class ChromaVectorStore:
+    """See the module docstring."""
+
+    def __init__(
+        self, client: Any, collection: str, dimensions: int, embedding_model: str = ""
+    ) -> None:
+        self.dimensions = dimensions
+        self._client = client
+        self._lock = threading.RLock()
+        self._last_seq = 0
+        try:
+            self._collection = client.get_or_create_collection(
+                collection,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"dimensions": dimensions, "embedding_model": embedding_model or "-"},
+                embedding_function=None,
+            )
+        except Exception as exc:  # noqa: BLE001
+            raise VectorStoreError(
+                f"cannot open the Chroma collection {collection!r} ({exc}); collection names "
+                "are 3-512 letters, digits, . _ -"
+            ) from None
+        stored = (self._collection.metadata or {}).get("dimensions")
+        check_dimensions(
+            int(stored) if stored is not None else None, dimensions, f"Chroma {collection}"
+        )
+
+    # -- records -----------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        """Insertion order across processes: the clock in ns, strictly increasing here."""
+        self._last_seq = max(self._last_seq + 1, time.time_ns())
+        return self._last_seq
+
+    @staticmethod
+    def _record(node: MemoryNode, seq: int) -> tuple[dict[str, Any], str]:
+        fields = node.stored_fields()
+        record = {k: fields[k] for k in _FIELDS if fields[k] is not None}
+        record["seq"] = seq
+        record["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
+        terms = document_terms(node.embedding_text())
+        return record, " " + " ".join(terms) + " "
+
+    @staticmethod
+    def _stored(memory_id: str, record: dict[str, Any], document: str | None) -> Stored:
+        row = dict(record, memory_id=memory_id)
+        node = MemoryNode.from_row(row, json.loads(record.get("metadata_json") or "{}"))
+        return Stored(int(record.get("seq", 0)), node, (document or "").split())
+
+    def _rows(self, found: dict[str, Any]) -> list[Stored]:
+        documents = found.get("documents") or [None] * len(found["ids"])
+        return [
+            self._stored(memory_id, record or {}, document)
+            for memory_id, record, document in zip(
+                found["ids"], found["metadatas"], documents, strict=True
+            )
+        ]
+
+    @staticmethod
+    def _where(conditions: list[Condition]) -> dict[str, Any] | None:
+        """What Chroma can narrow by: the target's type and name."""
+        memory_type, target = target_of(conditions)
+        parts = [{k: v} for k, v in (("memory_type", memory_type), ("memory_target", target)) if v]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else {"$and": parts}
+
+    def _call(self, what: str, method: Any, **kwargs: Any) -> Any:
+        try:
+            return method(**kwargs)
+        except VectorStoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a lost server or a damaged folder
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise VectorStoreError(
+                f"Chroma failed to {what} ({first}); check that the Chroma server runs or that "
+                "the store folder is readable"
+            ) from None
+
+    def _matching(self, conditions: list[Condition]) -> list[Stored]:
+        found = self._call(
+            "list memories",
+            self._collection.get,
+            where=self._where(conditions),
+            include=_GET,
+        )
+        return [row for row in self._rows(found) if matches(row.node, conditions)]
+
+    def _by_ids(self, ids: list[str], include: list[str] | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._call(
+            "read memories", self._collection.get, ids=ids, include=include or _GET
+        )
+        return result
+
+    # -- the contract ------------------------------------------------------------------------
+    def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
+        """See `VectorStore.add` (one bulk call for the new nodes)."""
+        results: list[tuple[MemoryNode, bool]] = []
+        ids: list[str] = []
+        records: list[dict[str, Any]] = []
+        documents: list[str] = []
+        rows: list[list[float]] = []
+        with self._lock:
+            pending: dict[tuple[str, str, str], MemoryNode] = {}
+            for node, vector in zip(nodes, vectors, strict=True):
+                key = (node.memory_type, node.memory_target, node.content_hash)
+                existing = pending.get(key) or self._same_content(*key)
+                if existing is not None:
+                    results.append((existing, False))
+                    continue
+                record, document = self._record(node, self._next_seq())
+                ids.append(node.memory_id)
+                records.append(record)
+                documents.append(document)
+                rows.append(np.asarray(vector, dtype=np.float32).tolist())
+                pending[key] = node
+                results.append((node, True))
+            if ids:
+                self._call(
+                    "store memories",
+                    self._collection.add,
+                    ids=ids,
+                    embeddings=rows,
+                    metadatas=records,
+                    documents=documents,
+                )
+        return results
+
+    def _same_content(self, memory_type: str, target: str, digest: str) -> MemoryNode | None:
+        where = {
+            "$and": [
+                {"memory_type": memory_type},
+                {"memory_target": target},
+                {"content_hash": digest},
+            ]
+        }
+        found = self._call("look up a memory", self._collection.get, where=where, include=_GET)
+        rows = self._rows(found)
+        return min(rows, key=lambda row: row.seq).node if rows else None
+
+    def get(self, memory_id: str) -> MemoryNode | None:
+        """See `VectorStore.get`."""
+        rows = self._rows(self._by_ids([memory_id]))
+        return rows[0].node if rows else None
+
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        found = self._by_ids([memory_id], ["embeddings"])
+        embeddings = found.get("embeddings")
+        if embeddings is None or len(embeddings) == 0:
+            return None
+        return [float(x) for x in embeddings[0]]
+
+    def update(
+        self,
+        memory_id: str,
+        fields: dict[str, Any],
+        metadata: dict[str, Any] | None,
+        vector: np.ndarray | None,
+    ) -> MemoryNode | None:
+        """See `VectorStore.update`."""
+        with self._lock:
+            rows = self._rows(self._by_ids([memory_id]))
+            if not rows:
+                return None
+            seq, node = rows[0].seq, rows[0].node
+            for name, value in fields.items():
+                setattr(node, name, value)
+            node.__post_init__()
+            merged = node.stored_metadata()
+            for key, value in (metadata or {}).items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            node.take_stored_metadata(merged)
+            clash = self._same_content(node.memory_type, node.memory_target, node.content_hash)
+            if clash is not None and clash.memory_id != memory_id:
+                raise DuplicateContentError(clash.memory_id)
+            record, document = self._record(node, seq)
+            if node.message_time == "":
+                record["message_time"] = None  # removes the key
+            arguments: dict[str, Any] = {
+                "ids": [memory_id],
+                "metadatas": [record],
+                "documents": [document],
+            }
+            kept = self.vector_of(memory_id) if vector is None else None
+            # Chroma re-embeds a changed document unless it gets the vector with it.
+            arguments["embeddings"] = [kept or np.asarray(vector, dtype=np.float32).tolist()]
+            self._call("update a memory", self._collection.update, **arguments)
+        return node
+
+    def delete(self, memory_ids: list[str]) -> int:
+        """See `VectorStore.delete`."""
+        with self._lock:
+            found = self._by_ids(list(memory_ids), [])
+            if found["ids"]:
+                self._call("delete memories", self._collection.delete, ids=found["ids"])
+            return len(found["ids"])
+
+    def delete_where(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.delete_where`."""
+        with self._lock:
+            ids = [row.node.memory_id for row in self._matching(conditions)]
+            for start in range(0, len(ids), 1000):
+                part = ids[start : start + 1000]
+                self._call("delete memories", self._collection.delete, ids=part)
+            return len(ids)
+
+    def list_nodes(
+        self,
+        conditions: list[Condition],
+        sort_key: str | None,
+        reverse: bool,
+        limit: int | None,
+    ) -> list[MemoryNode]:
+        """See `VectorStore.list_nodes`."""
+        return ordered(self._matching(conditions), sort_key, reverse, limit)
+
+    def count(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.count`."""
+        if not conditions:
+            return int(self._call("count memories", self._collection.count))
+        return len(self._matching(conditions))
+
+    def vector_search(
+        self, vector: np.ndarray, conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.vector_search` (Chroma's HNSW; asks for more while filters the
+        engine cannot apply leave fewer than `limit`)."""
+        if limit <= 0:
+            return []
+        total = int(self._call("count memories", self._collection.count))
+        wanted = min(limit, total)
+        query = [np.asarray(vector, dtype=np.float32).tolist()]
+        while wanted > 0:
+            found = self._call(
+                "search memories",
+                self._collection.query,
+                query_embeddings=query,
+                n_results=wanted,
+                where=self._where(conditions),
+                include=[*_GET, "distances"],
+            )
+            flat = {key: (value[0] if value else value) for key, value in found.items()}
+            hits: list[MemoryNode] = []
+            for row, distance in zip(self._rows(flat), flat["distances"] or [], strict=True):
+                if matches(row.node, conditions):
+                    row.node.score = 1.0 - float(distance)
+                    hits.append(row.node)
+            if len(hits) >= limit or len(flat["ids"]) < wanted or wanted >= total:
+                return hits[:limit]
+            wanted = min(total, wanted * 4)
+        return []
+
+    def keyword_search(
+        self, terms: list[str], conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.keyword_search` (Chroma finds the documents holding a term; BM25
+        over them ranks)."""
+        if not terms or limit <= 0:
+            return []
+        unique = sorted(set(terms))
+        clauses: list[dict[str, Any]] = [{"$contains": f" {term} "} for term in unique]
+        document = clauses[0] if len(clauses) == 1 else {"$or": clauses}
+        found = self._call(
+            "search memories",
+            self._collection.get,
+            where=self._where(conditions),
+            where_document=document,
+            include=_GET,
+        )
+        candidates = [row for row in self._rows(found) if matches(row.node, conditions)]
+        total = self.count(conditions)
+        hits = bm25(candidates, terms, total, limit)
+        for row, score in hits:
+            row.node.score = score
+        return [row.node for row, _ in hits]
+
+    def close(self) -> None:
+        """Nothing to release: Chroma's client is shared by every store of its path or server."""
