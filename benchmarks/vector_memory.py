@@ -1,6 +1,6 @@
 """Vector memory at scale: add / get / list / search p50 at 10k and 100k memories in ONE target,
 per backend (local SQLite + numpy; PostgreSQL + pgvector started here from the pgserver
-wheel, over its unix socket), all in one run.
+wheel, over its unix socket; embedded Chroma with `--backends …,chroma`), all in one run.
 
 Embeddings come from a cheap deterministic embedder (hashed unit vectors, 384-d like the local
 model) so the figures measure the stores, not a model; the keyword side is on for `search`
