@@ -5,7 +5,9 @@ changed is accepted: the one its receipt names, or, when the receipt is missing 
 changed node, the only valid node it changed (receipt recovery; the action is then inferred: a
 new file is CREATE, a change limited to `## Sources` is CORROBORATE, any other change REFINE).
 The agent's other writes are undone; what anyone else changed meanwhile is never touched.
-Nothing valid: the agent's writes are undone and the unit is tried once more with the reason;
+A CORROBORATE answer without a write that names a valid existing node is a justified no-op and
+a success: the node already says what the unit says (code adds the unit's cards to its
+`## Sources` and confirms it). Nothing valid: the agent's writes are undone and the unit is tried once more with the reason;
 a second failure fails the unit (its cards are retried next run).
 """
 
@@ -56,6 +58,7 @@ class UnitOutcome:
     path: str = ""
     recovered: bool = False
     detail: str = ""
+    changed: bool = True  # False: a justified CORROBORATE that found the node already complete
 
 
 class DigestScope(MemoryScope):
@@ -243,6 +246,9 @@ class UnitIntegrator:
         action = str(receipt.get("action") or "").strip().upper()
         path = str(receipt.get("path") or "").strip()
         recovered = False
+        if not changed and _justified_no_op(action, path, before):
+            self._undo(before, written, keep=None)
+            return self._record(unit, today, before, path, before[path], action, receipt), ""
         if not (
             action in ACTIONS and path in valid and (action == "CREATE") == (path not in before)
         ):
@@ -258,17 +264,34 @@ class UnitIntegrator:
             path, recovered = valid[0], True
             action = self._infer_action(before.get(path), str(after[path]))
         self._undo(before, written, keep=path)
+        outcome = self._record(unit, today, before, path, str(after[path]), action, receipt)
+        outcome.recovered = recovered
+        return outcome, ""
+
+    def _record(
+        self,
+        unit: Unit,
+        today: dt.date,
+        before: dict[str, str],
+        path: str,
+        node: str,
+        action: str,
+        receipt: dict[str, object],
+    ) -> UnitOutcome:
+        """Write `node` with its provenance set by code (nothing when that changes nothing)."""
         text = with_provenance(
             path,
-            str(after[path]),
+            node,
             before.get(path),
             action=action,
             cards=unit.paths,
             today=today,
             note=str(receipt.get("note") or unit.summary),
         )
-        write_memory_file(self.writer, self.working_dir.root / path, text, "dream")
-        return UnitOutcome(unit, True, action, path, recovered), ""
+        changed = text != before.get(path)
+        if changed:
+            write_memory_file(self.writer, self.working_dir.root / path, text, "dream")
+        return UnitOutcome(unit, True, action, path, changed=changed)
 
     @staticmethod
     def _infer_action(old: str | None, new: str) -> str:
@@ -287,6 +310,12 @@ class UnitIntegrator:
                     write_memory_file(self.writer, target, before[rel], "dream (undo)")
             else:
                 target.unlink(missing_ok=True)
+
+
+def _justified_no_op(action: str, path: str, before: dict[str, str]) -> bool:
+    """True for a CORROBORATE answer without a write that names a valid existing node: the
+    node already says what the unit says (its new sources are added by code)."""
+    return action == "CORROBORATE" and path in before and node_problem(path, before[path]) is None
 
 
 def _read(path: Path) -> str | None:

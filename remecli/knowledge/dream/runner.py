@@ -178,7 +178,9 @@ def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> li
 def _message(
     outcomes: list[UnitOutcome], interests: Path | None, pending: int, wd: WorkingDir
 ) -> str:
-    done = [f"{o.action} {o.path}" for o in outcomes if o.ok]
+    done = [
+        f"{o.action} {o.path}" + ("" if o.changed else " (already there)") for o in outcomes if o.ok
+    ]
     parts = [f"Dream: {len(done)} unit(s)" + (f" ({'; '.join(done)})" if done else "")]
     failed = [o for o in outcomes if not o.ok]
     if failed:
