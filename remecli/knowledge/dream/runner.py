@@ -1,6 +1,6 @@
 """`dream()`: one consolidation run; `dream_due()`: whether the background should start one.
 
-A run: take the lock; find cards new or changed since the last successful runs (the catalog);
+A run: take the lock; recover what an interrupted dream left (`recovery`); find cards new or changed since the last successful runs (the catalog);
 one extraction call turns at most `memory.dream.max_cards` of them into at most
 `memory.dream.max_units` units; each unit gets exactly one verified action on the digest; the
 catalog records the cards whose units all succeeded (and the cards judged to hold nothing
@@ -21,6 +21,7 @@ from remecli.config.settings import Settings
 from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.knowledge.dream.interests import recent_titles, write_interests
+from remecli.knowledge.dream.recovery import Recovered, recover_interrupted
 from remecli.knowledge.dream.state import (
     Catalog,
     ChangedCard,
@@ -46,6 +47,7 @@ class DreamResult:
     interests_file: Path | None = None
     cards_read: int = 0
     pending: int = 0
+    recovered: list[Recovered] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -96,12 +98,16 @@ async def _dream_locked(
     settings: Settings, wd: WorkingDir, model: Any, today: dt.date, writer: MemoryWriter
 ) -> DreamResult:
     options = settings.memory.dream
+    recovered = await asyncio.to_thread(recover_interrupted, wd, writer, today)
     catalog = await asyncio.to_thread(Catalog.load, wd)
     changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
     if not changed:
         catalog.last_success = _now().isoformat(timespec="seconds")
         catalog.save()
-        return DreamResult("nothing", "Dream: no new or changed cards since the last dream.")
+        message = "Dream: no new or changed cards since the last dream."
+        if recovered:
+            message = f"{message[:-1]}; {_recovered_text(recovered)}."
+        return DreamResult("nothing", message, recovered=recovered)
     batch = _batch(changed, options.max_cards, settings)
     later = changed[len(batch) :]
     if model is None:
@@ -153,9 +159,15 @@ async def _dream_locked(
     catalog.last_success = _now().isoformat(timespec="seconds")
     catalog.save()
     status = "partial" if failed else ("done" if outcomes or interests else "nothing")
-    return DreamResult(
-        status, _message(outcomes, interests, pending, wd), outcomes, interests, len(batch), pending
-    )
+    message = _message(outcomes, interests, pending, wd)
+    if recovered:
+        message = f"{message[:-1]}; {_recovered_text(recovered)}."
+    return DreamResult(status, message, outcomes, interests, len(batch), pending, recovered)
+
+
+def _recovered_text(recovered: list[Recovered]) -> str:
+    done = "; ".join(f"{r.action.lower()} {r.path}" for r in recovered)
+    return f"recovered what an interrupted dream left ({done})"
 
 
 def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> list[ChangedCard]:
