@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
+from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.knowledge.dream.interests import recent_titles, write_interests
@@ -101,6 +102,7 @@ async def _dream_locked(
     recovered = await asyncio.to_thread(recover_interrupted, wd, writer, today)
     catalog = await asyncio.to_thread(Catalog.load, wd)
     changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
+    await asyncio.to_thread(refresh_looked_at_days, wd, writer, catalog, changed)
     if not changed:
         catalog.last_success = _now().isoformat(timespec="seconds")
         catalog.save()
