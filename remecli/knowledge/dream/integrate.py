@@ -57,6 +57,7 @@ class UnitOutcome:
     before: str | None = None  # the node's text before (None: created)
     after: str | None = None  # the node's text after
     version: int | None = None  # the version the write made in the node's history
+    before_version: int | None = None  # the history's version of `before`
 
 
 class UnitIntegrator:
@@ -72,6 +73,7 @@ class UnitIntegrator:
         retries: int,
         writer: MemoryWriter,
         llm: LLMSettings | None = None,
+        review: bool = False,
     ) -> None:
         self.llm = llm or LLMSettings()
         self.working_dir = working_dir
@@ -80,6 +82,7 @@ class UnitIntegrator:
         self.language = language
         self.max_iters = max_iters
         self.retries = retries
+        self.review = review  # True: verified changes are proposed (in the changeset), not written
 
     async def integrate(self, unit: Unit, today: dt.date) -> UnitOutcome:
         """Exactly one action for `unit`, verified; retried once."""
@@ -214,7 +217,7 @@ class UnitIntegrator:
         )
         outcome = UnitOutcome(unit, True, action, path, changed=text != before.get(path))
         outcome.before, outcome.after = before.get(path), text
-        if not outcome.changed:
+        if not outcome.changed or self.review:
             return outcome
         try:
             written = self.writer.write(
@@ -229,6 +232,9 @@ class UnitIntegrator:
                 unit, False, detail=f"{path} was changed by someone else during the dream"
             )
         outcome.version = written.version
+        if before.get(path) is not None and written.version is not None:
+            prior = [v for v in self.writer.history(path) if v.version < written.version]
+            outcome.before_version = prior[-1].version if prior and not prior[-1].deleted else None
         return outcome
 
     @staticmethod

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
+from remecli.knowledge.dream.changesets import PENDING, new_run_id
 from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.knowledge.dream.interests import recent_titles, write_interests
 from remecli.knowledge.dream.recovery import Recovered, recover_interrupted
+from remecli.knowledge.dream.review import record_run
 from remecli.knowledge.dream.state import (
     Catalog,
     ChangedCard,
@@ -49,6 +51,7 @@ class DreamResult:
     cards_read: int = 0
     pending: int = 0
     recovered: list[Recovered] = field(default_factory=list)
+    run_id: str = ""  # the changeset of this run (`.dream/runs/<run_id>.json`), "" when none
 
     @property
     def ok(self) -> bool:
@@ -146,6 +149,7 @@ async def _dream_locked(
         retries=settings.llm.max_retries,
         llm=settings.llm,
         writer=writer,
+        review=options.review,
     )
     outcomes = [await integrator.integrate(unit, today) for unit in extraction.units]
     failed = {p for o in outcomes if not o.ok for p in o.unit.paths}
@@ -164,7 +168,22 @@ async def _dream_locked(
     message = _message(outcomes, interests, pending, wd)
     if recovered:
         message = f"{message[:-1]}; {_recovered_text(recovered)}."
-    return DreamResult(status, message, outcomes, interests, len(batch), pending, recovered)
+    run_id = new_run_id()
+    changeset = await asyncio.to_thread(
+        record_run,
+        wd,
+        run_id,
+        review=options.review,
+        message=message,
+        outcomes=outcomes,
+        recovered=recovered,
+    )
+    if changeset.status == PENDING:
+        message = (
+            f"{message[:-1]}; waiting for your review: `remecli dream --show {run_id}`, then "
+            f"`--approve {run_id}` or `--reject {run_id}` (nothing is in the digest yet)."
+        )
+    return DreamResult(status, message, outcomes, interests, len(batch), pending, recovered, run_id)
 
 
 def _recovered_text(recovered: list[Recovered]) -> str:
