@@ -87,6 +87,9 @@ class NodeOutcome(JobResult):
     path: str
     version: int | None = Field(description="The version this made in the node's history")
     error: str = Field(description="Why the node was left as it is ('' when done)")
+    undo: int | None = Field(
+        None, description="After a revert: memory_restore this version to undo it"
+    )
 
 
 class DecisionResult(JobResult):
@@ -142,7 +145,9 @@ def _load(ctx: JobContext, run_id: str) -> Changeset:
 
 def _decision(ctx: JobContext, run_id: str, results: list[NodeResult], verb: str) -> DecisionResult:
     run = _load(ctx, run_id)
-    nodes = [NodeOutcome(path=r.path, version=r.version, error=r.error) for r in results]
+    nodes = [
+        NodeOutcome(path=r.path, version=r.version, error=r.error, undo=r.undo) for r in results
+    ]
     done = [n for n in nodes if not n.error]
     left = [n for n in nodes if n.error]
     message = f"Dream run {run_id}: {verb} {len(done)} node(s)"

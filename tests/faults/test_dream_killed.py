@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.notes.layout import WorkingDir
@@ -65,6 +67,7 @@ def start_dream(base_url: str, working_dir: Path, cwd: Path) -> subprocess.Popen
     )
 
 
+@pytest.mark.timeout(400)  # a real process on a shared machine
 async def test_a_dream_killed_before_its_receipt_is_finished_next_run(fake_llm, tmp_path):
     working_dir = WorkingDir(tmp_path / ".reme").ensure()
     card = add_card(working_dir, DAY, "deploy", "Deploy", "Atlas ships with make ship on Fridays.")

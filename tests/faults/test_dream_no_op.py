@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from remecli.knowledge.dream.state import Catalog
 from remecli.notes.layout import WorkingDir
 from tests.dream.conftest import add_card, extraction, receipt, unit
@@ -48,6 +50,7 @@ def node_text(card: str) -> str:
     )
 
 
+@pytest.mark.timeout(600)  # three real processes on a shared machine
 def test_a_justified_corroborate_is_not_retried(fake_llm, tmp_path: Path) -> None:
     working_dir = WorkingDir(tmp_path / ".reme").ensure()
     card = add_card(working_dir, DAY, "deploy", "Deploy", "Atlas ships with make ship on Fridays.")

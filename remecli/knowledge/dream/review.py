@@ -36,6 +36,7 @@ class NodeResult:
     path: str
     version: int | None = None
     error: str = ""
+    undo: int | None = None  # after a revert: the version `memory restore` brings back to undo it
 
 
 def record_run(
@@ -177,4 +178,4 @@ def _revert_node(writer: MemoryWriter, run_id: str, node: NodeChange) -> NodeRes
         "time": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "version": version,
     }
-    return NodeResult(node.path, version)
+    return NodeResult(node.path, version, undo=node.after_version)
