@@ -62,6 +62,7 @@ class DreamSettings(SettingsSection, frozen=True):
     interval_hours: float = Field(default=24.0, gt=0)
     max_cards: int = Field(default=40, ge=1)
     max_iters: int = Field(default=12, ge=2)
+    review: bool = False  # a run's changes wait for approval (dream_approve) before the digest
 
 
 class VectorMemorySettings(SettingsSection, frozen=True):

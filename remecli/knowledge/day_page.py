@@ -2,12 +2,16 @@
 
 The index sits between `<!-- cards:auto -->` and `<!-- /cards:auto -->`; everything outside the
 markers belongs to the user (or to the older bullet-log layout) and is never changed. The page is
-rewritten only when the block's content changes.
+rewritten only when the block's content changes. Cards are listed in the order they were
+created (their first version in the history; the file's mtime without one), and a card deleted
+by hand drops out at the next refresh of its day (the next card written that day, or the next
+dream, which refreshes the days of deleted and changed cards).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from pathlib import Path
 
 from remecli.knowledge.cards import Card, list_cards
@@ -33,9 +37,32 @@ def card_line(working_dir: WorkingDir, card: Card) -> str:
     return f"- [[{rel}|{name}]]" + (f": {description}" if description else "")
 
 
-def index_block(working_dir: WorkingDir, day: dt.date) -> str:
-    """The generated block (markers included) for the cards of `day`."""
-    lines = [card_line(working_dir, card) for card in list_cards(working_dir, day)]
+def created_at(card: Card, writer: MemoryWriter | None) -> str:
+    """When `card` was created, as a sortable UTC time: its first version in the history, or
+    (no history) the file's mtime."""
+    if writer is not None and writer.history_enabled:
+        try:
+            versions = writer.history(card.path)
+        except (OSError, ValueError):
+            versions = []
+        if versions:
+            return versions[0].time
+    try:
+        mtime = card.path.stat().st_mtime
+    except OSError:
+        return ""
+    return dt.datetime.fromtimestamp(mtime, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def in_time_order(cards: Iterable[Card], writer: MemoryWriter | None) -> list[Card]:
+    """`cards`, oldest first (ties by file name)."""
+    return sorted(cards, key=lambda card: (created_at(card, writer), card.path.name))
+
+
+def index_block(working_dir: WorkingDir, day: dt.date, writer: MemoryWriter | None = None) -> str:
+    """The generated block (markers included) for the cards of `day`, in creation order."""
+    cards = in_time_order(list_cards(working_dir, day), writer)
+    lines = [card_line(working_dir, card) for card in cards]
     return "\n".join([BLOCK_START, *lines, BLOCK_END])
 
 
@@ -81,7 +108,7 @@ def refresh_day_page(
     block is put into the fresh text instead (never overwriting their edit).
     """
     path: Path = working_dir.daily_file(day)
-    block = index_block(working_dir, day)
+    block = index_block(working_dir, day, writer)
     for _attempt in range(3):
         current = _read(path)
         if current is None and block == f"{BLOCK_START}\n{BLOCK_END}":

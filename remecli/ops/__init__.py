@@ -17,6 +17,7 @@ JOB_MODULES = (
     "file_jobs",
     "record_job",
     "knowledge_jobs",
+    "dream_jobs",
     "note_jobs",
     "history_jobs",
     "resource_job",

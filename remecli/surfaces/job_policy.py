@@ -39,6 +39,9 @@ DESTRUCTIVE = frozenset(
         "memory_write",
         "memory_restore",
         "memory_dream",
+        "memory_dream_revert",
+        "memory_dream_approve",
+        "memory_dream_reject",
         "memory_vector_update",
         "memory_vector_delete",
     }

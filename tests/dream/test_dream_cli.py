@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 
+import pytest
+
 from remecli.notes.layout import WorkingDir
 from tests.cli_process import fake_llm_settings, run_remecli
 from tests.dream.conftest import add_card, extraction, receipt, unit
@@ -41,3 +43,29 @@ def test_remecli_dream_command(fake_llm, tmp_path):
     bad = remecli(tmp_path, fake_llm, "date=31.01.2025")
     assert bad.returncode == 2 and "date must be YYYY-MM-DD" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.timeout(600)  # five real processes on a shared machine
+def test_remecli_dream_list_show_and_revert(fake_llm, tmp_path):
+    working_dir = WorkingDir(tmp_path / ".reme").ensure()
+    card = add_card(working_dir, DAY, "style", "Style", "The user indents Go code with tabs.")
+    fake_llm.add_text(extraction([unit("Tabs not spaces", "personal", "tabs in Go", card)]))
+    fake_llm.add_tool_calls([("write", {"path": NODE, "content": NODE_TEXT})])
+    fake_llm.add_text(receipt("CREATE", NODE))
+    assert remecli(tmp_path, fake_llm, "date=2025-01-31").returncode == 0
+
+    listed = remecli(tmp_path, fake_llm, "--list")
+    assert listed.returncode == 0, listed.stderr
+    run_id = listed.stdout.split()[0]
+    assert "applied" in listed.stdout and f"CREATE {NODE}" in listed.stdout
+    shown = remecli(tmp_path, fake_llm, "--show", run_id)
+    assert shown.returncode == 0 and "+The user wants tabs in Go code." in shown.stdout
+    assert f"sources: {card}" in shown.stdout
+
+    reverted = remecli(tmp_path, fake_llm, "--revert", f"{run_id}:{NODE}")
+    assert reverted.returncode == 0, reverted.stderr
+    assert "reverted 1 node(s)" in reverted.stdout
+    assert f"undo: remecli memory restore {NODE} 1" in reverted.stdout
+    assert not (working_dir.root / NODE).exists()
+    missing = remecli(tmp_path, fake_llm, "--show", "20990101T000000-abcd")
+    assert missing.returncode == 1 and "no dream run" in missing.stderr

@@ -133,7 +133,7 @@ async def test_cancelled_dream_leaves_the_digest_and_catalog_as_they_were(
     while len(fake_llm.chat_requests()) < 3:  # the model wrote the node, then went quiet
         assert asyncio.get_running_loop().time() < deadline, "the dream never got that far"
         await asyncio.sleep(0.02)
-    assert (working_dir.root / NODE).is_file()
+    assert tool_texts(fake_llm.chat_requests()[2].body)[0].startswith("Wrote ")  # staged
     task.cancel()
     try:
         await task

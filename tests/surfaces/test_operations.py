@@ -35,6 +35,11 @@ ISSUE_OPERATIONS = {
         "rename",  # whole notes and their links (remecli links --rename/--delete/--dangling)
         "delete",
         "dangling",
+        "dream_runs",  # dream review (issue 23): runs as changesets, revert, approve/reject
+        "dream_run",
+        "dream_revert",
+        "dream_approve",
+        "dream_reject",
     )
 }
 VECTOR_MODULE = "remecli.ops.vector_ops"  # vector memory's operations (issue 20, item 2)

@@ -1,6 +1,6 @@
 """`dream()`: one consolidation run; `dream_due()`: whether the background should start one.
 
-A run: take the lock; find cards new or changed since the last successful runs (the catalog);
+A run: take the lock; recover what an interrupted dream left (`recovery`); find cards new or changed since the last successful runs (the catalog);
 one extraction call turns at most `memory.dream.max_cards` of them into at most
 `memory.dream.max_units` units; each unit gets exactly one verified action on the digest; the
 catalog records the cards whose units all succeeded (and the cards judged to hold nothing
@@ -18,9 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
+from remecli.knowledge.dream.changesets import PENDING, new_run_id
+from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.knowledge.dream.interests import recent_titles, write_interests
+from remecli.knowledge.dream.recovery import Recovered, recover_interrupted
+from remecli.knowledge.dream.review import record_run
 from remecli.knowledge.dream.state import (
     Catalog,
     ChangedCard,
@@ -46,6 +50,8 @@ class DreamResult:
     interests_file: Path | None = None
     cards_read: int = 0
     pending: int = 0
+    recovered: list[Recovered] = field(default_factory=list)
+    run_id: str = ""  # the changeset of this run (`.dream/runs/<run_id>.json`), "" when none
 
     @property
     def ok(self) -> bool:
@@ -96,12 +102,17 @@ async def _dream_locked(
     settings: Settings, wd: WorkingDir, model: Any, today: dt.date, writer: MemoryWriter
 ) -> DreamResult:
     options = settings.memory.dream
+    recovered = await asyncio.to_thread(recover_interrupted, wd, writer, today)
     catalog = await asyncio.to_thread(Catalog.load, wd)
     changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
+    await asyncio.to_thread(refresh_looked_at_days, wd, writer, catalog, changed)
     if not changed:
         catalog.last_success = _now().isoformat(timespec="seconds")
         catalog.save()
-        return DreamResult("nothing", "Dream: no new or changed cards since the last dream.")
+        message = "Dream: no new or changed cards since the last dream."
+        if recovered:
+            message = f"{message[:-1]}; {_recovered_text(recovered)}."
+        return DreamResult("nothing", message, recovered=recovered)
     batch = _batch(changed, options.max_cards, settings)
     later = changed[len(batch) :]
     if model is None:
@@ -138,6 +149,7 @@ async def _dream_locked(
         retries=settings.llm.max_retries,
         llm=settings.llm,
         writer=writer,
+        review=options.review,
     )
     outcomes = [await integrator.integrate(unit, today) for unit in extraction.units]
     failed = {p for o in outcomes if not o.ok for p in o.unit.paths}
@@ -153,9 +165,30 @@ async def _dream_locked(
     catalog.last_success = _now().isoformat(timespec="seconds")
     catalog.save()
     status = "partial" if failed else ("done" if outcomes or interests else "nothing")
-    return DreamResult(
-        status, _message(outcomes, interests, pending, wd), outcomes, interests, len(batch), pending
+    message = _message(outcomes, interests, pending, wd)
+    if recovered:
+        message = f"{message[:-1]}; {_recovered_text(recovered)}."
+    run_id = new_run_id()
+    changeset = await asyncio.to_thread(
+        record_run,
+        wd,
+        run_id,
+        review=options.review,
+        message=message,
+        outcomes=outcomes,
+        recovered=recovered,
     )
+    if changeset.status == PENDING:
+        message = (
+            f"{message[:-1]}; waiting for your review: `remecli dream --show {run_id}`, then "
+            f"`--approve {run_id}` or `--reject {run_id}` (nothing is in the digest yet)."
+        )
+    return DreamResult(status, message, outcomes, interests, len(batch), pending, recovered, run_id)
+
+
+def _recovered_text(recovered: list[Recovered]) -> str:
+    done = "; ".join(f"{r.action.lower()} {r.path}" for r in recovered)
+    return f"recovered what an interrupted dream left ({done})"
 
 
 def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> list[ChangedCard]:
@@ -178,7 +211,9 @@ def _batch(changed: list[ChangedCard], max_cards: int, settings: Settings) -> li
 def _message(
     outcomes: list[UnitOutcome], interests: Path | None, pending: int, wd: WorkingDir
 ) -> str:
-    done = [f"{o.action} {o.path}" for o in outcomes if o.ok]
+    done = [
+        f"{o.action} {o.path}" + ("" if o.changed else " (already there)") for o in outcomes if o.ok
+    ]
     parts = [f"Dream: {len(done)} unit(s)" + (f" ({'; '.join(done)})" if done else "")]
     failed = [o for o in outcomes if not o.ok]
     if failed:

@@ -38,3 +38,63 @@ async def _dream(settings: Settings, day: dt.date | None) -> int:
         await runner.close(timeout=None)
     print(result.message, file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
+
+
+def review(settings: Settings, action: str, target: str = "") -> int:
+    """`remecli dream --list / --show RUN / --revert RUN[:NODE] / --approve RUN / --reject RUN`."""
+    return asyncio.run(_review(settings, action, target))
+
+
+async def _review(settings: Settings, action: str, target: str) -> int:
+    from remecli.ops import JobError
+    from remecli.surfaces.cli.job import one_shot
+
+    _memory, runner = one_shot(settings, search=False)
+    await runner.start(background=False)
+    try:
+        if action == "list":
+            data = await runner.run("memory_dream_runs", {})
+            print(_runs_text(data["runs"]))
+            return 0
+        run_id, _, node = target.partition(":")
+        if action == "show":
+            print(_run_text(await runner.run("memory_dream_run", {"run_id": run_id})))
+            return 0
+        arguments: dict[str, object] = {"run_id": run_id}
+        if action == "revert" and node:
+            arguments["path"] = node
+        done = await runner.run(f"memory_dream_{action}", arguments)
+    except JobError as exc:
+        print(f"remecli: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await runner.close(timeout=None)
+    print(done["message"])
+    for item in done["nodes"]:
+        if item.get("undo") is not None:
+            undo = f"remecli memory restore {item['path']} {item['undo']}"
+            print(f"  {item['path']}: reverted as version {item['version']} (undo: {undo})")
+    return 1 if any(item["error"] for item in done["nodes"]) else 0
+
+
+def _runs_text(runs: list[dict[str, object]]) -> str:
+    if not runs:
+        return "No dream runs recorded yet."
+    lines = []
+    for run in runs:
+        nodes = run["nodes"] if isinstance(run["nodes"], list) else []
+        lines.append(f"{run['id']}  {run['time']}  {run['status']:<8}  {len(nodes)} node(s)")
+        lines += [f"    {n}" for n in nodes]
+    return "\n".join(lines)
+
+
+def _run_text(run: dict[str, object]) -> str:
+    lines = [f"Dream run {run['id']} ({run['time']}, {run['status']})", str(run["message"])]
+    nodes = run["nodes"] if isinstance(run["nodes"], list) else []
+    for node in nodes:
+        mark = " (reverted)" if node["reverted"] else ""
+        lines.append(f"\n{node['action']} {node['path']}{mark}")
+        lines.append("  sources: " + (", ".join(node["sources"]) or "(none)"))
+        lines.append(f"  versions: {node['before_version']} -> {node['after_version']}")
+        lines.append(node["diff"].rstrip("\n") or "  (no change)")
+    return "\n".join(lines)

@@ -181,13 +181,25 @@ def restore(path: str, version: int, setting_args: list[str]) -> int:
 
 
 @click.command(cls=SettingsCommand)
-def dream(setting_args: list[str]) -> int:
-    """Consolidate new topic cards into the digest (Auto Dream).
+@click.option("--list", "list_runs", is_flag=True, help="list the recorded dream runs")
+@click.option("--show", metavar="RUN", help="a run's changes: action, sources, diff per node")
+@click.option("--revert", metavar="RUN[:NODE]", help="undo a run (or one node) via the history")
+@click.option("--approve", metavar="RUN", help="write a run that waits for review")
+@click.option("--reject", metavar="RUN", help="drop a run that waits for review")
+def dream(setting_args: list[str], list_runs: bool = False, **review: str | None) -> int:
+    """Consolidate new topic cards into the digest (Auto Dream), or review its runs.
 
     date=YYYY-MM-DD dreams over the cards up to that day (default: today).
     """
     from remecli.surfaces.cli.dream import dream_once, parse_date
+    from remecli.surfaces.cli.dream import review as review_runs
     from remecli.surfaces.cli.start import settings_or_exit_code
+
+    chosen = [(action, target) for action, target in review.items() if target]
+    if list_runs or chosen:
+        action, target = chosen[0] if chosen else ("list", "")
+        settings = settings_or_exit_code(setting_args, "remecli dream")
+        return settings if isinstance(settings, int) else review_runs(settings, action, target)
 
     dates = [a for a in setting_args if a.startswith("date=")]
     try:

@@ -22,6 +22,7 @@ from remecli.ops import JobError, JobRunner
 from remecli.surfaces.auth import ServeToken
 from remecli.surfaces.limits import BodyLimit
 from remecli.surfaces.studio import access
+from remecli.surfaces.studio.dream_routes import dream_routes
 from remecli.surfaces.studio.routes import api_routes
 
 HERE = Path(__file__).resolve().parent
@@ -174,6 +175,7 @@ def build_studio(runner: JobRunner, token: ServeToken) -> Any:
             Route("/", home),
             Route(access.LOGIN_PATH, login),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            *dream_routes(),
             Mount("/studio/api", routes=api_routes()),
         ],
         exception_handlers={JobError: _job_error},

@@ -1,0 +1,136 @@
+"""Each dream run as a changeset in `<working_dir>/.dream/runs/<run id>.json`.
+
+A changeset holds the run's id, time, status, message, units (with their cards and outcome) and,
+per node, the action (CREATE / CORROBORATE / REFINE / CORRECT, or ADOPTED / ROLLED BACK /
+REMOVED for recovery), the node's text before and after, the version ids the writer's history
+gave those texts, and the cards it rests on. With `memory.dream.review: true` a run's changes are
+not written: its changeset is `pending` until approved (written then, each node only if it is
+still what the run saw) or rejected. Reverting a node or a whole run goes through the version
+history (itself a new version, so a revert can be undone with `memory restore`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import secrets
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from remecli.notes.atomic_write import atomic_write_text
+from remecli.notes.layout import WorkingDir
+
+APPLIED, PENDING, APPROVED, REJECTED = "applied", "pending", "approved", "rejected"
+_RUN_ID = re.compile(r"^\d{8}T\d{6}-[0-9a-f]{4}$")
+
+
+@dataclass
+class NodeChange:
+    """What one run did (or proposes) to one digest node."""
+
+    path: str
+    action: str
+    unit: str = ""
+    sources: list[str] = field(default_factory=list)
+    before: str | None = None
+    after: str | None = None
+    before_version: int | None = None
+    after_version: int | None = None
+    reverted: dict[str, Any] | None = None  # {"time", "version"} once reverted
+
+
+@dataclass
+class UnitRecord:
+    """One unit of the run and how it went."""
+
+    name: str
+    bucket: str
+    summary: str
+    cards: list[str]
+    ok: bool
+    action: str = ""
+    path: str = ""
+    detail: str = ""
+
+
+@dataclass
+class Changeset:
+    """One dream run."""
+
+    id: str
+    time: str
+    status: str
+    message: str = ""
+    units: list[UnitRecord] = field(default_factory=list)
+    nodes: list[NodeChange] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        """The changeset as JSON text."""
+        return json.dumps(asdict(self), ensure_ascii=False, indent=1) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Changeset:
+        """A changeset from its JSON mapping (raises KeyError/TypeError when damaged)."""
+        return cls(
+            id=str(data["id"]),
+            time=str(data["time"]),
+            status=str(data["status"]),
+            message=str(data.get("message") or ""),
+            units=[UnitRecord(**u) for u in data.get("units") or []],
+            nodes=[NodeChange(**n) for n in data.get("nodes") or []],
+        )
+
+    def node(self, path: str) -> NodeChange | None:
+        """The change of `path` in this run, None when the run did not touch it."""
+        return next((n for n in self.nodes if n.path == path), None)
+
+
+def runs_dir(working_dir: WorkingDir) -> Path:
+    """`<working_dir>/.dream/runs/`."""
+    return working_dir.dream_dir / "runs"
+
+
+def new_run_id(now: dt.datetime | None = None) -> str:
+    """A sortable, unique run id: `YYYYMMDDTHHMMSS-xxxx` (local time)."""
+    moment = now or dt.datetime.now().astimezone()
+    return f"{moment:%Y%m%dT%H%M%S}-{secrets.token_hex(2)}"
+
+
+def is_run_id(text: str) -> bool:
+    """True when `text` has the shape of a run id (never a path)."""
+    return bool(_RUN_ID.match(text))
+
+
+def save(working_dir: WorkingDir, changeset: Changeset) -> Path:
+    """Write `changeset` atomically (private: it holds node texts)."""
+    folder = runs_dir(working_dir)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / f"{changeset.id}.json"
+    atomic_write_text(path, changeset.to_json())
+    os.chmod(path, 0o600)
+    return path
+
+
+def load(working_dir: WorkingDir, run_id: str) -> Changeset | None:
+    """The changeset of `run_id`, None when there is none (or it is unreadable)."""
+    if not is_run_id(run_id):
+        return None
+    try:
+        data = json.loads((runs_dir(working_dir) / f"{run_id}.json").read_text(encoding="utf-8"))
+        return Changeset.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def list_runs(working_dir: WorkingDir, limit: int = 50) -> list[Changeset]:
+    """The latest `limit` runs, newest first (unreadable ones skipped)."""
+    folder = runs_dir(working_dir)
+    try:
+        names = sorted((p.stem for p in folder.glob("*.json") if is_run_id(p.stem)), reverse=True)
+    except OSError:
+        return []
+    runs = [load(working_dir, name) for name in names[:limit]]
+    return [run for run in runs if run is not None]

@@ -1,0 +1,146 @@
+// Dream review: the runs of Auto Dream as changesets; per node the action, its sources, the
+// versions and a diff; revert a node or a whole run, approve or reject a run that waits.
+
+import { get, post } from "./api.js";
+import { fill, h, noteHref, when } from "./dom.js";
+
+const runsNav = document.getElementById("runs");
+const main = document.getElementById("main");
+
+function flash(text, kind = "ok") {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.className = kind;
+}
+
+function diffView(diff) {
+  if (!diff) return h("p", { class: "muted" }, "No change to the text.");
+  const rows = diff.replace(/\n$/, "").split("\n").map((line) => {
+    const kind = line.startsWith("+++") || line.startsWith("---") || line.startsWith("@@")
+      ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "same";
+    return h("div", { class: `diff-${kind}` }, line);
+  });
+  return h("pre", { class: "diff" }, rows);
+}
+
+function confirmButton(label, question, action) {
+  const cell = h("span", { class: "confirm" });
+  const ask = h("button", { class: "secondary" }, label);
+  ask.addEventListener("click", () => {
+    const yes = h("button", {}, question);
+    const no = h("button", { class: "secondary" }, "Cancel");
+    yes.addEventListener("click", async () => {
+      try {
+        await action();
+      } catch (error) {
+        flash(`Not done: ${error.message}`, "bad");
+        fill(cell, ask);
+      }
+    });
+    no.addEventListener("click", () => fill(cell, ask));
+    fill(cell, yes, no);
+  });
+  cell.append(ask);
+  return cell;
+}
+
+function nodeView(run, node) {
+  const sources = node.sources.length
+    ? node.sources.map((card) => h("li", {}, h("a", { href: "/" + noteHref(card) }, card)))
+    : [h("li", { class: "muted" }, "(no cards)")];
+  const actions = h("div", { class: "actions" });
+  if (node.reverted) {
+    actions.append(h("span", { class: "muted" }, `reverted (version ${node.reverted_version ?? "—"})`));
+  } else if (run.status === "applied" || run.status === "approved") {
+    actions.append(
+      confirmButton("Revert node", `Yes, revert ${node.path}`, async () => {
+        const done = await post("dream/revert", { run_id: run.id, path: node.path });
+        flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
+        await showRun(run.id);
+      }),
+    );
+  }
+  return h(
+    "section",
+    { class: "dream-node", "data-path": node.path },
+    h("h2", {}, h("span", { class: "action" }, node.action), " ",
+      h("a", { href: "/" + noteHref(node.path) }, node.path)),
+    node.unit ? h("p", {}, `Unit: ${node.unit}`) : null,
+    h("p", { class: "muted" },
+      `Versions: ${node.before_version ?? "none (new)"} → ${node.after_version ?? "not written yet"}`),
+    h("h3", {}, "Sources"),
+    h("ul", { class: "sources" }, sources),
+    diffView(node.diff),
+    actions,
+  );
+}
+
+async function showRun(id) {
+  let run;
+  try {
+    run = await get("dream/run", { id });
+  } catch (error) {
+    fill(main, h("p", { class: "warning" }, `No such run: ${error.message}`));
+    return;
+  }
+  const buttons = h("div", { class: "actions" });
+  if (run.status === "pending") {
+    buttons.append(
+      confirmButton("Approve", "Yes, write these changes", async () => {
+        const done = await post("dream/approve", { run_id: run.id });
+        flash(done.message);
+        await refresh(run.id);
+      }),
+      confirmButton("Reject", "Yes, drop these changes", async () => {
+        const done = await post("dream/reject", { run_id: run.id });
+        flash(done.message);
+        await refresh(run.id);
+      }),
+    );
+  } else if (run.nodes.some((n) => !n.reverted) && run.status !== "rejected") {
+    buttons.append(
+      confirmButton("Revert run", "Yes, revert every node of this run", async () => {
+        const done = await post("dream/revert", { run_id: run.id });
+        flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
+        await showRun(run.id);
+      }),
+    );
+  }
+  const units = run.units.map((u) =>
+    h("li", {}, `${u.ok ? "✓" : "✗"} ${u.name} (${u.bucket}): ${u.ok ? u.action + " " + u.path : u.detail}`),
+  );
+  fill(
+    main,
+    h("article", { class: "dream-run", "data-run": run.id },
+      h("h1", {}, `Dream run ${run.id}`),
+      h("p", { class: "muted" }, `${when(run.time)} · ${run.status}`),
+      h("p", {}, run.message),
+      buttons,
+      h("h2", {}, "Units"),
+      h("ul", { class: "units" }, units),
+      run.nodes.map((node) => nodeView(run, node)),
+    ),
+  );
+}
+
+async function refresh(selected) {
+  const data = await get("dream/runs");
+  const items = data.runs.map((run) =>
+    h("li", { class: run.id === selected ? "current" : "" },
+      h("a", { href: `#run=${run.id}`, "data-run": run.id },
+        h("span", {}, when(run.time)), " ",
+        h("span", { class: `status status-${run.status}` }, run.status), " ",
+        h("span", { class: "count" }, String(run.nodes.length)))),
+  );
+  fill(runsNav, h("h2", {}, "Dream runs"),
+    items.length ? h("ul", { class: "files" }, items) : h("p", { class: "muted" }, "No dream runs yet."));
+  if (selected) await showRun(selected);
+}
+
+function route() {
+  const match = location.hash.match(/run=([0-9Ta-f-]+)/);
+  refresh(match ? match[1] : null).catch((error) => flash(error.message, "bad"));
+}
+
+window.addEventListener("hashchange", route);
+route();
