@@ -30,6 +30,7 @@ from remecli.knowledge.resources_extract import (
     extract,
     is_resource_name,
     is_temp_name,
+    unsupported,
 )
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
@@ -323,7 +324,8 @@ class ResourceCards:
 
     async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:
         """Ingest `rels` (files or folders under `resource/`; default: every resource) that
-        exist; report cards of deleted ones to `on_gone` (they are never removed here)."""
+        exist, and say which of `rels` remecli cannot read ("skipped"); report cards of deleted
+        ones to `on_gone` (they are never removed here)."""
         root = Path(self.layout.root)
         if rels is None:
             wanted = self.resources()
@@ -331,6 +333,12 @@ class ResourceCards:
             listed = self.resources()
             wanted = sorted({r for r in listed if any(_within(r, changed) for changed in rels)})
         outcomes = [await self.ingest(rel) for rel in wanted if (root / rel).is_file()]
+        if rels is not None:  # a file dropped that remecli cannot read: said, not silently left
+            outcomes += [
+                IngestOutcome(rel, "skipped", message=unsupported(rel))
+                for rel in await asyncio.to_thread(self.unsupported)
+                if any(_within(rel, changed) for changed in rels)
+            ]
         gone = await asyncio.to_thread(self.orphans)
         if rels is not None:
             gone = [o for o in gone if any(_within(o.resource, rel) for rel in rels)]

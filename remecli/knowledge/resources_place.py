@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Literal
 
 from remecli.knowledge.resources import RESOURCE_FOLDER, ResourceCards
-from remecli.knowledge.resources_extract import ResourceRefused, extract, is_temp_name
+from remecli.knowledge.resources_extract import (
+    ResourceRefused,
+    extract,
+    is_temp_name,
+    kind_of,
+    unsupported,
+)
 from remecli.notes.locks import FileLock
 
 ORIGINS_FILE = ".origins.json"  # in resource/ (a dot file: never a resource itself)
@@ -84,15 +90,20 @@ class ResourcePlacer:
 
     def _place_file(self, raw: str, source: Path, target: Path, *, named: bool) -> Placed:
         """Copy `source` to `target` unless it would be refused or clash with another file."""
-        rel = f"{RESOURCE_FOLDER}/{target.relative_to(self.cards.folder).as_posix()}"
+        if not named and kind_of(source) is None:  # a folder's image or archive: skipped
+            return Placed(raw, problem="skipped", message=unsupported(raw))
         try:
             extract(source, raw)  # what the card would read: refused here, nothing is copied
         except ResourceRefused as exc:
-            return Placed(raw, problem="refused" if named else "skipped", message=str(exc))
+            return Placed(raw, problem="refused", message=str(exc))
         except OSError as exc:
             return Placed(raw, problem="refused", message=f"{raw}: {exc.strerror or exc}")
         origin = str(source.resolve())
         with self._origins() as origins:
+            earlier = [r for r, o in sorted(origins.items()) if o == origin]
+            if earlier and (self.root / earlier[0]).is_file():  # copied before, maybe elsewhere
+                target = self.root / earlier[0]
+            rel = f"{RESOURCE_FOLDER}/{target.relative_to(self.cards.folder).as_posix()}"
             if target.exists() and filecmp.cmp(source, target, shallow=False):
                 origins.setdefault(rel, origin)
                 return Placed(raw, rel)
@@ -121,9 +132,11 @@ class ResourcePlacer:
             before = dict(origins)
             yield origins
             if origins != before:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 temporary = path.with_name(f"{ORIGINS_FILE}.{os.getpid()}.tmp")
-                temporary.write_text(json.dumps(origins, indent=1, sort_keys=True) + "\n")
+                temporary.touch(mode=0o600)
+                text = json.dumps(origins, indent=1, sort_keys=True) + "\n"
+                temporary.write_text(text, encoding="utf-8")
                 os.replace(temporary, path)
 
 
@@ -138,10 +151,11 @@ def read_origins(path: Path) -> dict[str, str]:
 
 def _copy_atomically(source: Path, target: Path) -> None:
     """`target` becomes a copy of `source` at once (a reader never sees half a file)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")  # a dot file: not watched
     try:
         shutil.copy2(source, temporary)
+        temporary.chmod(0o600)  # private, like every file of the memory
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)

@@ -92,6 +92,7 @@ async def test_auto_resource_skips_links_to_the_token_at_start_and_while_it_runs
     try:
         await asyncio.sleep(1.0)  # the catch-up is done, the watch is up
         os.symlink(root / "serve.token", root / "resource" / "dropped-token.txt")
+        (root / "resource" / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
         await asyncio.sleep(0.5)
         fake_llm.add_text(answer("Later note", "A note dropped after the token link."))
         (root / "resource" / "later.md").write_text("# Later\n\nA later note.\n", "utf-8")
@@ -101,7 +102,10 @@ async def test_auto_resource_skips_links_to_the_token_at_start_and_while_it_runs
             await asyncio.sleep(0.1)
     finally:
         await watcher.stop()
-    assert [(o.resource, o.status) for o in watcher.outcomes] == [("resource/later.md", "created")]
+    assert sorted((o.resource, o.status) for o in watcher.outcomes) == [
+        ("resource/later.md", "created"),
+        ("resource/photo.png", "skipped"),  # said (in the log), never silently left
+    ]
     assert TOKEN not in stored_text(root) and "REME-LOG-SECRET" not in stored_text(root)
     sent = "\n".join(str(r.body) for r in fake_llm.chat_requests())
     assert TOKEN not in sent and "REME-LOG-SECRET" not in sent

@@ -8,6 +8,8 @@ import datetime as dt
 import json
 import subprocess
 
+import pytest
+
 from tests.cli_process import fake_llm_settings, run_remecli
 from tests.resources.conftest import answer, resource_cards, resource_text
 from tests.resources.pdf_bytes import tiny_pdf
@@ -18,6 +20,7 @@ def ingest(tmp_path, fake_llm, *args: str) -> subprocess.CompletedProcess[str]:
     return run_remecli("ingest", *args, *settings, cwd=tmp_path, timeout=120)
 
 
+@pytest.mark.timeout(400)  # real processes on a shared machine
 def test_a_changed_file_ingested_again_updates_its_card_in_place(tmp_path, fake_llm) -> None:
     plan = tmp_path / "docs" / "plan.md"
     plan.parent.mkdir()
@@ -38,6 +41,9 @@ def test_a_changed_file_ingested_again_updates_its_card_in_place(tmp_path, fake_
     assert "PostgreSQL 17" in (root / "resource" / "plan.md").read_text(encoding="utf-8")
     assert "PostgreSQL 17" in resource_text(fake_llm.chat_requests()[-1].body)
     assert sorted(p.name for p in (root / "resource").iterdir()) == [".origins.json", "plan.md"]
+    folder = ingest(tmp_path, fake_llm, str(plan.parent))  # its folder: the same copy, same card
+    assert folder.returncode == 0 and folder.stdout.startswith("unchanged resource/plan.md")
+    assert not (root / "resource" / "docs").exists()
 
     other = tmp_path / "elsewhere" / "plan.md"  # another file of the same name: never overwritten
     other.parent.mkdir()
@@ -50,6 +56,7 @@ def test_a_changed_file_ingested_again_updates_its_card_in_place(tmp_path, fake_
     assert [c for c, _ in resource_cards(root)] == [card]
 
 
+@pytest.mark.timeout(400)  # real processes on a shared machine
 def test_a_folder_is_ingested_and_what_cannot_be_read_is_skipped(tmp_path, fake_llm) -> None:
     folder = tmp_path / "papers"
     (folder / "code").mkdir(parents=True)
@@ -86,6 +93,7 @@ def test_a_folder_is_ingested_and_what_cannot_be_read_is_skipped(tmp_path, fake_
     assert batch.stdout.startswith("created   resource/todo.md")
 
 
+@pytest.mark.timeout(400)  # real processes on a shared machine
 def test_a_refused_ingest_leaves_no_copy_in_resource(tmp_path, fake_llm) -> None:
     huge = tmp_path / "dump.txt"
     huge.write_bytes(b"atlas log line\n" * 800_000)  # 12 MB, over the 10 MB limit

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
 from remecli.knowledge.resources import ResourceCards
+from remecli.knowledge.resources_extract import unsupported
 from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
@@ -30,7 +31,8 @@ NOT_DONE = ("refused", "failed")
 
 def _line(outcome: IngestOutcome) -> str:
     card = f" → {outcome.card}" if outcome.card else ""
-    return f"{outcome.status:9} {outcome.resource}{card}: {outcome.message}"
+    message = outcome.message.removeprefix(f"{outcome.resource}: ")  # named once
+    return f"{outcome.status:9} {outcome.resource}{card}: {message}"
 
 
 @asynccontextmanager
@@ -86,6 +88,10 @@ async def _ingest(
             placed = [p for raw in paths for p in await asyncio.to_thread(placer.place, raw)]
         else:
             placed = [Placed(rel, rel) for rel in cards.resources()]
+            placed += [
+                Placed(rel, problem="skipped", message=unsupported(rel))
+                for rel in cards.unsupported()
+            ]
         outcomes: list[IngestOutcome] = []
         for item in placed:
             if item.rel is None:
