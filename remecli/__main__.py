@@ -31,9 +31,9 @@ def run(argv: list[str]) -> int:
     try:
         with remecli.make_context("remecli", list(argv)) as ctx:
             return int(remecli.invoke(ctx) or 0)
-    except click.exceptions.NoArgsIsHelpError as asked:  # `remecli memory`: its help, as asked
-        print(asked.format_message())
-        return 0
+    except click.exceptions.NoArgsIsHelpError as asked:  # `remecli memory`: which command?
+        print(needs_a_command(asked.ctx), file=sys.stderr)
+        return 2
     except click.UsageError as error:
         print(usage_error_line(error), file=sys.stderr)
         return error.exit_code
@@ -42,6 +42,16 @@ def run(argv: list[str]) -> int:
     except click.ClickException as error:
         print(f"remecli: {error.format_message()}", file=sys.stderr)
         return error.exit_code
+
+
+def needs_a_command(ctx: click.Context | None) -> str:
+    """`remecli memory: needs a command: history, restore (see remecli memory --help)`."""
+    path = ctx.command_path if ctx is not None else "remecli"
+    command = ctx.command if ctx is not None else None
+    if isinstance(command, click.Group) and ctx is not None:
+        names = ", ".join(command.list_commands(ctx))
+        return f"{path}: needs a command: {names} (see {path} --help)"
+    return f"{path}: needs arguments (see {path} --help)"
 
 
 if __name__ == "__main__":

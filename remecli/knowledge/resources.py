@@ -29,6 +29,8 @@ from remecli.knowledge.resources_extract import (
     ResourceRefused,
     extract,
     is_resource_name,
+    is_temp_name,
+    unsupported,
 )
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
@@ -43,7 +45,9 @@ RESOURCE_FOLDER = "resource"
 SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
-Status = Literal["created", "updated", "unchanged", "refused", "failed"]
+TOKEN_FILES = ("serve.token", "tokens.json")  # the server's tokens (a hard link is caught too)
+PRIVATE_TOP = frozenset({*TOKEN_FILES, "index", "logs"})  # = ops.paths.PRIVATE_TOP (a test says)
+Status = Literal["created", "updated", "unchanged", "refused", "failed", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -147,19 +151,43 @@ class ResourceCards:
         return f"{RESOURCE_FOLDER}/{inside}"
 
     def resources(self) -> list[str]:
-        """Every supported file under `resource/` (sorted, dotfiles and temp files skipped, and
-        links that lead out of the working dir: the watcher and `memory_ingest` share this rule)."""
+        """Every supported file under `resource/` (sorted; dotfiles, temp files and links that
+        lead out of `resource/` skipped: the watcher and `memory_ingest` share this rule)."""
+        return [rel for rel, supported in self._listing() if supported]
+
+    def unsupported(self, under: str = RESOURCE_FOLDER) -> list[str]:
+        """Visible files under `under` (a `resource/…` folder) whose type remecli cannot read."""
+        prefix = under.rstrip("/") + "/"
+        return [rel for rel, ok in self._listing() if not ok and rel.startswith(prefix)]
+
+    def _listing(self) -> list[tuple[str, bool]]:
         if not self.folder.is_dir():
             return []
-        root = Path(self.layout.root).resolve()
         found = []
         for path in sorted(self.folder.rglob("*")):
             inner = path.relative_to(self.folder).parts
-            if any(part.startswith(".") for part in inner) or not is_resource_name(path.name):
+            if any(part.startswith((".", "~")) for part in inner) or is_temp_name(path.name):
                 continue
-            if path.is_file() and path.resolve().is_relative_to(root):
-                found.append(f"{RESOURCE_FOLDER}/{'/'.join(inner)}")
+            if path.is_file() and self.readable(path):
+                found.append((f"{RESOURCE_FOLDER}/{'/'.join(inner)}", is_resource_name(path.name)))
         return found
+
+    def readable(self, path: Path) -> bool:
+        """True when `path` may be read as a resource: it (through any symlink) stays inside the
+        working dir and is none of the memory's own private files (`serve.token`, `tokens.json`,
+        `index/`, `logs/`, dot files: the rule of `ops.paths.confine`), nor a hard link to a
+        token file."""
+        try:
+            real = path.resolve(strict=True)
+        except (OSError, RuntimeError):  # a dangling or looping link
+            return False
+        root = Path(self.layout.root).resolve()
+        if not real.is_relative_to(root):
+            return False
+        parts = real.relative_to(root).parts
+        if not parts or parts[0] in PRIVATE_TOP or any(p.startswith(".") for p in parts):
+            return False
+        return not any(_same_file(real, root / name) for name in TOKEN_FILES)
 
     def cards_by_resource(self) -> dict[str, Path]:
         """Resource card of each resource (`resource/<file>` → card path), from frontmatter."""
@@ -220,6 +248,11 @@ class ResourceCards:
         source = root / rel
         if not source.is_file():
             raise ResourceRefused(f"{rel} does not exist; put the file into {self.folder}")
+        if not self.readable(source):
+            raise ResourceRefused(
+                f"{rel} leads (through a link) out of the working dir or to its private files; "
+                "it is never read: put a copy of the file into resource/ instead"
+            )
         extracted = await asyncio.to_thread(extract, source, rel)
         existing = (await asyncio.to_thread(self.cards_by_resource)).get(rel)
         old_meta = read_meta(existing) if existing is not None else {}
@@ -291,7 +324,8 @@ class ResourceCards:
 
     async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:
         """Ingest `rels` (files or folders under `resource/`; default: every resource) that
-        exist; report cards of deleted ones to `on_gone` (they are never removed here)."""
+        exist, and say which of `rels` remecli cannot read ("skipped"); report cards of deleted
+        ones to `on_gone` (they are never removed here)."""
         root = Path(self.layout.root)
         if rels is None:
             wanted = self.resources()
@@ -299,6 +333,12 @@ class ResourceCards:
             listed = self.resources()
             wanted = sorted({r for r in listed if any(_within(r, changed) for changed in rels)})
         outcomes = [await self.ingest(rel) for rel in wanted if (root / rel).is_file()]
+        if rels is not None:  # a file dropped that remecli cannot read: said, not silently left
+            outcomes += [
+                IngestOutcome(rel, "skipped", message=unsupported(rel))
+                for rel in await asyncio.to_thread(self.unsupported)
+                if any(_within(rel, changed) for changed in rels)
+            ]
         gone = await asyncio.to_thread(self.orphans)
         if rels is not None:
             gone = [o for o in gone if any(_within(o.resource, rel) for rel in rels)]
@@ -348,6 +388,13 @@ def _card_day(card: Path, default: dt.date) -> dt.date:
         return dt.date.fromisoformat(card.parent.name)
     except ValueError:
         return default
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    try:
+        return other.exists() and path.samefile(other)
+    except OSError:
+        return False
 
 
 def _within(resource: str, rel: str) -> bool:

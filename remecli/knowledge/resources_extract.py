@@ -1,10 +1,12 @@
 """Text of a resource file (`<working_dir>/resource/…`) for its card, by maintained parsers.
 
-Markdown and text are read as they are; JSON, JSONL, YAML are parsed (json, PyYAML) and a broken
-file is refused with the line to fix; CSV goes through `csv` (dialect sniffed); HTML through
-BeautifulSoup (scripts and styles dropped). Bytes are decoded as UTF-8, else by
-charset-normalizer; a file with NUL bytes or no text encoding is refused as binary. What the
-model sees is bounded: the head and the tail of a long text, with a marker saying what was left out.
+Markdown, text and source code are read as they are; JSON, JSONL, YAML are parsed (json, PyYAML)
+and a broken file is refused with the line to fix; CSV goes through `csv` (dialect sniffed); HTML
+through BeautifulSoup (scripts and styles dropped, inline elements kept inline, the title once);
+PDF through pypdf (its text layer; imported only when a PDF is read: it costs ~0.4 s). Bytes are
+decoded as UTF-8, else by charset-normalizer; a file with NUL bytes or no text encoding is
+refused as binary. What the model sees is bounded: the head and the tail of a long text, with a
+marker saying what was left out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from pathlib import Path
 
 import yaml
 
+TEXT_SUFFIXES = ".rst .org .adoc .tex .log .ini .toml .cfg .conf .xml .srt .vtt"
+CODE_SUFFIXES = (
+    ".py .pyi .js .mjs .cjs .ts .tsx .jsx .go .rs .java .kt .kts .scala .c .h .cc .cpp .hpp .cs "
+    ".rb .php .swift .m .lua .pl .r .jl .sh .bash .zsh .fish .ps1 .sql .css .scss .vue .svelte "
+    ".dart .ex .exs .erl .hs .ml .clj .el .vim .zig .nim .proto .graphql .tf"
+)
 KINDS: dict[str, str] = {
     ".md": "markdown",
     ".markdown": "markdown",
@@ -32,8 +40,13 @@ KINDS: dict[str, str] = {
     ".yml": "yaml",
     ".html": "html",
     ".htm": "html",
+    ".pdf": "pdf",
+    ".ipynb": "json",
+    **dict.fromkeys(TEXT_SUFFIXES.split(), "text"),
+    **dict.fromkeys(CODE_SUFFIXES.split(), "code"),
 }
 MAX_RESOURCE_BYTES = 10_000_000  # read at all
+MAX_PDF_BYTES = 100_000_000  # a PDF's images weigh; only its text layer is read
 MAX_INPUT_CHARS = 24_000  # given to the model (head + tail)
 CSV_MAX_ROWS = 2_000
 OMITTED = "[… {count} characters left out …]"
@@ -59,12 +72,15 @@ def kind_of(path: Path | str) -> str | None:
     return KINDS.get(Path(path).suffix.lower())
 
 
+def is_temp_name(name: str) -> bool:
+    """True for a dotfile or an editor's temp file (never a resource, never reported)."""
+    base = Path(name).name
+    return not base or base.startswith((".", "~")) or base.endswith(("~", ".swp", ".tmp"))
+
+
 def is_resource_name(name: str) -> bool:
     """True for a supported, visible file name (editor temp files and dotfiles are skipped)."""
-    base = Path(name).name
-    if not base or base.startswith((".", "~")) or base.endswith(("~", ".swp", ".tmp")):
-        return False
-    return kind_of(base) is not None
+    return not is_temp_name(name) and kind_of(Path(name).name) is not None
 
 
 def bounded(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, bool]:
@@ -100,20 +116,31 @@ def extract(path: Path, name: str | None = None) -> Extracted:
     label = name or path.name
     kind = kind_of(path)
     if kind is None:
-        raise ResourceRefused(f"{label}: unsupported type; supported: {_types()}")
+        raise ResourceRefused(unsupported(label))
     size = path.stat().st_size
-    if size > MAX_RESOURCE_BYTES:
+    most = MAX_PDF_BYTES if kind == "pdf" else MAX_RESOURCE_BYTES
+    if size > most:
         raise ResourceRefused(
-            f"{label} is {size / 1e6:.1f} MB, over the {MAX_RESOURCE_BYTES / 1e6:.0f} MB limit "
-            "for resources; split it into smaller files"
+            f"{label} is {size / 1e6:.1f} MB, over the {most / 1e6:.0f} MB limit "
+            f"for {kind} resources; split it into smaller files"
         )
     data = path.read_bytes()
-    text = decode(data, label)
-    rendered = RENDERERS[kind](text, label)
+    if kind == "pdf":
+        from remecli.knowledge.resources_pdf import pdf_text
+
+        rendered, pages_left_out = pdf_text(data, label, MAX_INPUT_CHARS)
+    else:
+        rendered, pages_left_out = RENDERERS[kind](decode(data, label), label), False
     shown, clipped = bounded(rendered.strip())
     if not shown.strip():
         raise ResourceRefused(f"{label} has no text to summarize; add some or remove it")
-    return Extracted(kind, shown, hashlib.sha256(data).hexdigest(), size, clipped)
+    digest = hashlib.sha256(data).hexdigest()
+    return Extracted(kind, shown, digest, size, clipped or pages_left_out)
+
+
+def unsupported(label: str) -> str:
+    """The one-line refusal for a file type remecli cannot read."""
+    return f"{label}: remecli cannot read this type of file; supported: {_types()}"
 
 
 # ---------------------------------------------------------------- one renderer per kind
@@ -177,16 +204,32 @@ def _csv(text: str, name: str) -> str:
     return header + "\n" + "\n".join(rows)
 
 
+BLOCK_TAGS = (
+    "address article aside blockquote br dd details div dl dt figcaption figure footer form h1 h2 "
+    "h3 h4 h5 h6 header hr li main nav ol p pre section summary table td th tr ul"
+)
+
+
 def _html(text: str, _name: str) -> str:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(text, "html.parser")
     for tag in soup(["script", "style", "noscript", "template", "svg"]):
         tag.decompose()
-    title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    lines = [" ".join(line.split()) for line in soup.get_text("\n").splitlines()]
-    body = "\n".join(line for line in lines if line)
-    return (f"Title: {title}\n\n" if title else "") + body
+    title = ""
+    if soup.title is not None:
+        title = " ".join(soup.title.get_text(" ").split())
+        soup.title.decompose()  # said once, on its own line
+    for tag in soup.find_all(
+        BLOCK_TAGS.split()
+    ):  # a block starts and ends a line; inline text flows
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+    lines = [" ".join(line.split()) for line in soup.get_text("").splitlines()]
+    body = [line for line in lines if line]
+    if title and body and body[0] == title:  # the page's first heading repeats its title
+        body = body[1:]
+    return (f"Title: {title}\n\n" if title else "") + "\n".join(body)
 
 
 RENDERERS = {
@@ -197,8 +240,12 @@ RENDERERS = {
     "yaml": _yaml,
     "csv": _csv,
     "html": _html,
+    "code": _as_is,
 }
 
 
 def _types() -> str:
-    return ", ".join(sorted({suffix for suffix in KINDS}))
+    return (
+        "Markdown, text, source code (.py, .js, …), JSON/JSONL, CSV/TSV, YAML, HTML and PDF "
+        "(with a text layer)"
+    )

@@ -13,20 +13,19 @@ import logging
 from pathlib import PurePosixPath
 
 from remecli.knowledge.resources import RESOURCE_FOLDER, IngestOutcome, ResourceCards
-from remecli.knowledge.resources_extract import is_resource_name
+from remecli.knowledge.resources_extract import is_temp_name
 
 log = logging.getLogger(__name__)
 
 
 def wanted(rel: str) -> bool:
-    """True for a path (relative to `resource/`) the watcher should report: a resource, or a
-    folder (a name without a suffix: created, its files are listed; deleted, its cards reported)."""
+    """True for a path (relative to `resource/`) the watcher should report: any visible file (a
+    resource becomes a card, another type is reported as skipped) or folder (created, its files
+    are listed; deleted, its cards reported)."""
     if not rel:
         return False
     path = PurePosixPath(rel)
-    if any(part.startswith(".") for part in path.parts):
-        return False
-    return is_resource_name(path.name) or not path.suffix
+    return not any(part.startswith(".") for part in path.parts) and not is_temp_name(path.name)
 
 
 class ResourceWatcher:
@@ -69,7 +68,12 @@ class ResourceWatcher:
     def _keep(self, outcomes: list[IngestOutcome]) -> None:
         for outcome in outcomes:
             if outcome.status != "unchanged":
-                log.info("resource %s: %s %s", outcome.resource, outcome.status, outcome.message)
+                level = (
+                    logging.WARNING if outcome.status in ("skipped", "refused") else logging.INFO
+                )
+                log.log(
+                    level, "resource %s: %s %s", outcome.resource, outcome.status, outcome.message
+                )
         self.outcomes = (self.outcomes + outcomes)[-200:]
 
     async def stop(self) -> None:

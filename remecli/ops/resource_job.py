@@ -11,6 +11,8 @@ from pathlib import PurePosixPath
 
 from pydantic import Field
 
+from remecli.knowledge.resources import IngestOutcome as IngestedFile
+from remecli.knowledge.resources_extract import unsupported
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
@@ -43,7 +45,8 @@ class IngestResult(JobResult):
     gone: list[GoneCard] = Field(description="Cards whose resource file no longer exists")
 
 
-def _resources(ctx: JobContext, raw: str) -> list[str]:
+def _resources(ctx: JobContext, raw: str) -> tuple[list[str], list[str]]:
+    """(the resources `raw` names, the files in a named folder remecli cannot read)."""
     text = raw.strip()
     posix = PurePosixPath(text)
     inside = posix.parts[:1] == (FOLDER,) or posix.is_absolute() or text.startswith("~")
@@ -55,21 +58,25 @@ def _resources(ctx: JobContext, raw: str) -> list[str]:
     if target.path.is_dir():
         prefix = named.rstrip("/") + "/"
         # the watcher's own listing: supported names, no dotfiles, no links out of the working dir
-        return [r for r in ctx.memory.resources.resources() if r.startswith(prefix)]
+        cards = ctx.memory.resources
+        return [r for r in cards.resources() if r.startswith(prefix)], cards.unsupported(named)
     if not target.path.is_file():
         raise NotFound(f"no file {named}; put it into {FOLDER}/ first")
-    return [named]
+    return [named], []
 
 
 @JOBS.define("memory_ingest", params=IngestParams, result=IngestResult, read_only=False)
 async def memory_ingest(ctx: JobContext, params: IngestParams) -> IngestResult:
-    """Summarize a file in resource/ (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into its card.
+    """Summarize a file in resource/ (Markdown, text, source code, JSON/JSONL, CSV, YAML, HTML,
+    PDF) into its card.
 
     One card per file (memory/YYYY-MM-DD/<slug>.md, source_resource: [[resource/<file>]]);
-    a changed file updates its card, an unchanged one is left alone. Lists cards whose file is gone.
+    a changed file updates its card, an unchanged one is left alone; in a folder, a file of a type
+    remecli cannot read is reported as skipped. Lists cards whose file is gone.
     """
-    rels = await asyncio.to_thread(_resources, ctx, params.path)
+    rels, unreadable = await asyncio.to_thread(_resources, ctx, params.path)
     outcomes = [await ctx.memory.resources.ingest(rel) for rel in rels]
+    outcomes += [IngestedFile(rel, "skipped", message=unsupported(rel)) for rel in unreadable]
     gone = await asyncio.to_thread(ctx.memory.resources.orphans)
     return IngestResult(
         outcomes=[IngestOutcome(**outcome.to_dict()) for outcome in outcomes],

@@ -106,8 +106,8 @@ def test_usage_errors_exit_2_failures_1_success_0(tmp_path: Path, capsys) -> Non
     assert "no versions yet" in capsys.readouterr().out
     assert main(["sessions", "--json", wd]) == 0
     assert capsys.readouterr().out.strip() == "[]"
-    assert main(["memory"]) == 0  # a group alone: its help
-    assert "history" in capsys.readouterr().out
+    assert main(["memory"]) == 2  # a group alone: which command?
+    assert "needs a command: history, restore" in capsys.readouterr().err
 
 
 def test_settings_are_found_among_the_arguments() -> None:

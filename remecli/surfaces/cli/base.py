@@ -93,6 +93,9 @@ class CommandGroup(click.Group):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
+        if self.get_command(ctx, name) is None and is_setting(name):  # `remecli memory x=y`
+            known = ", ".join(self.list_commands(ctx))
+            raise click.UsageError(f"needs a command before the settings: {known}", ctx)
         if self.get_command(ctx, name) is None and not name.startswith("-"):
             raise unknown_command(name, self.list_commands(ctx), ctx)
         return super().resolve_command(ctx, args)

@@ -215,16 +215,27 @@ def dream(setting_args: list[str], list_runs: bool = False, **review: str | None
 @click.option("--prune", is_flag=True, help="list the cards whose resource is gone")
 @click.option("--yes", is_flag=True, help="with --prune: remove those cards (kept in history)")
 @click.option("--json", "as_json", is_flag=True, help="print the outcomes as JSON")
+@click.option(
+    "--replace", is_flag=True, help="overwrite a different file of the same name in resource/"
+)
 def ingest(
-    paths: tuple[str, ...], prune: bool, yes: bool, as_json: bool, setting_args: list[str]
+    paths: tuple[str, ...],
+    prune: bool,
+    yes: bool,
+    as_json: bool,
+    replace: bool,
+    setting_args: list[str],
 ) -> int:
-    """Turn files (Markdown, text, JSON/JSONL, CSV, YAML, HTML) into source-linked cards.
+    """Turn files or folders (Markdown, text, source code, JSON/JSONL, CSV, YAML, HTML, PDF)
+    into source-linked cards.
 
-    A file outside <working_dir>/resource/ is copied in first (the original stays). No PATH:
-    every resource.
+    A file outside <working_dir>/resource/ is copied in first, a folder's files into
+    resource/<folder>/ (the originals stay). Ingesting a changed file again updates its card in
+    place. A file remecli cannot read is reported and the others go on. No PATH: every resource.
 
     \b
     remecli ingest ~/notes/plan.md
+    remecli ingest ~/papers/
     remecli ingest --prune --yes
     """
     from remecli.surfaces.cli.resources import ingest as run_ingest
@@ -238,4 +249,4 @@ def ingest(
         return settings
     if prune:
         return run_prune(settings, remove=yes)
-    return run_ingest(settings, list(paths), as_json=as_json)
+    return run_ingest(settings, list(paths), as_json=as_json, replace=replace)

@@ -1,63 +1,38 @@
 """`remecli ingest`: resources to cards from the shell.
 
 A PATH inside `<working_dir>/resource/` is used where it is; a file elsewhere is copied into
-`resource/` first (the original stays where it was; a different file of the same name already
-there is refused, never overwritten). No PATH: every resource. `--prune` lists the cards whose
-resource is gone; with `--yes` it removes them through the memory writer (kept in history).
+`resource/` first, a folder's files into `resource/<folder>/` (`knowledge.resources_place`: the
+original stays; a file that would be refused is not copied; the same file changed replaces its
+copy and its card is updated in place; a different file of the same name is refused unless
+`--replace`). A file that cannot be read is reported and the others go on. No PATH: every
+resource. `--prune` lists the cards whose resource is gone; with `--yes` it removes them through
+the memory writer (kept in history).
 """
 
 from __future__ import annotations
 
 import asyncio
-import filecmp
 import json
-import shutil
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
 from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.resources_extract import is_resource_name
+from remecli.knowledge.resources_extract import unsupported
+from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
 from remecli.surfaces.cli.job import one_shot
 
-
-class IngestUsage(ValueError):
-    """A PATH that cannot be ingested; the message says what to do."""
-
-
-def place(cards: ResourceCards, raw: str) -> str:
-    """`resource/<file>` for PATH, copying a file from outside into the resource folder."""
-    source = Path(raw).expanduser()
-    if not source.is_file():
-        raise IngestUsage(f"{raw}: no such file")
-    folder = cards.folder
-    try:
-        return cards.relative(source)
-    except ValueError:
-        pass  # outside resource/: copied in
-    if not is_resource_name(source.name):
-        raise IngestUsage(
-            f"{raw}: unsupported type; use .md, .txt, .json, .jsonl, .csv, .yaml or .html"
-        )
-    target = folder / source.name
-    if target.exists() and not filecmp.cmp(source, target, shallow=False):
-        raise IngestUsage(
-            f"{target} already exists with other content; rename {source.name} and try again"
-        )
-    folder.mkdir(parents=True, exist_ok=True)
-    if not target.exists():
-        shutil.copy2(source, target)
-    return cards.relative(target)
+NOT_DONE = ("refused", "failed")
 
 
 def _line(outcome: IngestOutcome) -> str:
     card = f" → {outcome.card}" if outcome.card else ""
-    return f"{outcome.status:9} {outcome.resource}{card}: {outcome.message}"
+    message = outcome.message.removeprefix(f"{outcome.resource}: ")  # named once
+    return f"{outcome.status:9} {outcome.resource}{card}: {message}"
 
 
 @asynccontextmanager
@@ -96,37 +71,67 @@ def prune(settings: Settings, *, remove: bool) -> int:
     return asyncio.run(run())
 
 
-async def _ingest(settings: Settings, paths: list[str]) -> list[IngestOutcome] | int:
-    """The outcome of each file, through the memory_ingest operation; or an exit code."""
+def _not_placed(placed: Placed) -> IngestOutcome:
+    status = "skipped" if placed.problem == "skipped" else "refused"
+    return IngestOutcome(resource=placed.source, status=status, card=None, message=placed.message)
+
+
+async def _ingest(
+    settings: Settings, paths: list[str], replace: bool
+) -> tuple[list[IngestOutcome], bool]:
+    """(the outcome of each file, through the memory_ingest operation; True when a PATH itself
+    was wrong: missing, or clashing with another file of its name)."""
     async with _runtime(settings) as (memory, runner):
         cards = memory.resources
-        try:
-            rels = [place(cards, raw) for raw in paths] if paths else cards.resources()
-        except (IngestUsage, OSError) as exc:
-            print(f"remecli ingest: {exc}", file=sys.stderr)
-            return 2
-        if not rels:
-            print(f"Nothing to ingest: put files into {cards.folder} or name them.")
-            return 0
+        placer = ResourcePlacer(cards, replace=replace)
+        if paths:
+            placed = [p for raw in paths for p in await asyncio.to_thread(placer.place, raw)]
+        else:
+            placed = [Placed(rel, rel) for rel in cards.resources()]
+            placed += [
+                Placed(rel, problem="skipped", message=unsupported(rel))
+                for rel in cards.unsupported()
+            ]
         outcomes: list[IngestOutcome] = []
-        for rel in rels:
-            result = await runner.call(memory_ingest, IngestParams(path=rel))
+        for item in placed:
+            if item.rel is None:
+                outcomes.append(_not_placed(item))
+                continue
+            try:
+                result = await runner.call(memory_ingest, IngestParams(path=item.rel))
+            except Exception as exc:  # a JobError (the path refused): one line, the rest go on
+                message = f"{item.rel}: {str(exc) or type(exc).__name__}"
+                outcomes.append(
+                    IngestOutcome(resource=item.rel, status="refused", card=None, message=message)
+                )
+                continue
             outcomes += result.outcomes
-        return outcomes
+        return outcomes, any(item.problem == "usage" for item in placed)
 
 
-def ingest(settings: Settings, paths: list[str], *, as_json: bool = False) -> int:
-    """Turn `paths` (default: every resource) into cards; exit 0 when every file became (or
-    already was) a card, 2 for a PATH that cannot be ingested, 1 when one was refused or failed."""
-    outcomes = asyncio.run(_ingest(settings, paths))
-    if isinstance(outcomes, int):
-        return outcomes
+def ingest(
+    settings: Settings, paths: list[str], *, as_json: bool = False, replace: bool = False
+) -> int:
+    """Turn `paths` (files or folders; default: every resource) into cards; exit 0 when every
+    file became (or already was) a card or was skipped in a folder, 2 when a PATH was missing or
+    clashed with another file, 1 when a file was refused or failed."""
+    outcomes, wrong_path = asyncio.run(_ingest(settings, paths, replace))
+    if not outcomes:
+        print(f"Nothing to ingest: put files into {settings_resource_dir(settings)} or name them.")
+        return 0
     if as_json:
         print(json.dumps([o.model_dump() for o in outcomes], ensure_ascii=False, indent=2))
     else:
         for outcome in outcomes:
-            print(
-                _line(outcome),
-                file=sys.stderr if outcome.status in ("failed", "refused") else sys.stdout,
-            )
-    return 1 if any(o.status in ("refused", "failed") for o in outcomes) else 0
+            bad = outcome.status in (*NOT_DONE, "skipped")
+            print(_line(outcome), file=sys.stderr if bad else sys.stdout)
+    if wrong_path:
+        return 2
+    return 1 if any(o.status in NOT_DONE for o in outcomes) else 0
+
+
+def settings_resource_dir(settings: Settings) -> str:
+    """Where resources go for these settings (for the message when there is nothing)."""
+    from remecli.config.locations import Locations
+
+    return str(Locations.from_settings(settings).resource_dir)

@@ -231,4 +231,13 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1
     print(render(request.action, result, as_json))
+    wanted = len(set(request.args)) if request.action == "delete" else 0
+    missing = wanted - result.get("deleted", 0) if wanted else 0
+    if missing > 0:  # `remecli memories delete nosuchid`: say so, and fail
+        print(
+            f"remecli memories: {missing} of the ids matched no memory; "
+            "`remecli memories list` shows the ids",
+            file=sys.stderr,
+        )
+        return 1
     return 0
