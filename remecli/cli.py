@@ -100,6 +100,9 @@ class RemecliGroup(CommandGroup):
 @click.pass_context
 def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | None = None) -> int:
     """remecli: the chat, or one command."""
+    from remecli.notes.redact import install_log_redaction
+
+    install_log_redaction()  # what any entry point logs is redacted before it reaches a file
     if ctx.invoked_subcommand is not None:
         return 0
     return chat(setting_args or [], prompt)

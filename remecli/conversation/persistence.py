@@ -3,7 +3,8 @@
 `sessions/<id>.state.json` holds the agent state (exactly what the model sees: context and
 summary) and the session marks; it is replaced atomically after each turn. If it is missing or
 unreadable, the context is rebuilt from the transcript: every message minus the blocks covered
-by checkpoints, with the last checkpoint's summary.
+by checkpoints, with the last checkpoint's summary. Both are redacted before they are written
+(the state file's every string, like the transcript's records): no secret is kept on disk.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm.blocks import block_key
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
+from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,7 @@ def write_state(
         "agent_state": agent_state,
         "session": session_state,
     }
-    text = json.dumps(payload, ensure_ascii=False)
+    text = json.dumps(redact_data(payload), ensure_ascii=False)
     atomic_write_text(working_dir.state_file(session_id), text, new_mode=PRIVATE_FILE_MODE)
 
 

@@ -3,6 +3,11 @@
 Besides text and lines a chunk row keeps its source ("notes" / "transcript"), session id, day
 (YYYYMMDD, 0 = undated) and frontmatter (`info`, JSON); a file row may keep a `resume` JSON
 (where an append-only transcript can be read on from).
+
+What is indexed is redacted first (`redacted_chunk`: text, headings and frontmatter fields), so
+neither the chunk store nor the keyword index holds a secret even when a file on disk does (a
+hand edit). Deleted rows are overwritten (`secure_delete`) and `forget_deleted` moves them out of
+the write-ahead log too: a cleared conversation leaves no copy in `chunks.sqlite-wal`.
 """
 
 from __future__ import annotations
@@ -11,12 +16,13 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from remecli.notes.redact import redact_text
 from remecli.search.types import Chunk
 
 _SCHEMA = """
@@ -53,6 +59,7 @@ class ChunkStore:
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA secure_delete=ON")  # a deleted chunk's text is zeroed
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
 
@@ -267,6 +274,25 @@ class ChunkStore:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def redacted_chunk(chunk: Chunk) -> Chunk:
+    """`chunk` as it may be indexed: secrets in its text, headings, name, description and tags
+    replaced (the same chunk when it holds none)."""
+    text, name, description = (redact_text(v) for v in (chunk.text, chunk.name, chunk.description))
+    headings = tuple(redact_text(h) for h in chunk.headings)
+    tags = tuple(redact_text(t) for t in chunk.tags)
+    if (text, headings, name, description, tags) == (
+        chunk.text,
+        chunk.headings,
+        chunk.name,
+        chunk.description,
+        chunk.tags,
+    ):
+        return chunk
+    return replace(
+        chunk, text=text, headings=headings, name=name, description=description, tags=tags
+    )
 
 
 def day_number(date: str) -> int:
