@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
@@ -24,6 +27,7 @@ from remecli.notes.redact import redact_data
 log = logging.getLogger(__name__)
 
 STATE_FILE_VERSION = 1
+_KEPT_OUTPUT = re.compile(r"tool_result/([0-9a-f]{32}(?:\.full)?\.txt)")
 
 
 @dataclass
@@ -60,15 +64,34 @@ def write_state(
 
 
 def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
-    """Remove the transcript and state file of a conversation; names of removed files."""
+    """Remove a conversation (`/clear`): its transcript and state file, the tool outputs it
+    kept in `tool_result/` and its checkpoints; names of the removed files and folders. (The
+    search index forgets the transcript when its watcher sees it go.)"""
     removed = []
-    for path in (working_dir.transcript_file(session_id), working_dir.state_file(session_id)):
+    transcript = working_dir.transcript_file(session_id)
+    kept_outputs = _kept_outputs(working_dir, transcript)
+    for path in (transcript, working_dir.state_file(session_id), *kept_outputs):
         try:
             path.unlink()
             removed.append(path.name)
         except FileNotFoundError:
             continue
+    checkpoints = working_dir.checkpoints_dir / session_id
+    if session_id.strip(".") and "/" not in session_id and checkpoints.is_dir():
+        shutil.rmtree(checkpoints, ignore_errors=True)
+        removed.append(f"{checkpoints.parent.name}/{checkpoints.name}")
     return removed
+
+
+def _kept_outputs(working_dir: WorkingDir, transcript: Path) -> list[Path]:
+    """The files of `tool_result/` that a transcript names (offloaded or whole outputs)."""
+    try:
+        text = transcript.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    folder = working_dir.tool_result_dir
+    names = set(_KEPT_OUTPUT.findall(text))
+    return [folder / name for name in sorted(names)]
 
 
 def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:

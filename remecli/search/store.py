@@ -13,6 +13,8 @@ the write-ahead log too: a cleared conversation leaves no copy in `chunks.sqlite
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable
@@ -24,6 +26,8 @@ import numpy as np
 
 from remecli.notes.redact import redact_text
 from remecli.search.types import Chunk
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -56,6 +60,7 @@ class ChunkStore:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        _create_private(path)  # SQLite gives its -wal and -shm files the database's mode
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -173,6 +178,20 @@ class ChunkStore:
                 new_ids.append(int(cursor.lastrowid or 0))
         return new_ids
 
+    def forget_deleted(self) -> bool:
+        """Move what was deleted out of the write-ahead log too (checkpoint, then truncate the
+        log), so no copy of a removed file's text stays in `chunks.sqlite-wal`. False when a
+        reader in another process kept part of the log (the next call finishes it)."""
+        with self._lock:
+            try:
+                busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.OperationalError as exc:
+                log.warning("could not checkpoint the index's write-ahead log: %s", exc)
+                return False
+        if busy:
+            log.info("index write-ahead log still in use by a reader; truncated on a later sync")
+        return not busy
+
     def without_vectors(self) -> list[StoredChunk]:
         """Chunks that still need an embedding."""
         with self._lock:
@@ -274,6 +293,22 @@ class ChunkStore:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by the user only (an existing one is tightened); a
+    path that cannot be opened so is left to SQLite, which says what is wrong with it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    except OSError:
+        return
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def redacted_chunk(chunk: Chunk) -> Chunk:

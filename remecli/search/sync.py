@@ -226,6 +226,8 @@ class Syncer:
         parts.keyword.replace(batch.remove_paths, batch.add, batch.remove_ids)
         for row in batch.files:
             parts.store.set_file(*row)
+        if batch.remove_paths:  # a deleted file (a cleared conversation) leaves no copy behind
+            parts.store.forget_deleted()
         batch.clear()
 
     def _apply(

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from remecli.notes.atomic_write import atomic_write_bytes
-from remecli.notes.redact import holds_secret
+from remecli.notes.redact import holds_secret, redact_text
 
 MANIFEST = "manifest.json"
 OBJECTS = "objects"
@@ -58,6 +58,7 @@ class ReplyRecord:
 
     def to_json(self) -> str:
         data = asdict(self)
+        data["message"] = redact_text(self.message)  # the typed message: no secret kept
         data["changes"] = [asdict(change) for change in self.changes.values()]
         return json.dumps(data, ensure_ascii=False, indent=1)
 
