@@ -100,6 +100,9 @@ class RemecliGroup(CommandGroup):
 @click.pass_context
 def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | None = None) -> int:
     """remecli: the chat, or one command."""
+    from remecli.notes.redact import install_log_redaction
+
+    install_log_redaction()  # what any entry point logs is redacted before it reaches a file
     if ctx.invoked_subcommand is not None:
         return 0
     return chat(setting_args or [], prompt)
@@ -119,11 +122,16 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
     from remecli.config.logs import WorkingDirUnusable, check_writable, setup_logging
 
     try:
-        check_writable(settings)
+        root = check_writable(settings)
     except WorkingDirUnusable as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
     log_file = setup_logging(settings)
+    from remecli.config.privacy import tighten_working_dir
+
+    privacy_note = tighten_working_dir(root)  # said once: it is private from then on
+    if privacy_note:
+        print(f"remecli: {privacy_note}", file=sys.stderr)
     if settings.prompt is not None:
         from remecli.ui.plain import run_once
 

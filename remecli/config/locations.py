@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from remecli.config.privacy import tighten_derived, tighten_working_dir
+
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
 
@@ -307,8 +309,10 @@ class Locations:
 
     # ---------------------------------------------------------------- creation
     def ensure(self) -> Locations:
-        """Create the folders (private to the user) and a starter MEMORY.md; existing files are
-        never touched."""
+        """Create the folders (private to the user) and a starter MEMORY.md; existing files keep
+        their content. A working dir that others could read is made private (the log says so)
+        and the derived state (`index/`) is tightened on every start."""
+        tighten_working_dir(self.root)
         for folder in (
             self.root,
             self.memory_dir,
@@ -320,6 +324,7 @@ class Locations:
             if created:
                 os.chmod(folder, FOLDER_MODE)
         self.ensure_index_dir()
+        tighten_derived(self.root)
         if _create_if_missing(self.memory_md, MEMORY_MD_HEADER):  # a new memory
             note = ignore_in_git(self.root)
             if note:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from remecli.config.privacy import tighten_derived
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.notices import MemoryNotice
@@ -238,6 +239,7 @@ class FileMemory:
             await asyncio.to_thread(self.links.close)
             self.links = None
         await asyncio.to_thread(self.tool_results.cleanup)
+        await asyncio.to_thread(tighten_derived, self.layout.root)  # the index's new files too
         self.conversation.lock.release()
         return lines
 

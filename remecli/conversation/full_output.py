@@ -14,13 +14,17 @@ import re
 import uuid
 from pathlib import Path
 
+from remecli.notes.redact import redact_text
+
 FULL_OUTPUT_PREFIX = "[Full output saved to: "
 _REFERENCE = re.compile(re.escape(FULL_OUTPUT_PREFIX) + r"(?P<path>[^\]\n]+)\]")
 SPOOL_SUFFIX = ".full.txt"
 
 
 class FullOutputSpool:
-    """Writes a byte stream to a file, keeping the first `max_bytes` and counting the rest."""
+    """Collects a byte stream, keeping the first `max_bytes` and counting the rest; the kept
+    part reaches the file only when it is kept, with its secrets redacted (never the raw bytes).
+    """
 
     def __init__(self, folder: Path, max_bytes: int) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -28,14 +32,14 @@ class FullOutputSpool:
         self.max_bytes = max_bytes
         self.kept = 0
         self.total = 0
-        self._file = open(self.path, "wb")  # noqa: SIM115 (closed in finish)
+        self._data = bytearray()
 
     def feed(self, chunk: bytes) -> None:
         """Add output; past the cap it is only counted."""
         self.total += len(chunk)
         room = self.max_bytes - self.kept
         if room > 0:
-            self._file.write(chunk[:room])
+            self._data += chunk[:room]
             self.kept += min(room, len(chunk))
 
     @property
@@ -44,13 +48,21 @@ class FullOutputSpool:
         return self.total > self.kept
 
     def finish(self, keep: bool) -> Path | None:
-        """Close the file; keep it (return its path) or delete it."""
-        self._file.close()
-        if keep:
-            return self.path
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
-        return None
+        """Write the kept output (redacted, 0600) and return its path, or drop it (None; also
+        when the file cannot be written)."""
+        data, self._data = bytes(self._data), bytearray()
+        if not keep:
+            return None
+        text = redact_text(data.decode("utf-8", errors="surrogateescape"))
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(text.encode("utf-8", errors="surrogateescape"))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            return None
+        return self.path
 
     def reference(self) -> str:
         """The line telling the model (and the store) where the full output is."""

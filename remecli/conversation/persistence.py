@@ -3,14 +3,18 @@
 `sessions/<id>.state.json` holds the agent state (exactly what the model sees: context and
 summary) and the session marks; it is replaced atomically after each turn. If it is missing or
 unreadable, the context is rebuilt from the transcript: every message minus the blocks covered
-by checkpoints, with the last checkpoint's summary.
+by checkpoints, with the last checkpoint's summary. Both are redacted before they are written
+(the state file's every string, like the transcript's records): no secret is kept on disk.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
@@ -18,10 +22,12 @@ from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm.blocks import block_key
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
+from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
 
 STATE_FILE_VERSION = 1
+_KEPT_OUTPUT = re.compile(r"tool_result/([0-9a-f]{32}(?:\.full)?\.txt)")
 
 
 @dataclass
@@ -53,20 +59,39 @@ def write_state(
         "agent_state": agent_state,
         "session": session_state,
     }
-    text = json.dumps(payload, ensure_ascii=False)
+    text = json.dumps(redact_data(payload), ensure_ascii=False)
     atomic_write_text(working_dir.state_file(session_id), text, new_mode=PRIVATE_FILE_MODE)
 
 
 def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
-    """Remove the transcript and state file of a conversation; names of removed files."""
+    """Remove a conversation (`/clear`): its transcript and state file, the tool outputs it
+    kept in `tool_result/` and its checkpoints; names of the removed files and folders. (The
+    search index forgets the transcript when its watcher sees it go.)"""
     removed = []
-    for path in (working_dir.transcript_file(session_id), working_dir.state_file(session_id)):
+    transcript = working_dir.transcript_file(session_id)
+    kept_outputs = _kept_outputs(working_dir, transcript)
+    for path in (transcript, working_dir.state_file(session_id), *kept_outputs):
         try:
             path.unlink()
             removed.append(path.name)
         except FileNotFoundError:
             continue
+    checkpoints = working_dir.checkpoints_dir / session_id
+    if session_id.strip(".") and "/" not in session_id and checkpoints.is_dir():
+        shutil.rmtree(checkpoints, ignore_errors=True)
+        removed.append(f"{checkpoints.parent.name}/{checkpoints.name}")
     return removed
+
+
+def _kept_outputs(working_dir: WorkingDir, transcript: Path) -> list[Path]:
+    """The files of `tool_result/` that a transcript names (offloaded or whole outputs)."""
+    try:
+        text = transcript.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    folder = working_dir.tool_result_dir
+    names = set(_KEPT_OUTPUT.findall(text))
+    return [folder / name for name in sorted(names)]
 
 
 def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:

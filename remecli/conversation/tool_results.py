@@ -21,6 +21,7 @@ from typing import Any
 from remecli.conversation.full_output import full_output_file
 from remecli.llm.blocks import output_text
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.notes.redact import redact_text
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ class ToolResultStore:
             whole = full.read_bytes().decode("utf-8", errors="replace")
             body = f"{text.splitlines()[0]}\n(the whole output as the tool produced it)\n\n{whole}"
         record = f"tool: {tool_name}\ncreated: {created}\n\n{body}"
-        atomic_write_text(path, record, new_mode=PRIVATE_FILE_MODE)
+        atomic_write_text(path, redact_text(record), new_mode=PRIVATE_FILE_MODE)  # no secret kept
         return path
 
     def saved_file(self, kept: str) -> Path | None:

@@ -10,7 +10,9 @@ One JSON object per line:
 Records are appended whole: one `write` per batch, newline-terminated, fsynced; a failed
 write (disk full) is cut back off. A torn tail left by a crash is terminated before the next
 append, so it never glues onto a new record, and readers skip it (also one cut inside a
-multi-byte character), naming the file in the log.
+multi-byte character), naming the file in the log. Every string of a record is redacted
+(`notes.redact.redact_data`) before it is written: a secret typed, read or printed in the
+conversation never reaches the file (the live conversation keeps it until it is saved).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +91,9 @@ class Transcript:
         """
         if not records:
             return
-        payload = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode()
+        payload = "".join(
+            json.dumps(redact_data(r), ensure_ascii=False) + "\n" for r in records
+        ).encode()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:

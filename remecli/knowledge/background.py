@@ -27,6 +27,7 @@ from remecli.knowledge.summarizer import Summarizer, SummaryResult
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
+from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
 
@@ -337,7 +338,8 @@ class SummaryTasks:
 
 # ------------------------------------------------------------------- records
 def _write_record(path: Path, record: dict) -> None:
-    atomic_write_text(path, json.dumps(record, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
+    text = json.dumps(redact_data(record), ensure_ascii=False)  # a pending summary: no secret
+    atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
 
 
 def _remove(path: Path) -> None:

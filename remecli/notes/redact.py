@@ -11,9 +11,11 @@ changes nothing.
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 PLACEHOLDER = "[REDACTED:{kind}]"
 
@@ -23,6 +25,12 @@ _TOKEN_PATTERNS: list[tuple[str, str]] = [
         "private_key",
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
         r"[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    # a block cut before its END line (a truncated `cat id_rsa`): the header and its body lines
+    (
+        "private_key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*\r?\n[ \t]*"
+        r"(?:[\w-]+: [^\n]*|[A-Za-z0-9+/=]{8,}))*",
     ),
     ("anthropic_key", r"(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}"),
     ("openai_key", r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
@@ -47,7 +55,7 @@ _PASSWORD_LABELS = r"password|passwd|passphrase|pwd|db_pass(?:word)?|[\w-]*_pass
 _SECRET_LABELS = (
     r"aws_secret_access_key|aws_secret_key|secret_access_key|secret_key|client_secret|"
     r"api[_-]?key|api[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|"
-    r"private[_-]?key|app[_-]?secret|secret"
+    r"private[_-]?key|app[_-]?secret|secret|token|[\w-]*_token|[\w-]*_secret|[\w-]*api_?key"
 )
 _VALUE = r"(?:(?P<quote>[\"'`])(?P<quoted>[^\"'`\n]+)(?P=quote)|(?P<bare>[^\s\"'`,;]+))"
 _ASSIGN = r"[\"']?[ \t]*(?:[:=]|=>|：)[ \t]*"
@@ -141,6 +149,7 @@ def _redact_aws_secrets(text: str, kinds: list[str]) -> str:
         if not mixed or not any(low <= match.start() <= high for low, high in near):
             return value
         kinds.append("aws_secret_key")
+        _remember(value, "aws_secret_key")
         return PLACEHOLDER.format(kind="aws_secret_key")
 
     return _AWS_SECRET.sub(replace, text)
@@ -161,6 +170,56 @@ def _redact_password_sentences(text: str, kinds: list[str]) -> str:
     return _PASSWORD_SENTENCE.sub(replace, text)
 
 
+# "my api token is …" / "the secret key was …": a labelled key in a sentence (16+ characters
+# mixing letters with digits or symbols, so "the token is stored in vault" keeps its words).
+_KEY_SENTENCE = re.compile(
+    r"(?i)(?<![\w-])(?:token|api[ _-]?key|secret(?:[ _-]?key)?|access[ _-]?key|client secret)"
+    r"\s+(?:is|was|=|是)\s+(?:now\s+)?"
+    r"(?:(?P<quote>[\"'`])(?P<quoted>[^\"'`\n]+)(?P=quote)|(?P<bare>[^\s\"'`]*[^\s\"'`.,;:!?)]))"
+)
+
+
+def _redact_key_sentences(text: str, kinds: list[str]) -> str:
+    def replace(match: re.Match[str]) -> str:
+        group = "quoted" if match.group("quoted") is not None else "bare"
+        value = match.group(group)
+        if not _plausible_key(value) or "[REDACTED:" in value:
+            return match.group(0)
+        return _replace(match, "secret", kinds, group)
+
+    return _KEY_SENTENCE.sub(replace, text)
+
+
+# A `.env` / shell line `NAME=value` whose NAME says it holds a secret: a word of it is
+# SECRET, TOKEN, PASSWORD, … or it ends in KEY (API_KEY, STRIPE_KEY; not KEY_ID or KEY_PATH).
+_ENV_LINE = re.compile(
+    r"(?m)^(?P<lead>[ \t]*(?:export[ \t]+)?)(?P<label>[A-Z][A-Z0-9_]*)[ \t]*=[ \t]*"
+    r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\n]*)(?P=quote)|(?P<bare>[^\s#\"']+))"
+)
+_ENV_SECRET_WORDS = frozenset(
+    {"SECRET", "SECRETS", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "PASS", "PW"}
+    | {"CREDENTIAL", "CREDENTIALS", "APIKEY", "PRIVATE", "SALT", "DSN"}
+)
+_ENV_PASSWORD_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "PASS", "PW"})
+
+
+def _redact_env_lines(text: str, kinds: list[str]) -> str:
+    def replace(match: re.Match[str]) -> str:
+        words = match.group("label").split("_")
+        group = "quoted" if match.group("quoted") is not None else "bare"
+        value = match.group(group)
+        if not (_ENV_SECRET_WORDS.intersection(words) or words[-1].endswith("KEY")):
+            return match.group(0)
+        password = bool(_ENV_PASSWORD_WORDS.intersection(words))
+        if "[REDACTED:" in value or not _plausible_password(value):
+            return match.group(0)
+        if not password and (value.isdigit() or len(value) < 8):
+            return match.group(0)  # MAX_TOKENS=4096, TOKEN_TTL=3600
+        return _replace(match, "password" if password else "secret", kinds, group)
+
+    return _ENV_LINE.sub(replace, text)
+
+
 @dataclass
 class Redaction:
     """The redacted text and the kinds of secret found, in order of appearance (with repeats)."""
@@ -177,13 +236,19 @@ class Redaction:
 def redact_secrets(text: str) -> Redaction:
     """Replace every secret in `text` with `[REDACTED:<kind>]`; the rest is kept verbatim."""
     kinds: list[str] = []
+    if _KNOWN:
+        text = _redact_known(text, kinds)
     for kind, pattern in _COMPILED:
         if any(needle in text for needle in _TOKEN_NEEDLES[kind]):
             text = pattern.sub(functools.partial(_replace, kind=kind, kinds=kinds), text)
     text = _redact_aws_secrets(text, kinds)
+    if "=" in text:
+        text = _redact_env_lines(text, kinds)
     lowered = text.lower()
     if any(needle in lowered for needle in _LABEL_NEEDLES["password"]):
         text = _redact_password_sentences(text, kinds)
+    if any(needle in lowered for needle in _LABEL_NEEDLES["secret"]):
+        text = _redact_key_sentences(text, kinds)
     for kind, pattern, plausible in _LABELLED:
         if not any(needle in lowered for needle in _LABEL_NEEDLES[kind]):
             continue
@@ -192,11 +257,33 @@ def redact_secrets(text: str) -> Redaction:
     return Redaction(text, kinds)
 
 
+# Secrets found so far in this process (in memory only): a value once found by its format or
+# label is replaced wherever it turns up later, also bare ("your .env has tok3n…" in a reply).
+_KNOWN: dict[str, str] = {}
+_KNOWN_MIN_LENGTH = 8  # shorter values are too likely to be ordinary words
+_KNOWN_MAX = 2_000
+
+
+def _remember(value: str, kind: str) -> None:
+    if len(value) >= _KNOWN_MIN_LENGTH and len(_KNOWN) < _KNOWN_MAX and "[REDACTED:" not in value:
+        _KNOWN.setdefault(value, kind)
+
+
+def _redact_known(text: str, kinds: list[str]) -> str:
+    for value, kind in list(_KNOWN.items()):
+        if value in text:
+            kinds.extend([kind] * text.count(value))
+            text = text.replace(value, PLACEHOLDER.format(kind=kind))
+    return text
+
+
 def _replace(match: re.Match[str], kind: str, kinds: list[str], group: str = "secret") -> str:
     kinds.append(kind)
     placeholder = PLACEHOLDER.format(kind=kind)
     if group not in match.re.groupindex:
+        _remember(match.group(0), kind)
         return placeholder
+    _remember(match.group(group), kind)
     start, end = match.span(group)
     whole = match.group(0)
     offset = match.start()
@@ -212,3 +299,51 @@ def _replace_labelled(
     if kind == "secret" and "aws" in match.group("label").lower():
         kind = "aws_secret_key"
     return _replace(match, kind, kinds, group)
+
+
+def redact_text(text: str) -> str:
+    """`text` as it may be stored: every secret replaced."""
+    return redact_secrets(text).text if text else text
+
+
+def redact_data(value: Any) -> Any:
+    """A JSON-like value with the secrets in every string replaced (dicts, their keys, lists
+    and tuples walked; other values returned as they are)."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, dict):
+        return {redact_data(key): redact_data(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_data(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(redact_data(item) for item in value)
+    return value
+
+
+def holds_secret(data: bytes | str) -> bool:
+    """True when `data` (bytes decoded with replacement) holds something `redact_secrets` would
+    replace: what must not be copied anywhere remecli keeps files."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return redact_secrets(text).changed
+
+
+def install_log_redaction() -> None:
+    """Make every log record redacted when it is made (message, arguments and traceback), for
+    every handler and logger of the process; installing it twice changes nothing."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "redacts", False):
+        return
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: logging reports it when the record is emitted
+            return record
+        record.msg, record.args = redact_text(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = redact_text(logging.Formatter().formatException(record.exc_info))
+        return record
+
+    factory.redacts = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)

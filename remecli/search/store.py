@@ -3,21 +3,31 @@
 Besides text and lines a chunk row keeps its source ("notes" / "transcript"), session id, day
 (YYYYMMDD, 0 = undated) and frontmatter (`info`, JSON); a file row may keep a `resume` JSON
 (where an append-only transcript can be read on from).
+
+What is indexed is redacted first (`redacted_chunk`: text, headings and frontmatter fields), so
+neither the chunk store nor the keyword index holds a secret even when a file on disk does (a
+hand edit). Deleted rows are overwritten (`secure_delete`) and `forget_deleted` moves them out of
+the write-ahead log too: a cleared conversation leaves no copy in `chunks.sqlite-wal`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from remecli.notes.redact import redact_text
 from remecli.search.types import Chunk
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -50,9 +60,11 @@ class ChunkStore:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        _create_private(path)  # SQLite gives its -wal and -shm files the database's mode
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA secure_delete=ON")  # a deleted chunk's text is zeroed
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
 
@@ -166,6 +178,20 @@ class ChunkStore:
                 new_ids.append(int(cursor.lastrowid or 0))
         return new_ids
 
+    def forget_deleted(self) -> bool:
+        """Move what was deleted out of the write-ahead log too (checkpoint, then truncate the
+        log), so no copy of a removed file's text stays in `chunks.sqlite-wal`. False when a
+        reader in another process kept part of the log (the next call finishes it)."""
+        with self._lock:
+            try:
+                busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.OperationalError as exc:
+                log.warning("could not checkpoint the index's write-ahead log: %s", exc)
+                return False
+        if busy:
+            log.info("index write-ahead log still in use by a reader; truncated on a later sync")
+        return not busy
+
     def without_vectors(self) -> list[StoredChunk]:
         """Chunks that still need an embedding."""
         with self._lock:
@@ -267,6 +293,41 @@ class ChunkStore:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by the user only (an existing one is tightened); a
+    path that cannot be opened so is left to SQLite, which says what is wrong with it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    except OSError:
+        return
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def redacted_chunk(chunk: Chunk) -> Chunk:
+    """`chunk` as it may be indexed: secrets in its text, headings, name, description and tags
+    replaced (the same chunk when it holds none)."""
+    text, name, description = (redact_text(v) for v in (chunk.text, chunk.name, chunk.description))
+    headings = tuple(redact_text(h) for h in chunk.headings)
+    tags = tuple(redact_text(t) for t in chunk.tags)
+    if (text, headings, name, description, tags) == (
+        chunk.text,
+        chunk.headings,
+        chunk.name,
+        chunk.description,
+        chunk.tags,
+    ):
+        return chunk
+    return replace(
+        chunk, text=text, headings=headings, name=name, description=description, tags=tags
+    )
 
 
 def day_number(date: str) -> int:

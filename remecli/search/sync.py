@@ -28,7 +28,7 @@ from remecli.search.embedders import Embedder
 from remecli.search.embedding_sync import embed_missing
 from remecli.search.keyword import KeywordDoc
 from remecli.search.parts import IndexParts
-from remecli.search.store import StoredChunk, day_number
+from remecli.search.store import StoredChunk, day_number, redacted_chunk
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.transcripts import ReadState, chunk_turns, read_turns
 from remecli.search.types import Chunk, SyncReport
@@ -226,6 +226,8 @@ class Syncer:
         parts.keyword.replace(batch.remove_paths, batch.add, batch.remove_ids)
         for row in batch.files:
             parts.store.set_file(*row)
+        if batch.remove_paths:  # a deleted file (a cleared conversation) leaves no copy behind
+            parts.store.forget_deleted()
         batch.clear()
 
     def _apply(
@@ -243,7 +245,7 @@ class Syncer:
             old_by_key.setdefault((stored.text_hash, stored.chunk.headings), []).append(stored)
         moved: list[tuple[int, int, int]] = []
         add: list[tuple[Chunk, str]] = []
-        for chunk in chunks:
+        for chunk in map(redacted_chunk, chunks):  # what is indexed holds no secret
             key = chunk_key(chunk)
             same = old_by_key.get((key, chunk.headings))
             if same:

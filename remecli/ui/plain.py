@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -169,7 +170,7 @@ def run_repl(settings: Settings) -> int:
         if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
             os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))
         prompt: PromptSession = PromptSession(
-            history=FileHistory(str(history_file)),
+            history=_redacting_history(FileHistory, history_file),
             completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
         )
         typed: list[str] = []  # lines of this conversation (/clear forgets them)
@@ -209,16 +210,29 @@ def run_repl(settings: Settings) -> int:
     return asyncio.run(main())
 
 
+def _redacting_history(file_history: type[Any], path: Path) -> Any:
+    """prompt-toolkit's `FileHistory` on `path` that stores each line with its secrets
+    redacted (↑ in this run still recalls what was typed)."""
+    from remecli.notes.redact import redact_text
+
+    class RedactingFileHistory(file_history):
+        def store_string(self, string: str) -> None:
+            super().store_string(redact_text(string))
+
+    return RedactingFileHistory(str(path))
+
+
 def forget_history_lines(path: Path, typed: list[str]) -> None:
     """Drop the entries typed in this conversation from prompt-toolkit's history file
-    (`# time` then `+line` lines per entry), rewritten atomically."""
+    (`# time` then `+line` lines per entry, stored redacted), rewritten atomically."""
     from remecli.notes.atomic_write import atomic_write_text
+    from remecli.notes.redact import redact_text
 
     try:
         blocks = path.read_text(encoding="utf-8").split("\n\n")
     except OSError:
         return
-    remaining = list(typed)
+    remaining = [redact_text(line) for line in typed]
     kept: list[str] = []
     for block in reversed(blocks):
         entry = "\n".join(line[1:] for line in block.splitlines() if line.startswith("+"))

@@ -36,9 +36,9 @@ def test_everything_about_a_conversation_is_private(tmp_path: Path) -> None:
     assert _mode(setup_logging(settings, cwd=tmp_path)) == 0o600
 
 
-def test_an_existing_working_dir_keeps_its_mode(tmp_path: Path) -> None:
+def test_an_existing_working_dir_others_could_read_is_made_private(tmp_path: Path) -> None:
     root = tmp_path / "notes"
     root.mkdir(mode=0o755)
     root.chmod(0o755)
     Locations(root).ensure()
-    assert _mode(root) == 0o755  # the user's own folder: not ours to change
+    assert _mode(root) == 0o700  # it holds conversations (issue 25.9: tightened, and logged)

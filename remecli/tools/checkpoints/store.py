@@ -8,7 +8,8 @@ Layout under the working dir (outside the user's git history, never in the works
 
 A manifest lists, per workspace-relative path, the content hash before the reply's first change
 and after its last one (`None`: the file did not exist), so a reply can be shown as a diff and
-undone, and an undo can tell that a file changed again since.
+undone, and an undo can tell that a file changed again since. A file holding a secret (a `.env`,
+a key) is never copied here (`HoldsSecret`): it is noted as changed without its content.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.redact import holds_secret, redact_text
 
 MANIFEST = "manifest.json"
 OBJECTS = "objects"
@@ -56,6 +58,7 @@ class ReplyRecord:
 
     def to_json(self) -> str:
         data = asdict(self)
+        data["message"] = redact_text(self.message)  # the typed message: no secret kept
         data["changes"] = [asdict(change) for change in self.changes.values()]
         return json.dumps(data, ensure_ascii=False, indent=1)
 
@@ -85,9 +88,12 @@ class CheckpointStore:
         return self._object_path(digest).is_file()
 
     def put_bytes(self, data: bytes) -> str:
-        """Keep `data`; returns its hash (stored once however often it is put)."""
+        """Keep `data`; returns its hash (stored once however often it is put). `HoldsSecret`
+        when it holds a secret: no copy of it is kept."""
         digest = content_hash(data)
         if not self.has(digest):
+            if b"\0" not in data[:8192] and holds_secret(data):
+                raise HoldsSecret("it holds a secret (API key, token or password); not copied")
             _write_object(self._object_path(digest), data)
         return digest
 
@@ -163,6 +169,10 @@ class CheckpointStore:
     def remove_all(self) -> None:
         """Delete every checkpoint (tests, a user's clean-up)."""
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+class HoldsSecret(OSError):
+    """A file's content was not kept because it holds a secret."""
 
 
 def _write_object(path: Path, data: bytes) -> None:

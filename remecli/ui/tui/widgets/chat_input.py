@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from remecli.notes.atomic_write import atomic_write_text
+from remecli.notes.redact import redact_text
 
 HISTORY_LIMIT = 1_000
 PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
@@ -52,7 +53,7 @@ class InputHistory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
                 with os.fdopen(fd, "a", encoding="utf-8") as fh:  # what was typed: private
-                    fh.write(json.dumps(text, ensure_ascii=False) + "\n")
+                    fh.write(_stored(text) + "\n")
             except OSError:  # history is a convenience: never let it break the prompt
                 self.path = None
 
@@ -71,7 +72,7 @@ class InputHistory:
             return len(typed)
         lines = _read_lines(self.path)
         for text in reversed(typed):
-            encoded = json.dumps(text, ensure_ascii=False)
+            encoded = _stored(text)
             for i in range(len(lines) - 1, -1, -1):
                 if lines[i] == encoded:
                     del lines[i]
@@ -81,6 +82,12 @@ class InputHistory:
         except OSError:
             self.path = None
         return len(typed)
+
+
+def _stored(text: str) -> str:
+    """A typed line as the history file keeps it: JSON, secrets redacted (the prompt's own
+    history in memory keeps what was typed until remecli exits)."""
+    return json.dumps(redact_text(text), ensure_ascii=False)
 
 
 def _read_lines(path: Path) -> list[str]:
