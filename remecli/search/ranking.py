@@ -76,36 +76,31 @@ def to_result(chunk: Chunk, score: float, signals: list[str]) -> SearchResult:
     )
 
 
-def weigh_transcripts(
-    found: Candidates, transcript_ids: set[int], weight: float
-) -> dict[int, float]:
-    """Apply the transcript weight: BM25 scores scaled (and re-sorted) in place; returns the
-    factors of the normalized vector scores."""
-    if weight == 1.0 or not transcript_ids:
-        return {}
-    keyword = [(i, s * weight if i in transcript_ids else s) for i, s in found.keyword]
-    if found.keyword_floor:
-        found.keyword_floor = min(found.keyword_floor, min(s for _, s in keyword))
-    found.keyword = sorted(keyword, key=lambda item: -item[1])
-    return {i: weight for i in transcript_ids}
-
-
 def fused_candidates(
     found: Candidates, settings: SearchSettings, transcript_ids: set[int] | None = None
 ) -> list[Fused]:
-    """Both sides' candidates fused per settings, best first (`transcript_ids`: which
-    candidates are transcript chunks, weighed by `settings.transcript_weight`)."""
-    factors = weigh_transcripts(found, transcript_ids or set(), settings.transcript_weight)
-    return fuse(
+    """Both sides' candidates fused per settings, best first. A transcript chunk's fused score
+    is then scaled by `settings.transcript_weight` (`transcript_ids`: which candidates are
+    transcript chunks): both sides alike, so a memory of transcripts only ranks as with 1.0
+    (scaling one side before fusion let min-max undo it on BM25 alone, which quietly cut the
+    vector side's weight to 0.6 of its share there)."""
+    fused = fuse(
         found.vector,
         found.keyword,
         settings.fusion,
         settings.vector_weight,
         found.rescored,
         settings.normalization,
-        factors,
+        None,
         (found.vector_floor, found.keyword_floor),
     )
+    weight = settings.transcript_weight
+    if weight == 1.0 or not transcript_ids:
+        return fused
+    for item in fused:
+        if item.chunk_id in transcript_ids:
+            item.score *= weight
+    return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
 
 
 def select(
