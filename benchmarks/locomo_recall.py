@@ -226,6 +226,9 @@ def main() -> int:
     )
     parser.add_argument("--as", dest="form", choices=("notes", "transcripts"), default="notes")
     parser.add_argument("--variant", action="append", default=[], help="name:key=value,...")
+    parser.add_argument(
+        "--depth", type=int, default=0, help="also print the hybrid baseline's all@DEPTH"
+    )
     args = parser.parse_args()
     if not args.data.is_file():
         print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
@@ -251,6 +254,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
     # sums[mode][category] = [n, any5, all5, any10, all10]
     sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
     stats = {"repaired": 0, "dropped": 0, "questions_without_evidence": 0}
+    depth_sums: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     started = time.perf_counter()
     index_seconds = 0.0
     chunks = 0
@@ -274,6 +278,11 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
                 stats["questions_without_evidence"] += 1
                 continue
             evidence = [where[d] for d in evidence_ids]
+            if args.depth:
+                deep = search_variant(index, qa["question"], args.depth, 0.0, overrides=PLAIN)
+                hits = [(r.path, r.start_line, r.end_line) for r in deep]
+                depth_sums[qa["category"]][0] += 1
+                depth_sums[qa["category"]][1] += all(covered(hits, evidence))
             for mode, hits in search_modes(index, tool, qa["question"], variants).items():
                 row = sums[mode][qa["category"]]
                 hit5, hit10 = covered(hits[:5], evidence), covered(hits[:10], evidence)
@@ -286,6 +295,8 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
         print(f"  {sample['sample_id']}: {len(where)} turns indexed", file=sys.stderr)
     stats["chunk_lines"] = chunk_lines
     report(sums, stats, chunks, index_seconds, time.perf_counter() - started, settings, args, modes)
+    for category, (n, hit) in sorted(depth_sums.items()):
+        print(f"hybrid all@{args.depth}, category {category}: {hit / n:.3f} ({n} questions)")
     return 0
 
 
@@ -339,6 +350,8 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, mo
     if args.form != "notes":
         command += f" --as {args.form}"
     command += "".join(f" --variant {v}" for v in args.variant)
+    if args.depth:
+        command += f" --depth {args.depth}"
     if args.conversations:
         command += f" --conversations {args.conversations}"
     if args.limit:

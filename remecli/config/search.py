@@ -48,7 +48,7 @@ class SearchSettings(SettingsSection, frozen=True):
     candidate_multiplier: int = Field(default=4, ge=1)
     # Diversity across files (sessions): a hit loses this much of its fused score for each
     # better hit already taken from the same file, so the top k gathers pieces from several.
-    file_diversity: float = Field(default=0.1, ge=0, le=1)
+    file_diversity: float = Field(default=0.0, ge=0, le=1)
     # Multi-part questions ("X and Y", two clauses) also search each part, and the best
     # hits of every part are interleaved with the whole question's.
     query_parts: bool = False
