@@ -2,19 +2,25 @@
 
 Each LoCoMo session becomes one Markdown file (`memory/session_NN.md`, one turn per line) in a
 working dir per conversation; every question is searched and a hit counts when a returned line
-range covers an evidence turn. Reports evidence any@5/all@5/any@10/all@10 per category for
-BM25-only, vector-only and hybrid (weighted and RRF), categories 1-4 aggregated.
+range covers an evidence turn. Reports evidence any@5/all@5/any@10/all@10 per LoCoMo category
+(multi-hop = 1 on its own) and for categories 1-4, every mode on the same chunks of the same
+index: the two baselines (`bm25` = remecli's BM25 alone, `hybrid` = BM25 + vectors, both without
+file diversity and sub-queries), `vector` alone, `bm25+` (keyword only at the default
+diversity and sub-queries: the defaults minus the vector side) and `defaults` (the agent's
+`memory_search` tool at the default settings).
 
     PYTHONPATH=. python benchmarks/locomo_recall.py [--data PATH] [--workdir DIR]
         [--conversations 0-4|5-9|0,3,7] [--limit N] [--as notes|transcripts]
         [--variant NAME:key=value,key=value ...] [--backend local|none]
 
-`--conversations` selects conversations by index (0-9), so decisions can be made on a dev split
-(0-4) and checked on a held-out test split (5-9). `--as transcripts` writes each session as
-`sessions/session_NN.jsonl` (one message record per turn, as the app's transcript does) instead of
-Markdown notes: the realistic case where nothing was summarized yet. `--variant` adds a hybrid
-mode with search settings changed (e.g. `w05:vector_weight=0.5`, `max:normalization=max`,
-`cm8:candidate_multiplier=8`, `rrf5:fusion=rrf,vector_weight=0.5`).
+`--conversations` selects conversations by index (0-9): decisions are made on the dev split
+(0-4) and checked on the held-out split (5-9). `--workdir` keeps the working dirs (and the
+embedding cache in them) between runs; without it each run works in a fresh temporary folder
+that is deleted at the end. `--as transcripts` writes each session as
+`sessions/session_NN.jsonl` (one message record per turn, as the app's transcript does) instead
+of Markdown notes: the realistic case where nothing was summarized yet. `--variant` adds a mode
+with search settings changed (e.g. `w07:vector_weight=0.7`, `d0:file_diversity=0`,
+`rrf:fusion=rrf`).
 
 Evaluation only: LoCoMo is CC BY-NC 4.0; nothing from it is copied into the project.
 """
@@ -26,8 +32,8 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -48,7 +54,8 @@ CATEGORY_NAMES = {
     4: "single-hop",
     5: "adversarial",
 }
-MODES = ("bm25", "vector", "hybrid-weighted", "hybrid-rrf", "tool(default)")
+PLAIN = {"file_diversity": 0.0, "query_parts": False}  # the baselines: no new ranking
+MODES = ("bm25", "hybrid", "vector", "bm25+", "defaults")
 _DIA = re.compile(r"D:?(\d+):0*(\d+)")
 
 
@@ -184,12 +191,12 @@ def chunk_line_total(index: MemoryIndex) -> int:
 def search_modes(
     index: MemoryIndex, tool, question: str, variants: dict[str, dict]
 ) -> dict[str, list[tuple[str, int, int]]]:
-    """Top-10 (path, start, end) per retrieval mode."""
+    """Top-10 (path, start, end) per retrieval mode, all on the same index."""
     runs: dict[str, dict] = {
-        "bm25": dict(use_vector=False),
-        "vector": dict(use_keyword=False),
-        "hybrid-weighted": dict(method="weighted"),
-        "hybrid-rrf": dict(method="rrf"),
+        "bm25": dict(use_vector=False, overrides=PLAIN),
+        "hybrid": dict(overrides=PLAIN),
+        "vector": dict(use_keyword=False, overrides=PLAIN),
+        "bm25+": dict(use_vector=False),
     }
     runs.update({name: dict(overrides=o) for name, o in variants.items()})
     out = {}
@@ -197,7 +204,7 @@ def search_modes(
         results = search_variant(index, question, 10, 0.0, **kwargs)
         out[mode] = [(r.path, r.start_line, r.end_line) for r in results]
     response = asyncio.run(tool.call(query=question, max_results=10, min_score=0.0))
-    out["tool(default)"] = [
+    out["defaults"] = [
         (r["path"], r["start_line"], r["end_line"]) for r in json.loads(response.content[0].text)
     ]
     return out
@@ -206,24 +213,34 @@ def search_modes(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/remecli-locomo-bench"))
+    parser.add_argument(
+        "--workdir", type=Path, default=None, help="keep working dirs here (default: a temp dir)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
     parser.add_argument(
         "--conversations", default="", help="conversation indexes, e.g. 0-4 (dev) or 5-9 (test)"
     )
-    parser.add_argument("--fresh", action="store_true", help="delete --workdir first")
     parser.add_argument("--backend", default="local", help="search.embedding.backend")
     parser.add_argument(
         "--local-model", default="", help="search.embedding.local_model (default: the setting's)"
     )
     parser.add_argument("--as", dest="form", choices=("notes", "transcripts"), default="notes")
     parser.add_argument("--variant", action="append", default=[], help="name:key=value,...")
+    parser.add_argument(
+        "--depth", type=int, default=0, help="also print the hybrid baseline's all@DEPTH"
+    )
     args = parser.parse_args()
     if not args.data.is_file():
         print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
         return 0
-    if args.fresh:
-        shutil.rmtree(args.workdir, ignore_errors=True)
+    if args.workdir is None:
+        with tempfile.TemporaryDirectory(prefix="remecli-locomo-") as folder:
+            return run(args, Path(folder))
+    return run(args, args.workdir)
+
+
+def run(args: argparse.Namespace, workdir: Path) -> int:
+    """Index every selected conversation under `workdir`, search every question, report."""
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     samples = [samples[k] for k in parse_selection(args.conversations, len(samples))]
     if args.limit:
@@ -237,12 +254,13 @@ def main() -> int:
     # sums[mode][category] = [n, any5, all5, any10, all10]
     sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
     stats = {"repaired": 0, "dropped": 0, "questions_without_evidence": 0}
+    depth_sums: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     started = time.perf_counter()
     index_seconds = 0.0
     chunks = 0
     chunk_lines = 0
     for sample in samples:
-        working_dir = args.workdir / sample["sample_id"]
+        working_dir = workdir / sample["sample_id"]
         if args.form == "transcripts":
             where = write_transcripts(sample, working_dir)
         else:
@@ -260,6 +278,11 @@ def main() -> int:
                 stats["questions_without_evidence"] += 1
                 continue
             evidence = [where[d] for d in evidence_ids]
+            if args.depth:
+                deep = search_variant(index, qa["question"], args.depth, 0.0, overrides=PLAIN)
+                hits = [(r.path, r.start_line, r.end_line) for r in deep]
+                depth_sums[qa["category"]][0] += 1
+                depth_sums[qa["category"]][1] += all(covered(hits, evidence))
             for mode, hits in search_modes(index, tool, qa["question"], variants).items():
                 row = sums[mode][qa["category"]]
                 hit5, hit10 = covered(hits[:5], evidence), covered(hits[:10], evidence)
@@ -272,58 +295,63 @@ def main() -> int:
         print(f"  {sample['sample_id']}: {len(where)} turns indexed", file=sys.stderr)
     stats["chunk_lines"] = chunk_lines
     report(sums, stats, chunks, index_seconds, time.perf_counter() - started, settings, args, modes)
+    for category, (n, hit) in sorted(depth_sums.items()):
+        print(f"hybrid all@{args.depth}, category {category}: {hit / n:.3f} ({n} questions)")
     return 0
 
 
+def _rates(row: list[float]) -> str:
+    return "".join(f"{v / row[0]:>8.3f}" for v in row[1:]) if row[0] else ""
+
+
 def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, modes) -> None:
-    """Print the figures and the command to reproduce them."""
+    """Print the figures per mode and category, a summary, and the command to reproduce them."""
     average = stats["chunk_lines"] / chunks if chunks else 0.0
     print(
         f"\nLoCoMo evidence recall ({chunks} chunks, {average:.1f} lines on average; "
         f"conversations {args.conversations or 'all'}; chunk_tokens={settings.chunk_tokens}, "
-        f"overlap={settings.chunk_overlap}, default fusion={settings.fusion}, "
-        f"embedding backend={args.backend} {args.local_model}; written as {args.form})"
+        f"overlap={settings.chunk_overlap}, fusion={settings.fusion}, "
+        f"vector_weight={settings.vector_weight}, file_diversity={settings.file_diversity}, "
+        f"query_parts={settings.query_parts}, embedding backend={args.backend} "
+        f"{args.local_model}; written as {args.form})"
     )
     header = (
-        f"{'mode':<16}{'category':<14}{'n':>6}{'any@5':>8}{'all@5':>8}{'any@10':>8}{'all@10':>8}"
+        f"{'mode':<12}{'category':<14}{'n':>6}{'any@5':>8}{'all@5':>8}{'any@10':>8}{'all@10':>8}"
     )
-    print(header)
-    print("-" * len(header))
-    summary = []
+    print(header + "\n" + "-" * len(header))
+    totals: dict[str, list[float]] = {}
     for mode in modes:
         total = [0.0] * 5
         for category in sorted(sums[mode]):
             row = sums[mode][category]
             label = f"{category} {CATEGORY_NAMES.get(category, '')}"
-            print(
-                f"{mode:<16}{label:<14}{int(row[0]):>6}"
-                + "".join(f"{v / row[0]:>8.3f}" for v in row[1:])
-            )
+            print(f"{mode:<12}{label:<14}{int(row[0]):>6}{_rates(row)}")
             if category in (1, 2, 3, 4):
                 total = [a + b for a, b in zip(total, row, strict=True)]
-        if total[0]:
-            line = f"{mode:<16}{'1-4 all':<14}{int(total[0]):>6}" + "".join(
-                f"{v / total[0]:>8.3f}" for v in total[1:]
-            )
-            print(line)
-            summary.append(line)
-        print()
-    print("summary, categories 1-4:\n" + "\n".join(summary))
+        totals[mode] = total
+        print(f"{mode:<12}{'1-4 all':<14}{int(total[0]):>6}{_rates(total)}\n")
+    print("summary (any@10 / all@10; same chunks, same index for every mode):")
+    names = [f"{c} {CATEGORY_NAMES[c]}" for c in (1, 2, 3, 4)]
+    print(f"{'mode':<12}" + "".join(f"{n:>16}" for n in [*names, "1-4 all"]))
+    for mode in modes:
+        cells = []
+        for row in [*(sums[mode].get(c, [0.0] * 5) for c in (1, 2, 3, 4)), totals[mode]]:
+            cells.append(f"{row[3] / row[0]:.3f} / {row[4] / row[0]:.3f}" if row[0] else "-")
+        print(f"{mode:<12}" + "".join(f"{c:>16}" for c in cells))
     print(
         f"evidence strings repaired: {stats['repaired']}, dropped: {stats['dropped']}; "
         f"questions without usable evidence: {stats['questions_without_evidence']}"
     )
     print(f"indexing (incl. embedding): {index_seconds:.1f} s; whole run: {total_seconds:.1f} s")
-    print(
-        "reference (plain BM25, 5-line chunks, cat 1-4): any@10 0.852 / all@10 0.721; "
-        "target hybrid any@10 >= 0.95, all@10 >= 0.87"
-    )
-    command = f"PYTHONPATH=. python benchmarks/locomo_recall.py --workdir {args.workdir}"
+    print("goal at the defaults on conversations 5-9: any@10 >= 0.97, all@10 >= 0.90")
+    command = "PYTHONPATH=. python benchmarks/locomo_recall.py"
+    if args.workdir is not None:
+        command += f" --workdir {args.workdir}"
     if args.form != "notes":
         command += f" --as {args.form}"
     command += "".join(f" --variant {v}" for v in args.variant)
-    if args.fresh:
-        command += " --fresh"
+    if args.depth:
+        command += f" --depth {args.depth}"
     if args.conversations:
         command += f" --conversations {args.conversations}"
     if args.limit:

@@ -25,10 +25,12 @@ def search_variant(
     rescore: bool = True,
 ) -> list[SearchResult]:
     """`query` ranked with `method` (settings.fusion) and `overrides` (other search settings,
-    e.g. vector_weight, normalization, candidate_multiplier); `use_*` and `rescore` switch
-    parts off."""
+    e.g. vector_weight, normalization, candidate_multiplier, file_diversity, query_parts);
+    `use_*` and `rescore` switch parts off."""
     changes = {**(overrides or {}), **({"fusion": method} if method else {})}
-    settings = index.settings.model_copy(update=changes) if changes else index.settings
+    settings = index.settings
+    if changes:  # validated, so "query_parts=1" is a bool and a bad value is an error
+        settings = type(settings).model_validate({**settings.model_dump(), **changes})
     request = build_search_request(index.settings, query, max_results, min_score)
     variant = SearchVariant(settings, use_vector, use_keyword, rescore)
     return index.search_variant_blocking(request, variant)

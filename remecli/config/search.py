@@ -46,6 +46,12 @@ class SearchSettings(SettingsSection, frozen=True):
     vector_weight: float = Field(default=0.5, ge=0, le=1)
     normalization: Literal["min-max", "max"] = "min-max"
     candidate_multiplier: int = Field(default=4, ge=1)
+    # Diversity across files (sessions): a hit loses this much of its fused score for each
+    # better hit already taken from the same file, so the top k gathers pieces from several.
+    file_diversity: float = Field(default=0.0, ge=0, le=1)
+    # Multi-part questions ("X and Y", two clauses) also search each part, and the best
+    # hits of every part are interleaved with the whole question's.
+    query_parts: bool = False
     max_results: int = Field(default=5, ge=1)
     min_score: float = Field(default=0.0, ge=0)
     watch: bool = True

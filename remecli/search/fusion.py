@@ -114,3 +114,23 @@ def fuse(
             for chunk_id, value in extra.items():
                 fused.setdefault(chunk_id, Fused(chunk_id, 0.0)).score += share * value
     return sorted(fused.values(), key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+
+
+def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:
+    """The whole question's fused hits interleaved with its parts': the best of the whole, the
+    best of each part, the second of the whole, … (a chunk found again keeps its first place
+    and gains the signals). A score never exceeds the one before it, so the order holds."""
+    merged: dict[int, Fused] = {}
+    lists = [whole, *parts]
+    for depth in range(max(len(found) for found in lists)):
+        for found in lists:
+            if depth >= len(found):
+                continue
+            item = found[depth]
+            if item.chunk_id in merged:
+                known = merged[item.chunk_id]
+                known.signals = sorted(set(known.signals) | set(item.signals))
+                continue
+            ceiling = min((f.score for f in merged.values()), default=item.score)
+            merged[item.chunk_id] = Fused(item.chunk_id, min(item.score, ceiling), item.signals)
+    return list(merged.values())

@@ -1,4 +1,4 @@
-"""From candidates to results: fusion, the score floor, duplicates dropped, results built.
+"""From candidates to results: fusion, duplicates dropped, diversity across files, results.
 
 A duplicate is a hit whose words are mostly (`DUPLICATE_OVERLAP` of the smaller word set) those
 of a better hit, e.g. a note that quotes a transcript: only the better one is kept, so the same
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from remecli.config.search import SearchSettings
-from remecli.search.fusion import fuse
+from remecli.search.fusion import Fused, fuse
 from remecli.search.types import Chunk, SearchResult
 
 SNIPPET_CHARS = 700
@@ -76,32 +76,14 @@ def to_result(chunk: Chunk, score: float, signals: list[str]) -> SearchResult:
     )
 
 
-def weigh_transcripts(
-    found: Candidates, transcript_ids: set[int], weight: float
-) -> dict[int, float]:
-    """Apply the transcript weight: BM25 scores scaled (and re-sorted) in place; returns the
-    factors of the normalized vector scores."""
-    if weight == 1.0 or not transcript_ids:
-        return {}
-    keyword = [(i, s * weight if i in transcript_ids else s) for i, s in found.keyword]
-    if found.keyword_floor:
-        found.keyword_floor = min(found.keyword_floor, min(s for _, s in keyword))
-    found.keyword = sorted(keyword, key=lambda item: -item[1])
-    return {i: weight for i in transcript_ids}
-
-
-def rank(
-    found: Candidates,
-    get_chunks: Callable[[list[int]], dict[int, Chunk]],
-    settings: SearchSettings,
-    max_results: int,
-    min_score: float,
-    transcript_ids: set[int] | None = None,
-) -> list[SearchResult]:
-    """The best `max_results` distinct hits scoring at least `min_score` (fusion per settings;
-    `transcript_ids`: which candidates are transcript chunks, weighed by
-    `settings.transcript_weight`)."""
-    factors = weigh_transcripts(found, transcript_ids or set(), settings.transcript_weight)
+def fused_candidates(
+    found: Candidates, settings: SearchSettings, transcript_ids: set[int] | None = None
+) -> list[Fused]:
+    """Both sides' candidates fused per settings, best first. A transcript chunk's fused score
+    is then scaled by `settings.transcript_weight` (`transcript_ids`: which candidates are
+    transcript chunks): both sides alike, so a memory of transcripts only ranks as with 1.0
+    (scaling one side before fusion let min-max undo it on BM25 alone, which quietly cut the
+    vector side's weight to 0.6 of its share there)."""
     fused = fuse(
         found.vector,
         found.keyword,
@@ -109,25 +91,48 @@ def rank(
         settings.vector_weight,
         found.rescored,
         settings.normalization,
-        factors,
+        None,
         (found.vector_floor, found.keyword_floor),
     )
-    fused = [f for f in fused if f.score >= min_score]
+    weight = settings.transcript_weight
+    if weight == 1.0 or not transcript_ids:
+        return fused
+    for item in fused:
+        if item.chunk_id in transcript_ids:
+            item.score *= weight
+    return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+
+
+def select(
+    fused: list[Fused],
+    get_chunks: Callable[[list[int]], dict[int, Chunk]],
+    max_results: int,
+    diversity: float = 0.0,
+) -> list[SearchResult]:
+    """The best `max_results` distinct hits of `fused` (best first).
+
+    A near-duplicate of a better hit is dropped. With `diversity` > 0 each pick is the
+    candidate whose fused score minus `diversity` × (hits already taken from its file) is
+    highest, and that is its score, so scores still fall from the first hit down.
+    """
+    chunks = get_chunks([f.chunk_id for f in fused])
+    pool = [(item, chunks[item.chunk_id]) for item in fused if item.chunk_id in chunks]
     results: list[SearchResult] = []
     kept_words: list[set[str]] = []
-    step = max(max_results * 2, 10)
-    for first in range(0, len(fused), step):
-        window = fused[first : first + step]
-        chunks = get_chunks([f.chunk_id for f in window])
-        for item in window:
-            chunk = chunks.get(item.chunk_id)
-            if chunk is None:
-                continue
-            words = _words(chunk.text)
-            if is_duplicate(words, kept_words):
-                continue
-            kept_words.append(words)
-            results.append(to_result(chunk, item.score, item.signals))
-            if len(results) >= max_results:
-                return results
+    taken: dict[str, int] = {}
+
+    def adjusted(k: int) -> float:
+        item, chunk = pool[k]
+        return item.score - diversity * taken.get(chunk.path, 0)
+
+    while pool and len(results) < max_results:
+        best = max(range(len(pool)), key=adjusted) if diversity > 0 else 0
+        score = adjusted(best)
+        item, chunk = pool.pop(best)
+        words = _words(chunk.text)
+        if is_duplicate(words, kept_words):
+            continue
+        kept_words.append(words)
+        taken[chunk.path] = taken.get(chunk.path, 0) + 1
+        results.append(to_result(chunk, score, item.signals))
     return results

@@ -1,4 +1,9 @@
-"""One search over opened parts: keyword and vector candidates, fused and ranked."""
+"""One search over opened parts: keyword and vector candidates, fused and ranked.
+
+A multi-part question (`decompose.sub_queries`) also searches each part when
+`query_parts` is on; the parts' hits are interleaved with the whole question's, so the best
+piece of every part reaches the top.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from remecli.search.decompose import sub_queries
 from remecli.search.embedders import EmbeddingError
+from remecli.search.fusion import Fused, merge_parts
 from remecli.search.keyword import Filters
 from remecli.search.parts import IndexParts
-from remecli.search.ranking import Candidates, rank, split_floor
+from remecli.search.ranking import Candidates, fused_candidates, select, split_floor
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.types import SearchRequest, SearchResult, SearchVariant
 
@@ -24,18 +31,44 @@ def search_parts(
 ) -> list[SearchResult]:
     """The ranked hits of `request` (`query_vector` None: keyword only); an embedding error
     is reported to `on_embedding_error` and the search goes on by keyword."""
-    query, max_results, min_score = request.query, request.max_results, request.min_score
     settings = variant.settings
-    use_vector, use_keyword, rescore = variant.use_vector, variant.use_keyword, variant.rescore
-    limit = max_results * settings.candidate_multiplier
+    limit = request.max_results * settings.candidate_multiplier
+
+    def fused_for(query: str) -> list[Fused]:
+        found = candidates(parts, query, limit, filters, variant, query_vector, on_embedding_error)
+        transcript_ids: set[int] = set()
+        if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
+            ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
+            transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
+        return fused_candidates(found, settings, transcript_ids)
+
+    fused = fused_for(request.query)
+    if settings.query_parts:
+        pieces = [fused_for(part) for part in sub_queries(request.query)]
+        if pieces:
+            fused = merge_parts(fused, pieces)
+    fused = [f for f in fused if f.score >= request.min_score]
+    return select(fused, parts.store.get_chunks, request.max_results, settings.file_diversity)
+
+
+def candidates(
+    parts: IndexParts,
+    query: str,
+    limit: int,
+    filters: Filters,
+    variant: SearchVariant,
+    query_vector: Callable[[str], np.ndarray] | None,
+    on_embedding_error: Callable[[str], None],
+) -> Candidates:
+    """What each side finds for `query`: `limit` candidates per side and their floors."""
     found = Candidates()
-    if use_keyword:
+    if variant.use_keyword:
         # one hit more than the candidates: its score is the floor of the normalization
         # (BM25's natural floor, 0, when fewer words matched)
         hits = parts.keyword.search(query, limit + 1, filters)
         found.keyword, found.keyword_floor = split_floor(hits, limit, 0.0)
     vectors = parts.vectors
-    if use_vector and query_vector is not None and vectors is not None and len(vectors):
+    if variant.use_vector and query_vector is not None and vectors is not None and len(vectors):
         allowed = None
         if filters.active():
             allowed = parts.store.ids_where(filters.source, filters.since, filters.until)
@@ -44,14 +77,10 @@ def search_parts(
             hits = vectors.search(vector, limit + 1, allowed)
             # every vector is a candidate (a small corpus): cosine 0 is the floor
             found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
-            if rescore:
+            if variant.rescore:
                 seen = {i for i, _ in found.vector}
                 missing = [i for i, _ in found.keyword if i not in seen]
                 found.rescored = vectors.scores_of(vector, missing)
         except EmbeddingError as exc:
             on_embedding_error(str(exc))
-    transcript_ids: set[int] = set()
-    if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
-        ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
-        transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
-    return rank(found, parts.store.get_chunks, settings, max_results, min_score, transcript_ids)
+    return found
