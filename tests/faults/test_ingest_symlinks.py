@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from remecli.knowledge.resources import PRIVATE_TOP
+from remecli.knowledge.resources_paths import PRIVATE_TOP
 from remecli.knowledge.resources_watch import ResourceWatcher
 from remecli.ops import JobRunner
 from remecli.ops.errors import PathRefused
