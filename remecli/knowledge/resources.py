@@ -32,6 +32,7 @@ from remecli.knowledge.resources_extract import (
     is_temp_name,
     unsupported,
 )
+from remecli.knowledge.resources_paths import readable_resource
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -45,8 +46,6 @@ RESOURCE_FOLDER = "resource"
 SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
-TOKEN_FILES = ("serve.token", "tokens.json")  # the server's tokens (a hard link is caught too)
-PRIVATE_TOP = frozenset({*TOKEN_FILES, "index", "logs"})  # = ops.paths.PRIVATE_TOP (a test says)
 Status = Literal["created", "updated", "unchanged", "refused", "failed", "skipped"]
 
 
@@ -173,21 +172,8 @@ class ResourceCards:
         return found
 
     def readable(self, path: Path) -> bool:
-        """True when `path` may be read as a resource: it (through any symlink) stays inside the
-        working dir and is none of the memory's own private files (`serve.token`, `tokens.json`,
-        `index/`, `logs/`, dot files: the rule of `ops.paths.confine`), nor a hard link to a
-        token file."""
-        try:
-            real = path.resolve(strict=True)
-        except (OSError, RuntimeError):  # a dangling or looping link
-            return False
-        root = Path(self.layout.root).resolve()
-        if not real.is_relative_to(root):
-            return False
-        parts = real.relative_to(root).parts
-        if not parts or parts[0] in PRIVATE_TOP or any(p.startswith(".") for p in parts):
-            return False
-        return not any(_same_file(real, root / name) for name in TOKEN_FILES)
+        """True when `path` may be read as a resource (`resources_paths.readable_resource`)."""
+        return readable_resource(path, Path(self.layout.root))
 
     def cards_by_resource(self) -> dict[str, Path]:
         """Resource card of each resource (`resource/<file>` → card path), from frontmatter."""
@@ -388,13 +374,6 @@ def _card_day(card: Path, default: dt.date) -> dt.date:
         return dt.date.fromisoformat(card.parent.name)
     except ValueError:
         return default
-
-
-def _same_file(path: Path, other: Path) -> bool:
-    try:
-        return other.exists() and path.samefile(other)
-    except OSError:
-        return False
 
 
 def _within(resource: str, rel: str) -> bool:

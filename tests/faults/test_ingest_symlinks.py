@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from remecli.knowledge.resources import PRIVATE_TOP
+from remecli.knowledge.resources_paths import PRIVATE_TOP
 from remecli.knowledge.resources_watch import ResourceWatcher
 from remecli.ops import JobRunner
 from remecli.ops.errors import PathRefused
@@ -56,13 +56,15 @@ async def test_links_to_the_memorys_secrets_are_never_ingested(runner, tmp_path,
     root = tmp_path / ".reme"
     plant_links(root)
     (root / "resource" / "runbook.md").write_text("# Runbook\n\nRestart atlas.\n", "utf-8")
+    (root / "resource" / "diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     cards = runner.memory.resources
     assert cards.resources() == ["resource/runbook.md"]
 
     fake_llm.add_text(answer("Atlas runbook", "How to restart the atlas service."))
     result = await runner.run("memory_ingest", {"path": "resource"})
     assert [(o["resource"], o["status"]) for o in result["outcomes"]] == [
-        ("resource/runbook.md", "created")
+        ("resource/runbook.md", "created"),
+        ("resource/diagram.png", "skipped"),  # a type remecli cannot read: said, not dropped
     ]
     for rel in ("resource/token.txt", "resource/copy-of-token.txt", "resource/app.log"):
         outcome = await cards.ingest(rel)  # asked by name: refused, never read
