@@ -2,8 +2,18 @@
 """Claude Code Stop hook: record the session's new messages in remecli's memory.
 
 Claude Code runs this at every stop with a JSON object on stdin (`session_id`,
-`transcript_path`, …). The hook answers at once: it starts a detached child (its own session,
-no inherited pipes) and exits 0, so Claude Code never waits. The child runs
+`transcript_path`, `cwd`, …). The hook answers at once and always exits 0.
+
+Fast path: when a `remecli serve` runs on the memory (it announces itself in
+`<memory>/.serve.json`: pid and URL; the pid must be alive), the hook sends it the transcript's
+path (`POST /api/import`, the admin token from `REME_SERVE_TOKEN` or `<memory>/serve.token`)
+and exits; the server records it in the background. The memory is the one `working_dir=`
+(argument or `REMECLI_ARGS`) or `REME_WORKING_DIR` names, else a `.reme` in the session's
+folder or a parent, else the memory home (`$XDG_DATA_HOME/remecli`, else
+`~/.local/share/remecli`) — what `remecli where` would say in that folder.
+
+Otherwise (no server, or it did not accept the call) it starts a detached child (its own
+session, no inherited pipes) and exits 0, so Claude Code never waits. The child runs
 
     remecli import <transcript_path> --format claude-code --session-id claude-<session_id> [ARGS]
 
@@ -29,11 +39,71 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
+
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
+DAEMON_FILE = ".serve.json"  # written by `remecli serve` (remecli.surfaces.daemon)
+DAEMON_TIMEOUT = 2.0
 
 
 def _settings_args(argv: list[str]) -> list[str]:
     return shlex.split(os.environ.get("REMECLI_ARGS", "")) + list(argv)
+
+
+def memory_folder(argv: list[str], cwd: str | None) -> Path | None:
+    """The memory remecli would use for this session (None: a `config=` may name another)."""
+    args = _settings_args(argv)
+    named = [a.split("=", 1)[1] for a in args if a.startswith("working_dir=")]
+    base = Path(cwd).expanduser() if cwd else Path.cwd()
+    if named:
+        return (base / Path(named[-1]).expanduser()).resolve()
+    if any(a.startswith("config=") for a in args):
+        return None
+    if os.environ.get("REME_WORKING_DIR"):
+        return (base / Path(os.environ["REME_WORKING_DIR"]).expanduser()).resolve()
+    here = base.resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".reme").is_dir():
+            return folder / ".reme"
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if data_home and os.path.isabs(data_home):
+        return Path(data_home) / "remecli"
+    return Path.home() / ".local" / "share" / "remecli"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid > 0
+
+
+def send_to_daemon(memory: Path, session_id: str, transcript: str) -> bool:
+    """Hand the transcript to the memory's running `remecli serve`; True when it accepted."""
+    if os.environ.get("REMECLI_NO_DAEMON"):
+        return False
+    try:
+        daemon = json.loads((memory / DAEMON_FILE).read_text(encoding="utf-8"))
+        if not _alive(int(daemon["pid"])):
+            return False
+        token = os.environ.get("REME_SERVE_TOKEN") or (
+            (memory / "serve.token").read_text(encoding="utf-8").strip()
+        )
+        body = {"path": transcript, "format": "claude-code", "session_id": f"claude-{session_id}"}
+        request = urllib.request.Request(
+            str(daemon["url"]).rstrip("/") + "/api/import",
+            data=json.dumps(body).encode("utf-8"),
+            method="POST",
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        with _DIRECT.open(request, timeout=DAEMON_TIMEOUT) as answer:
+            return bool(answer.status == 202)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False  # no server, a stale file, a refusal: record it ourselves
 
 
 def import_command(session_id: str, transcript: Path, argv: list[str]) -> list[str]:
@@ -83,8 +153,13 @@ def main(argv: list[str]) -> int:
     except (ValueError, KeyError, TypeError) as exc:
         print(f"remecli hook: expected Claude Code's hook JSON on stdin ({exc})", file=sys.stderr)
         return 0  # never block or fail the user's session
-    if Path(transcript).expanduser().is_file():
-        detach(session_id, str(Path(transcript).expanduser()), argv)
+    path = Path(transcript).expanduser()
+    if not path.is_file():
+        return 0
+    memory = memory_folder(argv, event.get("cwd"))
+    if memory is not None and send_to_daemon(memory, session_id, str(path.resolve())):
+        return 0
+    detach(session_id, str(path), argv)
     return 0
 
 
