@@ -126,8 +126,9 @@ def record(session_id: str, transcript: Path, argv: list[str]) -> int:
     return subprocess.call(command, stdin=subprocess.DEVNULL)
 
 
-def detach(session_id: str, transcript: str, argv: list[str]) -> None:
-    """Start the recording child in its own session; return without waiting for it."""
+def detach(session_id: str, transcript: str, argv: list[str], cwd: str | None = None) -> None:
+    """Start the recording child in its own session (in the session's folder, so it finds the
+    same memory); return without waiting for it."""
     log_path = os.environ.get(
         "REMECLI_HOOK_LOG", os.path.join(tempfile.gettempdir(), "remecli-claude-hook.log")
     )
@@ -139,6 +140,7 @@ def detach(session_id: str, transcript: str, argv: list[str]) -> None:
             stderr=log,
             start_new_session=True,
             close_fds=True,
+            cwd=cwd if cwd and os.path.isdir(cwd) else None,
         )
 
 
@@ -156,10 +158,11 @@ def main(argv: list[str]) -> int:
     path = Path(transcript).expanduser()
     if not path.is_file():
         return 0
-    memory = memory_folder(argv, event.get("cwd"))
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    memory = memory_folder(argv, cwd)
     if memory is not None and send_to_daemon(memory, session_id, str(path.resolve())):
         return 0
-    detach(session_id, str(path), argv)
+    detach(session_id, str(path.resolve()), argv, cwd)
     return 0
 
 
