@@ -36,13 +36,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
+import socket
 import sys
-import tempfile
-import urllib.request
 from pathlib import Path
 
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
+# subprocess and tempfile are imported only when the hook starts a child: on the fast path the
+# hook loads almost nothing (urllib alone would cost more than the whole hook)
 DAEMON_FILE = ".serve.json"  # written by `remecli serve` (remecli.surfaces.daemon)
 DAEMON_TIMEOUT = 2.0
 
@@ -94,16 +93,28 @@ def send_to_daemon(memory: Path, session_id: str, transcript: str) -> bool:
             (memory / "serve.token").read_text(encoding="utf-8").strip()
         )
         body = {"path": transcript, "format": "claude-code", "session_id": f"claude-{session_id}"}
-        request = urllib.request.Request(
-            str(daemon["url"]).rstrip("/") + "/api/import",
-            data=json.dumps(body).encode("utf-8"),
-            method="POST",
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        )
-        with _DIRECT.open(request, timeout=DAEMON_TIMEOUT) as answer:
-            return bool(answer.status == 202)
+        return post(str(daemon["url"]), "/api/import", token, body) == 202
     except (OSError, ValueError, KeyError, TypeError):
         return False  # no server, a stale file, a refusal: record it ourselves
+
+
+def post(url: str, path: str, token: str, body: dict[str, str]) -> int:
+    """POST `body` as JSON to a plain-HTTP `url` + `path` over one socket; the status code
+    (0 for an answer that is not HTTP). HTTPS is not spoken here: ValueError."""
+    scheme, _, address = url.rstrip("/").partition("://")
+    if scheme != "http":
+        raise ValueError(f"{scheme} is not spoken by the hook")
+    host, _, port = address.rpartition(":")
+    data = json.dumps(body).encode("utf-8")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=DAEMON_TIMEOUT) as sock:
+        sock.sendall(head.encode("latin-1") + data)
+        status_line = sock.makefile("rb").readline(200).split()
+    return int(status_line[1]) if len(status_line) > 1 and status_line[1].isdigit() else 0
 
 
 def import_command(session_id: str, transcript: Path, argv: list[str]) -> list[str]:
@@ -122,6 +133,8 @@ def import_command(session_id: str, transcript: Path, argv: list[str]) -> list[s
 
 def record(session_id: str, transcript: Path, argv: list[str]) -> int:
     """The child's work: run `remecli import` on the transcript and wait for it."""
+    import subprocess
+
     command = import_command(session_id, transcript, argv)
     return subprocess.call(command, stdin=subprocess.DEVNULL)
 
@@ -129,6 +142,9 @@ def record(session_id: str, transcript: Path, argv: list[str]) -> int:
 def detach(session_id: str, transcript: str, argv: list[str], cwd: str | None = None) -> None:
     """Start the recording child in its own session (in the session's folder, so it finds the
     same memory); return without waiting for it."""
+    import subprocess
+    import tempfile
+
     log_path = os.environ.get(
         "REMECLI_HOOK_LOG", os.path.join(tempfile.gettempdir(), "remecli-claude-hook.log")
     )
