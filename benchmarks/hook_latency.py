@@ -119,6 +119,9 @@ def main() -> None:
     report("with serve", with_serve)
     if without:
         report("without", without)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    only = " --only-serve" if args.only_serve else ""
+    print(f"reproduce: nice -n 5 python benchmarks/hook_latency.py --runs {args.runs}{only}")
 
 
 if __name__ == "__main__":

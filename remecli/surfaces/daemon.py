@@ -4,8 +4,8 @@
 it is read-only — and removes it when it stops. Clients on this machine (`remecli job`, the
 Claude Code Stop hook) read it, check that the pid is alive, and send their call to the server
 instead of opening the memory themselves; without a live server they do the work themselves.
-The file starts with a dot, so no job ever reads or lists it. Standard library only: the hook
-repeats this logic without importing remecli.
+The file starts with a dot, so no job ever reads or lists it. The Claude Code hook repeats the
+client side with the standard library alone (it must not import remecli).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.ops.paths import TOKEN_FILE
+
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
 DAEMON_FILE = ".serve.json"
-TOKEN_FILE = "serve.token"
 TOKEN_ENV = "REME_SERVE_TOKEN"
 NO_DAEMON_ENV = "REMECLI_NO_DAEMON"  # set (to anything but empty): never use a running serve
 
