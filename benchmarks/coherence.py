@@ -2,10 +2,11 @@
 every other one on the same memory (issue 22.2: p95 within 2 s with three writers).
 
 Starts three `remecli serve` processes on one fresh working dir (keyword search, the file
-watcher on). Three writer threads each write `--writes` topic cards through their own server's
-`memory_write_card`; after each write returns, the writer polls `memory_search` on the two other
-servers until the card's unique word is found. The delay (write answered → found) of every
-(write, other server) pair is collected; p50, p95 and max are printed.
+watcher on) and waits until each has opened its index. Three writer threads each write `--writes` topic cards through their own server's
+`memory_write_card`; after each write returns, the two other servers are polled with
+`memory_search` (each by its own thread, at once) until the card's unique word is found. The
+delay (write answered → found) of every (write, other server) pair is collected; p50, p95 and
+max are printed.
 
 Reproduce:  nice -n 5 python benchmarks/coherence.py [--writes 10]
 """
@@ -54,6 +55,20 @@ def start_serve(root: Path) -> tuple[subprocess.Popen[str], str]:
     raise SystemExit("remecli serve did not start")
 
 
+def wait_until_ready(url: str, token: str) -> None:
+    """Wait until the server's index is open: the delays measured are those of live processes,
+    not of a server still reading the memory at its start (searches wait for that)."""
+    deadline = time.monotonic() + GIVE_UP_SECONDS
+    while time.monotonic() < deadline:
+        answer = httpx.post(
+            f"{url}/api/memory_status", headers={"Authorization": f"Bearer {token}"}, timeout=30
+        )
+        if answer.status_code == 200 and answer.json()["index_state"] == "ready":
+            return
+        time.sleep(POLL_SECONDS)
+    raise SystemExit(f"{url} never opened its index")
+
+
 def found(url: str, token: str, word: str) -> bool:
     answer = httpx.post(
         f"{url}/api/memory_search",
@@ -82,14 +97,26 @@ def writer(me: int, urls: list[str], token: str, writes: int, delays: list[float
         )
         answer.raise_for_status()
         written = time.monotonic()
-        for other, url in enumerate(urls):
-            if other == me:
-                continue
-            while not found(url, token, word):
-                if time.monotonic() - written > GIVE_UP_SECONDS:
-                    raise SystemExit(f"server {other} never found {word}")
-                time.sleep(POLL_SECONDS)
-            delays.append(time.monotonic() - written)
+        pollers = [
+            threading.Thread(target=poll, args=(url, token, word, written, delays))
+            for other, url in enumerate(urls)
+            if other != me
+        ]
+        for poller in pollers:
+            poller.start()
+        for poller in pollers:
+            poller.join()
+
+
+def poll(url: str, token: str, word: str, written: float, delays: list[float]) -> None:
+    """Search `url` until it finds `word`; record the delay since the write was answered. Each
+    other server is polled by its own thread, so one server's delay never includes the time
+    spent waiting for another."""
+    while not found(url, token, word):
+        if time.monotonic() - written > GIVE_UP_SECONDS:
+            raise SystemExit(f"{url} never found {word}")
+        time.sleep(POLL_SECONDS)
+    delays.append(time.monotonic() - written)
 
 
 def main() -> None:
@@ -104,6 +131,8 @@ def main() -> None:
         try:
             token = (root / "serve.token").read_text().strip()
             urls = [url for _, url in servers]
+            for url in urls:
+                wait_until_ready(url, token)
             delays: list[float] = []
             threads = [
                 threading.Thread(target=writer, args=(i, urls, token, args.writes, delays))

@@ -130,6 +130,7 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
             f"remecli serve: {url}/api (docs {url}/api/docs; bearer token from {token.source})"
         ),
         tls=options.tls.files(),
+        announce_in=Locations.from_settings(settings).root,
     )
 
 

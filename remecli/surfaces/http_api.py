@@ -35,6 +35,7 @@ from remecli.surfaces.http_docs import (
     WRITE_ERRORS,
     add_docs,
 )
+from remecli.surfaces.import_route import add_import_route
 from remecli.surfaces.limits import BodyLimit, JsonBody
 from remecli.surfaces.studio.app import mount_studio
 from remecli.surfaces.tokens import LOCAL_USER, Principal, TokenStore
@@ -193,6 +194,8 @@ def build_app(
             responses=COMMON_ERRORS if job.read_only else WRITE_ERRORS,
         )(_endpoint(gate, job))
     _add_admin_routes(app, gate, store)
+    if not runner.read_only:  # the daemon's fast path for `remecli import` (the Stop hook)
+        add_import_route(app, gate, principal_of)
 
     auth = Authenticator(token, store)
     inner: Any = JsonBody(BodyLimit(app, max_body_bytes))

@@ -8,7 +8,9 @@ local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destru
 for jobs that change or drop what is there. A caller is listed only the tools its token may call.
 
 The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
-and read go through the same gate. Change notifications are not sent (clients re-list).
+and read go through the same gate. A note changed by any process is announced to the clients
+that subscribed (`subscriptions/listen`, or `resources/subscribe` before 2026-07-28): resource
+updated, and the list changed when a note appears or goes (`note_changes`).
 """
 
 from __future__ import annotations
@@ -24,19 +26,23 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
     CallToolResult,
+    EmptyResult,
     ListResourcesResult,
     ListToolsResult,
     ReadResourceResult,
     Resource,
+    SubscribeRequestParams,
     TextContent,
     TextResourceContents,
     ToolAnnotations,
+    UnsubscribeRequestParams,
 )
 
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.access import Gate
-from remecli.surfaces.job_policy import DESTRUCTIVE, may_call
+from remecli.surfaces.job_policy import DESTRUCTIVE, glob_matches, may_call
+from remecli.surfaces.note_changes import NoteChanges
 from remecli.surfaces.notes_resources import NOTE_URI, list_notes, note_path, read_note
 from remecli.surfaces.tokens import LOCAL_USER, Principal
 
@@ -105,11 +111,36 @@ def job_tool(gate: Gate, job: Job) -> JobTool:
 
 
 class MemoryServer(MCPServer):
-    """MCPServer whose resource list and reads are the notes, as the caller may see them."""
+    """MCPServer whose resource list and reads are the notes, as the caller may see them, and
+    whose clients hear when a note changes."""
 
-    def __init__(self, gate: Gate, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, gate: Gate, changes: NoteChanges, **options: Any) -> None:
+        super().__init__(subscriptions=changes, **options)
         self.gate = gate
+        self.changes = changes
+        self._lowlevel_server.add_request_handler(
+            "resources/subscribe", SubscribeRequestParams, self._handle_subscribe
+        )
+        self._lowlevel_server.add_request_handler(
+            "resources/unsubscribe", UnsubscribeRequestParams, self._handle_unsubscribe
+        )
+
+    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        uri = str(params.uri)
+        caller = caller_of(_RequestOnly(ctx))
+        try:
+            path = note_path(uri)
+        except JobError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=str(exc), data={"uri": uri}) from None
+        if caller.paths is not None and not glob_matches(caller.paths, path):
+            message = f"token {caller.name!r} may not read {path!r} (its paths: {caller.paths})"
+            raise MCPError(code=INVALID_PARAMS, message=message, data={"uri": uri})
+        self.changes.add_legacy(ctx.session, uri)
+        return EmptyResult()
+
+    async def _handle_unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
+        self.changes.remove_legacy(ctx.session, str(params.uri))
+        return EmptyResult()
 
     async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
         caller = caller_of(_RequestOnly(ctx))
@@ -153,8 +184,13 @@ class _RequestOnly:
 def build_mcp_server(runner: JobRunner, gate: Gate | None = None) -> MCPServer:
     """An MCP server whose tools are the runner's jobs (writing ones left out when read-only)."""
     gate = gate or Gate(runner)
+    writer = runner.context.writer
+    changes = NoteChanges(
+        gate.root, lambda rel: rel.endswith(".md") and writer.is_memory_file(gate.root / rel)
+    )
     server = MemoryServer(
         gate,
+        changes,
         name="remecli",
         instructions=INSTRUCTIONS,
         version=__version__,

@@ -14,9 +14,11 @@ import socket
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from remecli.ops import JobRunner
+from remecli.surfaces.daemon import loopback_url, remove_daemon_file, write_daemon_file
 
 
 async def start_runner(runner: JobRunner) -> None:
@@ -54,9 +56,12 @@ async def serve_http(
     announce: Callable[[str], None],
     *,
     tls: tuple[str, str] | None = None,
+    announce_in: Path | None = None,
 ) -> None:
     """Serve `app` on host:port (HTTPS with `tls` = (cert, key) PEM files) until SIGINT/SIGTERM,
-    then close the runtime."""
+    then close the runtime. With `announce_in` (a memory's folder) the server announces itself
+    there (`.serve.json`: pid, URL) while it runs, so local clients use it instead of starting
+    their own runtime."""
     import uvicorn
 
     sock = bind(host, port)
@@ -76,9 +81,14 @@ async def serve_http(
     # The handlers are restored before closing: a second signal then forces the exit.
     previous = _absorb_stop_signals(lambda: setattr(server, "should_exit", True))
     try:
-        announce(url_of(sock, host, https=tls is not None))
+        url = url_of(sock, host, https=tls is not None)
+        if announce_in is not None:
+            write_daemon_file(announce_in, loopback_url(url, host), read_only=runner.read_only)
+        announce(url)
         await server.serve(sockets=[sock])
     finally:
+        if announce_in is not None:
+            remove_daemon_file(announce_in)
         sock.close()
         _restore(previous)
         await runner.close()

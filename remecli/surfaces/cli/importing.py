@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,47 +43,55 @@ def read_all(
     return found
 
 
+RunJob = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+async def record_conversation(
+    run: RunJob, file: Path, conversation: ImportedConversation
+) -> dict[str, Any]:
+    """Record one conversation with `memory_record` (in batches) through `run`; what was new."""
+    records = conversation.records()
+    recorded = skipped = 0
+    days: list[str] = []
+    transcript = None
+    for start in range(0, len(records), MAX_MESSAGES):
+        answer = await run(
+            "memory_record",
+            {
+                "session_id": conversation.session_id,
+                "messages": records[start : start + MAX_MESSAGES],
+            },
+        )
+        recorded += answer["recorded"]
+        skipped += answer["skipped"]
+        transcript = answer["transcript"]
+        days += [day for day in answer.get("days", []) if day not in days]
+    return {
+        "file": str(file),
+        "format": conversation.format,
+        "session_id": conversation.session_id,
+        "messages": len(records),
+        "first_day": next(iter(conversation.days()), None),
+        "recorded": recorded,
+        "skipped": skipped,
+        "days": days,
+        "transcript": transcript,
+    }
+
+
 async def record_all(
     settings: Settings, conversations: list[tuple[Path, ImportedConversation]]
 ) -> list[dict[str, Any]]:
     """Record every conversation with `memory_record`; one result per conversation."""
     runner = JobRunner.from_settings(settings)
     await runner.start(wait_for_index=True)
-    results = []
     try:
-        for file, conversation in conversations:
-            records = conversation.records()
-            recorded = skipped = 0
-            days: list[str] = []
-            transcript = None
-            for start in range(0, len(records), MAX_MESSAGES):
-                answer = await runner.run(
-                    "memory_record",
-                    {
-                        "session_id": conversation.session_id,
-                        "messages": records[start : start + MAX_MESSAGES],
-                    },
-                )
-                recorded += answer["recorded"]
-                skipped += answer["skipped"]
-                transcript = answer["transcript"]
-                days += [day for day in answer.get("days", []) if day not in days]
-            results.append(
-                {
-                    "file": str(file),
-                    "format": conversation.format,
-                    "session_id": conversation.session_id,
-                    "messages": len(records),
-                    "first_day": next(iter(conversation.days()), None),
-                    "recorded": recorded,
-                    "skipped": skipped,
-                    "days": days,
-                    "transcript": transcript,
-                }
-            )
+        return [
+            await record_conversation(runner.run, file, conversation)
+            for file, conversation in conversations
+        ]
     finally:
         await runner.close(timeout=None)  # the summaries are written before the command exits
-    return results
 
 
 def describe(result: dict[str, Any]) -> str:

@@ -4,6 +4,8 @@ Each job of the registry becomes a click command whose options come from the job
 `--max-results 3` (or `--max_results=3`); a boolean parameter alone means true; a value
 starting with `@` is read from that file (`-` for stdin) as JSON, e.g.
 `--messages @conversation.json`. `remecli job` alone lists the jobs and their parameters.
+When a `remecli serve` runs on the same memory (`remecli.surfaces.daemon`), the job is sent to
+it instead of opening the memory here; without one (or `REMECLI_NO_DAEMON=1`) it runs here.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from remecli.surfaces.cli.base import SettingsCommand
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
 
+DAEMON_WAIT = 600.0  # a job on the server may take long (dream, reindex)
 USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ...]"
 
 
@@ -140,8 +143,39 @@ async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[
         await runner.close(timeout=None)  # a recorded conversation is summarized before exit
 
 
+def run_on_daemon(settings: Settings, job: Job, arguments: dict[str, Any]) -> int | None:
+    """Send the job to the memory's running `remecli serve` (no runtime of our own to open);
+    the exit code after printing its answer, or None when there is no server that can take it
+    (none announced, read-only for a writing job, unreachable, token refused, not ready)."""
+    from remecli.config.locations import Locations
+    from remecli.surfaces.daemon import DaemonUnavailable, daemon_token, find_daemon, post_json
+
+    root = Locations.from_settings(settings).root
+    daemon = find_daemon(root)
+    if daemon is None or (daemon.read_only and not job.read_only):
+        return None
+    token = daemon_token(root)
+    if token is None:
+        return None
+    try:
+        status, answer = post_json(f"{daemon.url}/api/{job.name}", token, arguments, DAEMON_WAIT)
+    except DaemonUnavailable:
+        return None
+    if status == 200 and isinstance(answer, dict):
+        print(json.dumps(answer, ensure_ascii=False, indent=2))
+        return 0
+    if status in (401, 503) or not isinstance(answer, dict) or "error" not in answer:
+        return None
+    print(f"remecli: {answer['error']}", file=sys.stderr)
+    return 1
+
+
 def run_job(settings: Settings, job: Job, arguments: dict[str, Any]) -> int:
-    """Run one job and print its result as JSON; exit 1 with one line when it fails."""
+    """Run one job and print its result as JSON; exit 1 with one line when it fails. A running
+    `remecli serve` on the same memory runs it when there is one (the fast path)."""
+    answered = run_on_daemon(settings, job, arguments)
+    if answered is not None:
+        return answered
     try:
         result = asyncio.run(_run(job, arguments, settings))
     except JobError as exc:

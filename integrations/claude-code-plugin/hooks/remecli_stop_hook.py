@@ -1,0 +1,1 @@
+../../claude-code/remecli_stop_hook.py
