@@ -68,6 +68,9 @@ async def serve_http(
     config = uvicorn.Config(
         app,
         log_level="warning",
+        # One HTTP parser whatever else is installed (chromadb brings httptools, which "auto"
+        # would pick): the same answers to malformed requests on every install.
+        http="h11",
         lifespan="auto",
         timeout_graceful_shutdown=10,
         ssl_certfile=tls[0] if tls else None,
