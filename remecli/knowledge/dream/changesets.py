@@ -15,7 +15,6 @@ import datetime as dt
 import json
 import os
 import re
-import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,9 +93,10 @@ def runs_dir(working_dir: WorkingDir) -> Path:
 
 
 def new_run_id(now: dt.datetime | None = None) -> str:
-    """A sortable, unique run id: `YYYYMMDDTHHMMSS-xxxx` (local time)."""
+    """A run id that sorts by time: `YYYYMMDDTHHMMSS-xxxx` (local time; `xxxx` the fraction of
+    the second in 16 µs steps, so two runs in one second keep their order)."""
     moment = now or dt.datetime.now().astimezone()
-    return f"{moment:%Y%m%dT%H%M%S}-{secrets.token_hex(2)}"
+    return f"{moment:%Y%m%dT%H%M%S}-{moment.microsecond // 16:04x}"
 
 
 def is_run_id(text: str) -> bool:

@@ -95,6 +95,8 @@ def _run_text(run: dict[str, object]) -> str:
         mark = " (reverted)" if node["reverted"] else ""
         lines.append(f"\n{node['action']} {node['path']}{mark}")
         lines.append("  sources: " + (", ".join(node["sources"]) or "(none)"))
-        lines.append(f"  versions: {node['before_version']} -> {node['after_version']}")
+        before = node["before_version"] or "none (new)"
+        after = node["after_version"] or "not written yet"
+        lines.append(f"  versions: {before} -> {after}")
         lines.append(node["diff"].rstrip("\n") or "  (no change)")
     return "\n".join(lines)
