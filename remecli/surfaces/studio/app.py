@@ -69,8 +69,11 @@ async def home(request: Request) -> Response:
     session = session_of(request)
     if session is None:
         return login_help()
+    runner: JobRunner = request.app.state.runner
+    language = "zh" if runner.context.memory.settings.language == "zh" else "en"
     return HTMLResponse(
-        _template("studio.html", csrf=session.csrf), headers={"cache-control": "no-store"}
+        _template("studio.html", csrf=session.csrf, lang=language),
+        headers={"cache-control": "no-store"},
     )
 
 
@@ -157,14 +160,7 @@ def _with_headers(response: Response) -> Response:
 
 async def _job_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, JobError)
-    body: dict[str, Any] = {"error": str(exc), "code": exc.code}
-    current = getattr(exc, "current", None)
-    if exc.code == "changed_on_disk":
-        from remecli.surfaces.studio.library import sha256_text
-
-        body["current"] = current
-        body["current_sha256"] = sha256_text(current) if current is not None else None
-    return JSONResponse(body, status_code=exc.status)
+    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
 
 def build_studio(runner: JobRunner, token: ServeToken) -> Any:

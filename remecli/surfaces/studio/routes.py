@@ -96,7 +96,21 @@ async def save(request: Request) -> Response:
     if base is not None and not isinstance(base, str):
         raise InvalidParams("`base_sha256` must be a string or null")
     path, content = _field(body, "path", str), _field(body, "content", str)
-    return JSONResponse(await changes.save(_runner(request), path, content, base))
+    done = await changes.save(_runner(request), path, content, base)
+    if done.get("conflict"):
+        return JSONResponse({**done, "code": "changed_on_disk"}, status_code=409)
+    return JSONResponse(done)
+
+
+async def rename(request: Request) -> Response:
+    body = await _body(request)
+    path, new_path = _field(body, "path", str), _field(body, "new_path", str)
+    return JSONResponse(await changes.rename(_runner(request), path, new_path))
+
+
+async def delete(request: Request) -> Response:
+    body = await _body(request)
+    return JSONResponse(await changes.delete(_runner(request), _field(body, "path", str)))
 
 
 async def restore(request: Request) -> Response:
@@ -117,4 +131,6 @@ def api_routes() -> list[Route]:
         Route("/preview", preview, methods=["POST"]),
         Route("/save", save, methods=["POST"]),
         Route("/restore", restore, methods=["POST"]),
+        Route("/rename", rename, methods=["POST"]),
+        Route("/delete", delete, methods=["POST"]),
     ]

@@ -7,6 +7,7 @@ import { renderNote } from "./note.js";
 import { renderEditor } from "./editor.js";
 import { renderHistory } from "./history.js";
 import { bindSearch, renderSearch } from "./search.js";
+import { renderCreate } from "./manage.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -49,6 +50,7 @@ async function route() {
     if (page === "section") await renderSection(main, arg, live);
     else if (page === "note") await renderNote(main, arg, params, live);
     else if (page === "edit") await renderEditor(main, arg, live);
+    else if (page === "new") renderCreate(main, params);
     else if (page === "history") await renderHistory(main, arg, live);
     else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
     else await renderNote(main, "MEMORY.md", params, live);

@@ -17,7 +17,9 @@ export async function renderNav(nav) {
   fill(nav,
     h("h2", {}, "Memory"),
     h("ul", { class: "sections" }, items),
-    data.read_only ? h("p", { class: "muted small" }, "read-only server: no edits") : null,
+    data.read_only
+      ? h("p", { class: "muted small" }, "read-only server: no edits")
+      : h("a", { class: "button new-note", href: "#/new", id: "new-note" }, "+ New note"),
   );
 }
 

@@ -1,0 +1,3 @@
+// Chinese for every string the page shows (keys are the English text).
+
+export const ZH = {};
