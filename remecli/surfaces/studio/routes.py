@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import InvalidParams
-from remecli.surfaces.studio import changes, library
+from remecli.surfaces.studio import changes, library, sessions
 
 
 def _runner(request: Request) -> JobRunner:
@@ -67,6 +67,13 @@ async def section(request: Request) -> Response:
 
 async def note(request: Request) -> Response:
     return JSONResponse(await library.note_view(_runner(request), _arg(request, "path")))
+
+
+async def session(request: Request) -> Response:
+    path = _arg(request, "path")
+    if not sessions.is_transcript(path):
+        raise InvalidParams(f"{path!r} is not a transcript (sessions/<id>.jsonl)")
+    return JSONResponse(await sessions.session_view(_runner(request), path))
 
 
 async def search(request: Request) -> Response:
@@ -126,6 +133,7 @@ def api_routes() -> list[Route]:
         Route("/section", section),
         Route("/note", note),
         Route("/search", search),
+        Route("/session", session),
         Route("/history", history),
         Route("/diff", diff),
         Route("/preview", preview, methods=["POST"]),

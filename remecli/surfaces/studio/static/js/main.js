@@ -8,6 +8,7 @@ import { renderEditor } from "./editor.js";
 import { renderHistory } from "./history.js";
 import { bindSearch, renderSearch } from "./search.js";
 import { renderCreate } from "./manage.js";
+import { isTranscript, renderSession } from "./session.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -48,7 +49,8 @@ async function route() {
   const { page, arg, params } = parse();
   try {
     if (page === "section") await renderSection(main, arg, live);
-    else if (page === "note") await renderNote(main, arg, params, live);
+    else if (page === "note" && isTranscript(arg)) await renderSession(main, arg, params, live);
+    else if (page === "note" || page === "raw") await renderNote(main, arg, params, live);
     else if (page === "edit") await renderEditor(main, arg, live);
     else if (page === "new") renderCreate(main, params);
     else if (page === "history") await renderHistory(main, arg, live);
