@@ -47,8 +47,8 @@ def conversation(text: str) -> list[dict[str, Any]]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        found = read_turns([raw], number, state) or [_plain_turn(raw, number)]
-        turns += [turn for turn in found if turn is not None]
+        found: list[Turn | None] = [*read_turns([raw], number, state)]
+        turns += [turn for turn in found or [_plain_turn(raw, number)] if turn is not None]
     return [{"line": t.line, "speaker": t.speaker, "text": t.text, "at": t.at} for t in turns]
 
 
