@@ -23,6 +23,7 @@ from remecli.surfaces.auth import ServeToken
 from remecli.surfaces.limits import BodyLimit
 from remecli.surfaces.studio import access
 from remecli.surfaces.studio.routes import api_routes
+from remecli.surfaces.studio.tasks import Tasks
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -176,6 +177,7 @@ def build_studio(runner: JobRunner, token: ServeToken) -> Any:
     )
     app.state.sessions = access.Sessions(token.value)
     app.state.runner = runner
+    app.state.tasks = Tasks(runner)
     return StudioGuard(BodyLimit(app, MAX_BODY_BYTES), app.state.sessions)
 
 

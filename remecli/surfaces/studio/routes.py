@@ -8,12 +8,13 @@ import json
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import InvalidParams
 from remecli.surfaces.studio import changes, library, sessions
+from remecli.surfaces.studio.tasks import Tasks
 
 
 def _runner(request: Request) -> JobRunner:
@@ -126,6 +127,35 @@ async def restore(request: Request) -> Response:
     return JSONResponse(await changes.restore(_runner(request), path, version))
 
 
+def _tasks(request: Request) -> Tasks:
+    tasks: Tasks = request.app.state.tasks
+    return tasks
+
+
+async def health(request: Request) -> Response:
+    found = await _runner(request).run("memory_health", {})
+    return JSONResponse({**found, "tasks": _tasks(request).latest()})
+
+
+async def stamp(request: Request) -> Response:
+    paths = [p for p in request.query_params.getlist("path") if p.strip()]
+    return JSONResponse(await _runner(request).run("memory_stamp", {"paths": paths}))
+
+
+async def start_task(request: Request) -> Response:
+    task = await _tasks(request).start(_field(await _body(request), "job", str))
+    return JSONResponse(task.summary())
+
+
+async def task_events(request: Request) -> Response:
+    task = _tasks(request).get(_arg(request, "id"))
+    return StreamingResponse(
+        _tasks(request).stream(task),
+        media_type="text/event-stream",
+        headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+    )
+
+
 def api_routes() -> list[Route]:
     """The routes under `/studio/api`."""
     return [
@@ -134,6 +164,10 @@ def api_routes() -> list[Route]:
         Route("/note", note),
         Route("/search", search),
         Route("/session", session),
+        Route("/health", health),
+        Route("/stamp", stamp),
+        Route("/tasks", start_task, methods=["POST"]),
+        Route("/tasks/events", task_events),
         Route("/history", history),
         Route("/diff", diff),
         Route("/preview", preview, methods=["POST"]),

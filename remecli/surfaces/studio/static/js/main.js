@@ -9,6 +9,7 @@ import { renderHistory } from "./history.js";
 import { bindSearch, renderSearch } from "./search.js";
 import { renderCreate } from "./manage.js";
 import { isTranscript, renderSession } from "./session.js";
+import { renderHealth } from "./health.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -53,6 +54,7 @@ async function route() {
     else if (page === "note" || page === "raw") await renderNote(main, arg, params, live);
     else if (page === "edit") await renderEditor(main, arg, live);
     else if (page === "new") renderCreate(main, params);
+    else if (page === "health") await renderHealth(main, live);
     else if (page === "history") await renderHistory(main, arg, live);
     else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
     else await renderNote(main, "MEMORY.md", params, live);

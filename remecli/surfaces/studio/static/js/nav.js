@@ -17,6 +17,12 @@ export async function renderNav(nav) {
   fill(nav,
     h("h2", {}, "Memory"),
     h("ul", { class: "sections" }, items),
+    h("h2", {}, "Studio"),
+    h(
+      "ul",
+      { class: "sections" },
+      h("li", {}, h("a", { href: "#/health", "data-page": "health" }, h("span", {}, "Health"))),
+    ),
     data.read_only
       ? h("p", { class: "muted small" }, "read-only server: no edits")
       : h("a", { class: "button new-note", href: "#/new", id: "new-note" }, "+ New note"),
