@@ -104,6 +104,8 @@ export async function renderEditor(main, path, live) {
 
   fill(main,
     h("div", { class: "note-head" }, h("h1", {}, "Editing ", h("span", { class: "note-path" }, path))),
+    h("p", { class: "warning changed-on-disk", hidden: true },
+      "This file changed on disk while you edit it: saving will show both versions to choose from."),
     h("div", { class: "editor-grid" }, source, preview),
     h(
       "div",

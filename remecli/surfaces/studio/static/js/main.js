@@ -10,6 +10,8 @@ import { bindSearch, renderSearch } from "./search.js";
 import { renderCreate } from "./manage.js";
 import { isTranscript, renderSession } from "./session.js";
 import { renderHealth } from "./health.js";
+import { startLive } from "./live.js";
+import { translateStatic } from "./i18n.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -61,13 +63,38 @@ async function route() {
   } catch (error) {
     if (live()) showError(error);
   }
+  markActive();
+}
+
+function markActive() {
   document.querySelectorAll("#nav a").forEach((a) => {
     a.classList.toggle("active", location.hash.startsWith(a.getAttribute("href")));
   });
 }
 
+function currentPath() {
+  const { page, arg } = parse();
+  return ["note", "edit", "history", "raw"].includes(page) ? arg : "";
+}
+
+async function redraw() {
+  const { page } = parse();
+  if (page === "new" || document.querySelector(".manage-panel:not([hidden])")) return;
+  if (page === "edit") {
+    const notice = document.querySelector(".changed-on-disk");
+    if (notice) notice.hidden = false;
+    return;
+  }
+  const scroll = window.scrollY;
+  await route();
+  window.scrollTo(0, scroll);
+}
+
+translateStatic();
 onRoute(route);
 window.addEventListener("hashchange", route);
 bindSearch(document.getElementById("search"), document.getElementById("search-source"));
-renderNav(document.getElementById("nav")).catch(showError);
+const nav = document.getElementById("nav");
+renderNav(nav).catch(showError);
 route();
+startLive({ currentPath, redraw, redrawNav: () => renderNav(nav).then(markActive) });
