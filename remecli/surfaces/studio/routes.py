@@ -14,6 +14,8 @@ from starlette.routing import Route
 from remecli.ops import JobRunner
 from remecli.ops.errors import InvalidParams
 from remecli.surfaces.studio import changes, library, sessions
+from remecli.surfaces.studio import facets as facet_reads
+from remecli.surfaces.studio.facets import note_facets
 from remecli.surfaces.studio.tasks import Tasks
 
 
@@ -63,7 +65,16 @@ async def section(request: Request) -> Response:
     found = library.SECTION_BY_KEY.get(key)
     if found is None:
         raise InvalidParams(f"no section {key!r}; one of {', '.join(library.SECTION_BY_KEY)}")
-    return JSONResponse(await library.section_files(_runner(request), found))
+    listing = await library.section_files(_runner(request), found)
+    paths = [f["path"] for f in listing["files"]]
+    facets = await note_facets(_runner(request), paths) if found.key != "sessions" else {}
+    for entry in listing["files"]:
+        entry.update(facets.get(entry["path"], {"tags": [], "projects": []}))
+    return JSONResponse(listing)
+
+
+async def interests(request: Request) -> Response:
+    return JSONResponse(await facet_reads.interests(_runner(request)))
 
 
 async def note(request: Request) -> Response:
@@ -165,6 +176,7 @@ def api_routes() -> list[Route]:
         Route("/search", search),
         Route("/session", session),
         Route("/health", health),
+        Route("/interests", interests),
         Route("/stamp", stamp),
         Route("/tasks", start_task, methods=["POST"]),
         Route("/tasks/events", task_events),

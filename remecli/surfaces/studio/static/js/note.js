@@ -46,8 +46,9 @@ function focus(body, params) {
 export async function renderNote(main, path, params, live) {
   const note = await get("note", { path });
   if (!live()) return;
-  const renaming = note.editable ? renameButton(path) : null;
-  const deleting = note.editable ? deleteButton(path, note.backlinks) : null;
+  const movable = note.editable && path !== "MEMORY.md"; // MEMORY.md stays where the app reads it
+  const renaming = movable ? renameButton(path) : null;
+  const deleting = movable ? deleteButton(path, note.backlinks) : null;
   const actions = h(
     "div",
     { class: "actions" },
@@ -61,7 +62,7 @@ export async function renderNote(main, path, params, live) {
     ? h(
         "section",
         { class: "link-panel" },
-        h("h2", {}, "Dangling"),
+        h("h2", {}, t("Dangling")),
         h("ul", {}, note.dangling.map((d) => h("li", {}, `[[${d.target}]] `, h("span", { class: "meta" }, `line ${d.line}`)))),
       )
     : null;
@@ -77,7 +78,7 @@ export async function renderNote(main, path, params, live) {
         deleting?.panel,
         fieldList(note.fields),
         note.problem ? h("p", { class: "warning" }, note.problem) : null,
-        note.complete ? null : h("p", { class: "warning" }, "This file is large: only its beginning is shown."),
+        note.complete ? null : h("p", { class: "warning" }, t("This file is large: only its beginning is shown.")),
         body,
       ),
       h(
