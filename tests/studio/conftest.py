@@ -51,7 +51,11 @@ def seed(root: Path) -> None:
         "Start from the [[Deploy checklist]].\n\nSources: [[sessions/s1.jsonl#L4-L5]]\n",
         encoding="utf-8",
     )
-    (root / "sessions" / "s1.jsonl").write_text(transcript(), encoding="utf-8")
+    (root / "sessions" / "s1.jsonl").write_text(  # a short hand-made form
+        '{"role": "user", "content": "how do we deploy?"}\n'
+        '{"role": "assistant", "content": "make ship"}\n',
+        encoding="utf-8",
+    )
 
 
 def _message(number: int, role: str, text: str) -> str:
@@ -61,7 +65,10 @@ def _message(number: int, role: str, text: str) -> str:
 
 
 def transcript() -> str:
-    """A session in the transcript's own format: four messages and a checkpoint (line 3)."""
+    """A session in the transcript's own format: four messages and a checkpoint (line 3).
+
+    Tests write it once the server runs: a server started on it answered its first request
+    only after about 5 s on this loaded machine (its startup work on the transcript)."""
     return (
         _message(1, "user", "how do we deploy?")
         + _message(2, "assistant", "make ship")

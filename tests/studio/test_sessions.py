@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.studio.conftest import CARD, WIKI, Studio, logged_in, screenshot
+from tests.studio.conftest import CARD, WIKI, Studio, logged_in, screenshot, transcript
 
 
 def test_a_transcript_reads_as_a_conversation_with_its_cards_lines_marked(
     page: Page, studio: Studio
 ) -> None:
+    (studio.root / "sessions" / "s1.jsonl").write_text(transcript(), encoding="utf-8")
     logged_in(page, studio)
     page.locator("#nav a[data-section='sessions']").click()
     page.locator("ul.files a[href='#/note/sessions/s1.jsonl']").click()
