@@ -35,6 +35,8 @@ ISSUE_OPERATIONS = {
         "rename",  # whole notes and their links (remecli links --rename/--delete/--dangling)
         "delete",
         "dangling",
+        "health",  # index coverage and a change stamp (Studio's Health page and live pages)
+        "stamp",
     )
 }
 VECTOR_MODULE = "remecli.ops.vector_ops"  # vector memory's operations (issue 20, item 2)
