@@ -22,6 +22,7 @@ JOB_MODULES = (
     "history_jobs",
     "resource_job",
     "vector_ops",
+    "health_job",
 )
 
 for _module in JOB_MODULES:

@@ -35,6 +35,14 @@ class EditConflict(JobError, status=409, code="edit_conflict"):
     """The text to replace is not in the file (or not once)."""
 
 
+class ChangedOnDisk(JobError, status=409, code="changed_on_disk"):
+    """The file is not the version the caller based its change on (`expected_sha256`)."""
+
+    def __init__(self, message: str, current_sha256: str | None) -> None:
+        super().__init__(message)
+        self.current_sha256 = current_sha256
+
+
 class ReadOnlyRefused(JobError, status=403, code="read_only"):
     """A writing job was called on a read-only surface."""
 

@@ -1,9 +1,15 @@
-"""Jobs on the memory files themselves: memory_read, memory_list, memory_edit."""
+"""Jobs on the memory files themselves: memory_read, memory_list, memory_edit, memory_write.
+
+memory_edit and memory_write take an optional `expected_sha256`: the change is made only if the
+file still is that version, checked while the file is locked (no write can land between the
+check and the write), so an editor never overwrites a change it has not seen.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -11,15 +17,27 @@ from typing import Any, Literal
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from remecli.notes.matching import EditRefused, apply_edit
-from remecli.notes.writer import MemoryWriteError, ShrinkRefused
+from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, ShrinkRefused
 from remecli.ops.context import JobContext
-from remecli.ops.errors import EditConflict, InvalidParams, NotFound, PathRefused
+from remecli.ops.errors import ChangedOnDisk, EditConflict, InvalidParams, NotFound, PathRefused
 from remecli.ops.paths import is_private
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 READ_MAX_LINES = 2_000
 READ_MAX_CHARS = 50_000
 LIST_MAX_ENTRIES = 1_000
+ABSENT = "absent"
+EXPECTED_SHA256 = Field(
+    None,
+    pattern=r"^([0-9a-f]{64}|absent)$",
+    description="Change the file only if its content now has this SHA-256 (hex; 'absent': only "
+    "if the file does not exist yet); else refused with code changed_on_disk",
+)
+
+
+def sha256_hex(data: bytes) -> str:
+    """The version marker `expected_sha256` compares: the SHA-256 of the file's bytes."""
+    return hashlib.sha256(data).hexdigest()
 
 
 class ReadParams(JobParams):
@@ -43,6 +61,7 @@ class EditParams(JobParams):
         "ignoring whitespace and quote style)",
     )
     new: str = Field(description="Replacement text ('' deletes `old`)")
+    expected_sha256: str | None = EXPECTED_SHA256
 
 
 class ReadResult(JobResult):
@@ -91,6 +110,7 @@ class WriteParams(JobParams):
         description="Allow dropping lines the file holds now (default: refused; use memory_edit "
         "to change part of a file)",
     )
+    expected_sha256: str | None = EXPECTED_SHA256
 
 
 class FileWriteResult(JobResult):
@@ -100,6 +120,7 @@ class FileWriteResult(JobResult):
     bytes: int
     version: int | None = Field(description="The version kept of the new content (None: off)")
     redacted: list[str] = Field(description="Kinds of secrets replaced before writing")
+    sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
 def _modified(path: Path) -> str:
@@ -240,8 +261,43 @@ def _refusal_message(refused: EditRefused, relative: str) -> str:
     )
 
 
-def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> EditResult:
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def check_expected(path: Path, relative: str, expected_sha256: str | None) -> bytes | None:
+    """The file's bytes now (None: absent); ChangedOnDisk when they are not the version
+    `expected_sha256` names. Call it holding the file's lock."""
+    current = _read_or_none(path)
+    if expected_sha256 is None:
+        return current
+    if current is None:
+        if expected_sha256 != ABSENT:
+            raise ChangedOnDisk(
+                f"{relative!r} was deleted since you read it; write it without "
+                "expected_sha256 to create it anew",
+                None,
+            )
+        return None
+    now = sha256_hex(current)
+    if expected_sha256 == ABSENT:
+        raise ChangedOnDisk(f"{relative!r} already exists; read it and change it instead", now)
+    if now != expected_sha256:
+        raise ChangedOnDisk(
+            f"{relative!r} changed since you read it (someone else wrote it); read it again, "
+            "or pass its new expected_sha256 to overwrite",
+            now,
+        )
+    return current
+
+
+def _edit(ctx: JobContext, target: Path, relative: str, params: EditParams) -> EditResult:
+    old, new = params.old, params.new
     with ctx.locks.hold(target):  # read-modify-write under the file's lock: no lost update
+        check_expected(target, relative, params.expected_sha256)
         content = _read_text(target, relative)
         try:
             done = apply_edit(content, old, new)
@@ -252,6 +308,10 @@ def _edit(ctx: JobContext, target: Path, relative: str, old: str, new: str) -> E
             ctx.writer.write(
                 target, updated, source="memory_edit", allow_shrink=True, expected=content
             )
+        except ChangedMeanwhile as exc:
+            if params.expected_sha256 is None:
+                raise EditConflict(str(exc)) from None
+            raise ChangedOnDisk(str(exc), None) from None
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
     return EditResult(path=relative, replaced=1, line=done.line)
@@ -267,7 +327,7 @@ async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
     of one file never lose an update.
     """
     path, relative = _memory_target(ctx, params.path, "edited")
-    return await asyncio.to_thread(_edit, ctx, path, relative, params.old, params.new)
+    return await asyncio.to_thread(_edit, ctx, path, relative, params)
 
 
 def _memory_target(ctx: JobContext, raw: str, verb: str) -> tuple[Path, str]:
@@ -285,7 +345,9 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
     """Create a Markdown memory file or replace its whole content (versioned, secrets redacted).
 
     Replacing a file is refused when lines it holds would be dropped, unless `allow_shrink`;
-    to change part of a file use memory_edit.
+    to change part of a file use memory_edit. With `expected_sha256` (the `sha256` a previous
+    write returned, or 'absent' for a new file) a file someone else changed meanwhile is kept
+    and the write refused (code changed_on_disk).
     """
     path, relative = _memory_target(ctx, params.path, "written")
     if path.is_dir():
@@ -293,9 +355,20 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
 
     def write() -> FileWriteResult:
         with ctx.locks.hold(path):
-            result = ctx.writer.write(
-                path, params.content, source="memory_write", allow_shrink=params.allow_shrink
-            )
+            if params.expected_sha256 is None:
+                result = ctx.writer.write(
+                    path, params.content, source="memory_write", allow_shrink=params.allow_shrink
+                )
+            else:  # checked here, and again by the writer under its own lock (`expected`)
+                seen = check_expected(path, relative, params.expected_sha256)
+                result = ctx.writer.write(
+                    path,
+                    params.content,
+                    source="memory_write",
+                    allow_shrink=params.allow_shrink,
+                    expected=seen,
+                )
+            now = _read_or_none(path) or b""
         return FileWriteResult(
             path=relative,
             created=result.created,
@@ -303,10 +376,15 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
             bytes=result.bytes,
             version=result.version,
             redacted=list(result.redacted),
+            sha256=sha256_hex(now),
         )
 
     try:
         return await asyncio.to_thread(write)
+    except ChangedMeanwhile as exc:  # a writer that skipped the job lock got in: nothing lost
+        if params.expected_sha256 is None:
+            raise EditConflict(str(exc)) from None
+        raise ChangedOnDisk(str(exc), None) from None
     except ShrinkRefused as exc:  # it would drop lines: say so, keep the file
         raise EditConflict(f"{exc} Here: memory_edit, or allow_shrink=true if meant.") from None
     except MemoryWriteError as exc:

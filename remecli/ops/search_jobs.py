@@ -135,8 +135,11 @@ def _rebuild_links(ctx: JobContext) -> int:
 async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
     """Rebuild the search index and the link graph from the Markdown files (the files
     themselves are not changed)."""
-    report = await _index_or_fail(ctx).reindex(ctx.progress)
+    index = _index_or_fail(ctx)
+    report = await index.reindex(ctx.progress)
     notes = await asyncio.to_thread(_rebuild_links, ctx)
+    finished = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    index.parts.store.set_meta("last_reindex", finished)  # memory_health shows it
     return ReindexResult(**asdict(report), notes=notes)
 
 

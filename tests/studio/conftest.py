@@ -3,6 +3,7 @@ real `remecli serve` process per test (a tmp working dir, a free port, the fake 
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -47,13 +48,34 @@ def seed(root: Path) -> None:
     )
     (root / WIKI).write_text(
         "---\nname: Wiki deploy\ndescription: Everything about deploying\n---\n# Deploy wiki\n\n"
-        "Start from the [[Deploy checklist]].\n",
+        "Start from the [[Deploy checklist]].\n\nSources: [[sessions/s1.jsonl#L4-L5]]\n",
         encoding="utf-8",
     )
-    (root / "sessions" / "s1.jsonl").write_text(
+    (root / "sessions" / "s1.jsonl").write_text(  # a short hand-made form
         '{"role": "user", "content": "how do we deploy?"}\n'
         '{"role": "assistant", "content": "make ship"}\n',
         encoding="utf-8",
+    )
+
+
+def _message(number: int, role: str, text: str) -> str:
+    content = [{"type": "text", "text": text}]
+    msg = {"id": f"m{number}", "role": role, "name": role, "content": content}
+    return json.dumps({"t": "msg", "at": f"2025-01-31T10:0{number}:00", "msg": msg}) + "\n"
+
+
+def transcript() -> str:
+    """A session in the transcript's own format: four messages and a checkpoint (line 3).
+
+    Tests write it once the server runs: a server started on it answered its first request
+    only after about 5 s on this loaded machine (its startup work on the transcript)."""
+    return (
+        _message(1, "user", "how do we deploy?")
+        + _message(2, "assistant", "make ship")
+        + json.dumps({"t": "checkpoint", "at": "2025-01-31T10:03:00"})
+        + "\n"
+        + _message(4, "user", "and who reads the staging logs?")
+        + _message(5, "assistant", "the on-call person, in the pager channel")
     )
 
 

@@ -40,6 +40,8 @@ ISSUE_OPERATIONS = {
         "dream_revert",
         "dream_approve",
         "dream_reject",
+        "health",  # index coverage and a change stamp (Studio's Health page and live pages)
+        "stamp",
     )
 }
 VECTOR_MODULE = "remecli.ops.vector_ops"  # vector memory's operations (issue 20, item 2)

@@ -24,6 +24,7 @@ from remecli.surfaces.limits import BodyLimit
 from remecli.surfaces.studio import access
 from remecli.surfaces.studio.dream_routes import dream_routes
 from remecli.surfaces.studio.routes import api_routes
+from remecli.surfaces.studio.tasks import Tasks
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -70,8 +71,11 @@ async def home(request: Request) -> Response:
     session = session_of(request)
     if session is None:
         return login_help()
+    runner: JobRunner = request.app.state.runner
+    language = "zh" if runner.context.memory.settings.language == "zh" else "en"
     return HTMLResponse(
-        _template("studio.html", csrf=session.csrf), headers={"cache-control": "no-store"}
+        _template("studio.html", csrf=session.csrf, lang=language),
+        headers={"cache-control": "no-store"},
     )
 
 
@@ -158,14 +162,7 @@ def _with_headers(response: Response) -> Response:
 
 async def _job_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, JobError)
-    body: dict[str, Any] = {"error": str(exc), "code": exc.code}
-    current = getattr(exc, "current", None)
-    if exc.code == "changed_on_disk":
-        from remecli.surfaces.studio.library import sha256_text
-
-        body["current"] = current
-        body["current_sha256"] = sha256_text(current) if current is not None else None
-    return JSONResponse(body, status_code=exc.status)
+    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
 
 def build_studio(runner: JobRunner, token: ServeToken) -> Any:
@@ -182,6 +179,7 @@ def build_studio(runner: JobRunner, token: ServeToken) -> Any:
     )
     app.state.sessions = access.Sessions(token.value)
     app.state.runner = runner
+    app.state.tasks = Tasks(runner)
     return StudioGuard(BodyLimit(app, MAX_BODY_BYTES), app.state.sessions)
 
 

@@ -1,6 +1,5 @@
-"""What Studio changes, each through the operations layer: save a note (with a check that the
-file did not change on disk since the editor loaded it), its history, a diff of two versions,
-and a restore.
+"""What Studio changes, each through the operations layer: save a note (refused when the file
+changed on disk since the editor loaded it), its history, a diff of two versions, a restore.
 """
 
 from __future__ import annotations
@@ -10,20 +9,13 @@ import difflib
 from typing import Any
 
 from remecli.notes.versions import VersionNotFound
-from remecli.ops import JobError, JobRunner
-from remecli.ops.errors import NotFound
+from remecli.ops import JobRunner
+from remecli.ops.errors import ChangedOnDisk, NotFound
+from remecli.ops.file_jobs import ABSENT
 from remecli.surfaces.studio.library import read_whole, sha256_text
 
 CURRENT = "current"
 MAX_DIFF_LINES = 5_000
-
-
-class ChangedOnDisk(JobError, status=409, code="changed_on_disk"):
-    """The file is not what the editor loaded: someone (the app, an agent, an editor) wrote it."""
-
-    def __init__(self, message: str, current: str | None) -> None:
-        super().__init__(message)
-        self.current = current
 
 
 async def _current(runner: JobRunner, path: str) -> str | None:
@@ -34,33 +26,42 @@ async def _current(runner: JobRunner, path: str) -> str | None:
     return text
 
 
+def _conflict_message(path: str, base_sha256: str | None, current: str | None) -> str:
+    if base_sha256 is None:
+        return f"{path} already exists; open it and edit it instead"
+    if current is None:
+        return f"{path} was deleted on disk since you opened it; save again to create it anew"
+    return (
+        f"{path} changed on disk since you opened it. Compare both versions below, then keep "
+        "yours (overwrite) or take the one on disk"
+    )
+
+
 async def save(
     runner: JobRunner, path: str, content: str, base_sha256: str | None
 ) -> dict[str, Any]:
-    """Write `content` to `path` with memory_write if the file still is what the editor loaded
-    (`base_sha256`; None: a new file that must not exist yet); else ChangedOnDisk with the
-    file's content now. The check and the write are two operations: a write landing between
-    them (milliseconds) is overwritten, and stays in the history."""
-    current = await _current(runner, path)
-    if base_sha256 is None and current is not None:
-        raise ChangedOnDisk(f"{path} already exists; open it and edit it instead", current)
-    if base_sha256 is not None:
-        if current is None:
-            raise ChangedOnDisk(
-                f"{path} was deleted on disk since you opened it; save again to create it anew",
-                None,
-            )
-        if sha256_text(current) != base_sha256:
-            raise ChangedOnDisk(
-                f"{path} changed on disk since you opened it. Compare both versions below, then "
-                "keep yours (overwrite) or take the one on disk",
-                current,
-            )
-    written = await runner.run(
-        "memory_write", {"path": path, "content": content, "allow_shrink": True}
-    )
-    now = await _current(runner, path)
-    return {**written, "sha256": sha256_text(now or "")}
+    """Write `content` to `path` with memory_write, only if the file still is the version the
+    editor loaded (`base_sha256`; None: a new file that must not exist yet). The job checks it
+    while the file is locked; on a refusal the answer carries the file as it is now, so the
+    page can show both versions."""
+    try:
+        return await runner.run(
+            "memory_write",
+            {
+                "path": path,
+                "content": content,
+                "allow_shrink": True,
+                "expected_sha256": base_sha256 or ABSENT,
+            },
+        )
+    except ChangedOnDisk:
+        current = await _current(runner, path)
+        return {
+            "conflict": True,
+            "error": _conflict_message(path, base_sha256, current),
+            "current": current,
+            "current_sha256": None if current is None else sha256_text(current),
+        }
 
 
 async def history(runner: JobRunner, path: str) -> dict[str, Any]:
@@ -114,3 +115,13 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
 async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:
     """memory_restore: bring `version` back (itself a new version)."""
     return await runner.run("memory_restore", {"path": path, "version": version})
+
+
+async def rename(runner: JobRunner, path: str, new_path: str) -> dict[str, Any]:
+    """memory_rename: move the note and rewrite every link to it (each file versioned)."""
+    return await runner.run("memory_rename", {"path": path, "new_path": new_path})
+
+
+async def delete(runner: JobRunner, path: str) -> dict[str, Any]:
+    """memory_delete: remove the note (kept in its history) and list what now links nowhere."""
+    return await runner.run("memory_delete", {"path": path})

@@ -8,12 +8,15 @@ import json
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import InvalidParams
-from remecli.surfaces.studio import changes, library
+from remecli.surfaces.studio import changes, library, sessions
+from remecli.surfaces.studio import facets as facet_reads
+from remecli.surfaces.studio.facets import note_facets
+from remecli.surfaces.studio.tasks import Tasks
 
 
 def _runner(request: Request) -> JobRunner:
@@ -62,11 +65,27 @@ async def section(request: Request) -> Response:
     found = library.SECTION_BY_KEY.get(key)
     if found is None:
         raise InvalidParams(f"no section {key!r}; one of {', '.join(library.SECTION_BY_KEY)}")
-    return JSONResponse(await library.section_files(_runner(request), found))
+    listing = await library.section_files(_runner(request), found)
+    paths = [f["path"] for f in listing["files"]]
+    facets = await note_facets(_runner(request), paths) if found.key != "sessions" else {}
+    for entry in listing["files"]:
+        entry.update(facets.get(entry["path"], {"tags": [], "projects": []}))
+    return JSONResponse(listing)
+
+
+async def interests(request: Request) -> Response:
+    return JSONResponse(await facet_reads.interests(_runner(request)))
 
 
 async def note(request: Request) -> Response:
     return JSONResponse(await library.note_view(_runner(request), _arg(request, "path")))
+
+
+async def session(request: Request) -> Response:
+    path = _arg(request, "path")
+    if not sessions.is_transcript(path):
+        raise InvalidParams(f"{path!r} is not a transcript (sessions/<id>.jsonl)")
+    return JSONResponse(await sessions.session_view(_runner(request), path))
 
 
 async def search(request: Request) -> Response:
@@ -96,13 +115,56 @@ async def save(request: Request) -> Response:
     if base is not None and not isinstance(base, str):
         raise InvalidParams("`base_sha256` must be a string or null")
     path, content = _field(body, "path", str), _field(body, "content", str)
-    return JSONResponse(await changes.save(_runner(request), path, content, base))
+    done = await changes.save(_runner(request), path, content, base)
+    if done.get("conflict"):
+        return JSONResponse({**done, "code": "changed_on_disk"}, status_code=409)
+    return JSONResponse(done)
+
+
+async def rename(request: Request) -> Response:
+    body = await _body(request)
+    path, new_path = _field(body, "path", str), _field(body, "new_path", str)
+    return JSONResponse(await changes.rename(_runner(request), path, new_path))
+
+
+async def delete(request: Request) -> Response:
+    body = await _body(request)
+    return JSONResponse(await changes.delete(_runner(request), _field(body, "path", str)))
 
 
 async def restore(request: Request) -> Response:
     body = await _body(request)
     path, version = _field(body, "path", str), _field(body, "version", int)
     return JSONResponse(await changes.restore(_runner(request), path, version))
+
+
+def _tasks(request: Request) -> Tasks:
+    tasks: Tasks = request.app.state.tasks
+    return tasks
+
+
+async def health(request: Request) -> Response:
+    found = await _runner(request).run("memory_health", {})
+    return JSONResponse({**found, "tasks": _tasks(request).latest()})
+
+
+async def stamp(request: Request) -> Response:
+    paths = [p for p in request.query_params.getlist("path") if p.strip()]
+    return JSONResponse(await _runner(request).run("memory_stamp", {"paths": paths}))
+
+
+async def start_task(request: Request) -> Response:
+    task = await _tasks(request).start(_field(await _body(request), "job", str))
+    return JSONResponse(task.summary())
+
+
+async def task_events(request: Request) -> Response:
+    task = _tasks(request).get(_arg(request, "id"))
+    return StreamingResponse(
+        _tasks(request).stream(task),
+        media_type="text/event-stream",
+        headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+    )
 
 
 def api_routes() -> list[Route]:
@@ -112,9 +174,17 @@ def api_routes() -> list[Route]:
         Route("/section", section),
         Route("/note", note),
         Route("/search", search),
+        Route("/session", session),
+        Route("/health", health),
+        Route("/interests", interests),
+        Route("/stamp", stamp),
+        Route("/tasks", start_task, methods=["POST"]),
+        Route("/tasks/events", task_events),
         Route("/history", history),
         Route("/diff", diff),
         Route("/preview", preview, methods=["POST"]),
         Route("/save", save, methods=["POST"]),
         Route("/restore", restore, methods=["POST"]),
+        Route("/rename", rename, methods=["POST"]),
+        Route("/delete", delete, methods=["POST"]),
     ]

@@ -3,6 +3,7 @@
 
 import { ApiError, get, post } from "./api.js";
 import { debounce, fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { t } from "./i18n.js";
 import { flash, guardUnsaved, navigate } from "./ui.js";
 
 export async function renderEditor(main, path, live) {
@@ -13,7 +14,7 @@ export async function renderEditor(main, path, live) {
       main,
       h("h1", {}, h("span", { class: "note-path" }, path)),
       h("p", { class: "warning" }, "Studio cannot edit this file: the server is read-only, or it is not a Markdown memory file (MEMORY.md, memory/, digest/)."),
-      h("a", { class: "button secondary", href: noteHref(path) }, "Back to the note"),
+      h("a", { class: "button secondary", href: noteHref(path) }, t("Back to the note")),
     );
     return;
   }
@@ -37,7 +38,7 @@ export async function renderEditor(main, path, live) {
     }
   }, 300);
   source.addEventListener("input", () => {
-    state.textContent = "unsaved changes";
+    state.textContent = t("unsaved changes");
     refresh();
   });
 
@@ -48,18 +49,18 @@ export async function renderEditor(main, path, live) {
     const mineArea = h("textarea", { class: "mine", readonly: true });
     mineArea.value = source.value;
     fill(conflict,
-      h("h2", {}, "Conflict: the file changed on disk"),
+      h("h2", {}, t("Conflict: the file changed on disk")),
       h("p", { class: "conflict-message" }, error.message),
       h(
         "div",
         { class: "both" },
-        h("div", {}, h("h3", {}, "Yours"), mineArea),
-        h("div", {}, h("h3", {}, "On disk now"), theirsArea),
+        h("div", {}, h("h3", {}, t("Yours")), mineArea),
+        h("div", {}, h("h3", {}, t("On disk now")), theirsArea),
       ),
       h(
         "div",
         { class: "editor-bar" },
-        h("button", { id: "overwrite", onclick: () => save(error.body.current_sha256) }, "Overwrite with mine"),
+        h("button", { id: "overwrite", onclick: () => save(error.body.current_sha256) }, t("Overwrite with mine")),
         h(
           "button",
           {
@@ -70,11 +71,11 @@ export async function renderEditor(main, path, live) {
               base = error.body.current_sha256;
               saved = theirs;
               conflict.hidden = true;
-              state.textContent = "loaded the version on disk";
+              state.textContent = t("loaded the version on disk");
               refresh();
             },
           },
-          "Take the version on disk",
+          t("Take the version on disk"),
         ),
       ),
     );
@@ -83,7 +84,7 @@ export async function renderEditor(main, path, live) {
   }
 
   async function save(againstSha = base) {
-    state.textContent = "saving…";
+    state.textContent = t("saving…");
     try {
       const done = await post("save", { path, content: source.value, base_sha256: againstSha });
       base = done.sha256;
@@ -94,7 +95,7 @@ export async function renderEditor(main, path, live) {
       navigate(noteHref(path));
     } catch (error) {
       if (error instanceof ApiError && error.code === "changed_on_disk") {
-        state.textContent = "not saved: conflict";
+        state.textContent = t("not saved: conflict");
         showConflict(error);
       } else {
         state.textContent = `not saved: ${error.message}`;
@@ -103,13 +104,15 @@ export async function renderEditor(main, path, live) {
   }
 
   fill(main,
-    h("div", { class: "note-head" }, h("h1", {}, "Editing ", h("span", { class: "note-path" }, path))),
+    h("div", { class: "note-head" }, h("h1", {}, t("Editing "), h("span", { class: "note-path" }, path))),
+    h("p", { class: "warning changed-on-disk", hidden: true },
+      t("This file changed on disk while you edit it: saving will show both versions to choose from.")),
     h("div", { class: "editor-grid" }, source, preview),
     h(
       "div",
       { class: "editor-bar" },
-      h("button", { id: "save", onclick: () => save() }, "Save"),
-      h("a", { class: "button secondary", href: noteHref(path) }, "Cancel"),
+      h("button", { id: "save", onclick: () => save() }, t("Save")),
+      h("a", { class: "button secondary", href: noteHref(path) }, t("Cancel")),
       state,
     ),
     conflict,

@@ -3,10 +3,11 @@
 
 import { get, post } from "./api.js";
 import { bytes, fill, h, noteHref, when } from "./dom.js";
+import { t } from "./i18n.js";
 import { flash } from "./ui.js";
 
 function diffView(rows) {
-  if (!rows.length) return h("p", { class: "muted" }, "No difference.");
+  if (!rows.length) return h("p", { class: "muted" }, t("No difference."));
   return h(
     "pre",
     { class: "diff" },
@@ -33,16 +34,16 @@ export async function renderHistory(main, path, live) {
       fill(output, h("p", { class: "warning" }, `No diff: ${error.message}`));
       return;
     }
-    fill(output, h("h2", {}, `Version ${old} → ${neu === "current" ? "now" : "version " + neu}`), diffView(diff.rows));
+    fill(output, h("h2", {}, `Version ${old} → ${neu === "current" ? t("now") : "version " + neu}`), diffView(diff.rows));
   }
 
   function restoreCell(v) {
-    if (v.deleted) return h("td", {}, "deleted");
+    if (v.deleted) return h("td", {}, t("deleted"));
     const cell = h("td");
-    const ask = h("button", { class: "secondary", "data-restore": v.version }, "Restore");
+    const ask = h("button", { class: "secondary", "data-restore": v.version }, t("Restore"));
     ask.addEventListener("click", () => {
       const yes = h("button", { "data-confirm-restore": v.version }, `Yes, restore version ${v.version}`);
-      const no = h("button", { class: "secondary" }, "Cancel");
+      const no = h("button", { class: "secondary" }, t("Cancel"));
       yes.addEventListener("click", async () => {
         try {
           const done = await post("restore", { path, version: v.version });
@@ -75,27 +76,27 @@ export async function renderHistory(main, path, live) {
   );
   const now = h(
     "tr",
-    { class: "now" },
+    { class: t("now") },
     h("td"),
     h("td", {}, choice("new", "current", true)),
-    h("td", {}, "now"),
-    h("td", { colspan: 4 }, "the file as it is on disk"),
+    h("td", {}, t("now")),
+    h("td", { colspan: 4 }, t("the file as it is on disk")),
   );
   fill(main,
     h(
       "div",
       { class: "note-head" },
-      h("h1", {}, "History of ", h("a", { class: "note-path", href: noteHref(path) }, path)),
+      h("h1", {}, t("History of "), h("a", { class: "note-path", href: noteHref(path) }, path)),
     ),
     versions.length
       ? h(
           "table",
           { class: "versions" },
-          h("thead", {}, h("tr", {}, ["Old", "New", "Version", "Time (UTC)", "Size", "Made by", ""].map((t) => h("th", {}, t)))),
+          h("thead", {}, h("tr", {}, ["Old", "New", "Version", "Time (UTC)", "Size", "Made by", ""].map((label) => h("th", {}, t(label))))),
           h("tbody", {}, now, rows),
         )
-      : h("p", { class: "muted" }, "No versions yet: the first save through remecli keeps one."),
-    versions.length ? h("div", { class: "editor-bar" }, h("button", { id: "compare", onclick: compare }, "Compare")) : null,
+      : h("p", { class: "muted" }, t("No versions yet: the first save through remecli keeps one.")),
+    versions.length ? h("div", { class: "editor-bar" }, h("button", { id: "compare", onclick: compare }, t("Compare"))) : null,
     output,
   );
   if (versions.length) await compare();

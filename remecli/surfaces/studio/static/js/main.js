@@ -7,6 +7,13 @@ import { renderNote } from "./note.js";
 import { renderEditor } from "./editor.js";
 import { renderHistory } from "./history.js";
 import { bindSearch, renderSearch } from "./search.js";
+import { renderCreate } from "./manage.js";
+import { isTranscript, renderSession } from "./session.js";
+import { renderHealth } from "./health.js";
+import { renderInterests } from "./interests.js";
+import { startLive } from "./live.js";
+import { t, translateStatic } from "./i18n.js";
+import { bindTheme } from "./theme.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -26,7 +33,7 @@ function showError(error) {
     h(
       "div",
       { class: "error-box" },
-      h("h1", {}, loggedOut ? "Logged out" : "Something went wrong"),
+      h("h1", {}, loggedOut ? t("Logged out") : t("Something went wrong")),
       h("p", {}, error.message),
       loggedOut ? h("pre", { class: "command" }, "remecli studio") : null,
     ),
@@ -46,22 +53,52 @@ async function route() {
   const live = () => token === current;
   const { page, arg, params } = parse();
   try {
-    if (page === "section") await renderSection(main, arg, live);
-    else if (page === "note") await renderNote(main, arg, params, live);
+    if (page === "section") await renderSection(main, arg, params, live);
+    else if (page === "note" && isTranscript(arg)) await renderSession(main, arg, params, live);
+    else if (page === "note" || page === "raw") await renderNote(main, arg, params, live);
     else if (page === "edit") await renderEditor(main, arg, live);
+    else if (page === "new") renderCreate(main, params);
+    else if (page === "health") await renderHealth(main, live);
+    else if (page === "interests") await renderInterests(main, live);
     else if (page === "history") await renderHistory(main, arg, live);
     else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
     else await renderNote(main, "MEMORY.md", params, live);
   } catch (error) {
     if (live()) showError(error);
   }
+  markActive();
+}
+
+function markActive() {
   document.querySelectorAll("#nav a").forEach((a) => {
     a.classList.toggle("active", location.hash.startsWith(a.getAttribute("href")));
   });
 }
 
+function currentPath() {
+  const { page, arg } = parse();
+  return ["note", "edit", "history", "raw"].includes(page) ? arg : "";
+}
+
+async function redraw() {
+  const { page } = parse();
+  if (page === "new" || document.querySelector(".manage-panel:not([hidden])")) return;
+  if (page === "edit") {
+    const notice = document.querySelector(".changed-on-disk");
+    if (notice) notice.hidden = false;
+    return;
+  }
+  const scroll = window.scrollY;
+  await route();
+  window.scrollTo(0, scroll);
+}
+
+translateStatic();
+bindTheme(document.getElementById("theme"));
 onRoute(route);
 window.addEventListener("hashchange", route);
 bindSearch(document.getElementById("search"), document.getElementById("search-source"));
-renderNav(document.getElementById("nav")).catch(showError);
+const nav = document.getElementById("nav");
+renderNav(nav).catch(showError);
 route();
+startLive({ currentPath, redraw, redrawNav: () => renderNav(nav).then(markActive) });

@@ -2,6 +2,7 @@
 
 import { get } from "./api.js";
 import { bytes, fill, h, noteHref, when } from "./dom.js";
+import { t } from "./i18n.js";
 
 export async function renderNav(nav) {
   const data = await get("nav");
@@ -11,13 +12,22 @@ export async function renderNav(nav) {
     return h(
       "li",
       {},
-      h("a", { href, "data-section": s.key }, h("span", {}, s.title), h("span", { class: "count" }, count)),
+      h("a", { href, "data-section": s.key }, h("span", {}, t(s.title)), h("span", { class: "count" }, count)),
     );
   });
   fill(nav,
-    h("h2", {}, "Memory"),
+    h("h2", {}, t("Memory")),
     h("ul", { class: "sections" }, items),
-    data.read_only ? h("p", { class: "muted small" }, "read-only server: no edits") : null,
+    h("h2", {}, "Studio"),
+    h(
+      "ul",
+      { class: "sections" },
+      h("li", {}, h("a", { href: "#/interests", "data-page": "interests" }, h("span", {}, t("Interests")))),
+      h("li", {}, h("a", { href: "#/health", "data-page": "health" }, h("span", {}, t("Health")))),
+    ),
+    data.read_only
+      ? h("p", { class: "muted small" }, t("read-only server: no edits"))
+      : h("a", { class: "button new-note", href: "#/new", id: "new-note" }, t("+ New note")),
   );
 }
 
@@ -29,18 +39,46 @@ function label(section, path) {
   return path;
 }
 
-export async function renderSection(main, key, live) {
+function choices(files, field) {
+  const counts = new Map();
+  for (const f of files) for (const value of f[field] || []) counts.set(value, (counts.get(value) || 0) + 1);
+  return [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+function filterSelect(id, label, everything, options, chosen) {
+  return h(
+    "select",
+    { id, "aria-label": label },
+    h("option", { value: "" }, everything),
+    options.map(([value, count]) => h("option", { value, selected: value === chosen }, `${value} (${count})`)),
+  );
+}
+
+export async function renderSection(main, key, params, live) {
   const data = await get("section", { section: key });
   if (!live()) return;
+  const tag = params.get("tag") || "";
+  const project = params.get("project") || "";
+  const tags = choices(data.files, "tags");
+  const projects = choices(data.files, "projects");
+  const shown = data.files.filter(
+    (f) => (!tag || (f.tags || []).includes(tag)) && (!project || (f.projects || []).includes(project)),
+  );
   const row = (f) =>
     h(
       "li",
       {},
       h("a", { href: noteHref(f.path) }, label(key, f.path)),
-      h("span", { class: "meta" }, `${when(f.modified)} · ${bytes(f.size)}`),
+      h(
+        "span",
+        { class: "meta" },
+        (f.projects || []).map((p) => h("span", { class: "chip project" }, p)),
+        (f.tags || []).map((t) => h("span", { class: "chip" }, `#${t}`)),
+        `${when(f.modified)} · ${bytes(f.size)}`,
+      ),
     );
   const groups = new Map(); // the digest by kind (personal, procedure, wiki); others: one list
-  for (const f of data.files) {
+  for (const f of shown) {
     const group = key === "digest" ? label(key, f.path).split("/").slice(0, -1).join("/") : "";
     if (!groups.has(group)) groups.set(group, []);
     groups.get(group).push(f);
@@ -49,9 +87,27 @@ export async function renderSection(main, key, live) {
     group ? h("h2", { class: "group" }, group) : null,
     h("ul", { class: "files" }, files.map(row)),
   ]);
+  const filters = tags.length || projects.length
+    ? h(
+        "div",
+        { class: "filters" },
+        projects.length ? filterSelect("filter-project", t("Project"), t("All projects"), projects, project) : null,
+        tags.length ? filterSelect("filter-tag", t("Tag"), t("All tags"), tags, tag) : null,
+      )
+    : null;
+  filters?.addEventListener("change", () => {
+    const next = new URLSearchParams();
+    const p = filters.querySelector("#filter-project")?.value;
+    const g = filters.querySelector("#filter-tag")?.value;
+    if (p) next.set("project", p);
+    if (g) next.set("tag", g);
+    const query = next.toString();
+    location.hash = `#/section/${key}${query ? "?" + query : ""}`;
+  });
   fill(main,
-    h("h1", {}, data.title, " ", h("span", { class: "count" }, String(data.files.length))),
-    data.truncated ? h("p", { class: "muted" }, "Only the first files are listed.") : null,
-    rows.length ? rows : h("p", { class: "muted" }, "Nothing here yet."),
+    h("h1", {}, t(data.title), " ", h("span", { class: "count" }, String(shown.length))),
+    filters,
+    data.truncated ? h("p", { class: "muted" }, t("Only the first files are listed.")) : null,
+    rows.length ? rows : h("p", { class: "muted" }, t("Nothing here yet.")),
   );
 }

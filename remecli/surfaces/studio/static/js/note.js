@@ -2,6 +2,8 @@
 
 import { get } from "./api.js";
 import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { t } from "./i18n.js";
+import { deleteButton, renameButton } from "./manage.js";
 
 function linkList(title, notes, empty) {
   const items = notes.map((n) =>
@@ -44,18 +46,23 @@ function focus(body, params) {
 export async function renderNote(main, path, params, live) {
   const note = await get("note", { path });
   if (!live()) return;
+  const movable = note.editable && path !== "MEMORY.md"; // MEMORY.md stays where the app reads it
+  const renaming = movable ? renameButton(path) : null;
+  const deleting = movable ? deleteButton(path, note.backlinks) : null;
   const actions = h(
     "div",
     { class: "actions" },
-    note.editable ? h("a", { class: "button", href: `#/edit/${encodeURI(path)}` }, "Edit") : null,
-    note.versioned ? h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, "History") : null,
+    note.editable ? h("a", { class: "button", href: `#/edit/${encodeURI(path)}` }, t("Edit")) : null,
+    note.versioned ? h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, t("History")) : null,
+    renaming?.button,
+    deleting?.button,
   );
   const body = serverHtml("markdown", note.html);
   const dangling = note.dangling.length
     ? h(
         "section",
         { class: "link-panel" },
-        h("h2", {}, "Dangling"),
+        h("h2", {}, t("Dangling")),
         h("ul", {}, note.dangling.map((d) => h("li", {}, `[[${d.target}]] `, h("span", { class: "meta" }, `line ${d.line}`)))),
       )
     : null;
@@ -67,16 +74,18 @@ export async function renderNote(main, path, params, live) {
         "article",
         { class: "note", "data-path": path },
         h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path), actions),
+        renaming?.panel,
+        deleting?.panel,
         fieldList(note.fields),
         note.problem ? h("p", { class: "warning" }, note.problem) : null,
-        note.complete ? null : h("p", { class: "warning" }, "This file is large: only its beginning is shown."),
+        note.complete ? null : h("p", { class: "warning" }, t("This file is large: only its beginning is shown.")),
         body,
       ),
       h(
         "aside",
         { class: "links" },
-        linkList("Backlinks", note.backlinks, "Nothing links here."),
-        linkList("Links", note.outlinks, "No links to other notes."),
+        linkList(t("Backlinks"), note.backlinks, t("Nothing links here.")),
+        linkList(t("Links"), note.outlinks, t("No links to other notes.")),
         dangling,
       ),
     ),

@@ -2,6 +2,7 @@
 
 import { get } from "./api.js";
 import { debounce, fill, h, noteHref } from "./dom.js";
+import { t } from "./i18n.js";
 import { navigate } from "./ui.js";
 
 export function bindSearch(input, source) {
@@ -28,7 +29,7 @@ export async function renderSearch(main, q, source, live) {
   if (document.activeElement !== input) input.value = q;
   document.getElementById("search-source").value = source;
   if (!q) {
-    fill(main, h("p", { class: "muted" }, "Type in the search box."));
+    fill(main, h("p", { class: "muted" }, t("Type in the search box.")));
     return;
   }
   const data = await get("search", source ? { q, source } : { q });
@@ -53,7 +54,7 @@ export async function renderSearch(main, q, source, live) {
     ),
   );
   fill(main,
-    h("h1", {}, "Search ", h("span", { class: "count" }, String(hits.length))),
-    hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `Nothing found for “${q}”.`),
+    h("h1", {}, t("Search"), " ", h("span", { class: "count" }, String(hits.length))),
+    hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `${t("Nothing found for")} “${q}”.`),
   );
 }

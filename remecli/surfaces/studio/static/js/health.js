@@ -1,0 +1,109 @@
+// Index health: what the index covers, what is stale or waits for a vector, the last reindex and
+// dream; the Reindex and Dream buttons run those jobs and follow them through server-sent events.
+
+import { get, post } from "./api.js";
+import { fill, h, noteHref, when } from "./dom.js";
+import { t } from "./i18n.js";
+
+function figure(label, value, key) {
+  return h("div", { class: "figure", "data-figure": key }, h("span", { class: "figure-value" }, value), h("span", { class: "figure-label" }, label));
+}
+
+function fileList(title, key, files) {
+  if (!files.length) return null;
+  return h(
+    "section",
+    { class: "health-files", "data-list": key },
+    h("h2", {}, title, " ", h("span", { class: "count" }, String(files.length))),
+    h("ul", { class: "files" }, files.map((path) => h("li", {}, h("a", { href: noteHref(path) }, path)))),
+  );
+}
+
+function describe(event) {
+  if (event.kind === "started") return t("started");
+  if (event.kind === "progress") return `${event.stage} ${event.done}/${event.total}`;
+  if (event.kind === "failed") return `${t("failed")}: ${event.error}`;
+  const result = event.result || {};
+  if ("status" in result) return `${t("finished")}: ${result.status} — ${result.message || ""} (${(result.actions || []).length} ${t("changes")})`;
+  return `${t("finished")}: ${result.files_changed ?? 0} ${t("files read")}, ${result.chunks_added ?? 0} ${t("chunks added")}, ${result.notes ?? 0} ${t("notes in the link graph")}`;
+}
+
+function follow(task, panel, onDone) {
+  const bar = h("progress", { max: 1, value: 0 });
+  const line = h("span", { class: "task-line" }, t("started"));
+  const log = h("ol", { class: "task-log" });
+  fill(panel, h("div", { class: "task", "data-task": task.id, "data-job": task.job }, h("strong", {}, task.job), " ", bar, " ", line, log));
+  const source = new EventSource(`/studio/api/tasks/events?id=${encodeURIComponent(task.id)}`);
+  source.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    line.textContent = describe(event);
+    log.append(h("li", { "data-kind": event.kind }, describe(event)));
+    if (event.kind === "progress" && event.total) {
+      bar.max = event.total;
+      bar.value = event.done;
+    }
+    if (event.kind === "finished" || event.kind === "failed") {
+      bar.max = 1;
+      bar.value = event.kind === "finished" ? 1 : 0;
+      panel.querySelector(".task").classList.add(event.kind);
+      source.close();
+      onDone();
+    }
+  };
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) line.textContent = t("lost the connection; reload the page");
+  };
+}
+
+export async function renderHealth(main, live) {
+  const data = await get("health");
+  if (!live()) return;
+  const panel = h("div", { class: "task-panel" });
+  const refresh = async () => {
+    const now = await get("health");
+    if (live()) fill(main.querySelector(".health-body"), body(now));
+  };
+  async function run(job) {
+    try {
+      follow(await post("tasks", { job }), panel, refresh);
+    } catch (error) {
+      fill(panel, h("p", { class: "warning" }, error.message));
+    }
+  }
+  const share = (d) => (d.embedded_share === null ? t("off") : `${Math.round(d.embedded_share * 100)}%`);
+  const body = (d) => [
+    h(
+      "div",
+      { class: "figures" },
+      figure(t("Files on disk"), String(d.files_on_disk), "files_on_disk"),
+      figure(t("Files indexed"), String(d.files_indexed), "files_indexed"),
+      figure(t("Chunks"), String(d.chunks), "chunks"),
+      figure(t("Embedded"), share(d), "embedded_share"),
+      figure(t("Stale files"), String(d.stale.length + d.missing.length + d.gone.length), "stale"),
+      figure(t("Waiting for a vector"), String(d.unembedded.length), "unembedded"),
+    ),
+    h(
+      "dl",
+      { class: "fields" },
+      h("dt", {}, t("Index")), h("dd", { "data-field": "index_state" }, d.index_state + (d.index_error ? ` — ${d.index_error}` : "")),
+      h("dt", {}, t("Embeddings")), h("dd", {}, d.embedding_backend),
+      h("dt", {}, t("Last reindex")), h("dd", { "data-field": "last_reindex" }, d.last_reindex ? when(d.last_reindex) : t("never")),
+      h("dt", {}, t("Last dream")), h("dd", { "data-field": "last_dream" }, d.last_dream ? when(d.last_dream) : t("never")),
+      h("dt", {}, t("Summaries waiting")), h("dd", {}, String(d.pending_summaries)),
+    ),
+    fileList(t("Changed since indexed"), "stale", d.stale),
+    fileList(t("Not indexed yet"), "missing", d.missing),
+    fileList(t("Indexed but gone from disk"), "gone", d.gone),
+    fileList(t("Waiting for a vector"), "unembedded", d.unembedded),
+  ];
+  fill(main,
+    h("div", { class: "note-head" }, h("h1", {}, t("Index health")),
+      h("div", { class: "actions" },
+        h("button", { id: "reindex", onclick: () => run("memory_reindex") }, t("Reindex")),
+        h("button", { id: "dream", class: "secondary", onclick: () => run("memory_dream") }, t("Dream now")))),
+    panel,
+    h("div", { class: "health-body" }, body(data)),
+  );
+  const going = (data.tasks || []).filter((task) => !task.done).pop();
+  if (going) follow(going, panel, refresh);
+}

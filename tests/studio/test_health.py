@@ -1,0 +1,37 @@
+"""The Health page in a real browser: what the index covers, a file changed behind its back
+listed as stale, and the Reindex and Dream buttons followed through server-sent events until
+they finish (the jobs run through the operations layer: memory_reindex, memory_dream)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.studio.conftest import DAY, Studio, logged_in, screenshot
+
+
+def test_health_lists_stale_files_and_reindex_reports_progress(page: Page, studio: Studio) -> None:
+    logged_in(page, studio)
+    (studio.root / DAY).write_text((studio.root / DAY).read_text() + "\nEdited in vim.\n")
+    page.locator("#nav a[data-page='health']").click()
+    figures = page.locator(".figures")
+    expect(figures.locator("[data-figure='files_on_disk'] .figure-value")).to_have_text("5")
+    expect(figures.locator("[data-figure='files_indexed'] .figure-value")).to_have_text("5")
+    expect(figures.locator("[data-figure='embedded_share'] .figure-value")).to_have_text("off")
+    assert int(figures.locator("[data-figure='chunks'] .figure-value").inner_text()) >= 4
+    expect(page.locator("[data-list='stale'] a")).to_have_text([DAY])  # search.watch is off
+    expect(page.locator("[data-field='last_reindex']")).to_have_text("never")
+
+    page.locator("#reindex").click()
+    task = page.locator(".task[data-job='memory_reindex']")
+    expect(task).to_have_class("task finished", timeout=60_000)
+    kinds = task.locator(".task-log li").evaluate_all("items => items.map(i => i.dataset.kind)")
+    assert kinds[0] == "started" and "progress" in kinds and kinds[-1] == "finished"
+    expect(task.locator(".task-log li[data-kind='progress']").last).to_contain_text("reading 5/5")
+    expect(page.locator("[data-list='stale']")).to_have_count(0)  # read again: not stale
+    expect(page.locator("[data-field='last_reindex']")).not_to_have_text("never")
+    screenshot(page, "health")
+
+    page.locator("#dream").click()
+    dream = page.locator(".task[data-job='memory_dream']")
+    expect(dream).to_have_class("task finished", timeout=90_000)
+    expect(dream.locator(".task-log li").last).to_contain_text("finished")
