@@ -79,7 +79,7 @@ def dreamed(tmp_path: Path, fake_llm) -> Iterator[tuple[Studio, str, str]]:
 def test_revert_a_dream_node_in_studio(page: Page, dreamed: tuple[Studio, str, str]) -> None:
     studio, first, other = dreamed
     logged_in(page, studio)
-    page.goto(studio.url + "/dream")
+    page.locator("#dream-review").click()  # from the navigator
     runs = page.locator("#runs ul.files a")
     expect(runs).to_have_count(2)
     runs.first.click()  # the newest: the refinement

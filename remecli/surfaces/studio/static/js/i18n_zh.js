@@ -15,6 +15,7 @@ export const ZH = {
   Sessions: "会话",
   Interests: "兴趣",
   Health: "索引状态",
+  "Dream review": "梦境审阅",
   "+ New note": "+ 新建笔记",
   "read-only server: no edits": "只读服务器：不能编辑",
   Theme: "主题",
