@@ -331,6 +331,11 @@ class Locations:
                 log.warning(note)
         return self
 
+    def make_private(self) -> int:
+        """Take group and other bits off what was made with the usual umask since the start
+        (the index's files, new folders); returns how many entries changed."""
+        return tighten_derived(self.root)
+
     def ensure_index_dir(self) -> str:
         """Create the derived-state folder; one that is a file (damage) is removed first.
         Returns a line for the user when something was repaired ("" otherwise)."""

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from remecli.config.privacy import tighten_derived
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.notices import MemoryNotice
@@ -239,7 +238,7 @@ class FileMemory:
             await asyncio.to_thread(self.links.close)
             self.links = None
         await asyncio.to_thread(self.tool_results.cleanup)
-        await asyncio.to_thread(tighten_derived, self.layout.root)  # the index's new files too
+        await asyncio.to_thread(self.layout.make_private)  # what the index made since the start
         self.conversation.lock.release()
         return lines
 
