@@ -26,12 +26,24 @@ def card_in_answer(answer: str) -> tuple[str, str] | None:
         found = pattern.search(answer)
         if not found:
             continue
-        text = _TRAILING_FENCE.sub("", found.group("body")).strip() + "\n"
+        text = _closed(_TRAILING_FENCE.sub("", found.group("body")).strip() + "\n")
         note = read_frontmatter(text)
         name = str(note.meta.get("name") or "").strip() if not note.problem else ""
         if name and note.body.strip():
             return name, text
     return None
+
+
+def _closed(text: str) -> str:
+    """`text` with the frontmatter's closing `---` put back before the first line that is not
+    YAML (a heading or a blank line), when the model left it out."""
+    lines = text.split("\n")
+    if any(line.strip() == "---" for line in lines[1:]):
+        return text
+    for number, line in enumerate(lines[1:], start=1):
+        if not line.strip() or line.startswith("#"):
+            return "\n".join([*lines[:number], "---", *lines[number:]])
+    return text
 
 
 async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:

@@ -279,7 +279,7 @@ class Summarizer:
         rescue: Callable[[str], Awaitable[None]] | None = None,
     ) -> SummaryResult:
         """Run the confined agent once; what it wrote, said, or why it failed. `rescue` gets
-        an answer that saved nothing and did not say there was nothing to save."""
+        an answer that saved nothing (it may hold what should have been written)."""
         from remecli.knowledge.summary_tools import NoCompression
         from remecli.llm.errors import classify
         from remecli.llm.retry import RetryMiddleware
@@ -306,7 +306,7 @@ class Summarizer:
             message = classify(exc, self.settings.llm).message
             return SummaryResult("failed", path, message, list(tools.written))
         text = (reply.get_text_content() or "").strip()
-        if not tools.written and rescue is not None and NOTHING_MARKER not in text.lower():
+        if not tools.written and rescue is not None:  # a card in the answer still counts
             await rescue(text)
         if tools.written:
             return SummaryResult("written", path, text, list(tools.written))

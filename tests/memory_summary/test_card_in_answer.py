@@ -52,9 +52,17 @@ async def test_a_fenced_card_is_saved_and_prose_still_fails(fake_llm, tmp_path, 
     result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s2", lines=(1, 2))
     assert result.status == "written", result
 
+    # the real model also copied the prompt's "[nothing to store]" after a card it wrote out
+    # ... and once left out the frontmatter's closing `---`
+    unclosed = ANSWERED.replace("name: Staging", "name: Deploy").replace("]\n---\n", "]\n", 1)
+    fake_llm.add_text(unclosed + "\n[nothing to store]")
+    result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s4", lines=(1, 2))
+    assert result.status == "written", result
+
     fake_llm.add_text("The user mentioned their staging database.")
     other = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s3", lines=(1, 2))
     assert other.status == "failed" and "without saving anything" in other.detail
     assert sorted(p.name for p in (working_dir.root / "memory/2025-01-31").iterdir()) == [
-        "staging-database-deployment-schedule.md"
+        "deploy-database-deployment-schedule.md",
+        "staging-database-deployment-schedule.md",
     ]
