@@ -9,6 +9,7 @@ tool the model was offered: the scope's checks and the code-set fields apply unc
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -26,7 +27,7 @@ def card_in_answer(answer: str) -> tuple[str, str] | None:
         found = pattern.search(answer)
         if not found:
             continue
-        text = _closed(_TRAILING_FENCE.sub("", found.group("body")).strip() + "\n")
+        text = _quoted(_closed(_TRAILING_FENCE.sub("", found.group("body")).strip() + "\n"))
         note = read_frontmatter(text)
         name = str(note.meta.get("name") or "").strip() if not note.problem else ""
         if name and note.body.strip():
@@ -44,6 +45,19 @@ def _closed(text: str) -> str:
         if not line.strip() or line.startswith("#"):
             return "\n".join([*lines[:number], "---", *lines[number:]])
     return text
+
+
+def _quoted(text: str) -> str:
+    """`text` with frontmatter values that hold `: ` quoted (`description: Moved: yes` is not
+    valid YAML; the 1.5B model wrote such lines)."""
+    lines = text.split("\n")
+    end = next((n for n, line in enumerate(lines[1:], start=1) if line.strip() == "---"), 0)
+    for number in range(1, end):
+        key, sep, value = lines[number].partition(": ")
+        value = value.strip()
+        if sep and ": " in value and value[:1] not in "\"'[{|>":
+            lines[number] = f"{key}: " + json.dumps(value, ensure_ascii=False)
+    return "\n".join(lines)
 
 
 async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:

@@ -66,3 +66,31 @@ async def test_a_fenced_card_is_saved_and_prose_still_fails(fake_llm, tmp_path, 
         "deploy-database-deployment-schedule.md",
         "staging-database-deployment-schedule.md",
     ]
+
+
+# recorded verbatim from Qwen2.5-Coder-1.5B-Instruct Q4_K_M (the billing conversation, temperature
+# 0): a `: ` inside the description makes the frontmatter invalid YAML as written
+RECORDED = """---
+name: PostgreSQL 16 billing move
+description: We decided to move billing from MySQL to PostgreSQL 16 next quarter, because of JSONB. Unrelated: I adopted a cat called Miso.
+tags: [billing, postgresql, jsonb]
+---
+# PostgreSQL 16 billing move
+## Current state
+- What is true now: decisions in force, status, open questions. Rewrite freely.
+## Timeline
+- 14:03 We decided to move billing from MySQL to PostgreSQL 16 next quarter, because of JSONB.
+- 14:04 I adopted a cat called Miso.
+## Details
+- Facts worth keeping: exact paths, names, commands, versions, errors and their fixes.
+```"""
+
+
+async def test_the_recorded_answer_of_a_real_small_model_is_saved(fake_llm, tmp_path, working_dir):
+    summarizer = Summarizer(make_settings(fake_llm, tmp_path), working_dir)
+    fake_llm.add_text(RECORDED)
+    result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s5", lines=(1, 2))
+    assert result.status == "written", result
+    text = (working_dir.root / "memory/2025-01-31/postgresql-16-billing-move.md").read_text()
+    assert read_card(text).meta["description"].endswith("Unrelated: I adopted a cat called Miso.")
+    assert "- 14:04 I adopted a cat called Miso." in text
