@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
 from remecli.knowledge import prompts
+from remecli.knowledge.card_answer import save_answered_card
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
@@ -246,7 +248,15 @@ class Summarizer:
         scope = CardScope(self.working_dir, day, session_id, lines, card)
         tools = MemoryFileTools(self.working_dir, day, scope, writer=self.writer)
         system, user = self._card_prompts(transcript, scope)
-        result = await self._run(tools, system, user, card or self.working_dir.daily_file(day))
+        rescue = None
+        if card is None:  # a small model may answer with the new card instead of writing it
+
+            async def rescue(answer: str) -> None:
+                await save_answered_card(tools, scope.folder_name(), answer)
+
+        result = await self._run(
+            tools, system, user, card or self.working_dir.daily_file(day), rescue
+        )
         if scope.card is not None:
             result.path = scope.card
         return result
@@ -260,8 +270,16 @@ class Summarizer:
         system, user = self._prompts(transcript, tools.relative(path), day)
         return await self._run(tools, system, user, path)
 
-    async def _run(self, tools: Any, system: str, user: str, path: Path) -> SummaryResult:
-        """Run the confined agent once; what it wrote, said, or why it failed."""
+    async def _run(
+        self,
+        tools: Any,
+        system: str,
+        user: str,
+        path: Path,
+        rescue: Callable[[str], Awaitable[None]] | None = None,
+    ) -> SummaryResult:
+        """Run the confined agent once; what it wrote, said, or why it failed. `rescue` gets
+        an answer that saved nothing (it may hold what should have been written)."""
         from remecli.knowledge.summary_tools import NoCompression
         from remecli.llm.errors import classify
         from remecli.llm.retry import RetryMiddleware
@@ -288,6 +306,8 @@ class Summarizer:
             message = classify(exc, self.settings.llm).message
             return SummaryResult("failed", path, message, list(tools.written))
         text = (reply.get_text_content() or "").strip()
+        if not tools.written and rescue is not None:  # a card in the answer still counts
+            await rescue(text)
         if tools.written:
             return SummaryResult("written", path, text, list(tools.written))
         if NOTHING_MARKER in text.lower():
