@@ -92,6 +92,7 @@ def test_http_routes_every_operation_with_its_schema(runner: JobRunner, tmp_path
         "health",
         "tokens",
         "access-log",
+        "import",  # the Stop hook's fast path to a running serve (admin only, not a job)
     }
     assert routed == set(JOBS.names())
     for job in JOBS:

@@ -186,7 +186,14 @@ def restore(path: str, version: int, setting_args: list[str]) -> int:
 @click.option("--revert", metavar="RUN[:NODE]", help="undo a run (or one node) via the history")
 @click.option("--approve", metavar="RUN", help="write a run that waits for review")
 @click.option("--reject", metavar="RUN", help="drop a run that waits for review")
-def dream(setting_args: list[str], list_runs: bool = False, **review: str | None) -> int:
+def dream(
+    setting_args: list[str],
+    list_runs: bool = False,
+    show: str | None = None,
+    revert: str | None = None,
+    approve: str | None = None,
+    reject: str | None = None,
+) -> int:
     """Consolidate new topic cards into the digest (Auto Dream), or review its runs.
 
     date=YYYY-MM-DD dreams over the cards up to that day (default: today).
@@ -195,6 +202,7 @@ def dream(setting_args: list[str], list_runs: bool = False, **review: str | None
     from remecli.surfaces.cli.dream import review as review_runs
     from remecli.surfaces.cli.start import settings_or_exit_code
 
+    review = {"show": show, "revert": revert, "approve": approve, "reject": reject}
     chosen = [(action, target) for action, target in review.items() if target]
     if list_runs or chosen:
         action, target = chosen[0] if chosen else ("list", "")
