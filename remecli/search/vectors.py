@@ -7,14 +7,14 @@ The rows live in one growable float32 matrix (capacity grows by half), with a ch
 adding appends (or overwrites a known id's row), removing moves the last row into the hole, so
 both cost O(batch), not O(n) as faiss's IndexIDMap did (it compacts every row on each remove,
 and an add removes first: 7 ms each at 100k chunks). The scan itself is faiss's exhaustive
-inner-product kernel over that matrix.
+inner-product kernel over that matrix, imported at the first search (~40 MB an idle app with
+nothing to search never loads).
 """
 
 from __future__ import annotations
 
 import threading
 
-import faiss
 import numpy as np
 
 _pinned = threading.local()  # per thread: faiss's OpenMP thread count has been set here
@@ -28,6 +28,8 @@ def _one_faiss_thread() -> None:
     more OpenMP threads only add spin-waits on a busy 2-core machine (92 ms p50 with 2 threads
     vs 24 ms with 1 at 100k chunks)."""
     if not getattr(_pinned, "done", False):
+        import faiss
+
         faiss.omp_set_num_threads(1)
         _pinned.done = True
 
@@ -124,6 +126,8 @@ class VectorIndex:
         self, query: np.ndarray, limit: int, allowed: list[int] | None = None
     ) -> list[tuple[int, float]]:
         """(chunk id, cosine) of the `limit` nearest vectors (among `allowed` ids if given)."""
+        import faiss
+
         _one_faiss_thread()
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dimensions)
         with self._lock:
