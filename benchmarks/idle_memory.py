@@ -25,7 +25,7 @@ from tests.fakes.fake_openai import FakeOpenAIServer  # noqa: E402
 
 def idle_rss(tree: Path, base_url: str, seconds: float) -> list[tuple[float, float]]:
     """(seconds since start, MB) samples of the remecli process's RSS while it sits idle."""
-    with tempfile.TemporaryDirectory(prefix="remecli-idle-") as wd:
+    with tempfile.TemporaryDirectory(prefix="remecli-idle-", ignore_cleanup_errors=True) as wd:
         env = {
             "PYTHONPATH": str(tree),
             "TERM": "xterm-256color",
@@ -36,6 +36,7 @@ def idle_rss(tree: Path, base_url: str, seconds: float) -> list[tuple[float, flo
         command += ["llm.model_name=fake-model", f"working_dir={wd}/.reme"]
         session = TmuxSession(command, cwd=Path(wd), env=env)
         samples: list[tuple[float, float]] = []
+        procs: list[psutil.Process] = []
         start = time.monotonic()
         try:
             for at in (seconds / 4, seconds / 2, 3 * seconds / 4, seconds):
@@ -47,6 +48,7 @@ def idle_rss(tree: Path, base_url: str, seconds: float) -> list[tuple[float, flo
                 samples.append((at, rss / 1e6))
         finally:
             session.close()
+            psutil.wait_procs(procs, timeout=20)  # let it finish writing before the cleanup
         return samples
 
 
