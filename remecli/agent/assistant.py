@@ -319,7 +319,7 @@ class Assistant:
             done = await self.context.compact_now(self.agent, focus, short=True)
             if done.messages_compacted:  # nothing folded (a short chat): no summary either
                 self.runtime.hand_over_unsaved()  # the kept messages are saved too
-            await self.runtime.tasks.retry_pending()
+            await self.runtime.tasks.retry_pending(due_only=False)  # asked for: all
             return done
 
         reported = False

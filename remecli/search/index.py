@@ -22,7 +22,7 @@ import numpy as np
 from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
-from remecli.search.embedders import Embedder, make_embedder
+from remecli.search.embedders import Embedder, is_loaded, make_embedder
 from remecli.search.filters import make_filters
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
@@ -50,7 +50,14 @@ SCHEMA_VERSION = "2"
 class MemoryIndex:
     """Hybrid (BM25 + vector) search over a working dir's notes and transcripts."""
 
-    def __init__(self, working_dir: Path, settings: SearchSettings, embedder: Embedder | None):
+    def __init__(
+        self,
+        working_dir: Path,
+        settings: SearchSettings,
+        embedder: Embedder | None,
+        *,
+        embed_on_demand: bool = False,
+    ):
         self.working_dir = working_dir
         self.settings = settings
         self.embedder = embedder
@@ -67,16 +74,30 @@ class MemoryIndex:
         self._seen = self.shared.read()  # the change marker the open parts reflect
         self.recovered = note  # a damaged index was rebuilt: one line for the user ("" if not)
         self._needs_full_sync = bool(note)
+        # embed_on_demand: a model not loaded yet loads at the first search, not at a sync
+        self._embedding_wanted = threading.Event()
+        if not embed_on_demand:
+            self._embedding_wanted.set()
+        self._embedding_thread: threading.Thread | None = None
 
     @classmethod
     def open(
-        cls, working_dir: Path, settings: SearchSettings, *, embedder: Embedder | None = None
+        cls,
+        working_dir: Path,
+        settings: SearchSettings,
+        *,
+        embedder: Embedder | None = None,
+        embed_on_demand: bool = False,
     ) -> MemoryIndex:
-        """Open (or create, or rebuild if damaged) the index of `working_dir`."""
+        """Open (or create, or rebuild if damaged) the index of `working_dir`.
+
+        `embed_on_demand` (the chat app): while the local model is not loaded, syncs leave new
+        chunks without vectors (keyword search finds them) and the first search loads the model
+        and embeds them in a background thread, so an idle app never pays the model's memory."""
         working_dir = Path(working_dir).expanduser()
         if embedder is None:
             embedder = make_embedder(settings.embedding)
-        return cls(working_dir, settings, embedder)
+        return cls(working_dir, settings, embedder, embed_on_demand=embed_on_demand)
 
     @property
     def last_error(self) -> str:
@@ -217,7 +238,12 @@ class MemoryIndex:
     def _embed(self, report: SyncReport, progress: Progress | None) -> None:
         """Embed the chunks without a vector, unless another process is embedding (then they
         wait for the next sync: keyword search finds them meanwhile); announce the vectors.
-        Only vectors change, so other processes' syncs go on meanwhile."""
+        Only vectors change, so other processes' syncs go on meanwhile. With
+        `embed_on_demand`, a model not loaded yet waits for the first search."""
+        if self.embedder is None:
+            return
+        if not self._embedding_wanted.is_set() and not is_loaded(self.embedder):
+            return
         with self.shared.embedding() as mine:
             if not mine:
                 return
@@ -275,10 +301,31 @@ class MemoryIndex:
         """`request` ranked by a variant (other settings, parts off): for measuring only."""
         return self._search(request, variant)
 
+    def _want_embedding(self) -> None:
+        """The first search of an `embed_on_demand` index: embed what the syncs left without
+        vectors, in a background thread (the search goes on with what is there)."""
+        if self._embedding_wanted.is_set() or self.embedder is None:
+            return
+        self._embedding_wanted.set()
+
+        def embed_pending() -> None:
+            try:
+                with self._write_lock:
+                    if not self.syncer.stopping.is_set():
+                        self._embed(SyncReport(), None)
+            except Exception:  # the next sync tries again; keyword search works meanwhile
+                log.exception("embedding the chunks left without vectors failed")
+
+        self._embedding_thread = threading.Thread(
+            target=embed_pending, name="remecli-embed", daemon=True
+        )
+        self._embedding_thread.start()
+
     def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchResult]:
         filters = make_filters(request.source, request.since, request.until)
         if not request.query.strip():
             return []
+        self._want_embedding()
         for attempt in (1, 2):
             try:
                 self.follow_others()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from remecli.knowledge.summarizer import NOTHING_MARKER
-from tests.cli_process import run_remecli
+from tests.e2e.test_plain_and_oneshot import Pty
 from tests.e2e.tmux_driver import TmuxSession, _processes_of_session, tmux_available
 from tests.fakes.faulty_openai import FaultyOpenAIServer
 
@@ -96,9 +96,14 @@ def test_closed_terminal_during_a_summary_exits_and_the_restart_finishes_it(
     pending = list((working_dir / "sessions" / "pending").glob("*.json"))
     assert len(pending) == 1, pending  # left pending, not lost
     before = _requests_naming(fake_llm, "pelican")
-    again = run_remecli(
-        *settings, "llm.api_key=sk-test", "-p", "hello again", cwd=tmp_path, timeout=280
+    # the restart is a session (a `-p` answer leaves earlier runs' pending work alone)
+    again = Pty(
+        [sys.executable, "-m", "remecli", *settings, "llm.api_key=sk-test", "ui=plain"], tmp_path
     )
-    assert again.returncode == 0, again.stderr
+    again.read_until("/help for commands", timeout=280)
+    again.write("hello again\r")  # the agent (and its memory) starts with the first message
+    again.read_until(NOTHING_MARKER, timeout=280)
+    again.write("/exit\r")
+    assert again.wait(timeout=240) == 0
     assert _requests_naming(fake_llm, "pelican") - before == 1  # summarized exactly once
     assert list((working_dir / "sessions" / "pending").glob("*.json")) == []

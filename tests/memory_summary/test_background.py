@@ -63,10 +63,11 @@ async def test_failure_keeps_the_messages_and_retry_writes_them(fake_llm, tmp_pa
     assert "Tuesdays" in json.dumps(record["messages"])
     assert not working_dir.daily_file(DAY).exists()
 
-    # next start: a new manager finds the record and summarizes it
+    # /compact (or a start once the backoff has passed, see test_retry_backoff.py): a new
+    # manager finds the record and summarizes it
     script_write(fake_llm, "- 10:00 Deploys go out on Tuesdays.")
     later = tasks_for(fake_llm, tmp_path, working_dir)
-    assert await later.retry_pending() == [task_id]
+    assert await later.retry_pending(due_only=False) == [task_id]
     assert await later.await_all() == [f"Summary {task_id}: saved to {DAILY}."]
     assert "[10:00] user: Remember: deploys go out on Tuesdays" in first_user_text(
         fake_llm.chat_requests()[1].body

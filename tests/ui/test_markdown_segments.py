@@ -83,6 +83,25 @@ def test_settle_and_release_are_the_collectors_freeze_and_unfreeze() -> None:
     assert gc.get_freeze_count() == 0
 
 
+class _Cycle:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_what_one_settle_froze_and_then_died_is_freed_at_the_next_settle() -> None:
+    leftover = _Cycle()  # a reply's state, alive when the app settled after it
+    gone = weakref.ref(leftover)
+    try:
+        collector_pauses.settle()
+        del leftover  # dropped during the next reply
+        collector_pauses.settle()  # the next idle moment
+        assert gone() is None
+    finally:
+        collector_pauses.release()
+
+
 def test_a_segment_is_drawn_once_per_width() -> None:
     from remecli.ui.tui.widgets.markdown_look import markdown_look
     from remecli.ui.tui.widgets.markdown_segment import MarkdownVisual

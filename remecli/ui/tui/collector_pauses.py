@@ -3,7 +3,9 @@
 A full (generation 2) collection scans every live object: with the agent loaded that is
 ~250k objects and a 0.15–0.3 s pause, long enough to stall the screen mid-answer. When the app
 is idle (after start-up, after each reply) `settle` collects once and freezes what is live, so
-later collections scan only what was made since. `release` hands the frozen objects back to
+later collections scan only what was made since. Each `settle` first unfreezes what the last one
+froze, so objects that died since (a finished reply's stream state, replaced widgets) are freed
+then: a long session's memory stays flat instead of each answer's leftovers staying frozen. `release` hands the frozen objects back to
 the collector; call it before dropping many of them (clearing the chat, leaving the app), or
 their cycles would never be freed.
 """
@@ -14,7 +16,9 @@ import gc
 
 
 def settle() -> None:
-    """Collect now (the app is idle), then leave what is live out of later collections."""
+    """Collect everything now (the app is idle, earlier frozen objects included), then leave
+    what is live out of later collections."""
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
 

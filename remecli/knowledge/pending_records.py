@@ -1,0 +1,80 @@
+"""Pending summary records on disk (`sessions/pending/<id>.json`): write, read, claim, remove,
+and when a start may retry a failed one (a doubling wait, RETRY_LIMIT failures at most)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.notes.locks import FileLock
+from remecli.notes.redact import redact_data
+
+log = logging.getLogger(__name__)
+
+RETRY_LIMIT = 5  # failures after which a start no longer retries a record (/compact still does)
+RETRY_FIRST_WAIT = 600.0  # seconds after the first failure before a start retries it
+RETRY_LONGEST_WAIT = 86_400.0
+
+
+def retry_wait(attempts: int) -> float:
+    """Seconds a start waits before retrying a record that failed `attempts` times."""
+    return min(RETRY_FIRST_WAIT * 2 ** max(attempts - 1, 0), RETRY_LONGEST_WAIT)
+
+
+def retry_due(record: dict, now: dt.datetime) -> bool:
+    """A start may retry this record: under RETRY_LIMIT failures and past its `retry_after`."""
+    try:
+        attempts = int(record.get("attempts", 0))
+    except (TypeError, ValueError):
+        attempts = 0
+    if attempts >= RETRY_LIMIT:
+        return False
+    try:
+        after = dt.datetime.fromisoformat(str(record.get("retry_after") or ""))
+    except ValueError:
+        return True  # an older record without one: due
+    return now >= after
+
+
+def _write_record(path: Path, record: dict) -> None:
+    text = json.dumps(redact_data(record), ensure_ascii=False)  # a pending summary: no secret
+    atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _claim(path: Path) -> FileLock | None:
+    """The lock of the record, held, or None if another process (or task) holds it or the
+    record is gone (already done)."""
+    lock = FileLock(path, create=False)
+    return lock if lock.acquire(blocking=False) else None
+
+
+def _load_record(path: Path) -> tuple[dict, list[Any]] | None:
+    """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
+    from remecli.llm.runtime.messages import Msg
+
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        messages = [Msg.model_validate(item) for item in record["messages"]]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("pending summary %s is unreadable (%s); left in place", path, exc)
+        return None
+    return record, messages
+
+
+def _parse_date(value: Any) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return dt.date.today()
