@@ -188,6 +188,20 @@ class MemoryNode:
         self.metadata = extra
         return self
 
+    def apply_update(self, fields: dict[str, Any], metadata: dict[str, Any] | None) -> MemoryNode:
+        """Set column `fields` and merge `metadata` into the stored metadata (a None value
+        removes a key): what every store's `update` does before it writes."""
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.__post_init__()
+        merged = self.stored_metadata()
+        for key, value in (metadata or {}).items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        return self.take_stored_metadata(merged)
+
     @classmethod
     def from_row(cls, row: dict[str, Any], metadata: dict[str, Any]) -> MemoryNode:
         """Rebuild a node from stored column values and its stored metadata."""

@@ -226,16 +226,7 @@ class ChromaVectorStore:
             if not rows:
                 return None
             seq, node = rows[0].seq, rows[0].node
-            for name, value in fields.items():
-                setattr(node, name, value)
-            node.__post_init__()
-            merged = node.stored_metadata()
-            for key, value in (metadata or {}).items():
-                if value is None:
-                    merged.pop(key, None)
-                else:
-                    merged[key] = value
-            node.take_stored_metadata(merged)
+            node.apply_update(fields, metadata)
             clash = self._same_content(node.memory_type, node.memory_target, node.content_hash)
             if clash is not None and clash.memory_id != memory_id:
                 raise DuplicateContentError(clash.memory_id)

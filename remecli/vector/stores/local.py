@@ -242,16 +242,7 @@ class LocalVectorStore:
             if not found:
                 return None
             seq, node = found[0]
-            for name, value in fields.items():
-                setattr(node, name, value)
-            node.__post_init__()
-            merged = node.stored_metadata()
-            for key, value in (metadata or {}).items():
-                if value is None:
-                    merged.pop(key, None)
-                else:
-                    merged[key] = value
-            node.take_stored_metadata(merged)
+            node.apply_update(fields, metadata)
             clash = self._db.execute(
                 "SELECT memory_id FROM memories WHERE memory_type = ? AND memory_target = ? "
                 "AND content_hash = ? AND seq != ?",
