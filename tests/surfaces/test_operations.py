@@ -111,3 +111,19 @@ def test_the_cli_lists_every_operation() -> None:
     listed = job_list()
     for name in JOBS.names():
         assert name in listed
+
+
+def test_loading_the_operations_loads_no_agent_runtime() -> None:
+    """Every `remecli job`/CLI command loads the operations layer; the agent runtime (agentscope,
+    openai, mcp: ~3 s of imports) only comes with the one job that runs an agent."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, remecli.ops; "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('agentscope', 'openai', 'mcp', 'chromadb', 'faiss')); "
+        "print(heavy); raise SystemExit(1 if heavy else 0)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

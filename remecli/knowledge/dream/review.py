@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from remecli.knowledge.dream import changesets
 from remecli.knowledge.dream.changesets import (
@@ -17,12 +18,14 @@ from remecli.knowledge.dream.changesets import (
     UnitRecord,
 )
 from remecli.knowledge.dream.digest import sources_links
-from remecli.knowledge.dream.integrate import UnitOutcome
 from remecli.knowledge.dream.recovery import Recovered
 from remecli.knowledge.dream.state import dream_lock
 from remecli.notes.layout import WorkingDir
 from remecli.notes.versions import VersionNotFound
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriter
+
+if TYPE_CHECKING:  # the integration agent's runtime is not loaded to review a run
+    from remecli.knowledge.dream.integrate import UnitOutcome
 
 
 class ReviewError(RuntimeError):
