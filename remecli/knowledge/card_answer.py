@@ -9,55 +9,21 @@ tool the model was offered: the scope's checks and the code-set fields apply unc
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from remecli.knowledge.cards import slugify
 from remecli.notes.frontmatter import read_frontmatter
-
-_FENCED = re.compile(r"```[\w-]*[ \t]*\n(?P<body>---\n.*?)\n?```", re.DOTALL)
-_BARE = re.compile(r"(?:^|\n)(?P<body>---\n.*)", re.DOTALL)
-_TRAILING_FENCE = re.compile(r"\n```\s*$")  # the example's closing fence, copied
+from remecli.notes.frontmatter_repair import frontmatter_blocks
 
 
 def card_in_answer(answer: str) -> tuple[str, str] | None:
     """(name, card text) of a card written out in `answer`, or None when it holds none."""
-    for pattern in (_FENCED, _BARE):
-        found = pattern.search(answer)
-        if not found:
-            continue
-        text = _quoted(_closed(_TRAILING_FENCE.sub("", found.group("body")).strip() + "\n"))
+    for text in frontmatter_blocks(answer):
         note = read_frontmatter(text)
         name = str(note.meta.get("name") or "").strip() if not note.problem else ""
         if name and note.body.strip():
             return name, text
     return None
-
-
-def _closed(text: str) -> str:
-    """`text` with the frontmatter's closing `---` put back before the first line that is not
-    YAML (a heading or a blank line), when the model left it out."""
-    lines = text.split("\n")
-    if any(line.strip() == "---" for line in lines[1:]):
-        return text
-    for number, line in enumerate(lines[1:], start=1):
-        if not line.strip() or line.startswith("#"):
-            return "\n".join([*lines[:number], "---", *lines[number:]])
-    return text
-
-
-def _quoted(text: str) -> str:
-    """`text` with frontmatter values that hold `: ` quoted (`description: Moved: yes` is not
-    valid YAML; the 1.5B model wrote such lines)."""
-    lines = text.split("\n")
-    end = next((n for n, line in enumerate(lines[1:], start=1) if line.strip() == "---"), 0)
-    for number in range(1, end):
-        key, sep, value = lines[number].partition(": ")
-        value = value.strip()
-        if sep and ": " in value and value[:1] not in "\"'[{|>":
-            lines[number] = f"{key}: " + json.dumps(value, ensure_ascii=False)
-    return "\n".join(lines)
 
 
 async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:
