@@ -109,7 +109,8 @@ class Studio:
 def studio(tmp_path: Path, fake_llm) -> Iterator[Studio]:
     root = tmp_path / ".reme"
     seed(root)
-    settings = surface_settings(root, fake_llm.base_url)
+    # The seed stays as written: no dream at start (it would list the card on its day page).
+    settings = [*surface_settings(root, fake_llm.base_url), "memory.dream.auto=false"]
     surface = start_surface(["serve", "--port", "0", *settings])
     wait_until_healthy(surface.url)
     try:
