@@ -2,8 +2,7 @@
 
 It owns the layout, the conversation (session, tool-result store, compactor, transcript,
 persistence), the background summaries, the search index, `update_params`, and what is handed to
-long-term memory when (saved mark, crash recovery, hand-over on compaction and every way out). The
-middleware, app and library API run through it; Markdown files are the truth, the index derived.
+long-term memory when (saved mark, crash recovery, hand-over on compaction and every way out).
 
 The seed's methods: start, close, compact_memory, summary_memory, compact_tool_result,
 add_async_summary_task, await_summary_tasks, memory_search, get_in_memory_memory, update_params.
@@ -265,15 +264,13 @@ class FileMemory:
         return await self.dreaming.run(date)
 
     def hand_over(self, messages: list[Any]) -> int:
-        """Messages leave the context (compacted): summarize those not handed over already
-        (e.g. before a resume). Returns how many were handed over."""
+        """Summarize the messages leaving the context not handed over yet; how many were."""
         fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
         self._summarize(fresh, self._session_id())
         return len(fresh)
 
     def hand_over_unsaved(self) -> int:
-        """Give the not-yet-saved messages of the context to the summarizer (recorded on disk at
-        once; marked so they are never handed twice); returns how many."""
+        """Hand the context's unsaved messages to the summarizer (marked: never twice); how many."""
         if not self.conversation.bound:
             return 0
         unsaved = [m for m in self.conversation.state.context if not m.metadata.get(SAVED_MARK)]
@@ -294,14 +291,11 @@ class FileMemory:
 
     async def recover_unsaved(self) -> int:
         """Summarize what a crashed run never saved (see `recovery`); returns how many."""
-        if not self.settings.memory.summarize:
-            return 0
-        found = await unsaved_of_crashed_run(self.layout)
-        if found is None:
-            return 0
-        session_id, unsaved = found
-        self._summarize(unsaved, session_id)
-        return len(unsaved)
+        wanted = self.settings.memory.summarize
+        found = await unsaved_of_crashed_run(self.layout) if wanted else None  # (session, msgs)
+        if found is not None:
+            self._summarize(found[1], found[0])
+        return 0 if found is None else len(found[1])
 
     async def compact_memory(
         self, messages: list[Any], previous_summary: str = "", focus: str = ""

@@ -11,7 +11,6 @@ writes at a time, the others follow its change marker before they search (`shari
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable
@@ -24,9 +23,10 @@ from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, is_loaded, make_embedder
 from remecli.search.filters import make_filters
+from remecli.search.index_parts import OwnedParts
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
-from remecli.search.parts import IndexParts, fresh_parts, open_or_rebuild
+from remecli.search.parts import open_or_rebuild
 from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
 from remecli.search.store import ChunkStore
@@ -47,7 +47,7 @@ INDEX_FOLDER = "index"
 SCHEMA_VERSION = "2"
 
 
-class MemoryIndex:
+class MemoryIndex(OwnedParts):
     """Hybrid (BM25 + vector) search over a working dir's notes and transcripts."""
 
     def __init__(
@@ -116,24 +116,6 @@ class MemoryIndex:
         chunking = f"{self.settings.chunk_tokens}/{self.chunker.overlap_tokens}"
         return {"schema": SCHEMA_VERSION, "chunking": chunking}
 
-    def follow_others(self) -> None:
-        """Catch up with other processes' committed changes (a new marker): refresh the
-        searcher and vectors, or reopen the parts after another process rebuilt them."""
-        marker = self.shared.read()
-        if marker == self._seen:
-            return
-        with self._parts_lock:
-            if marker.epoch != self._seen.epoch:
-                self.parts.close()
-                self.parts = self._open_existing()
-            else:
-                self.parts.refresh()
-            self._seen = marker
-
-    def _open_existing(self) -> IndexParts:
-        """The parts on disk as they are (raises one of DAMAGE when they cannot be read)."""
-        return IndexParts.open(self.folder, self._meta(), self._embedder_key())
-
     @property
     def store(self) -> ChunkStore:
         """The chunk store of the open parts."""
@@ -148,53 +130,6 @@ class MemoryIndex:
     def vectors(self) -> VectorIndex | None:
         """The vector index of the open parts (None before the first vector)."""
         return self.parts.vectors
-
-    def check_and_recover_blocking(self) -> bool:
-        """Check the parts; if damaged, rebuild (keyword side first). True if it was damaged."""
-        with self._write_lock:
-            try:
-                with self._parts_lock:
-                    self.parts.check()
-                return False
-            except DAMAGE as exc:
-                self._rebuild(f"search index at {self.folder} is damaged ({exc}); rebuilding it")
-                return True
-
-    async def check_and_recover(self) -> bool:
-        """`check_and_recover_blocking` off the event loop."""
-        return await asyncio.to_thread(self.check_and_recover_blocking)
-
-    def _rebuild(self, note: str) -> None:
-        """Delete the damaged parts, reopen empty, index keywords now; embeddings follow.
-        Another process that rebuilt meanwhile (a new epoch) spares us doing it again."""
-        with self.shared.writer():
-            epoch = self.shared.read().epoch
-            if epoch != self._seen.epoch and self._reopen():
-                return
-            log.warning(note)
-            self.recovered = note
-            self._replace_parts()
-            self.syncer.sync(self.parts, embed=False)
-            self._seen = self.shared.bump(rebuilt=True)
-
-    def _replace_parts(self) -> None:
-        """Close the parts and open new, empty ones (writer lock held)."""
-        with self._parts_lock:
-            with contextlib.suppress(*DAMAGE):
-                self.parts.close()
-            self.parts = fresh_parts(self.folder, self._meta(), self._embedder_key())
-
-    def _reopen(self) -> bool:
-        """Open the parts another process rebuilt (writer lock held); False if damaged too."""
-        with self._parts_lock:
-            with contextlib.suppress(*DAMAGE):
-                self.parts.close()
-            try:
-                self.parts = self._open_existing()
-            except DAMAGE:
-                return False
-            self._seen = self.shared.read()
-        return True
 
     # -- syncing -------------------------------------------------------------------------------
 
