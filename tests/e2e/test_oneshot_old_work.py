@@ -3,42 +3,19 @@ question, and leaves the old record for the next session, untouched."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from remecli.knowledge.background import RECORD_VERSION, pending_dir_of
 from remecli.knowledge.summarizer import NOTHING_MARKER
-from remecli.llm.runtime.messages import UserMsg
-from remecli.notes.layout import WorkingDir
 from tests.fakes.messages import content_text
+from tests.fakes.pending_record import write_pending_record
 
 
 def _old_pending_record(root: Path) -> Path:
-    pending = pending_dir_of(WorkingDir(root).ensure())
-    pending.mkdir(parents=True, exist_ok=True)
-    record = pending / "abc123abc123.json"
-    message = UserMsg(
-        name="user", content="Remember: the boiler code is 4471", created_at="2025-01-31T10:00:00"
-    ).model_dump(mode="json")
-    record.write_text(
-        json.dumps(
-            {
-                "version": RECORD_VERSION,
-                "id": "abc123abc123",
-                "date": "2025-01-31",
-                "created_at": "2025-01-31T10:00:00",
-                "attempts": 0,
-                "last_error": "",
-                "messages": [message],
-            }
-        ),
-        encoding="utf-8",
-    )
-    return record
+    return write_pending_record(root, "Remember: the boiler code is 4471")
 
 
 def test_one_shot_leaves_old_pending_summaries_alone(fake_llm, tmp_path: Path) -> None:

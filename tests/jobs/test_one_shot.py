@@ -8,12 +8,10 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from agentscope.message import UserMsg
-
-from remecli.knowledge.background import RECORD_VERSION, pending_dir_of
 from remecli.notes.layout import WorkingDir
 from tests.cli_process import run_remecli
 from tests.dream.conftest import add_card
+from tests.fakes.pending_record import write_pending_record
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import surface_settings
 
@@ -23,27 +21,7 @@ def _pending_summary_and_due_dream(root: Path) -> Path:
     seed(root)
     layout = WorkingDir(root).ensure()
     add_card(layout, dt.date(2025, 1, 31), "style", "Style", "The user indents Go with tabs.")
-    pending = pending_dir_of(layout)
-    pending.mkdir(parents=True, exist_ok=True)
-    record = pending / "abc123abc123.json"
-    message = UserMsg(
-        name="user", content="Remember: the staging DB is db-7", created_at="2025-01-31T10:00:00"
-    ).model_dump(mode="json")
-    record.write_text(
-        json.dumps(
-            {
-                "version": RECORD_VERSION,
-                "id": "abc123abc123",
-                "date": "2025-01-31",
-                "created_at": "2025-01-31T10:00:00",
-                "attempts": 0,
-                "last_error": "",
-                "messages": [message],
-            }
-        ),
-        encoding="utf-8",
-    )
-    return record
+    return write_pending_record(root, "Remember: the staging DB is db-7")
 
 
 def test_read_only_commands_never_call_the_model(tmp_path: Path, fake_llm) -> None:
