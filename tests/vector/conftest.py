@@ -4,6 +4,7 @@ server with pgvector (the `pgserver` wheel: PostgreSQL 16 with pgvector 0.6) sta
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import tempfile
 import warnings
@@ -16,9 +17,24 @@ import pytest
 from remecli.vector.stores import VectorStore, make_store
 
 BACKENDS = ["local", "pgvector"]
-# The store contract also runs on Chroma, embedded and as a real `chroma run` server.
-STORE_BACKENDS = [*BACKENDS, "chroma", "chroma-server"]
+# The store contract also runs on Chroma, embedded and as a real `chroma run` server; on Qdrant
+# in the official client's local mode (no package registry ships a Qdrant server); and on
+# Elasticsearch only where REMECLI_TEST_ELASTICSEARCH_URL names a server (none can be installed
+# from the package registries, so it is skipped otherwise).
+STORE_BACKENDS = [*BACKENDS, "chroma", "chroma-server", "qdrant", "elasticsearch"]
+ELASTICSEARCH_URL = os.environ.get("REMECLI_TEST_ELASTICSEARCH_URL", "")
 _tables = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def elasticsearch_url() -> str:
+    """URL of a real Elasticsearch server, or the test is skipped (none is installable here)."""
+    if not ELASTICSEARCH_URL:
+        pytest.skip(
+            "no Elasticsearch server: none can be installed from PyPI, npm or Debian; set "
+            "REMECLI_TEST_ELASTICSEARCH_URL=http://127.0.0.1:9200 to run against one"
+        )
+    return ELASTICSEARCH_URL
 
 
 @pytest.fixture(scope="session")
@@ -64,6 +80,10 @@ class StoreFactory:
             self.config = {"backend": "chroma", "collection_name": f"contract_{next(_tables)}"}
             if backend == "chroma-server":
                 self.config.update(host=server[0], port=server[1])
+        elif backend == "qdrant":
+            self.config.update(collection_name=f"contract_{next(_tables)}")
+        elif backend == "elasticsearch":
+            self.config.update(hosts=server, collection_name=f"contract_{next(_tables)}")
         self.opened: list[VectorStore] = []
 
     def __call__(self, dimensions: int = 8) -> VectorStore:
@@ -79,7 +99,7 @@ class StoreFactory:
                 pass
 
 
-@pytest.fixture(params=[*BACKENDS, "chroma-server"])
+@pytest.fixture(params=[*BACKENDS, "chroma-server", "qdrant"])
 def backend_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """`default_vector_store_config` of each backend (a fresh table / folder per test)."""
     if request.param == "pgvector":
@@ -93,6 +113,8 @@ def backend_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[d
             "port": port,
             "collection_name": f"reme_{next(_tables)}",
         }
+    elif request.param == "qdrant":
+        yield {"backend": "qdrant", "collection_name": f"reme_{next(_tables)}"}
     else:
         yield {"backend": "local"}
 
@@ -100,7 +122,11 @@ def backend_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[d
 @pytest.fixture(params=STORE_BACKENDS)
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """`open_store(dimensions=8)` for each backend; calling it again reopens the same data."""
-    servers = {"pgvector": "pg_dsn", "chroma-server": "chroma_server"}
+    servers = {
+        "pgvector": "pg_dsn",
+        "chroma-server": "chroma_server",
+        "elasticsearch": "elasticsearch_url",
+    }
     name = servers.get(request.param)
     server = request.getfixturevalue(name) if name else None
     factory = StoreFactory(request.param, tmp_path / "store", server)

@@ -1,5 +1,6 @@
 """Vector store backends behind one contract (`VectorStore`): `local` (SQLite + numpy, the
-default), `pgvector` (PostgreSQL) and `chroma` (embedded, or a Chroma server)."""
+default), `pgvector` (PostgreSQL), `chroma` (embedded, or a Chroma server), `qdrant` (a Qdrant
+server, or the client's local mode) and `elasticsearch` (an Elasticsearch server; experimental)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from remecli.vector.stores.base import DuplicateContentError, VectorStore, VectorStoreError
 
-BACKENDS = ("local", "pgvector", "chroma")
+BACKENDS = ("local", "pgvector", "chroma", "qdrant", "elasticsearch")
 
 
 DEFAULT_COLLECTION = "reme"  # the reference's default collection: the store's own folder
@@ -24,7 +25,10 @@ def make_store(
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
     `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector);
-    `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma)."""
+    `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma);
+    `collection_name`, `path`/`db_path`, or `url`/`host`, `port`, `api_key`, `https`,
+    `grpc_port`, `prefer_grpc`, `on_disk`, `distance` (qdrant); `collection_name`, `hosts`,
+    `basic_auth`, `api_key`, `cloud_id`, `verify_certs`, `headers` (elasticsearch)."""
     options = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
     backend = options.pop("backend", "local") or "local"
     if backend == "local":
@@ -45,6 +49,12 @@ def make_store(
         return _pgvector(options, dimensions)
     if backend == "chroma":
         return _chroma(options, working_dir, dimensions, embedding_model)
+    if backend == "qdrant":
+        return _qdrant(options, working_dir, dimensions)
+    if backend == "elasticsearch":
+        from remecli.vector.stores.elasticsearch_store import open_elasticsearch
+
+        return open_elasticsearch(options, dimensions, embedding_model)
     raise VectorStoreError(
         f"unknown vector store backend {backend!r}; use one of {', '.join(BACKENDS)}"
     )
@@ -100,6 +110,32 @@ def _chroma(
     client = connect(options, str(folder))
     _no_extra("chroma", options)
     return ChromaVectorStore(client, collection, dimensions, embedding_model)
+
+
+def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> VectorStore:
+    from remecli.vector.stores.qdrant import QdrantVectorStore
+    from remecli.vector.stores.qdrant_client_pool import connect, release
+
+    distance = str(options.pop("distance", "cosine")).lower()
+    if distance != "cosine":
+        raise VectorStoreError(
+            f"distance {distance!r} is not supported: drop it (memories use cosine distance)"
+        )
+    folder = str(options.pop("path", "") or options.pop("db_path", "") or "")
+    if folder in ("", "."):
+        folder = str(working_dir / "vector_store" / "qdrant")
+    collection = str(options.pop("collection_name", None) or DEFAULT_COLLECTION)
+    on_disk = bool(options.pop("on_disk", False))
+    server = any(options.get(key) for key in ("url", "host", "api_key"))
+    if not server and folder != ":memory:":
+        Path(folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+    connection = connect(options, folder)
+    try:
+        _no_extra("qdrant", options)
+        return QdrantVectorStore(connection, collection, dimensions, on_disk=on_disk)
+    except BaseException:
+        release(connection)
+        raise
 
 
 def _no_extra(backend: str, options: dict[str, Any]) -> None:

@@ -1,0 +1,139 @@
+"""What the Elasticsearch store sends: the index mapping, a document per node, and the contract's
+conditions as Elasticsearch query DSL. Pure functions (no client), so they are tested without a
+server.
+
+Columns are keyword fields; conditions on them become `term` / `range` / `exists` filters. A
+metadata key may hold `.` (which Elasticsearch reads as an object path), so metadata is kept as
+JSON text and conditions on it are decided in Python (`in_python.matches`) after Elasticsearch
+narrowed by the columns. Keyword terms (the project's analyzer) are indexed as whitespace-split
+text, so Elasticsearch's own BM25 (k1 1.2, b 0.75, as `in_python.bm25`) scores them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from remecli.vector.filters import Condition
+from remecli.vector.node import COLUMNS, MemoryNode
+
+TERMS_FIELD = "terms"
+VECTOR_FIELD = "vector"
+
+
+def index_body(dimensions: int, embedding_model: str = "") -> dict[str, Any]:
+    """Settings and mappings of a memory index (one shard: BM25 statistics over every memory)."""
+    properties: dict[str, Any] = {name: {"type": "keyword"} for name in COLUMNS}
+    properties.update(
+        seq={"type": "long"},
+        metadata_json={"type": "keyword", "index": False, "doc_values": False},
+    )
+    properties[TERMS_FIELD] = {"type": "text", "analyzer": "whitespace"}
+    properties[VECTOR_FIELD] = {
+        "type": "dense_vector",
+        "dims": dimensions,
+        "index": True,
+        "similarity": "cosine",
+    }
+    return {
+        "settings": {"index": {"number_of_shards": 1, "number_of_replicas": 0}},
+        "mappings": {
+            "dynamic": False,
+            "_meta": {"embedding_model": embedding_model or "-"},
+            "properties": properties,
+        },
+    }
+
+
+def stored_dimensions(mapping: dict[str, Any], index: str) -> int | None:
+    """The `dims` of the vector field in a `get_mapping` answer, if the index has one."""
+    properties = (mapping.get(index) or {}).get("mappings", {}).get("properties", {})
+    dims = (properties.get(VECTOR_FIELD) or {}).get("dims")
+    return int(dims) if dims is not None else None
+
+
+def document(node: MemoryNode, seq: int, terms: list[str], vector: list[float]) -> dict[str, Any]:
+    """The indexed document of a node (empty columns left out: a missing field)."""
+    fields = node.stored_fields()
+    doc: dict[str, Any] = {k: v for k, v in fields.items() if v is not None}
+    doc["seq"] = seq
+    doc["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
+    doc[TERMS_FIELD] = " ".join(terms)
+    doc[VECTOR_FIELD] = vector
+    return doc
+
+
+def node_of(source: dict[str, Any]) -> tuple[int, MemoryNode, list[str]]:
+    """(seq, node, keyword terms) of a stored document's `_source`."""
+    record = dict(source)
+    metadata = json.loads(record.pop("metadata_json", None) or "{}")
+    terms = str(record.pop(TERMS_FIELD, "") or "").split()
+    record.pop(VECTOR_FIELD, None)
+    seq = int(record.pop("seq", 0))
+    return seq, MemoryNode.from_row(record, metadata), terms
+
+
+def column_filter(cond: Condition) -> dict[str, Any] | None:
+    """One condition on a text column as a filter clause, or None when only Python can decide
+    it (metadata keys, non-text values). Every clause keeps each node `matches` would keep."""
+    if cond.field.is_metadata:
+        return None
+    name = cond.field.name
+    if not cond.is_range:
+        if cond.value is None:
+            return {"bool": {"must_not": {"exists": {"field": name}}}}
+        if isinstance(cond.value, str):
+            return {"term": {name: cond.value}}
+        return {"match_none": {}}  # a column holds text: a number or a bool never equals it
+    bounds = {op: v for op, v in (("gte", cond.lo), ("lte", cond.hi)) if v is not None}
+    if any(not isinstance(v, str) for v in bounds.values()):
+        return {"match_none": {}}  # text is never inside a numeric range
+    return {"range": {name: bounds}} if bounds else {"exists": {"field": name}}
+
+
+def filter_clauses(conditions: list[Condition]) -> tuple[list[dict[str, Any]], bool]:
+    """The filter clauses of the column conditions, and whether they decide every condition."""
+    clauses = [column_filter(cond) for cond in conditions]
+    return [c for c in clauses if c is not None], all(c is not None for c in clauses)
+
+
+def filtered(conditions: list[Condition], must: list[dict[str, Any]] | None = None) -> Any:
+    """A `bool` query of `must` scoring clauses under the column filters (match_all if none)."""
+    clauses, _ = filter_clauses(conditions)
+    if not clauses and not must:
+        return {"match_all": {}}
+    body: dict[str, Any] = {"filter": clauses}
+    if must:
+        body["must"] = must
+    return {"bool": body}
+
+
+def keyword_query(terms: list[str], conditions: list[Condition]) -> dict[str, Any]:
+    """Documents holding any of the terms exactly, BM25-scored, under the column filters."""
+    match = {"match": {TERMS_FIELD: {"query": " ".join(sorted(set(terms))), "operator": "or"}}}
+    return filtered(conditions, [match])
+
+
+def knn_clause(
+    vector: list[float], conditions: list[Condition], k: int, candidates: int
+) -> dict[str, Any]:
+    """The filtered approximate kNN search of `k` neighbours among `candidates` per shard."""
+    clause: dict[str, Any] = {
+        "field": VECTOR_FIELD,
+        "query_vector": vector,
+        "k": k,
+        "num_candidates": max(k, candidates),
+    }
+    clauses, _ = filter_clauses(conditions)
+    if clauses:
+        clause["filter"] = clauses
+    return clause
+
+
+def cosine_of(score: float) -> float:
+    """Elasticsearch's cosine score is (1 + cosine) / 2: the cosine back."""
+    return 2.0 * float(score) - 1.0
+
+
+def same_content_query(digests: list[str]) -> dict[str, Any]:
+    """Documents with any of these content hashes."""
+    return {"bool": {"filter": [{"terms": {"content_hash": sorted(set(digests))}}]}}

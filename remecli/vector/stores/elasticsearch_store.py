@@ -1,0 +1,336 @@
+"""The Elasticsearch store (the official `elasticsearch` client), EXPERIMENTAL: no Elasticsearch
+server can be installed from the package registries this project reaches (PyPI, npm, Debian),
+so it has not run against a real server here; its query translation (`elasticsearch_query`) is
+tested, and the store contract suite runs when REMECLI_TEST_ELASTICSEARCH_URL names a server.
+
+One index per store (lowercase name): filtered approximate kNN on a cosine `dense_vector`,
+Elasticsearch's BM25 on the analyzed keyword terms, column filters in the engine, metadata
+filters and the sort order in Python (`in_python`), new memories through the bulk API.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from remecli.vector.filters import Condition
+from remecli.vector.node import MemoryNode
+from remecli.vector.stores import elasticsearch_query as q
+from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.stores.in_python import Stored, matches, ordered
+
+if TYPE_CHECKING:
+    from elasticsearch import Elasticsearch
+
+T = TypeVar("T")
+
+EXPERIMENTAL = (
+    "the elasticsearch vector store is experimental: no Elasticsearch server could be installed "
+    "to test it against, so prefer local, pgvector, chroma or qdrant for memories you keep"
+)
+_CONNECT_KEYS = ("hosts", "basic_auth", "api_key", "cloud_id", "verify_certs", "headers")
+_NO_VECTOR = [q.VECTOR_FIELD]
+
+
+def open_elasticsearch(
+    options: dict[str, Any], dimensions: int, embedding_model: str = ""
+) -> ElasticsearchVectorStore:
+    """The store for `default_vector_store_config` options (warns: experimental)."""
+    warnings.warn(EXPERIMENTAL, UserWarning, stacklevel=3)
+    try:
+        from elasticsearch import Elasticsearch
+    except ImportError:
+        raise VectorStoreError(
+            "the elasticsearch backend needs the elasticsearch client: "
+            "pip install 'remecli[elasticsearch]'"
+        ) from None
+    options.pop("db_path", None)
+    options.pop("path", None)
+    index = str(options.pop("collection_name", None) or "reme").lower()
+    connect = {k: options.pop(k) for k in _CONNECT_KEYS if k in options}
+    connect.setdefault("hosts", "http://localhost:9200")
+    if isinstance(connect.get("basic_auth"), list):
+        connect["basic_auth"] = tuple(connect["basic_auth"])
+    timeout = float(options.pop("request_timeout", 10))
+    if options:
+        raise VectorStoreError(
+            "unknown option(s) for the elasticsearch vector store: " + ", ".join(sorted(options))
+        )
+    where = connect.get("cloud_id") or connect["hosts"]
+    try:
+        client = Elasticsearch(**connect, request_timeout=timeout)
+        client.info()
+    except Exception as exc:  # noqa: BLE001 - every client failure becomes one clear line
+        raise VectorStoreError(
+            f"cannot reach Elasticsearch at {where} ({_first_line(exc)}); start it or fix hosts "
+            "/ basic_auth / api_key in default_vector_store_config"
+        ) from None
+    return ElasticsearchVectorStore(client, index, dimensions, embedding_model)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
+
+
+class ElasticsearchVectorStore:
+    """See the module docstring."""
+
+    def __init__(
+        self, client: Elasticsearch, index: str, dimensions: int, embedding_model: str = ""
+    ) -> None:
+        self.dimensions = dimensions
+        self._client = client
+        self._index = index
+        self._lock = threading.RLock()
+        self._last_seq = 0
+        if not self._call("open the index", lambda: bool(client.indices.exists(index=index))):
+            body = q.index_body(dimensions, embedding_model)
+            self._call(
+                "create the index",
+                lambda: client.indices.create(
+                    index=index, settings=body["settings"], mappings=body["mappings"]
+                ),
+            )
+        mapping = self._call("open the index", lambda: client.indices.get_mapping(index=index))
+        stored = q.stored_dimensions(dict(mapping.body), index)
+        check_dimensions(stored, dimensions, f"Elasticsearch index {index}")
+
+    # -- engine calls ------------------------------------------------------------------------
+    def _call(self, what: str, request: Callable[[], T]) -> T:
+        try:
+            return request()
+        except VectorStoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a lost server or a refused request
+            raise VectorStoreError(
+                f"Elasticsearch failed to {what} ({_first_line(exc)}); check that the server "
+                "runs and the index is writable"
+            ) from None
+
+    def _bulk(self, what: str, actions: list[dict[str, Any]]) -> None:
+        from elasticsearch import helpers
+
+        if actions:
+            self._call(what, lambda: helpers.bulk(self._client, actions, refresh="wait_for"))
+
+    def _scan(self, query: dict[str, Any]) -> list[Stored]:
+        from elasticsearch import helpers
+
+        hits = self._call(
+            "list memories",
+            lambda: list(
+                helpers.scan(
+                    self._client,
+                    query={"query": query},
+                    index=self._index,
+                    source_excludes=_NO_VECTOR,
+                )
+            ),
+        )
+        return [Stored(*q.node_of(hit["_source"])) for hit in hits]
+
+    def _mget(self, memory_ids: list[str], vectors: bool = False) -> list[dict[str, Any]]:
+        if not memory_ids:
+            return []
+        found = self._call(
+            "read memories",
+            lambda: self._client.mget(
+                index=self._index,
+                ids=list(memory_ids),
+                source_excludes=None if vectors else _NO_VECTOR,
+            ),
+        )
+        return [doc for doc in found["docs"] if doc.get("found")]
+
+    def _next_seq(self) -> int:
+        """Insertion order across processes: the clock in ns, strictly increasing here."""
+        self._last_seq = max(self._last_seq + 1, time.time_ns())
+        return self._last_seq
+
+    def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
+        """The first stored node of each (memory_type, memory_target, content_hash)."""
+        if not keys:
+            return {}
+        rows = self._scan(q.same_content_query([digest for _, _, digest in keys]))
+        first: dict[tuple[str, str, str], Stored] = {}
+        for row in rows:
+            key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
+            if key not in first or row.seq < first[key].seq:
+                first[key] = row
+        return {key: row.node for key, row in first.items()}
+
+    def _matching(self, conditions: list[Condition]) -> list[Stored]:
+        rows = self._scan(q.filtered(conditions))
+        return [row for row in rows if matches(row.node, conditions)]
+
+    # -- the contract ------------------------------------------------------------------------
+    def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
+        """See `VectorStore.add` (one lookup of the content hashes, then one bulk request)."""
+        from remecli.vector.terms import document_terms
+
+        results: list[tuple[MemoryNode, bool]] = []
+        actions: list[dict[str, Any]] = []
+        with self._lock:
+            keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
+            existing = self._same_content(keys)
+            for node, key, vector in zip(nodes, keys, vectors, strict=True):
+                if key in existing:
+                    results.append((existing[key], False))
+                    continue
+                existing[key] = node
+                row = np.asarray(vector, dtype=np.float32).tolist()
+                terms = document_terms(node.embedding_text())
+                doc = q.document(node, self._next_seq(), terms, row)
+                actions.append(
+                    {
+                        "_op_type": "create",
+                        "_index": self._index,
+                        "_id": node.memory_id,
+                        "_source": doc,
+                    }
+                )
+                results.append((node, True))
+            self._bulk("store memories", actions)
+        return results
+
+    def get(self, memory_id: str) -> MemoryNode | None:
+        """See `VectorStore.get`."""
+        found = self._mget([memory_id])
+        return q.node_of(found[0]["_source"])[1] if found else None
+
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        found = self._mget([memory_id], vectors=True)
+        vector = found[0]["_source"].get(q.VECTOR_FIELD) if found else None
+        return [float(x) for x in vector] if vector is not None else None
+
+    def update(
+        self,
+        memory_id: str,
+        fields: dict[str, Any],
+        metadata: dict[str, Any] | None,
+        vector: np.ndarray | None,
+    ) -> MemoryNode | None:
+        """See `VectorStore.update` (the document is indexed again under its id)."""
+        from remecli.vector.terms import document_terms
+
+        with self._lock:
+            found = self._mget([memory_id], vectors=True)
+            if not found:
+                return None
+            source = found[0]["_source"]
+            seq, node, _ = q.node_of(source)
+            node.apply_update(fields, metadata)
+            key = (node.memory_type, node.memory_target, node.content_hash)
+            clash = self._same_content([key]).get(key)
+            if clash is not None and clash.memory_id != memory_id:
+                raise DuplicateContentError(clash.memory_id)
+            kept = source.get(q.VECTOR_FIELD) if vector is None else vector
+            row = np.asarray(kept, dtype=np.float32).tolist()
+            doc = q.document(node, seq, document_terms(node.embedding_text()), row)
+            self._call(
+                "update a memory",
+                lambda: self._client.index(
+                    index=self._index, id=memory_id, document=doc, refresh="wait_for"
+                ),
+            )
+        return node
+
+    def _delete_ids(self, memory_ids: list[str]) -> None:
+        actions = [{"_op_type": "delete", "_index": self._index, "_id": i} for i in memory_ids]
+        self._bulk("delete memories", actions)
+
+    def delete(self, memory_ids: list[str]) -> int:
+        """See `VectorStore.delete`."""
+        with self._lock:
+            found = [doc["_id"] for doc in self._mget(list(memory_ids))]
+            self._delete_ids(found)
+            return len(found)
+
+    def delete_where(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.delete_where`."""
+        with self._lock:
+            ids = [row.node.memory_id for row in self._matching(conditions)]
+            self._delete_ids(ids)
+            return len(ids)
+
+    def list_nodes(
+        self,
+        conditions: list[Condition],
+        sort_key: str | None,
+        reverse: bool,
+        limit: int | None,
+    ) -> list[MemoryNode]:
+        """See `VectorStore.list_nodes`."""
+        return ordered(self._matching(conditions), sort_key, reverse, limit)
+
+    def count(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.count` (Elasticsearch counts when it decides every condition)."""
+        if q.filter_clauses(conditions)[1]:
+            query = q.filtered(conditions)
+            counted = self._call(
+                "count memories", lambda: self._client.count(index=self._index, query=query)
+            )
+            return int(counted["count"])
+        return len(self._matching(conditions))
+
+    def _search(
+        self, size: int, query: dict[str, Any] | None = None, knn: dict[str, Any] | None = None
+    ) -> list[tuple[MemoryNode, float]]:
+        found = self._call(
+            "search memories",
+            lambda: self._client.search(
+                index=self._index, source_excludes=_NO_VECTOR, size=size, query=query, knn=knn
+            ),
+        )
+        return [
+            (q.node_of(hit["_source"])[1], float(hit["_score"])) for hit in found["hits"]["hits"]
+        ]
+
+    def vector_search(
+        self, vector: np.ndarray, conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.vector_search` (filtered kNN; asks for more while metadata filters
+        leave fewer than `limit`)."""
+        if limit <= 0:
+            return []
+        total = self.count([])
+        wanted = min(limit, total)
+        query = np.asarray(vector, dtype=np.float32).tolist()
+        while wanted > 0:
+            knn = q.knn_clause(query, conditions, wanted, max(100, wanted * 2))
+            found = self._search(knn=knn, size=wanted)
+            hits: list[MemoryNode] = []
+            for node, score in found:
+                if matches(node, conditions):
+                    node.score = q.cosine_of(score)
+                    hits.append(node)
+            if len(hits) >= limit or len(found) < wanted or wanted >= total:
+                return hits[:limit]
+            wanted = min(total, wanted * 4)
+        return []
+
+    def keyword_search(
+        self, terms: list[str], conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.keyword_search` (Elasticsearch's BM25 over the keyword terms)."""
+        if not terms or limit <= 0:
+            return []
+        _, exact = q.filter_clauses(conditions)
+        size = limit if exact else min(10_000, max(limit, self.count([])))  # the result window
+        hits: list[MemoryNode] = []
+        for node, score in self._search(query=q.keyword_query(terms, conditions), size=size):
+            if matches(node, conditions):
+                node.score = score
+                hits.append(node)
+        return hits[:limit]
+
+    def close(self) -> None:
+        """Close the client's connections."""
+        self._call("close the client", self._client.close)

@@ -1,0 +1,352 @@
+"""The Qdrant store (the official `qdrant-client`): a client of a Qdrant server, or the client's
+local mode (a folder, in this process; see `qdrant_client_pool`).
+
+One collection per store, cosine distance. A point's id is a UUID derived from the memory id
+(Qdrant takes only UUIDs and integers); its payload holds the node's columns, its metadata as
+JSON text (metadata keys may hold `.` or `[`, which Qdrant reads as paths) and its analyzed
+keyword terms. Qdrant narrows by target, by content hash and by terms (keyword payload
+matches); the contract's filters, sort order and BM25 scores are decided in Python
+(`in_python`), so the meaning is the same as in the SQL stores. New memories go in with one
+batch upsert per 512.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+import numpy as np
+
+from remecli.vector.filters import Condition, target_of
+from remecli.vector.node import COLUMNS, MemoryNode
+from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.stores.in_python import Stored, bm25, matches, ordered
+from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
+from remecli.vector.terms import document_terms
+
+_NAMESPACE = uuid.UUID("6f1d3c0e-9b7a-4d52-8a51-2f0c4e7b9a10")  # memory id -> point id
+_BATCH = 512
+_PAGE = 1024
+_KEYWORD_FIELDS = ("memory_type", "memory_target", "content_hash", "terms")
+
+
+PointId = int | str | uuid.UUID
+
+
+def point_id(memory_id: str) -> str:
+    """The Qdrant point id of a memory id (a stable UUID)."""
+    return str(uuid.uuid5(_NAMESPACE, memory_id))
+
+
+class QdrantVectorStore:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        connection: QdrantConnection,
+        collection: str,
+        dimensions: int,
+        on_disk: bool = False,
+    ) -> None:
+        from qdrant_client import models
+
+        self.dimensions = dimensions
+        self._models = models
+        self._connection = connection
+        self._client = connection.client
+        self._collection = collection
+        self._last_seq = 0
+        self._closed = False
+        if not self._call("open the collection", self._client.collection_exists, collection):
+            self._call(
+                "create the collection",
+                self._client.create_collection,
+                collection,
+                vectors_config=models.VectorParams(
+                    size=dimensions, distance=models.Distance.COSINE, on_disk=on_disk
+                ),
+            )
+            if not connection.key:  # a server indexes payload keys; the local mode has no use
+                for name in _KEYWORD_FIELDS:
+                    self._call(
+                        "index the collection",
+                        self._client.create_payload_index,
+                        collection,
+                        field_name=name,
+                        field_schema=models.PayloadSchemaType.KEYWORD,
+                    )
+        info = self._call("open the collection", self._client.get_collection, collection)
+        vectors = info.config.params.vectors
+        stored = getattr(vectors, "size", None)
+        check_dimensions(int(stored) if stored else None, dimensions, f"Qdrant {collection}")
+
+    # -- engine calls ------------------------------------------------------------------------
+    def _call(self, what: str, method: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._connection.lock:
+            try:
+                return method(*args, **kwargs)
+            except VectorStoreError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a lost server or a damaged folder
+                raise VectorStoreError(
+                    f"Qdrant failed to {what} ({first_line(exc)}); check that the Qdrant "
+                    "server runs or that the store folder is readable"
+                ) from None
+
+    def _filter(self, conditions: list[Condition], extra: list[Any] | None = None) -> Any:
+        """What Qdrant narrows by: the target's type and name (plus `extra` conditions)."""
+        models = self._models
+        memory_type, target = target_of(conditions)
+        must: list[Any] = [
+            models.FieldCondition(key=key, match=models.MatchValue(value=value))
+            for key, value in (("memory_type", memory_type), ("memory_target", target))
+            if value
+        ]
+        must.extend(extra or [])
+        return models.Filter(must=must) if must else None
+
+    def _scroll(self, query_filter: Any) -> list[Stored]:
+        rows: list[Stored] = []
+        offset = None
+        while True:
+            points, offset = self._call(
+                "list memories",
+                self._client.scroll,
+                self._collection,
+                scroll_filter=query_filter,
+                limit=_PAGE,
+                offset=offset,
+                with_payload=True,
+            )
+            rows.extend(self._stored(point.payload) for point in points)
+            if offset is None:
+                return rows
+
+    def _retrieve(self, memory_ids: list[str], vectors: bool = False) -> list[Any]:
+        found: list[Any] = self._call(
+            "read memories",
+            self._client.retrieve,
+            self._collection,
+            ids=[point_id(memory_id) for memory_id in memory_ids],
+            with_payload=True,
+            with_vectors=vectors,
+        )
+        return found
+
+    # -- records -----------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        """Insertion order across processes: the clock in ns, strictly increasing here."""
+        self._last_seq = max(self._last_seq + 1, time.time_ns())
+        return self._last_seq
+
+    @staticmethod
+    def _payload(node: MemoryNode, seq: int) -> dict[str, Any]:
+        fields = node.stored_fields()
+        payload = {k: fields[k] for k in COLUMNS if fields[k] is not None}
+        payload["seq"] = seq
+        payload["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
+        payload["terms"] = document_terms(node.embedding_text())
+        return payload
+
+    @staticmethod
+    def _stored(payload: dict[str, Any] | None) -> Stored:
+        record = dict(payload or {})
+        metadata = json.loads(record.pop("metadata_json", None) or "{}")
+        terms = [str(term) for term in record.pop("terms", None) or []]
+        seq = int(record.pop("seq", 0))
+        return Stored(seq, MemoryNode.from_row(record, metadata), terms)
+
+    def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
+        """The first stored node of each (memory_type, memory_target, content_hash)."""
+        if not keys:
+            return {}
+        models = self._models
+        digests = sorted({digest for _, _, digest in keys})
+        rows = self._scroll(
+            models.Filter(
+                must=[models.FieldCondition(key="content_hash", match=models.MatchAny(any=digests))]
+            )
+        )
+        first: dict[tuple[str, str, str], Stored] = {}
+        for row in rows:
+            key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
+            if key not in first or row.seq < first[key].seq:
+                first[key] = row
+        return {key: row.node for key, row in first.items()}
+
+    # -- the contract ------------------------------------------------------------------------
+    def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
+        """See `VectorStore.add` (one lookup of the content hashes, then batch upserts)."""
+        results: list[tuple[MemoryNode, bool]] = []
+        ids: list[PointId] = []
+        payloads: list[dict[str, Any]] = []
+        rows: list[list[float]] = []
+        with self._connection.lock:
+            keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
+            existing = self._same_content(keys)
+            for node, key, vector in zip(nodes, keys, vectors, strict=True):
+                if key in existing:
+                    results.append((existing[key], False))
+                    continue
+                existing[key] = node
+                ids.append(point_id(node.memory_id))
+                payloads.append(self._payload(node, self._next_seq()))
+                rows.append(np.asarray(vector, dtype=np.float32).tolist())
+                results.append((node, True))
+            for start in range(0, len(ids), _BATCH):
+                end = start + _BATCH
+                batch = self._models.Batch(
+                    ids=ids[start:end], vectors=rows[start:end], payloads=payloads[start:end]
+                )
+                self._call(
+                    "store memories",
+                    self._client.upsert,
+                    self._collection,
+                    points=batch,
+                    wait=True,
+                )
+        return results
+
+    def get(self, memory_id: str) -> MemoryNode | None:
+        """See `VectorStore.get`."""
+        found = self._retrieve([memory_id])
+        return self._stored(found[0].payload).node if found else None
+
+    def vector_of(self, memory_id: str) -> list[float] | None:
+        """See `VectorStore.vector_of`."""
+        found = self._retrieve([memory_id], vectors=True)
+        if not found or found[0].vector is None:
+            return None
+        return [float(x) for x in found[0].vector]
+
+    def update(
+        self,
+        memory_id: str,
+        fields: dict[str, Any],
+        metadata: dict[str, Any] | None,
+        vector: np.ndarray | None,
+    ) -> MemoryNode | None:
+        """See `VectorStore.update` (the point is replaced: payload and vector)."""
+        with self._connection.lock:
+            found = self._retrieve([memory_id], vectors=True)
+            if not found:
+                return None
+            stored = self._stored(found[0].payload)
+            node = stored.node
+            node.apply_update(fields, metadata)
+            key = (node.memory_type, node.memory_target, node.content_hash)
+            clash = self._same_content([key]).get(key)
+            if clash is not None and clash.memory_id != memory_id:
+                raise DuplicateContentError(clash.memory_id)
+            kept = found[0].vector if vector is None else np.asarray(vector, dtype=np.float32)
+            point = self._models.PointStruct(
+                id=point_id(memory_id),
+                vector=[float(x) for x in kept],
+                payload=self._payload(node, stored.seq),
+            )
+            self._call(
+                "update a memory", self._client.upsert, self._collection, points=[point], wait=True
+            )
+        return node
+
+    def _delete_points(self, memory_ids: list[str]) -> None:
+        for start in range(0, len(memory_ids), _PAGE):
+            part: list[PointId] = [point_id(m) for m in memory_ids[start : start + _PAGE]]
+            self._call(
+                "delete memories",
+                self._client.delete,
+                self._collection,
+                points_selector=self._models.PointIdsList(points=part),
+                wait=True,
+            )
+
+    def delete(self, memory_ids: list[str]) -> int:
+        """See `VectorStore.delete`."""
+        with self._connection.lock:
+            found = [self._stored(point.payload) for point in self._retrieve(list(memory_ids))]
+            self._delete_points([row.node.memory_id for row in found])
+            return len(found)
+
+    def delete_where(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.delete_where`."""
+        with self._connection.lock:
+            ids = [row.node.memory_id for row in self._matching(conditions)]
+            self._delete_points(ids)
+            return len(ids)
+
+    def _matching(self, conditions: list[Condition]) -> list[Stored]:
+        rows = self._scroll(self._filter(conditions))
+        return [row for row in rows if matches(row.node, conditions)]
+
+    def list_nodes(
+        self,
+        conditions: list[Condition],
+        sort_key: str | None,
+        reverse: bool,
+        limit: int | None,
+    ) -> list[MemoryNode]:
+        """See `VectorStore.list_nodes`."""
+        return ordered(self._matching(conditions), sort_key, reverse, limit)
+
+    def _total(self) -> int:
+        counted = self._call("count memories", self._client.count, self._collection, exact=True)
+        return int(counted.count)
+
+    def count(self, conditions: list[Condition]) -> int:
+        """See `VectorStore.count`."""
+        return self._total() if not conditions else len(self._matching(conditions))
+
+    def vector_search(
+        self, vector: np.ndarray, conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.vector_search` (Qdrant's index; asks for more while filters the
+        engine cannot apply leave fewer than `limit`)."""
+        if limit <= 0:
+            return []
+        total = self._total()
+        wanted = min(limit, total)
+        query = np.asarray(vector, dtype=np.float32).tolist()
+        while wanted > 0:
+            found = self._call(
+                "search memories",
+                self._client.query_points,
+                self._collection,
+                query=query,
+                query_filter=self._filter(conditions),
+                limit=wanted,
+                with_payload=True,
+            ).points
+            hits: list[MemoryNode] = []
+            for point in found:
+                node = self._stored(point.payload).node
+                if matches(node, conditions):
+                    node.score = float(point.score)
+                    hits.append(node)
+            if len(hits) >= limit or len(found) < wanted or wanted >= total:
+                return hits[:limit]
+            wanted = min(total, wanted * 4)
+        return []
+
+    def keyword_search(
+        self, terms: list[str], conditions: list[Condition], limit: int
+    ) -> list[MemoryNode]:
+        """See `VectorStore.keyword_search` (Qdrant finds the points holding a term as a keyword;
+        BM25 over them ranks)."""
+        if not terms or limit <= 0:
+            return []
+        models = self._models
+        holding = models.FieldCondition(key="terms", match=models.MatchAny(any=sorted(set(terms))))
+        rows = self._scroll(self._filter(conditions, [holding]))
+        candidates = [row for row in rows if matches(row.node, conditions)]
+        hits = bm25(candidates, terms, self.count(conditions), limit)
+        for row, score in hits:
+            row.node.score = score
+        return [row.node for row, _ in hits]
+
+    def close(self) -> None:
+        """Give the connection back (a local folder's client closes with its last store)."""
+        if not self._closed:
+            self._closed = True
+            release(self._connection)

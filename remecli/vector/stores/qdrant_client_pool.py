@@ -1,0 +1,116 @@
+"""Qdrant clients for the store options: a client of a Qdrant server (`url`, or `host` and
+`port`), or the official client's local mode (a folder, or `":memory:"`).
+
+The local mode keeps its folder locked for one client, so every store of one folder in this
+process shares one client (and one lock: the local mode is not thread-safe); the last store
+that closes closes it."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from remecli.vector.stores.base import VectorStoreError
+
+_SERVER_KEYS = ("url", "host", "port", "api_key", "https", "grpc_port", "prefer_grpc", "timeout")
+
+
+@dataclass
+class QdrantConnection:
+    """One client and the lock its calls take; `key` names a shared local client."""
+
+    client: Any
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    key: str = ""
+    users: int = 1
+
+
+_local: dict[str, QdrantConnection] = {}
+_local_guard = threading.Lock()
+
+
+def _import_client() -> Any:
+    try:
+        import qdrant_client
+    except ImportError:
+        raise VectorStoreError(
+            "the qdrant backend needs qdrant-client: pip install 'remecli[qdrant]'"
+        ) from None
+    return qdrant_client
+
+
+def connect(options: dict[str, Any], default_path: str) -> QdrantConnection:
+    """A connection for the store options (server keys are taken out of `options`)."""
+    qdrant_client = _import_client()
+    server = {key: options.pop(key) for key in _SERVER_KEYS if key in options}
+    if server.get("url") or server.get("host") or server.get("api_key"):
+        return _server(qdrant_client, server)
+    for key in ("port", "grpc_port", "prefer_grpc", "https", "timeout"):
+        server.pop(key, None)  # the reference's defaults, meaningless without a server
+    return _shared_local(qdrant_client, default_path)
+
+
+def _server(qdrant_client: Any, server: dict[str, Any]) -> QdrantConnection:
+    where = server.get("url") or f"{server.get('host', 'localhost')}:{server.get('port', 6333)}"
+    try:
+        client = qdrant_client.QdrantClient(
+            url=server.get("url"),
+            host=server.get("host"),
+            port=int(server.get("port", 6333)),
+            grpc_port=int(server.get("grpc_port", 6334)),
+            prefer_grpc=bool(server.get("prefer_grpc", False)),
+            https=server.get("https"),
+            api_key=server.get("api_key"),
+            timeout=int(server.get("timeout", 10)),
+            check_compatibility=False,
+        )
+        client.get_collections()
+    except Exception as exc:  # noqa: BLE001 - every client failure becomes one clear line
+        raise VectorStoreError(
+            f"cannot reach Qdrant at {where} ({first_line(exc)}); start the Qdrant server or "
+            "fix url / host / port / api_key in default_vector_store_config"
+        ) from None
+    return QdrantConnection(client)
+
+
+def _shared_local(qdrant_client: Any, path: str) -> QdrantConnection:
+    with _local_guard:
+        shared = _local.get(path)
+        if shared is not None:
+            shared.users += 1
+            return shared
+        try:
+            if path == ":memory:":
+                client = qdrant_client.QdrantClient(location=":memory:")
+            else:
+                client = qdrant_client.QdrantClient(path=path, force_disable_check_same_thread=True)
+        except Exception as exc:  # noqa: BLE001
+            raise VectorStoreError(
+                f"cannot open the Qdrant folder {path} ({first_line(exc)}); its local mode "
+                "serves one process: share one Qdrant memory between processes through a "
+                "Qdrant server (url or host/port)"
+            ) from None
+        shared = _local[path] = QdrantConnection(client, key=path)
+        return shared
+
+
+def release(connection: QdrantConnection) -> None:
+    """A store is done with the connection: close it when nobody else uses it."""
+    with _local_guard:
+        connection.users -= 1
+        if connection.users > 0:
+            return
+        if connection.key:
+            _local.pop(connection.key, None)
+    with connection.lock:
+        try:
+            connection.client.close()
+        except Exception:  # noqa: BLE001 - closing what is already gone
+            pass
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an error's text (its type when it has none)."""
+    text = str(exc)
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
