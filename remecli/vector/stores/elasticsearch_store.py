@@ -41,7 +41,8 @@ def open_elasticsearch(
     options: dict[str, Any], dimensions: int, embedding_model: str = ""
 ) -> ElasticsearchVectorStore:
     """The store for `default_vector_store_config` options (warns: experimental)."""
-    warnings.warn(EXPERIMENTAL, UserWarning, stacklevel=3)
+    # Shown as "<remecli vector store>:0: UserWarning: …" (no source line of a worker thread).
+    warnings.warn_explicit(EXPERIMENTAL, UserWarning, "<remecli vector store>", 0, module=__name__)
     try:
         from elasticsearch import Elasticsearch
     except ImportError:
