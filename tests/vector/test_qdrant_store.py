@@ -6,6 +6,7 @@ run the official client's local mode: the client's own in-process engine, not a 
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import textwrap
@@ -139,3 +140,21 @@ def test_options_it_cannot_honour_are_refused(tmp_path: Path) -> None:
         [sys.executable, "-c", OPEN_AND_COUNT, str(tmp_path)], capture_output=True, text=True
     )
     assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
+
+
+def test_keyword_scores_are_qdrants_bm25_of_the_sparse_term_vectors(tmp_path) -> None:
+    from remecli.vector.stores.qdrant_points import term_index, term_weights
+    from remecli.vector.terms import document_terms, search_terms
+
+    store = make_store({"backend": "qdrant", "path": ":memory:"}, tmp_path, 8)
+    texts = ["We deploy with make ship", "Lunch is at noon", "Deploy, deploy, deploy!"]
+    nodes = [MemoryNode("personal", "alice", text) for text in texts]
+    store.add(nodes, np.stack([unit(i) for i in range(3)]))
+    [term] = search_terms("deploy")
+    hits = store.keyword_search([term], [], 5)
+    assert [h.memory_id for h in hits] == [nodes[2].memory_id, nodes[0].memory_id]
+    idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))  # 3 memories, 2 hold the term
+    for hit, item in zip(hits, (nodes[2], nodes[0]), strict=True):
+        weight = term_weights(document_terms(item.embedding_text()))[term_index(term)]
+        assert hit.score == pytest.approx(idf * weight, rel=1e-4)
+    store.close()
