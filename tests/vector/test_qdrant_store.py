@@ -7,6 +7,7 @@ run the official client's local mode: the client's own in-process engine, not a 
 from __future__ import annotations
 
 import math
+import stat
 import subprocess
 import sys
 import textwrap
@@ -39,7 +40,11 @@ async def test_the_seed_config_form_stores_under_the_working_dir(fake_ai, tmp_pa
     found = await reme.retrieve_memory(query="Python", user_name="alice", return_dict=True)
     assert added.memory_id in str(found)
     await reme.close()
-    assert (tmp_path / "vector_store" / "qdrant" / "collection" / "reme").is_dir()
+    folder = tmp_path / "vector_store" / "qdrant"
+    assert (folder / "collection" / "reme").is_dir()
+    for path in [folder, *folder.rglob("*")]:  # memories are private to the user
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), f"{path} is {oct(mode)}"
 
 
 def test_the_reference_config_keys_are_accepted(tmp_path) -> None:

@@ -114,7 +114,7 @@ def _chroma(
 
 def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> VectorStore:
     from remecli.vector.stores.qdrant import QdrantVectorStore
-    from remecli.vector.stores.qdrant_client_pool import connect, release
+    from remecli.vector.stores.qdrant_client_pool import connect, make_private, release
 
     distance = str(options.pop("distance", "cosine")).lower()
     if distance != "cosine":
@@ -132,7 +132,10 @@ def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> Vect
     connection = connect(options, folder)
     try:
         _no_extra("qdrant", options)
-        return QdrantVectorStore(connection, collection, dimensions, on_disk=on_disk)
+        store = QdrantVectorStore(connection, collection, dimensions, on_disk=on_disk)
+        if connection.key and folder != ":memory:":
+            make_private(folder)
+        return store
     except BaseException:
         release(connection)
         raise

@@ -7,6 +7,7 @@ that closes closes it."""
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,17 @@ def release(connection: QdrantConnection) -> None:
             connection.client.close()
         except Exception:  # noqa: BLE001 - closing what is already gone
             pass
+
+
+def make_private(folder: str) -> None:
+    """Memories are private to the user: the local mode's folders 0700, its files 0600 (SQLite
+    gives its journal the database file's mode)."""
+    for root, folders, files in os.walk(folder):
+        os.chmod(root, 0o700)
+        for name in folders:
+            os.chmod(os.path.join(root, name), 0o700)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o600)
 
 
 def first_line(exc: BaseException) -> str:
