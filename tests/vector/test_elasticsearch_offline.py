@@ -142,6 +142,8 @@ def test_keyword_and_knn_queries_carry_the_filters() -> None:
     }
     assert "filter" not in q.knn_clause([1.0], [], 500, 100)
     assert q.knn_clause([1.0], [], 500, 100)["num_candidates"] == 500
+    huge = q.knn_clause([1.0], [], 20_000, 40_000)  # Elasticsearch refuses more than 10,000
+    assert (huge["k"], huge["num_candidates"]) == (10_000, 10_000)
     assert q.cosine_of(1.0) == 1.0 and q.cosine_of(0.5) == 0.0 and q.cosine_of(0.0) == -1.0
     assert q.same_content_query(["b", "a", "b"]) == {
         "bool": {"filter": [{"terms": {"content_hash": ["a", "b"]}}]}

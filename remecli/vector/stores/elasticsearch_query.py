@@ -117,11 +117,12 @@ def knn_clause(
     vector: list[float], conditions: list[Condition], k: int, candidates: int
 ) -> dict[str, Any]:
     """The filtered approximate kNN search of `k` neighbours among `candidates` per shard."""
+    k = min(k, 10_000)  # Elasticsearch's limit of k and num_candidates
     clause: dict[str, Any] = {
         "field": VECTOR_FIELD,
         "query_vector": vector,
         "k": k,
-        "num_candidates": max(k, candidates),
+        "num_candidates": min(10_000, max(k, candidates)),
     }
     clauses, _ = filter_clauses(conditions)
     if clauses:

@@ -115,10 +115,16 @@ class ElasticsearchVectorStore:
             ) from None
 
     def _bulk(self, what: str, actions: list[dict[str, Any]]) -> None:
+        """One bulk request (a delete of what another process deleted first is no error)."""
         from elasticsearch import helpers
 
         if actions:
-            self._call(what, lambda: helpers.bulk(self._client, actions, refresh="wait_for"))
+            self._call(
+                what,
+                lambda: helpers.bulk(
+                    self._client, actions, refresh="wait_for", ignore_status=(404,)
+                ),
+            )
 
     def _scan(self, query: dict[str, Any]) -> list[Stored]:
         from elasticsearch import helpers
@@ -190,7 +196,7 @@ class ElasticsearchVectorStore:
                 doc = q.document(node, self._next_seq(), terms, row)
                 actions.append(
                     {
-                        "_op_type": "create",
+                        "_op_type": "index",
                         "_index": self._index,
                         "_id": node.memory_id,
                         "_source": doc,
@@ -305,7 +311,7 @@ class ElasticsearchVectorStore:
         wanted = min(limit, total)
         query = np.asarray(vector, dtype=np.float32).tolist()
         while wanted > 0:
-            knn = q.knn_clause(query, conditions, wanted, max(100, wanted * 2))
+            knn = q.knn_clause(query, conditions, wanted, min(10_000, max(100, wanted * 2)))
             found = self._search(knn=knn, size=wanted)
             hits: list[MemoryNode] = []
             for node, score in found:
