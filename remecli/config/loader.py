@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from remecli.config.errors import ConfigError
 from remecli.config.locations import MemoryChoice, bundled_dir, choose_memory
+from remecli.config.project import project_of
 from remecli.config.settings import Settings
 
 # Environment variable -> dotted setting. Documented in the README (Configuration).
@@ -24,6 +25,7 @@ ENV_VARS: dict[str, str] = {
     "REME_EMBEDDING_BASE_URL": "search.embedding.base_url",
     "REME_EMBEDDING_MODEL": "search.embedding.model_name",
     "REME_WORKING_DIR": "working_dir",
+    "REME_PROJECT": "project",
     "TAVILY_API_KEY": "tools.tavily_api_key",
 }
 
@@ -284,6 +286,8 @@ def load_settings_and_memory(
     explicit = data.get("working_dir")
     choice = choose_memory(cwd, environ, str(explicit) if explicit else None, memory_source)
     data["working_dir"] = str(choice.root)
+    if data.get("project") is None:  # not named (`project=` alone names "none")
+        data["project"] = project_of(choice.root, cwd).name
     try:
         return Settings.model_validate(data), choice
     except ValidationError as exc:

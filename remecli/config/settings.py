@@ -94,6 +94,9 @@ class Settings(SettingsSection, frozen=True):
     """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
 
     working_dir: str = ".reme"
+    # the current project, recorded on cards and transcripts and preferred by search ("": none);
+    # the loader fills it in (config/project.py) unless `project=` / $REME_PROJECT names it
+    project: str = ""
     language: Literal["", "zh"] = ""
     max_input_length: int = Field(default=128_000, ge=1_000)
     memory_compact_ratio: float = Field(default=0.7, gt=0, lt=1)

@@ -138,7 +138,7 @@ class Conversation:
     @property
     def transcript(self) -> Transcript:
         """The append-only transcript of the current conversation."""
-        return Transcript(self.layout.transcript_file(self.session_id))
+        return Transcript(self.layout.transcript_file(self.session_id), self.settings.project)
 
     def update_params(
         self,

@@ -7,6 +7,8 @@ One JSON object per line:
 - `{"t": "checkpoint", "at": …, "summary": …, "covered": {msg_id: [block keys]}, …}`: a
   compaction, listing exactly which blocks it folded into the summary (so it can be undone);
 - `{"t": "removed", "at": …, "msg_ids": […]}`: messages the app took out of the context.
+`msg` and `blocks` records also name the `project` they were said in, when there is one
+(`settings.project`, see `remecli.config.project`): search filters and prefers by it.
 Records are appended whole: one `write` per batch, newline-terminated, fsynced; a failed
 write (disk full) is cut back off. A torn tail left by a crash is terminated before the next
 append, so it never glues onto a new record, and readers skip it (also one cut inside a
@@ -48,10 +50,12 @@ class TranscriptData:
 
 
 class Transcript:
-    """The append-only log of one conversation."""
+    """The append-only log of one conversation; `project` (the current project, "" for none)
+    is recorded on every `msg` and `blocks` record appended through it."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, project: str = "") -> None:
         self.path = Path(path)
+        self.project = project
 
     @staticmethod
     def message_record(msg: Any) -> dict[str, Any]:
@@ -91,6 +95,8 @@ class Transcript:
         """
         if not records:
             return
+        if self.project:
+            records = [_with_project(r, self.project) for r in records]
         payload = "".join(
             json.dumps(redact_data(r), ensure_ascii=False) + "\n" for r in records
         ).encode()
@@ -161,6 +167,13 @@ class Transcript:
             data.checkpoints.append(record)
         elif kind == "removed":
             data.removed.update(record.get("msg_ids", []))
+
+
+def _with_project(record: dict[str, Any], project: str) -> dict[str, Any]:
+    """A message record naming the project it was said in (others as they are)."""
+    if record.get("t") not in ("msg", "blocks") or record.get("project"):
+        return record
+    return {**record, "project": project}
 
 
 def _write_all(fd: int, payload: bytes) -> None:

@@ -2,8 +2,9 @@
 
 A card holds one conversation's memory for one day. Its YAML frontmatter (`notes.frontmatter`)
 carries `name`, `description`, `session_id`, `source_conversation`
-(`"[[sessions/<id>.jsonl#L<a>-L<b>]]"`), `date` and `tags`; the code, not the model, sets
-`session_id`, `source_conversation` and `date`.
+(`"[[sessions/<id>.jsonl#L<a>-L<b>]]"`), `date`, `project` (the project the conversation was
+held in, when it had one) and `tags`; the code, not the model, sets `session_id`,
+`source_conversation`, `date` and `project`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ from remecli.notes.layout import WorkingDir
 from remecli.notes.links.parse import link_in_value
 
 MIN_DESCRIPTION_CHARS = 12
-CARD_FIELD_ORDER = ("name", "description", "session_id", "source_conversation", "date", "tags")
+CARD_FIELD_ORDER = (
+    "name",
+    "description",
+    "session_id",
+    "source_conversation",
+    "date",
+    "project",
+    "tags",
+)
 _LINE_RANGE = re.compile(r"L(\d+)-L(\d+)")
 _SLUG_DROP = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -139,11 +148,13 @@ def apply_card_fields(
     day: dt.date,
     lines: tuple[int, int] | None,
     previous: str | None = None,
+    project: str = "",
 ) -> str:
     """`text` with its frontmatter checked and the code-owned fields set; raises CardError.
 
     `name` and a real `description` are required; `tags` becomes a list of strings; the
-    transcript range grows to cover what `previous` (the card before this change) covered.
+    transcript range grows to cover what `previous` (the card before this change) covered;
+    `project` (the conversation's, "" when none) is set, else the one `previous` had is kept.
     """
     note = read_card(text)
     if not note.has_frontmatter:
@@ -161,13 +172,17 @@ def apply_card_fields(
             "The frontmatter needs `description`: one or two sentences summarizing what the "
             "card records (not just its name)."
         )
-    old_range = None
+    old_range, old_meta = None, {}
     if previous is not None:
-        old_range = source_range(read_frontmatter(previous).meta.get("source_conversation"))
+        old_meta = read_frontmatter(previous).meta
+        old_range = source_range(old_meta.get("source_conversation"))
     meta["name"], meta["description"] = name, description
     meta["session_id"] = session_id
     meta["source_conversation"] = source_link(session_id, merged_range(old_range, lines))
     meta["date"] = f"{day:%Y-%m-%d}"
+    meta.pop("project", None)  # the code's field: the model's own value is not kept
+    if project or old_meta.get("project"):
+        meta["project"] = project or str(old_meta["project"])
     meta["tags"] = _tags(meta.get("tags"))
     return join_frontmatter(meta, body)
 
@@ -199,6 +214,25 @@ def transcript_line_range(path: Path, message_ids: Iterable[str]) -> tuple[int, 
     except OSError:
         return None
     return (first, last) if first else None
+
+
+def transcript_project(path: Path) -> str:
+    """The project the conversation in transcript `path` was held in: the first record that
+    names one ("" when none does, or the file cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if '"project"' not in line:
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and record.get("project"):
+                    return str(record["project"])
+    except OSError:
+        return ""
+    return ""
 
 
 def _record_message_id(line: str) -> str | None:

@@ -3,7 +3,8 @@
 Reads may look at any memory file; a change may target only the conversation's card of the day
 (or create it, as `memory/YYYY-MM-DD/<topic-slug>.md`, when it has none). Every change is checked
 by `card_change_problem` (timeline append-only, nothing dropped) and gets the code-owned
-frontmatter fields (`session_id`, `source_conversation`, `date`).
+frontmatter fields (`session_id`, `source_conversation`, `date`, and `project` when the
+conversation's transcript names one).
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from remecli.knowledge.cards import CardError, apply_card_fields, day_folder, is_slug
+from remecli.knowledge.cards import (
+    CardError,
+    apply_card_fields,
+    day_folder,
+    is_slug,
+    transcript_project,
+)
 from remecli.knowledge.cards_rules import card_change_problem
 from remecli.knowledge.summary_tools import ChangeRefused, MemoryScope
 from remecli.notes.layout import WorkingDir
@@ -33,6 +40,8 @@ class CardScope(MemoryScope):
         super().__init__(working_dir, date)
         self.session_id = session_id
         self.lines = lines
+        # the conversation's project, as its transcript records it (the card's `project:`)
+        self.project = transcript_project(working_dir.transcript_file(session_id))
         self.folder = day_folder(working_dir, date).resolve()
         self.card = card.resolve() if card is not None else None
 
@@ -85,7 +94,12 @@ class CardScope(MemoryScope):
                 raise ChangeRefused(problem)
         try:
             return apply_card_fields(
-                new, session_id=self.session_id, day=self.date, lines=self.lines, previous=old
+                new,
+                session_id=self.session_id,
+                day=self.date,
+                lines=self.lines,
+                previous=old,
+                project=self.project,
             )
         except CardError as exc:
             raise ChangeRefused(f"Refused: {exc} Nothing was written to {name}.") from None

@@ -83,6 +83,7 @@ class NoteInfo:
     description: str = ""
     tags: tuple[str, ...] = ()
     date: str = ""
+    project: str = ""  # the project it was written in (`project:`), "" when none
 
 
 def _block(text: str) -> tuple[str, int] | None:
@@ -140,7 +141,8 @@ def write_frontmatter(meta: dict[str, Any], body: str, order: Iterable[str] = ()
 
 
 def note_info(note: Note, rel_path: str = "") -> NoteInfo:
-    """What search keeps of `note` (found at `rel_path`): name, description, tags, date."""
+    """What search keeps of `note` (found at `rel_path`): name, description, tags, date and
+    project."""
     meta = note.meta
     if not meta:
         return NoteInfo(date=path_date(rel_path))
@@ -149,7 +151,15 @@ def note_info(note: Note, rel_path: str = "") -> NoteInfo:
         description=str(meta.get("description") or "").strip(),
         tags=_tags(meta.get("tags")),
         date=valid_date(meta.get("date")) or path_date(rel_path),
+        project=_first_word(meta.get("project")),
     )
+
+
+def _first_word(value: object) -> str:
+    """A one-word field (`project:`) as text; of a list, its first item."""
+    if isinstance(value, list | tuple):
+        value = value[0] if value else ""
+    return str(value or "").strip()
 
 
 def valid_date(value: object) -> str:

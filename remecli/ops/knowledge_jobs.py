@@ -27,6 +27,11 @@ class CardParams(JobParams):
     content: str = Field(max_length=200_000, description="The card's Markdown body")
     date: dt.date | None = Field(None, description="The day it belongs to (default: today)")
     tags: list[str] = Field(default_factory=list, description="Tags, e.g. ['deploy']")
+    project: str | None = Field(
+        None,
+        max_length=200,
+        description="The project it belongs to (default: the current project; '' for none)",
+    )
 
 
 class DreamParams(JobParams):
@@ -81,13 +86,15 @@ class LinksResult(JobResult):
     dangling: list[DanglingLink]
 
 
-def _card_text(params: CardParams, day: dt.date) -> str:
+def _card_text(params: CardParams, day: dt.date, current_project: str) -> str:
     from remecli.knowledge.cards import join_frontmatter
 
+    project = current_project if params.project is None else params.project.strip()
     meta = {
         "name": params.name.strip(),
         "description": params.description.strip(),
         "date": f"{day:%Y-%m-%d}",
+        **({"project": project} if project else {}),
         "tags": [t.strip() for t in params.tags if t.strip()],
         "source": "memory_write_card",
     }
@@ -100,7 +107,8 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     """Write a topic card `memory/YYYY-MM-DD/<slug>.md` (from another agent, a script, …).
 
     A card of the same name that day is replaced only if nothing of it would be lost (else use
-    memory_edit); the day page's index of cards is regenerated.
+    memory_edit); the day page's index of cards is regenerated. Its frontmatter names the
+    project (`project`, else the current project).
     """
     from remecli.knowledge.cards import day_folder, slugify
     from remecli.knowledge.day_page import refresh_day_page
@@ -110,7 +118,7 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     layout = ctx.memory.layout
     target = day_folder(layout, day) / f"{slugify(params.name)}.md"
     relative = target.relative_to(ctx.root).as_posix()
-    text = _card_text(params, day)
+    text = _card_text(params, day, ctx.memory.settings.project)
 
     def write() -> CardResult:
         with ctx.locks.hold(target):

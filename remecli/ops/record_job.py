@@ -1,7 +1,8 @@
 """memory_record: keep a conversation from another agent and summarize it into memory.
 
 The messages are appended to the transcript `sessions/<session_id>.jsonl` (remecli's own format,
-so `resume=<session_id>` and every reader of transcripts work on it); messages already in that
+so `resume=<session_id>` and every reader of transcripts work on it; each record names the
+conversation's `project`, else the current project); messages already in that
 transcript (same id) are skipped, so a caller may send the whole conversation each time. The new
 ones go to the runtime's background summarizer, which records them in `sessions/pending/` before
 it returns: the job answers at once and a crash loses nothing.
@@ -52,6 +53,11 @@ class RecordParams(JobParams):
         pattern=SESSION_ID_PATTERN,
         description="The conversation's id (letters, digits, '.', '_', '-'); one transcript each",
     )
+    project: str | None = Field(
+        None,
+        max_length=200,
+        description="The project it was held in (default: the current project; '' for none)",
+    )
 
 
 class RecordResult(JobResult):
@@ -96,7 +102,8 @@ def _to_msg(session_id: str, message: RecordMessage) -> Any:
 
 def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, str]:
     path = ctx.memory.layout.transcript_file(params.session_id)
-    transcript = Transcript(path)
+    project = ctx.memory.settings.project if params.project is None else params.project.strip()
+    transcript = Transcript(path, project)
     with ctx.locks.hold(path):
         known = {msg.id for msg in transcript.read().messages}
         fresh = []

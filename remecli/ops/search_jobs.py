@@ -1,6 +1,7 @@
 """Jobs over the search index and the runtime: memory_search, memory_reindex, memory_status.
 
-`source` (notes | transcripts | all), `since` and `until` are the runtime's own filters; a
+`source` (notes | transcripts | all), `since`, `until` and `project` are the runtime's own
+filters (with no `project`, the current project's hits rank a little higher); a
 `source` that is none of those names is a path prefix (e.g. `memory/`), applied here to the
 hits while over-fetching candidates so `max_results` still fills.
 """
@@ -43,6 +44,12 @@ class SearchParams(JobParams):
     )
     since: dt.date | None = Field(None, description="Only memory dated on or after (YYYY-MM-DD)")
     until: dt.date | None = Field(None, description="Only memory dated on or before (YYYY-MM-DD)")
+    project: str | None = Field(
+        None,
+        max_length=200,
+        description="Only memory recorded in this project (default: any, the current "
+        "project's hits ranked a little higher)",
+    )
 
 
 class SearchResults(JobResult):
@@ -78,8 +85,9 @@ class StatusResult(JobResult):
 async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     """Search the memory: notes (MEMORY.md, memory/, digest/) and past conversations.
 
-    Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source and
-    each note's links (out/in); read more with memory_read.
+    Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source,
+    project and each note's links (out/in); read more with memory_read. `project` keeps only
+    memory recorded in that project.
     """
     from remecli.search.types import build_search_request  # the search package loads lazily
 
@@ -95,6 +103,8 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
         source=None if prefix is not None or source == "all" else source,
         since=params.since.isoformat() if params.since else None,
         until=params.until.isoformat() if params.until else None,
+        project=params.project,
+        prefer_project=ctx.memory.settings.project,
     )
     limit = request.max_results
     if prefix is not None:  # over-fetch: the prefix is applied to the hits, here

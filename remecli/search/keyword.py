@@ -3,7 +3,7 @@
 Text is analyzed in Python (`analysis.py`: Porter stems, CJK bigrams, identifiers kept whole)
 and indexed with tantivy's whitespace tokenizer, so index and queries share one analysis.
 Fields: `content` (the chunk), `title` (frontmatter name, description and tags, boosted),
-`meta` (file path and heading path, boosted lower); `source` and `day` filter.
+`meta` (file path and heading path, boosted lower); `source`, `day` and `chunk_id` filter.
 """
 
 from __future__ import annotations
@@ -38,15 +38,22 @@ class KeywordDoc:
 
 @dataclass(slots=True)
 class Filters:
-    """Restrictions of a search: one source, and a day range (YYYYMMDD, inclusive)."""
+    """Restrictions of a search: one source, a day range (YYYYMMDD, inclusive) and, for what
+    the index has no field of (a project), the chunk ids allowed (None: any)."""
 
     source: str | None = None
     since: int | None = None
     until: int | None = None
+    chunk_ids: frozenset[int] | None = None
 
     def active(self) -> bool:
         """True when anything is restricted."""
-        return bool(self.source) or self.since is not None or self.until is not None
+        return (
+            bool(self.source)
+            or self.since is not None
+            or self.until is not None
+            or self.chunk_ids is not None
+        )
 
 
 def _schema() -> tantivy.Schema:
@@ -150,6 +157,9 @@ class KeywordIndex:
                     schema, "day", tantivy.FieldType.Integer, filters.since, filters.until
                 )
             )
+        if filters.chunk_ids is not None:
+            ids = sorted(filters.chunk_ids)
+            must.append(tantivy.Query.term_set_query(schema, "chunk_id", ids))
         parts = [must[0]] + [tantivy.Query.const_score_query(q, 0.0) for q in must[1:]]
         return tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in parts])
 
@@ -159,7 +169,7 @@ class KeywordIndex:
         """(chunk id, BM25 score) of the best `limit` chunks matching any query term."""
         # Content words only; a query of function words alone keeps the index's analysis.
         terms = query_terms(self._query_analyzer, query) or query_terms(self._analyzer, query)
-        if not terms or limit <= 0:
+        if not terms or limit <= 0 or (filters is not None and filters.chunk_ids == frozenset()):
             return []
         compiled = self._query(terms, filters)
         with self._lock:

@@ -73,17 +73,22 @@ def to_result(chunk: Chunk, score: float, signals: list[str]) -> SearchResult:
         name=chunk.name,
         description=chunk.description,
         tags=list(chunk.tags),
+        project=chunk.project,
     )
 
 
 def fused_candidates(
-    found: Candidates, settings: SearchSettings, transcript_ids: set[int] | None = None
+    found: Candidates,
+    settings: SearchSettings,
+    transcript_ids: set[int] | None = None,
+    project_ids: set[int] | None = None,
 ) -> list[Fused]:
     """Both sides' candidates fused per settings, best first. A transcript chunk's fused score
     is then scaled by `settings.transcript_weight` (`transcript_ids`: which candidates are
     transcript chunks): both sides alike, so a memory of transcripts only ranks as with 1.0
     (scaling one side before fusion let min-max undo it on BM25 alone, which quietly cut the
-    vector side's weight to 0.6 of its share there)."""
+    vector side's weight to 0.6 of its share there). A chunk of the current project
+    (`project_ids`) gains `settings.project_boost` of its score: the mild preference."""
     fused = fuse(
         found.vector,
         found.keyword,
@@ -95,11 +100,16 @@ def fused_candidates(
         (found.vector_floor, found.keyword_floor),
     )
     weight = settings.transcript_weight
-    if weight == 1.0 or not transcript_ids:
+    transcript_ids = transcript_ids if weight != 1.0 else None
+    boost = 1.0 + settings.project_boost
+    project_ids = project_ids if boost != 1.0 else None
+    if not transcript_ids and not project_ids:
         return fused
     for item in fused:
-        if item.chunk_id in transcript_ids:
+        if transcript_ids and item.chunk_id in transcript_ids:
             item.score *= weight
+        if project_ids and item.chunk_id in project_ids:
+            item.score *= boost
     return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
 
 

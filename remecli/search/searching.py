@@ -3,11 +3,15 @@
 A multi-part question (`decompose.sub_queries`) also searches each part when
 `query_parts` is on; the parts' hits are interleaved with the whole question's, so the best
 piece of every part reaches the top.
+
+A request naming a `project` searches only chunks recorded in it; one that names none prefers
+the current project's hits a little (`ranking.fused_candidates`, `search.project_boost`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,14 +37,21 @@ def search_parts(
     is reported to `on_embedding_error` and the search goes on by keyword."""
     settings = variant.settings
     limit = request.max_results * settings.candidate_multiplier
+    if request.project:  # the index has no project field: the store names the chunks allowed
+        allowed = parts.store.ids_where(
+            filters.source, filters.since, filters.until, request.project
+        )
+        filters = replace(filters, chunk_ids=frozenset(allowed))
+    preferred = "" if request.project or not settings.project_boost else request.prefer_project
 
     def fused_for(query: str) -> list[Fused]:
         found = candidates(parts, query, limit, filters, variant, query_vector, on_embedding_error)
+        ids = sorted({i for side in (found.keyword, found.vector, found.rescored) for i, _ in side})
         transcript_ids: set[int] = set()
         if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
-            ids = {i for side in (found.keyword, found.vector, found.rescored) for i, _ in side}
-            transcript_ids = parts.store.of_source(sorted(ids), TRANSCRIPT)
-        return fused_candidates(found, settings, transcript_ids)
+            transcript_ids = parts.store.of_source(ids, TRANSCRIPT)
+        project_ids = parts.store.of_project(ids, preferred) if preferred else set()
+        return fused_candidates(found, settings, transcript_ids, project_ids)
 
     fused = fused_for(request.query)
     if settings.query_parts:
@@ -70,7 +81,9 @@ def candidates(
     vectors = parts.vectors
     if variant.use_vector and query_vector is not None and vectors is not None and len(vectors):
         allowed = None
-        if filters.active():
+        if filters.chunk_ids is not None:
+            allowed = sorted(filters.chunk_ids)
+        elif filters.active():
             allowed = parts.store.ids_where(filters.source, filters.since, filters.until)
         try:
             vector = query_vector(query)

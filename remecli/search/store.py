@@ -1,7 +1,7 @@
 """The chunk store: SQLite rows of files (content hash) and chunks (text, lines, vector).
 
 Besides text and lines a chunk row keeps its source ("notes" / "transcript"), session id, day
-(YYYYMMDD, 0 = undated) and frontmatter (`info`, JSON); a file row may keep a `resume` JSON
+(YYYYMMDD, 0 = undated) and frontmatter and project (`info`, JSON); a file row may keep a `resume` JSON
 (where an append-only transcript can be read on from).
 
 What is indexed is redacted first (`redacted_chunk`: text, headings and frontmatter fields), so
@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks (path);
 CREATE INDEX IF NOT EXISTS chunks_unembedded ON chunks (id) WHERE vector IS NULL;
 """
+_PROJECT = "lower(json_extract(info, '$.project'))"  # a chunk's project, kept in `info`
 _COLUMNS = "id, path, start_line, end_line, headings, text, text_hash, source, session_id, info"
 
 
@@ -109,10 +110,16 @@ class ChunkStore:
         if not result or result[0] != "ok":
             raise sqlite3.DatabaseError(f"quick_check: {result[0] if result else 'no answer'}")
 
-    def ids_where(self, source: str | None, since: int | None, until: int | None) -> list[int]:
-        """Ids of chunks of one source (None = any) dated within [since, until] (None = open)."""
+    def ids_where(
+        self, source: str | None, since: int | None, until: int | None, project: str | None = None
+    ) -> list[int]:
+        """Ids of chunks of one source (None = any) dated within [since, until] (None = open),
+        recorded in `project` (None = any; compared without case)."""
         clauses: list[str] = []
         params: list[object] = []
+        if project:
+            clauses.append(f"{_PROJECT} = lower(?)")
+            params.append(project)
         if source:
             clauses.append("source = ?")
             params.append(source)
@@ -274,6 +281,20 @@ class ChunkStore:
                 found.update(r[0] for r in rows)
         return found
 
+    def of_project(self, ids: list[int], project: str) -> set[int]:
+        """Which of `ids` are chunks recorded in `project` (compared without case)."""
+        found: set[int] = set()
+        with self._lock:
+            for k in range(0, len(ids), 500):
+                batch = ids[k : k + 500]
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT id FROM chunks WHERE {_PROJECT} = lower(?) AND id IN ({marks})",
+                    [project, *batch],
+                )
+                found.update(r[0] for r in rows)
+        return found
+
     def last_chunk_starts(self, source: str) -> dict[str, tuple[int, int]]:
         """path → (first line of its last chunk, file mtime_ns) for files of `source`."""
         with self._lock:
@@ -343,6 +364,8 @@ def _info_json(chunk: Chunk) -> str:
         info["description"] = chunk.description
     if chunk.tags:
         info["tags"] = list(chunk.tags)
+    if chunk.project:
+        info["project"] = chunk.project
     return json.dumps(info, ensure_ascii=False)
 
 
@@ -361,5 +384,6 @@ def _row_to_chunk(row: tuple[Any, ...]) -> StoredChunk:
         name=data.get("name", ""),
         description=data.get("description", ""),
         tags=tuple(data.get("tags", ())),
+        project=str(data.get("project", "")),
     )
     return StoredChunk(chunk_id, chunk, text_hash)

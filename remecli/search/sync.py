@@ -93,6 +93,7 @@ def _hash(text: str) -> str:
 def chunk_key(chunk: Chunk) -> str:
     """Identity of a chunk's indexed content (text and what the file says about itself)."""
     about = "\x00".join((chunk.date, chunk.name, chunk.description, " ".join(chunk.tags)))
+    about += f"\x00{chunk.project}" if chunk.project else ""  # (keys without one unchanged)
     return _hash(f"{chunk.text}\x00{about}")
 
 
@@ -285,7 +286,14 @@ class Syncer:
             log.info("%s: %s; indexed as text", rel, note.problem)
         info, body = note_info(note, rel), note.blanked()
         chunks = [
-            replace(c, date=info.date, name=info.name, description=info.description, tags=info.tags)
+            replace(
+                c,
+                date=info.date,
+                name=info.name,
+                description=info.description,
+                tags=info.tags,
+                project=info.project,
+            )
             for c in self.chunker.chunk(rel, body)
         ]
         self._apply(parts, rel, chunks, parts.store.chunks_of(rel), report, batch)

@@ -1,8 +1,9 @@
 """Transcripts as a search source: `sessions/<id>.jsonl` read into turns, turns into chunks.
 
 The reader knows the transcript's record format (one JSON object per line): `msg` records carry a
-message (`name`, `role`, `content` blocks), `blocks` records add blocks to an earlier message;
-other records (checkpoints, removals) hold no new words. Only text blocks are kept: tool calls,
+message (`name`, `role`, `content` blocks), `blocks` records add blocks to an earlier message
+(both name the `project` they were said in, when there was one); other records (checkpoints,
+removals) hold no new words. Only text blocks are kept: tool calls,
 tool results, thinking, hints and attachments are left out, and base64 payloads inside text are
 replaced by a marker. Every message counts, compacted or not (the transcript keeps them all).
 
@@ -30,12 +31,14 @@ _SKIPPED_ROLES = {"system"}
 
 @dataclass(slots=True)
 class Turn:
-    """Readable text of one JSONL line: who spoke, what they said, when (ISO), which line."""
+    """Readable text of one JSONL line: who spoke, what they said, when (ISO), which line, and
+    the project it was recorded in ("" when the record names none)."""
 
     line: int
     speaker: str
     text: str
     at: str = ""
+    project: str = ""
 
 
 @dataclass(slots=True)
@@ -84,7 +87,8 @@ def parse_line(raw: str, number: int, state: ReadState) -> Turn | None:
         text = clean_text(_text_of(record.get("blocks")))
     else:
         return None
-    return Turn(number, speaker, text, at) if text else None
+    project = str(record.get("project") or "")
+    return Turn(number, speaker, text, at, project) if text else None
 
 
 def read_turns(lines: Iterable[str], first_line: int, state: ReadState) -> list[Turn]:
@@ -120,7 +124,9 @@ def _split_turn(
     """A turn longer than `max_tokens` cut into token windows (same line, same speaker)."""
     ids = encode(turn.text)
     return [
-        Turn(turn.line, turn.speaker, decode(ids[k : k + max_tokens]).strip(), turn.at)
+        Turn(
+            turn.line, turn.speaker, decode(ids[k : k + max_tokens]).strip(), turn.at, turn.project
+        )
         for k in range(0, len(ids), max_tokens)
     ]
 
@@ -154,6 +160,7 @@ def chunk_turns(
                     source=SOURCE,
                     session_id=session_id,
                     date=valid_date(current[0].at),
+                    project=next((t.project for t in current if t.project), ""),
                 )
             )
 

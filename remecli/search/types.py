@@ -16,7 +16,8 @@ class Chunk:
     """A piece of one file: 1-based inclusive line range, heading path and what the file says.
 
     `source` is "notes" (Markdown) or "transcript" (`sessions/<id>.jsonl`, lines of the JSONL);
-    `date` is YYYY-MM-DD or ""; `name`, `description`, `tags` come from YAML frontmatter.
+    `date` is YYYY-MM-DD or ""; `name`, `description`, `tags` come from YAML frontmatter;
+    `project` from a note's `project:` or a transcript record's `project` ("" when none).
     """
 
     path: str
@@ -30,6 +31,7 @@ class Chunk:
     name: str = ""
     description: str = ""
     tags: tuple[str, ...] = ()
+    project: str = ""
 
     @property
     def heading_path(self) -> str:
@@ -42,7 +44,9 @@ class SearchRequest:
     """One memory search, resolved: what the runtime and the index take, unchanged on the way down.
 
     Build it with `build_search_request` (the one place defaults come from the settings).
-    `source`: notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive.
+    `source`: notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive;
+    `project`: only memory recorded in that project (None: any). Without a `project` filter,
+    hits of `prefer_project` (the current project) rank a little higher (`project_boost`).
     """
 
     query: str
@@ -51,6 +55,8 @@ class SearchRequest:
     source: str | None = None
     since: DateLike = None
     until: DateLike = None
+    project: str | None = None
+    prefer_project: str = ""
 
 
 def build_search_request(
@@ -62,6 +68,8 @@ def build_search_request(
     source: str | None = None,
     since: DateLike = None,
     until: DateLike = None,
+    project: str | None = None,
+    prefer_project: str = "",
 ) -> SearchRequest:
     """The request for one search: a None limit or floor takes the search settings' default.
 
@@ -75,6 +83,8 @@ def build_search_request(
         source,
         since,
         until,
+        project.strip() if project and project.strip() else None,
+        prefer_project.strip(),
     )
 
 
@@ -108,16 +118,17 @@ class SearchResult:
     name: str = ""
     description: str = ""
     tags: list[str] = field(default_factory=list)
+    project: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (the shape `--json` and the agent tool print).
 
         Always: path, start_line, end_line, score, snippet, signals, heading_path, source;
-        `session_id`, `date`, `name`, `description`, `tags` only when known.
+        `session_id`, `date`, `name`, `description`, `tags`, `project` only when known.
         """
         data = asdict(self)
         data["score"] = round(self.score, 4)
-        for key in ("session_id", "date", "name", "description", "tags"):
+        for key in ("session_id", "date", "name", "description", "tags", "project"):
             if not data[key]:
                 del data[key]
         return data

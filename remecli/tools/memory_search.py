@@ -82,6 +82,15 @@ def memory_search_schema(ops: JobContext) -> dict[str, Any]:
             },
             "since": {"type": "string", "description": "Only hits dated on or after YYYY-MM-DD."},
             "until": {"type": "string", "description": "Only hits dated on or before YYYY-MM-DD."},
+            "project": {
+                "type": "string",
+                "description": "Only memory recorded in this project (default: any; the "
+                + (
+                    f"current project, {ops.memory.settings.project}, ranks a little higher)."
+                    if ops.memory.settings.project
+                    else "current project ranks a little higher)."
+                ),
+            },
         },
         "required": ["query"],
     }
@@ -107,6 +116,7 @@ async def memory_search(
     source: str | None = None,
     since: str | None = None,
     until: str | None = None,
+    project: str | None = None,
 ) -> ToolChunk:
     """Search long-term memory.
 
@@ -117,6 +127,7 @@ async def memory_search(
         source: notes, transcripts or all.
         since: Only hits dated on or after YYYY-MM-DD.
         until: Only hits dated on or before YYYY-MM-DD.
+        project: Only memory recorded in this project.
     """
     where = str(source).strip().lower() if source else ""
     where = TOOL_SOURCES.get(where, where)
@@ -131,6 +142,7 @@ async def memory_search(
                 "source": where or None,
                 "since": str(since) if since else None,
                 "until": str(until) if until else None,
+                "project": str(project).strip() or None if project else None,
             }
         )
     except ValidationError as exc:  # an empty query, a bad date: say what is accepted

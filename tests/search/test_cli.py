@@ -70,6 +70,7 @@ def test_usage_errors() -> None:
         "source": None,
         "since": None,
         "until": None,
+        "project": None,
         "setting_args": ["a.b=1"],
     }
     assert main(["search", "--json"]) == 2

@@ -1,7 +1,8 @@
 """Claude Code transcripts (`~/.claude/projects/<project>/<session id>.jsonl`).
 
 Each line is one entry: `type` user/assistant with a `message` in Anthropic's format (content a
-string or blocks: text, thinking, tool_use, tool_result), a `uuid`, a `timestamp`, a `sessionId`.
+string or blocks: text, thinking, tool_use, tool_result), a `uuid`, a `timestamp`, a `sessionId`,
+the `cwd` it ran in (the conversation's project, see `ImportedConversation.project`).
 Kept: user prompts, assistant text, one note line per tool call. Dropped: tool results,
 thinking, sub-agent (`isSidechain`) and meta lines, slash-command and shell-mode echoes
 (`<command-…>`, `<bash-input>`, `<bash-stdout>`…), "[Request interrupted by user]", API error
@@ -70,11 +71,14 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
     """The conversation in these transcript entries (see the module's docstring); its id is
     `claude-<sessionId>` (`fallback_id` when no entry names its session)."""
     session_id = ""
+    cwd: str | None = None
     messages: list[ImportedMessage] = []
     by_reply: dict[str, ImportedMessage] = {}
     for entry in entries:
         if entry.get("type") not in ("user", "assistant"):
             continue
+        if cwd is None and isinstance(entry.get("cwd"), str):
+            cwd = entry["cwd"]
         if any(entry.get(flag) for flag in SKIP_FLAGS):
             continue
         session_id = session_id or str(entry.get("sessionId") or "")
@@ -101,7 +105,7 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
             by_reply[reply_id] = imported
         messages.append(imported)
     return ImportedConversation(
-        session_id_from("claude", session_id or fallback_id), messages, FORMAT
+        session_id_from("claude", session_id or fallback_id), messages, FORMAT, cwd
     )
 
 

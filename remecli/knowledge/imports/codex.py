@@ -1,6 +1,7 @@
 """Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`).
 
-Each line is `{"timestamp", "type", "payload"}`: `session_meta` (the session's `id`, `cwd`, …),
+Each line is `{"timestamp", "type", "payload"}`: `session_meta` (the session's `id`, the `cwd` it
+ran in — its project, see `ImportedConversation.project` — …),
 `turn_context`, `event_msg` (UI events that repeat the messages: skipped), `compacted`, and
 `response_item`s in the Responses API's shape: `message` (role user/assistant/developer, content
 blocks `input_text`/`output_text`), `reasoning` (skipped), `function_call` /
@@ -81,6 +82,7 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
     """The conversation in these rollout lines (see the module's docstring); its id is
     `codex-<session id>` (`fallback_id` when the rollout names none)."""
     session_id = ""
+    cwd: str | None = None
     messages: list[ImportedMessage] = []
     last_stamp: Any = None  # older rollouts date only their first line: it dates the rest
     for entry in entries:
@@ -88,6 +90,8 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
         last_stamp = entry.get("timestamp") or last_stamp
         if kind == "session_meta" and isinstance(entry.get("payload"), dict):
             session_id = session_id or str(entry["payload"].get("id") or "")
+            found = entry["payload"].get("cwd")
+            cwd = found if cwd is None and isinstance(found, str) else cwd
             continue
         if kind == "response_item" and isinstance(entry.get("payload"), dict):
             item, stamp = entry["payload"], last_stamp
@@ -101,7 +105,7 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
         if message is not None:  # each its own message: ids stay stable as the file grows
             messages.append(message)
     return ImportedConversation(
-        session_id_from("codex", session_id or fallback_id), messages, FORMAT
+        session_id_from("codex", session_id or fallback_id), messages, FORMAT, cwd
     )
 
 

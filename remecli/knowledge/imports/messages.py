@@ -1,4 +1,5 @@
-"""What every importer produces: plain messages `memory_record` accepts, and their session."""
+"""What every importer produces: plain messages `memory_record` accepts, their session and the
+folder (project) they were held in."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ class ImportedConversation:
     session_id: str
     messages: list[ImportedMessage] = field(default_factory=list)
     format: str = ""
+    cwd: str | None = None  # the folder it was held in, when the format records one
+
+    @property
+    def project(self) -> str | None:
+        """The project of its folder (`remecli.config.project.project_of_folder`; "" when that
+        folder is in none here); None when the format records no folder."""
+        if self.cwd is None:
+            return None
+        from pathlib import Path
+
+        from remecli.config.project import project_of_folder
+
+        return project_of_folder(Path(self.cwd)) if self.cwd else ""
 
     def records(self) -> list[dict[str, Any]]:
         """Every message as `memory_record` takes it."""

@@ -54,14 +54,15 @@ async def record_conversation(
     recorded = skipped = 0
     days: list[str] = []
     transcript = None
+    project = conversation.project  # None: the format names no folder (the current project)
     for start in range(0, len(records), MAX_MESSAGES):
-        answer = await run(
-            "memory_record",
-            {
-                "session_id": conversation.session_id,
-                "messages": records[start : start + MAX_MESSAGES],
-            },
-        )
+        params: dict[str, Any] = {
+            "session_id": conversation.session_id,
+            "messages": records[start : start + MAX_MESSAGES],
+        }
+        if project is not None:
+            params["project"] = project
+        answer = await run("memory_record", params)
         recorded += answer["recorded"]
         skipped += answer["skipped"]
         transcript = answer["transcript"]

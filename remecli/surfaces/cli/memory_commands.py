@@ -50,6 +50,11 @@ def sessions(as_json: bool, setting_args: list[str]) -> int:
 @click.option(
     "--until", type=DATE, metavar="YYYY-MM-DD", help="only notes dated on or before YYYY-MM-DD"
 )
+@click.option(
+    "--project",
+    metavar="NAME",
+    help="only memory recorded in project NAME (default: any; the current one ranks higher)",
+)
 def search(
     query: str,
     as_json: bool,
@@ -58,6 +63,7 @@ def search(
     source: str | None,
     since: dt.datetime | None,
     until: dt.datetime | None,
+    project: str | None,
     setting_args: list[str],
 ) -> int:
     """Search notes and past conversations.
@@ -65,6 +71,7 @@ def search(
     \b
     remecli search "how do we deploy" --json --max 5
     remecli search "deploy" --source transcripts --since 2025-01-01
+    remecli search "deploy" --project shop
     """
     from remecli.surfaces.cli.search import search as run_search
     from remecli.surfaces.cli.start import settings_and_working_dir
@@ -83,6 +90,7 @@ def search(
         source=source,
         since=_day(since),
         until=_day(until),
+        project=project,
     )
 
 

@@ -72,6 +72,8 @@ def format_result(result: SearchResult) -> str:
         where += f", {result.date})" if result.date else ")"
     elif result.date:
         where += f"  ({result.date})"
+    if result.project:
+        where += f"  [project {result.project}]"
     about = ""
     if result.name or result.description:
         about = "  " + " — ".join(p for p in (result.name, result.description) if p) + "\n"
@@ -157,6 +159,7 @@ def search(
     source: str | None = None,
     since: str | None = None,
     until: str | None = None,
+    project: str | None = None,
 ) -> int:
     """Bring the index up to date, search it, print the hits (JSON: with their links)."""
     try:
@@ -167,6 +170,7 @@ def search(
             source=source,
             since=dt.date.fromisoformat(since) if since else None,
             until=dt.date.fromisoformat(until) if until else None,
+            project=project,
         )
     except ValidationError as exc:
         problems = "; ".join(

@@ -2,7 +2,8 @@
 
 A `.reme/` folder in the current folder or a parent is a project memory; otherwise remecli uses
 the memory home (`$XDG_DATA_HOME/remecli`, else `~/.local/share/remecli`); `working_dir=` or
-`REME_WORKING_DIR` name one explicitly (see `remecli.config.locations.choose_memory`).
+`REME_WORKING_DIR` name one explicitly (see `remecli.config.locations.choose_memory`). It also
+prints the current project (`remecli.config.project`): what is written is recorded under it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from remecli.surfaces.cli.base import SettingsCommand
+
+if TYPE_CHECKING:
+    from remecli.config.project import ProjectChoice
 
 
 @click.command(cls=SettingsCommand)
@@ -26,13 +31,15 @@ def where(as_json: bool, setting_args: list[str]) -> int:
     remecli where
     remecli where --json
     remecli where working_dir=~/notes/.reme
+    remecli where project=shop
     """
     from remecli.config.errors import ConfigError
     from remecli.config.loader import load_settings_and_memory
     from remecli.config.locations import PROJECT_FOLDER, git_work_tree, ignored_by_git
+    from remecli.config.project import project_of
 
     try:
-        _settings, choice = load_settings_and_memory(setting_args)
+        settings, choice = load_settings_and_memory(setting_args)
     except ConfigError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
@@ -42,6 +49,8 @@ def where(as_json: bool, setting_args: list[str]) -> int:
         "kind": choice.kind,
         "why": choice.reason,
         "exists": exists,
+        "project": settings.project or None,
+        "project_why": _project_reason(settings.project, project_of(choice.root, Path.cwd())),
     }
     if choice.root.name == PROJECT_FOLDER and git_work_tree(choice.root.parent) is not None:
         info["ignored_by_git"] = ignored_by_git(choice.root)
@@ -53,6 +62,7 @@ def where(as_json: bool, setting_args: list[str]) -> int:
     print(f"kind    {kinds[choice.kind]}")
     print(f"why     {choice.reason}")
     print(f"exists  {'yes' if exists else 'not yet (created on first use)'}")
+    print(f"project {settings.project or '(none)'}  ({info['project_why']})")
     if "ignored_by_git" in info:
         gitignore = choice.root.parent / ".gitignore"
         print(
@@ -61,6 +71,13 @@ def where(as_json: bool, setting_args: list[str]) -> int:
             else f"git     NOT ignored: add {PROJECT_FOLDER}/ to {gitignore}"
         )
     return 0
+
+
+def _project_reason(current: str, derived: ProjectChoice) -> str:
+    """Why `current` is the project: derived from where remecli runs, or named explicitly."""
+    if current == derived.name:
+        return derived.reason
+    return "set by project= or $REME_PROJECT" if current else "turned off by project="
 
 
 @click.command(cls=SettingsCommand)
