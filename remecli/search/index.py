@@ -67,6 +67,7 @@ class MemoryIndex(OwnedParts):
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
         self._write_lock = threading.RLock()  # one sync/reindex at a time
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
+        self._written, self._written_lock = set[str](), threading.Lock()
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
         self._watch_task: asyncio.Task[None] | None = None
         self._stop_event: asyncio.Event | None = None
@@ -153,11 +154,15 @@ class MemoryIndex(OwnedParts):
         paths: Iterable[str] | None = None,
         embed: bool = True,
     ) -> SyncReport:
-        """Bring the index up to date (only `paths`, relative to the working dir, if given)."""
+        """Bring the index up to date (only `paths`, relative to the working dir, if given, and
+        the files `note_written` named)."""
         only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
             try:
-                report = self._sync_files(progress, only)
+                if only is not None and self._nothing_to_read(only):
+                    report = SyncReport()
+                else:
+                    report = self._sync_files(progress, only)
             except DAMAGE as exc:
                 self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
                 report = self._sync_files(progress, None)
@@ -169,7 +174,9 @@ class MemoryIndex(OwnedParts):
     def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
         """Read changed files into the parts as the one writer of the folder; announce it."""
         with self.shared.writer():
+            written = self._take_written()  # what was written while we waited for the lock
             self.follow_others()
+            only = None if only is None else only | written
             report = self.syncer.sync(self.parts, progress, only, embed=False)
             if report.files_changed or report.files_removed:
                 self._seen = self.shared.bump()
@@ -193,14 +200,6 @@ class MemoryIndex(OwnedParts):
             with self.shared.writer():
                 self.follow_others()
                 self._seen = self.shared.bump()
-
-    def prepare_to_follow(self) -> None:
-        """Load now what reading a changed file needs: the chunker's token encoding (1–3 s of
-        CPU, ~80 MB; 10 s and more on a loaded machine). A long-lived process calls it before
-        it says it is ready (`open(long_lived=True)`); else its first sync pays the load while holding the writer lock
-        that every other process's sync waits on (the first card took 10–40 s to be seen)."""
-        count, _, _ = self.chunker.token_functions()
-        count("prepare")
 
     async def sync(
         self, progress: Progress | None = None, *, paths: Iterable[str] | None = None
