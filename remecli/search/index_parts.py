@@ -54,22 +54,24 @@ class OwnedParts:
             self._seen = marker
 
     def note_written(self, rel: str) -> None:
-        """A file this process wrote (any thread): the next sync that holds the writer lock
-        reads it too, so a card and the day page written after it share one commit."""
+        """A file this process wrote (any thread): the next sync that holds the writer lock, in
+        this process or another, reads it too (a card and its day page share one commit)."""
         with self._written_lock:
             self._written.add(rel)
+        self.shared.announce(rel)  # whichever process writes next reads it too
 
     def _take_written(self) -> set[str]:
+        """Files written here and announced by any process (writer lock held)."""
         with self._written_lock:
             taken, self._written = self._written, set()
-        return taken
+        return taken | self.shared.take_announced()
 
     def _nothing_to_read(self, only: set[str]) -> bool:
-        """True when every path of `only` is indexed as it is on disk and no file this process
-        wrote waits: a sync of them (another process was first) needs no writer lock, so the
+        """True when every path of `only` is indexed as it is on disk and no written file waits
+        (here or announced): a sync of them (another process was first) needs no writer lock, so the
         watchers of every process do not queue behind the commits of the one that wrote."""
         with self._written_lock:
-            if self._written:
+            if self._written or self.shared.announced():
                 return False
         self.follow_others()
         with self._parts_lock:

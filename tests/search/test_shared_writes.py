@@ -1,7 +1,9 @@
 """Processes sharing one index do not queue for nothing: a sync of files another process has
 indexed already takes no writer lock (every process's watcher sees every write; before, each of
-them waited behind the writer's commits to find nothing to do), and the files a process wrote
-while it waited for the lock are read by one sync, one commit (a card and its day page).
+them waited behind the writer's commits to find nothing to do); the files a process wrote
+while it waited for the lock are read by one sync, one commit (a card and its day page); and a
+written file is announced, so the next writer of any process reads it in its own commit (writers
+queued behind each other then find their files indexed and commit nothing).
 
 The writer lock is held by a real second process while the index works."""
 
@@ -99,3 +101,22 @@ def test_files_written_while_waiting_for_the_lock_share_one_sync(working_dir: Pa
     finally:
         writer.close()
         reader.close()
+
+
+def test_the_next_writer_of_any_process_reads_an_announced_file(working_dir: Path) -> None:
+    wrote = MemoryIndex.open(working_dir, settings())
+    next_writer = MemoryIndex.open(working_dir, settings())
+    try:
+        wrote.sync_blocking()
+        card = "memory/2025-01-03.md"
+        (working_dir / card).write_text("# 2025-01-03\n\nThe gate code is 5120.\n")
+        wrote.note_written(card)  # written; its own sync has not got the lock yet
+        assert next_writer.sync_blocking(paths=set()).files_changed == 1  # read it in its commit
+        marker = wrote.shared.read()
+        assert wrote.sync_blocking(paths=set()).files_changed == 0  # nothing left to commit
+        assert wrote.shared.read() == marker
+        assert wrote.search_blocking("gate code")[0].path == card
+        assert not list((wrote.folder / "written").iterdir())  # announcements are taken once
+    finally:
+        wrote.close()
+        next_writer.close()
