@@ -177,7 +177,7 @@ class FileMemory:
 
         try:
             index = await asyncio.to_thread(
-                partial(MemoryIndex.open, embed_on_demand=True),
+                partial(MemoryIndex.open, embed_on_demand=True, long_lived=watch),
                 self.layout.root,
                 self.settings.search,
             )

@@ -67,6 +67,7 @@ class MemoryIndex(OwnedParts):
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
         self._write_lock = threading.RLock()  # one sync/reindex at a time
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
+        self._written, self._written_lock = set[str](), threading.Lock()
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
         self._watch_task: asyncio.Task[None] | None = None
         self._stop_event: asyncio.Event | None = None
@@ -88,16 +89,21 @@ class MemoryIndex(OwnedParts):
         *,
         embedder: Embedder | None = None,
         embed_on_demand: bool = False,
+        long_lived: bool = False,
     ) -> MemoryIndex:
         """Open (or create, or rebuild if damaged) the index of `working_dir`.
 
         `embed_on_demand` (the chat app): while the local model is not loaded, syncs leave new
         chunks without vectors (keyword search finds them) and the first search loads the model
-        and embeds them in a background thread, so an idle app never pays the model's memory."""
+        and embeds them in a background thread, so an idle app never pays the model's memory.
+        `long_lived` (a process that follows changes): `prepare_to_follow` before returning."""
         working_dir = Path(working_dir).expanduser()
         if embedder is None:
             embedder = make_embedder(settings.embedding)
-        return cls(working_dir, settings, embedder, embed_on_demand=embed_on_demand)
+        index = cls(working_dir, settings, embedder, embed_on_demand=embed_on_demand)
+        if long_lived:
+            index.prepare_to_follow()
+        return index
 
     @property
     def last_error(self) -> str:
@@ -148,11 +154,15 @@ class MemoryIndex(OwnedParts):
         paths: Iterable[str] | None = None,
         embed: bool = True,
     ) -> SyncReport:
-        """Bring the index up to date (only `paths`, relative to the working dir, if given)."""
+        """Bring the index up to date (only `paths`, relative to the working dir, if given, and
+        the files `note_written` named)."""
         only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
             try:
-                report = self._sync_files(progress, only)
+                if only is not None and self._nothing_to_read(only):
+                    report = SyncReport()
+                else:
+                    report = self._sync_files(progress, only)
             except DAMAGE as exc:
                 self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
                 report = self._sync_files(progress, None)
@@ -164,7 +174,9 @@ class MemoryIndex(OwnedParts):
     def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
         """Read changed files into the parts as the one writer of the folder; announce it."""
         with self.shared.writer():
+            written = self._take_written()  # what was written while we waited for the lock
             self.follow_others()
+            only = None if only is None else only | written
             report = self.syncer.sync(self.parts, progress, only, embed=False)
             if report.files_changed or report.files_removed:
                 self._seen = self.shared.bump()

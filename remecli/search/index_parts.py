@@ -1,5 +1,5 @@
-"""The parts of a search index owned by one process: following other processes' changes,
-checking them, rebuilding them when damaged (the base of `MemoryIndex`)."""
+"""The parts of a search index owned by one process: following other processes' changes (and
+being ready to), checking them, rebuilding them when damaged (the base of `MemoryIndex`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import logging
 import threading
 from pathlib import Path
 
+from remecli.search.chunker import MarkdownChunker
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import IndexParts, fresh_parts
 from remecli.search.sharing import Marker, SharedIndex
@@ -21,6 +22,7 @@ class OwnedParts:
     """What `MemoryIndex` sets up: its folder, shared marker, syncer, parts and locks."""
 
     folder: Path
+    chunker: MarkdownChunker
     shared: SharedIndex
     syncer: Syncer
     parts: IndexParts
@@ -28,6 +30,8 @@ class OwnedParts:
     _seen: Marker
     _write_lock: threading.RLock
     _parts_lock: threading.RLock
+    _written: set[str]  # files this process wrote, read by the next sync holding the lock
+    _written_lock: threading.Lock
 
     def _meta(self) -> dict[str, str]:
         raise NotImplementedError
@@ -48,6 +52,38 @@ class OwnedParts:
             else:
                 self.parts.refresh()
             self._seen = marker
+
+    def note_written(self, rel: str) -> None:
+        """A file this process wrote (any thread): the next sync that holds the writer lock, in
+        this process or another, reads it too (a card and its day page share one commit)."""
+        with self._written_lock:
+            self._written.add(rel)
+        self.shared.announce(rel)  # whichever process writes next reads it too
+
+    def _take_written(self) -> set[str]:
+        """Files written here and announced by any process (writer lock held)."""
+        with self._written_lock:
+            taken, self._written = self._written, set()
+        return taken | self.shared.take_announced()
+
+    def _nothing_to_read(self, only: set[str]) -> bool:
+        """True when every path of `only` is indexed as it is on disk and no written file waits
+        (here or announced): a sync of them (another process was first) needs no writer lock, so the
+        watchers of every process do not queue behind the commits of the one that wrote."""
+        with self._written_lock:
+            if self._written or self.shared.announced():
+                return False
+        self.follow_others()
+        with self._parts_lock:
+            return not self.syncer.stale(self.parts, only)
+
+    def prepare_to_follow(self) -> None:
+        """Load now what reading a changed file needs: the chunker's token encoding (1–3 s of
+        CPU, ~80 MB; 10 s and more on a loaded machine). A long-lived process calls it before
+        it says it is ready (`open(long_lived=True)`); else its first sync pays the load while holding the writer lock
+        that every other process's sync waits on (the first card took 10–40 s to be seen)."""
+        count, _, _ = self.chunker.token_functions()
+        count("prepare")
 
     def _open_existing(self) -> IndexParts:
         """The parts on disk as they are (raises one of DAMAGE when they cannot be read)."""

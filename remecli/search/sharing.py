@@ -6,11 +6,16 @@ primitive, `remecli.notes.locks.FileLock`), and after each committed change it r
 `index/generation`: `<epoch> <generation>`. A new generation means "new rows and documents:
 refresh your searcher and vectors"; a new epoch means "the parts were deleted and rebuilt:
 reopen them". Readers compare the marker before each search (one small file read).
+
+A process that wrote a file announces it (`index/written/`, one small file per path) before it
+waits for the lock, and whoever holds the lock next reads every announced file in its one commit:
+under load, writers queued behind each other find their files indexed and commit nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import time
 import uuid
@@ -23,6 +28,7 @@ from remecli.notes.locks import FileLock
 WRITER_LOCK = "writer.lock"
 EMBED_LOCK = "embed.lock"  # one process embeds at a time (the others' chunks wait a sync)
 MARKER = "generation"
+ANNOUNCED = "written"  # files written by some process, not read into the index yet
 _POLL_SECONDS = 0.05
 FIRST_EPOCH = "0"  # the parts as first created (every rebuild draws a new one)
 
@@ -67,6 +73,47 @@ class SharedIndex:
             temp.unlink(missing_ok=True)
             raise
         return marker
+
+    def announce(self, rel: str) -> None:
+        """Say that the file `rel` (relative to the working dir) was written: the next writer
+        reads it too. Best effort: the writing process syncs it itself anyway."""
+        folder = self.folder / ANNOUNCED
+        name = hashlib.sha1(rel.encode("utf-8")).hexdigest()
+        temp = folder / f".{name}.{os.getpid()}.{uuid.uuid4().hex}"
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(rel)
+            os.replace(temp, folder / name)
+        except OSError:
+            temp.unlink(missing_ok=True)
+
+    def announced(self) -> bool:
+        """True when some announced file waits for a writer."""
+        try:
+            return any(not e.name.startswith(".") for e in os.scandir(self.folder / ANNOUNCED))
+        except OSError:
+            return False
+
+    def take_announced(self) -> set[str]:
+        """The files announced since the last take, forgotten now (call with the writer lock)."""
+        taken: set[str] = set()
+        try:
+            entries = list(os.scandir(self.folder / ANNOUNCED))
+        except OSError:
+            return taken
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                rel = Path(entry.path).read_text(encoding="utf-8")
+                os.unlink(entry.path)
+            except (OSError, UnicodeDecodeError):
+                continue
+            if rel and not rel.startswith("/") and ".." not in rel.split("/"):
+                taken.add(rel)
+        return taken
 
     def writer(self, timeout: float | None = None) -> contextlib.AbstractContextManager[bool]:
         """Hold the writer lock for the block (True); with a `timeout`, give up after that

@@ -86,6 +86,20 @@ class ChunkStore:
             rows = self._db.execute("SELECT path, hash, mtime_ns, size FROM files").fetchall()
         return {path: (h, mtime, size) for path, h, mtime, size in rows}
 
+    def files_of(self, paths: Iterable[str]) -> dict[str, tuple[str, int, int]]:
+        """`files()` for these paths only (those indexed)."""
+        wanted = list(paths)
+        found: dict[str, tuple[str, int, int]] = {}
+        with self._lock:
+            for k in range(0, len(wanted), 500):
+                batch = wanted[k : k + 500]
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT path, hash, mtime_ns, size FROM files WHERE path IN ({marks})", batch
+                ).fetchall()
+                found.update((path, (h, mtime, size)) for path, h, mtime, size in rows)
+        return found
+
     def set_file(
         self, path: str, content_hash: str, mtime_ns: int, size: int, resume: str = ""
     ) -> None:

@@ -175,6 +175,15 @@ class Syncer:
         """True for a relative path the note patterns select."""
         return path_matches(rel, self.settings.patterns)
 
+    def stale(self, parts: IndexParts, only: set[str]) -> set[str]:
+        """The paths of `only` a sync would read or remove: files new or changed (size, mtime)
+        since their row, and indexed files gone from disk or from the patterns."""
+        notes, transcripts = self._existing(only)
+        files = {**notes, **transcripts}
+        known = parts.store.files_of(only)
+        gone = set(known) - set(files)
+        return gone | {r for r, p in files.items() if changed_file(r, p, known.get(r)) is not None}
+
     # -- one sync ------------------------------------------------------------------------------
 
     def sync(

@@ -24,12 +24,14 @@ def follow_writes(
     async def index_written(rel: str) -> None:
         if not is_open():  # closed meanwhile
             return
-        try:
-            await index.sync(paths={rel})
+        try:  # a sync that took the lock since may have read it already: then nothing to do
+            await index.sync(paths=())
         except Exception:
             log.exception("indexing %s after writing it failed", rel)
 
     def written(rel: str) -> None:
+        index.note_written(rel)
+
         def start() -> None:
             syncing.add(task := loop.create_task(index_written(rel)))
             task.add_done_callback(syncing.discard)

@@ -1,10 +1,16 @@
-"""One memory, many live processes (issue 22.2): a card written through any of them — `remecli
-serve`, a `--read-only` serve, `remecli mcp --http`, a `remecli job` process, or an editor writing
-the file — is found by every other one within seconds, and none of them rebuilds the index."""
+"""One memory, many live processes (issue 22.2): a card written through any of them — the chat
+app (plain mode, its agent's tools), `remecli serve`, a `--read-only` serve, `remecli mcp --http`,
+a `remecli job` process, or an editor writing the file — is found by every other one within
+seconds, and none of them rebuilds the index."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
+import os
+import pty
+import select
 import subprocess
 import sys
 import time
@@ -15,7 +21,9 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from remecli.knowledge.summarizer import NOTHING_MARKER
 from tests.cli_process import fake_llm_settings
+from tests.fakes.turns import TextTurn, ToolCall, ToolCallsTurn
 from tests.surfaces.helpers import Surface, start_surface, wait_until_healthy
 
 # Before the fix a process never saw another's write (the read-only server not in 240 s); the
@@ -118,6 +126,123 @@ async def test_a_write_through_any_process_is_found_by_every_other(
             await seconds_until(lambda: mcp_search(c, "salsify"), "mcp")
     finally:
         codes = [surface.stop() for surface in (writer, reader, mcp)]
+    assert codes == [0, 0, 0]
+    log = (root / "logs" / "remecli.log").read_text()
+    assert "rebuilding" not in log and "unreadable" not in log, log
+
+
+class PlainApp:
+    """`remecli ui=plain` on a pseudo-terminal: the chat app as a user runs it."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        command = [sys.executable, "-m", "remecli", "config=cli", "ui=plain", *args]
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # child
+            os.chdir(cwd)
+            os.execvpe(command[0], command, {**os.environ, "TERM": "dumb"})
+        self.output = ""
+
+    def read_until(self, *needles: str, timeout: float = 90.0) -> str:
+        """Read until one of `needles` appears in the output not read before; which one."""
+        deadline = time.monotonic() + timeout
+        seen = len(self.output)
+        while True:
+            for needle in needles:
+                if needle in self.output[seen:]:
+                    self.output = self.output[:seen] + self.output[seen:].replace(needle, "", 1)
+                    return needle
+            assert time.monotonic() < deadline, f"{needles} not seen:\n{self.output}"
+            if select.select([self.fd], [], [], 0.2)[0]:
+                self.output += os.read(self.fd, 65536).decode(errors="replace")
+
+    def say(self, line: str) -> None:
+        os.write(self.fd, f"{line}\r".encode())
+
+    def exit(self) -> int:
+        self.say("/exit")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.2)[0]:
+                try:
+                    os.read(self.fd, 65536)
+                except OSError:
+                    pass
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+        os.kill(self.pid, 9)
+        raise AssertionError("the app did not exit")
+
+
+def scripted_model(root: Path):
+    """The fake model's answers: "search WORD" → memory_search; "note WORD" → the write tool on
+    a memory note; after the tool, "FOUND WORD" / "MISSING" / "WRITTEN"; the summarizer: nothing."""
+    ids = itertools.count(1)
+
+    def answer(body: dict):
+        last = body["messages"][-1]
+        content = last.get("content")
+        text = content if isinstance(content, str) else json.dumps(content)
+        if last["role"] == "user" and text.startswith(("search ", "note ")):
+            verb, word = text.split()[:2]
+            if verb == "search":
+                call = ToolCall("memory_search", json.dumps({"query": word}), f"call_{next(ids)}")
+            else:
+                note = {"path": str(root / "memory" / f"{word}.md"), "content": f"# {word}\n\n"
+                        f"The release codeword is {word}.\n"}  # fmt: skip
+                call = ToolCall("write", json.dumps(note), f"call_{next(ids)}")
+            return ToolCallsTurn([call])
+        if last["role"] == "tool":
+            asked = json.loads(body["messages"][-2]["tool_calls"][0]["function"]["arguments"])
+            if "query" not in asked:
+                return TextTurn("WRITTEN")
+            return TextTurn(f"FOUND {asked['query']}" if asked["query"] in text else "MISSING")
+        return TextTurn(NOTHING_MARKER)
+
+    return answer
+
+
+def app_finds(app: PlainApp, word: str) -> bool:
+    app.say(f"search {word}")
+    return app.read_until(f"FOUND {word}", "MISSING") != "MISSING"
+
+
+async def test_the_app_serve_and_mcp_see_each_others_writes(tmp_path: Path, fake_llm) -> None:
+    root = tmp_path / ".reme"
+    root.mkdir(mode=0o700)
+    (root / "MEMORY.md").write_text("# MEMORY\n\n- The team ships on Fridays.\n")
+    fake_llm.set_fallback(scripted_model(root))
+    args = settings(root, fake_llm.base_url)
+    serve = start_surface(["serve", "--port", "0", *args])
+    mcp = start_surface(["mcp", "--http", "--port", "0", *args])
+    app = PlainApp([*args, "tools.approval=never", f"tools.workspace={tmp_path}"], tmp_path)
+    try:
+        app.read_until("/help for commands")
+        wait_until_healthy(serve.url)
+        token = (root / "serve.token").read_text().strip()
+        auth = {"Authorization": f"Bearer {token}"}
+        http = httpx2.AsyncClient(headers=auth, timeout=60)
+        async with http, Client(streamable_http_client(f"{mcp.url}/mcp", http_client=http)) as c:
+            # 1. through serve: the app's agent finds it
+            answer = httpx.post(
+                f"{serve.url}/api/memory_write_card", json=card("okra"), headers=auth
+            )
+            assert answer.status_code == 200, answer.text
+            await seconds_until(lambda: app_finds(app, "okra"), "the app")
+
+            # 2. through the app (its agent's write tool on a memory note): serve and MCP find it
+            app.say("note parsnip")
+            app.read_until("WRITTEN")
+            await seconds_until(lambda: http_search(serve, token, "parsnip"), "serve")
+            await seconds_until(lambda: mcp_search(c, "parsnip"), "mcp")
+
+            # 3. through MCP: the app and serve find it
+            written = await c.call_tool("memory_write_card", card("celeriac"))
+            assert not written.is_error, written.content
+            await seconds_until(lambda: app_finds(app, "celeriac"), "the app")
+            await seconds_until(lambda: http_search(serve, token, "celeriac"), "serve")
+    finally:
+        codes = [app.exit(), *(surface.stop() for surface in (serve, mcp))]
     assert codes == [0, 0, 0]
     log = (root / "logs" / "remecli.log").read_text()
     assert "rebuilding" not in log and "unreadable" not in log, log
