@@ -215,12 +215,27 @@ class LocalVectorStore:
                         [*fields.values(), json.dumps(node.stored_metadata()), self._blob(vector)],
                     )
                     seq = int(cursor.lastrowid or 0)
-                    self._put_terms(seq, node)
+                    terms = " ".join(document_terms(node.embedding_text()))
+                    self._db.execute(
+                        "INSERT INTO memory_terms (rowid, terms) VALUES (?, ?)", (seq, terms)
+                    )
                     added.append((seq, node, vector))
                     results.append((node, True))
             for seq, node, vector in added:
                 self._vectors.put((node.memory_type, node.memory_target), seq, vector)
         return results
+
+    def replace_vectors(self, memory_ids: list[str], vectors: np.ndarray) -> None:
+        """Replace the vectors of these ids (re-embedding), in one transaction."""
+        with self._lock:
+            self._sync()
+            with self._db:
+                self._db.executemany(
+                    "UPDATE memories SET vector = ? WHERE memory_id = ?",
+                    [(self._blob(v), i) for i, v in zip(memory_ids, vectors, strict=True)],
+                )
+            self._version = -1  # reload the in-memory vectors on the next read
+            self._sync()
 
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""

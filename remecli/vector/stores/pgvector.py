@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import numpy as np
@@ -20,12 +20,18 @@ from remecli.vector.filters import Condition
 from remecli.vector.node import COLUMNS, MemoryNode, content_hash
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.pg_sql import (
-    HNSW_INDEX,
     POSTGRES,
     SCHEMA,
     SELECT_COLUMNS,
     render_conditions,
     tsquery_text,
+)
+from remecli.vector.stores.pgvector_bulk import (
+    COPY_FROM,
+    build_index,
+    copy_add,
+    copy_vectors,
+    index_deferred,
 )
 from remecli.vector.terms import document_terms
 
@@ -163,11 +169,7 @@ class PgVectorStore:
             )
             index = f"{self.table}_hnsw"
             if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
-                # An HNSW graph that outgrows maintenance_work_mem (64 MB by default, ~40k
-                # 384-d vectors) is built many times slower; this session may use more.
-                conn.execute("SET LOCAL maintenance_work_mem = '1GB'")
-                conn.execute(self._sql(HNSW_INDEX, index=index))
-                conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
+                build_index(conn, self._sql, self.table)
 
     # -- helpers -----------------------------------------------------------------------------
     def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
@@ -193,7 +195,11 @@ class PgVectorStore:
 
     # -- the contract --------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
-        """See `VectorStore.add` (ON CONFLICT on the content hash: concurrent adds dedup too)."""
+        """See `VectorStore.add` (ON CONFLICT on the content hash: concurrent adds dedup too;
+        many nodes go through one binary COPY)."""
+        if len(nodes) >= COPY_FROM:
+            with self._connection() as conn:
+                return copy_add(conn, self._sql, nodes, vectors, self._node)
         results: list[tuple[MemoryNode, bool]] = []
         insert = self._sql(_INSERT)
         find = self._sql(
@@ -350,6 +356,23 @@ class PgVectorStore:
         )
         query = tsquery_text(terms)
         return self._rows(self._sql(text), [query, query, *params, limit])
+
+    # -- bulk loads ----------------------------------------------------------------------------
+    def defer_index(self, incoming: int) -> AbstractContextManager[bool]:
+        """Around a load of `incoming` memories: the HNSW index is built once after a large one
+        (see `pgvector_bulk.index_deferred`)."""
+        return index_deferred(self._connection, self._sql, self.table, incoming)
+
+    def replace_vectors(self, memory_ids: list[str], vectors: np.ndarray) -> None:
+        """Replace the vectors of these ids in one COPY (re-embedding)."""
+        with self._connection() as conn:
+            copy_vectors(conn, self._sql, memory_ids, vectors)
+
+    def rebuild_index(self) -> None:
+        """Build the HNSW index again in one pass (after re-embedding, or a load with
+        `hnsw: false`)."""
+        with self._connection() as conn:
+            build_index(conn, self._sql, self.table)
 
     def close(self) -> None:
         """Close the connection pool."""
