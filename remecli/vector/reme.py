@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -298,7 +299,7 @@ class ReMe(VectorMemoryBase):
     # -- many at once ------------------------------------------------------------------------
     async def add_memories(
         self,
-        memories: list[dict[str, Any] | MemoryNode],
+        memories: Sequence[dict[str, Any] | MemoryNode],
         user_name: Names = "",
         task_name: Names = "",
         tool_name: Names = "",
@@ -311,10 +312,21 @@ class ReMe(VectorMemoryBase):
         other keys become metadata. Embedded `batch_size` texts at a time and written through
         the store's bulk path. Returns the stored node of each, in order (the node already
         stored when a target has that content)."""
+        stored = await self.import_memories(memories, user_name, task_name, tool_name, batch_size)
+        return [node for node, _created in stored]
+
+    async def import_memories(
+        self,
+        memories: Sequence[dict[str, Any] | MemoryNode],
+        user_name: Names = "",
+        task_name: Names = "",
+        tool_name: Names = "",
+        batch_size: int = bulk.EMBED_BATCH,
+    ) -> list[tuple[MemoryNode, bool]]:
+        """`add_memories`, telling for each whether it was newly stored."""
         nodes = bulk.build_nodes(memories, user_name, task_name, tool_name)
         self._register([(n.memory_type, n.memory_target) for n in nodes])
-        stored = await bulk.add_memories(self, nodes, embed_batch=max(1, int(batch_size)))
-        return [node for node, _created in stored]
+        return await bulk.add_memories(self, nodes, embed_batch=max(1, int(batch_size)))
 
     async def reembed(self, batch_size: int = bulk.EMBED_BATCH) -> int:
         """Embed every stored memory again with the current embedding model (same dimensions;
