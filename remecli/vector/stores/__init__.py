@@ -23,7 +23,8 @@ def make_store(
 ) -> VectorStore:
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
-    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector);
+    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw`, and ours
+    `row_security` (a table shared by several users, README) (pgvector);
     `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma)."""
     options = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
     backend = options.pop("backend", "local") or "local"
@@ -82,7 +83,7 @@ def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
         raise VectorStoreError(
             "the pgvector backend needs psycopg: pip install 'remecli[pgvector]'"
         ) from None
-    allowed = {"table", "hnsw", "pool_size", "connect_timeout"}
+    allowed = {"table", "hnsw", "pool_size", "connect_timeout", "row_security"}
     _no_extra("pgvector", {k: v for k, v in options.items() if k not in allowed})
     return PgVectorStore(dsn, dimensions, **options)
 
