@@ -99,3 +99,6 @@ def test_import_names_the_line_that_is_wrong(fake_ai, tmp_path: Path, capsys, mo
     assert done.returncode == 1
     assert "memory 1: a memory needs exactly one of user_name, task_name, tool_name" in done.stderr
     assert run("list", "--json").stdout.strip() == "[]"
+    done = run("import", str(whose), "--task", "notes", "--json")
+    totals = json.loads(done.stdout)
+    assert (totals["count"], totals["added"], len(totals["memory_ids"])) == (2, 2, 2)

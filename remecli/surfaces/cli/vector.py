@@ -240,14 +240,16 @@ async def run_jobs(
         await memory.vector.close()
 
 
-def run_bulk(settings: Settings, request: MemoriesRequest) -> str:
-    """import (a JSONL file in parts), export (to a JSONL file) or reindex; the line to print."""
+def run_bulk(settings: Settings, request: MemoriesRequest, as_json: bool = False) -> str:
+    """import (a JSONL file in parts), export (to a JSONL file) or reindex; what to print (a
+    line, or with `as_json` the totals as JSON)."""
     from remecli.surfaces.cli import vector_bulk as bulk
 
     name = JOB_OF[request.action]
     if request.action == "reindex":
         sizes = {"batch_size": request.batch_size} if request.batch_size else {}
-        return bulk.summary("reindex", asyncio.run(run_job(settings, name, sizes)))
+        done = asyncio.run(run_job(settings, name, sizes))
+        return json.dumps(done) if as_json else bulk.summary("reindex", done)
     _need(request, "1", f"a JSONL file, e.g. {request.action} memories.jsonl")
     who = {"user_name": request.user, "task_name": request.task, "tool_name": request.tool}
     path = request.args[0]
@@ -255,6 +257,8 @@ def run_bulk(settings: Settings, request: MemoriesRequest) -> str:
         arguments = {k: v for k, v in {**who, "memory_type": request.memory_type}.items() if v}
         result = asyncio.run(run_job(settings, name, arguments))
         bulk.write_jsonl(Path(path), result["memories"])
+        if as_json:
+            return json.dumps({"count": result["count"], "path": path})
         return bulk.summary("export", result, path)
     with sys.stdin if path == "-" else open(path, encoding="utf-8") as stream:
         calls = (
@@ -262,7 +266,12 @@ def run_bulk(settings: Settings, request: MemoriesRequest) -> str:
             for part in bulk.parts(bulk.read_jsonl(stream), bulk.IMPORT_PART)
         )
         results = asyncio.run(run_jobs(settings, name, calls))
-    total = {k: sum(r[k] for r in results) for k in ("count", "added", "already_stored")}
+    total: dict[str, Any] = {
+        k: sum(r[k] for r in results) for k in ("count", "added", "already_stored")
+    }
+    if as_json:
+        total["memory_ids"] = [i for r in results for i in r["memory_ids"]]
+        return json.dumps(total)
     return bulk.summary("import", total)
 
 
@@ -276,7 +285,7 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
 
     try:
         if request.action in BULK:
-            print(run_bulk(vector_settings(settings, store), request))
+            print(run_bulk(vector_settings(settings, store), request, as_json))
             return 0
         arguments = job_arguments(request)
         result = asyncio.run(
