@@ -215,10 +215,7 @@ class LocalVectorStore:
                         [*fields.values(), json.dumps(node.stored_metadata()), self._blob(vector)],
                     )
                     seq = int(cursor.lastrowid or 0)
-                    terms = " ".join(document_terms(node.embedding_text()))
-                    self._db.execute(
-                        "INSERT INTO memory_terms (rowid, terms) VALUES (?, ?)", (seq, terms)
-                    )
+                    self._put_terms(seq, node)
                     added.append((seq, node, vector))
                     results.append((node, True))
             for seq, node, vector in added:
@@ -229,13 +226,21 @@ class LocalVectorStore:
         """Replace the vectors of these ids (re-embedding), in one transaction."""
         with self._lock:
             self._sync()
+            vector_of = dict(zip(memory_ids, vectors, strict=True))
             with self._db:
                 self._db.executemany(
                     "UPDATE memories SET vector = ? WHERE memory_id = ?",
-                    [(self._blob(v), i) for i, v in zip(memory_ids, vectors, strict=True)],
+                    [(self._blob(v), i) for i, v in vector_of.items()],
                 )
-            self._version = -1  # reload the in-memory vectors on the next read
-            self._sync()
+            for start in range(0, len(memory_ids), 500):
+                part = memory_ids[start : start + 500]
+                rows = self._db.execute(
+                    "SELECT memory_id, seq, memory_type, memory_target FROM memories "
+                    f"WHERE memory_id IN ({','.join('?' * len(part))})",
+                    part,
+                ).fetchall()
+                for memory_id, seq, memory_type, target in rows:
+                    self._vectors.put((memory_type, target), seq, vector_of[memory_id])
 
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""
