@@ -168,3 +168,36 @@ def test_the_store_refuses_a_role_that_is_not_confined(shared, pg_dsn, tmp_path:
         make_store(settings, tmp_path, DIMS)
     with pytest.raises(VectorStoreError, match="no shared table"):
         make_store({**settings, "table": "nowhere"}, tmp_path, DIMS)
+
+
+def test_each_user_configures_the_shared_table_in_their_config_file(
+    fake_ai, shared, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from remecli.__main__ import main
+    from tests.vector.test_cli import fake_env
+
+    for key, value in fake_env(fake_ai).items():
+        monkeypatch.setenv(key, value)
+
+    def remecli(who: str, *args: str) -> tuple[int, str, str]:
+        config = tmp_path / f"{who}.yaml"
+        config.write_text(
+            "memory:\n  vector:\n    store:\n      backend: pgvector\n"
+            f"      dsn: '{shared[who]}'\n      table: {shared['table']}\n"
+            "      row_security: true\n",
+            encoding="utf-8",
+        )
+        code = main(["memories", *args, f"config={config}", f"working_dir={tmp_path / who}"])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, err = remecli(
+        "alice", "add", "Alice's PIN hint is the cat's birthday", "--user", "alice"
+    )
+    assert code == 0, err
+    assert remecli("bob", "add", "Bob likes green tea", "--user", "bob")[0] == 0
+    assert remecli("bob", "list", "--user", "alice")[1].strip() == "(no memories)"
+    code, out, _ = remecli("bob", "retrieve", "PIN hint cat birthday", "--json")
+    assert "Alice" not in out
+    assert remecli("bob", "delete-all", "--yes")[1].strip() == "deleted 1 memory"
+    assert "Alice's PIN hint" in remecli("alice", "list")[1]
