@@ -204,7 +204,10 @@ def merge_mapping(
                 f"setting '{dotted}' ({source}) is a section: give it indented `key: value` "
                 f"lines, not {value!r}"
             )
-        if isinstance(value, Mapping) and value:
+        # a section (or an unknown key, so the error names the nested key) is merged key by
+        # key; a setting that is itself a mapping (memory.vector.store) takes it whole
+        nested = _is_section(dotted) or field_annotation(dotted) is None
+        if isinstance(value, Mapping) and value and nested:
             merge_mapping(target, value, source, dotted + ".")
         else:
             set_dotted(target, dotted, value, source)

@@ -22,6 +22,7 @@ JOB_MODULES = (
     "history_jobs",
     "resource_job",
     "vector_ops",
+    "vector_bulk_jobs",
     "health_job",
 )
 

@@ -44,6 +44,7 @@ DESTRUCTIVE = frozenset(
         "memory_dream_reject",
         "memory_vector_update",
         "memory_vector_delete",
+        "memory_vector_reindex",
     }
 )
 ADDITIVE = frozenset(
@@ -54,6 +55,7 @@ ADDITIVE = frozenset(
         "memory_reindex",
         "memory_vector_summarize",
         "memory_vector_add",
+        "memory_vector_import",
     }
 )
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from remecli.vector import retriever, summarizer
+from remecli.vector import bulk, retriever, summarizer
 from remecli.vector.base import VectorMemoryBase
 from remecli.vector.chat import MemoryModelError
 from remecli.vector.conversation import render
@@ -294,6 +295,43 @@ class ReMe(VectorMemoryBase):
             "summary": result.summary,
             "query": result.query,
         }
+
+    # -- many at once ------------------------------------------------------------------------
+    async def add_memories(
+        self,
+        memories: Sequence[dict[str, Any] | MemoryNode],
+        user_name: Names = "",
+        task_name: Names = "",
+        tool_name: Names = "",
+        batch_size: int = bulk.EMBED_BATCH,
+    ) -> list[MemoryNode]:
+        """Add many memories in one go (an import): each a dict with `content` (or
+        `memory_content`), whose memory it is (`user_name` / `task_name` / `tool_name`, or
+        `memory_type` + `memory_target` as `list_memory` gives them; else the target named here)
+        and any field of `add_memory` (`memory_id` and `time_created` are kept when given);
+        other keys become metadata. Embedded `batch_size` texts at a time and written through
+        the store's bulk path. Returns the stored node of each, in order (the node already
+        stored when a target has that content)."""
+        stored = await self.import_memories(memories, user_name, task_name, tool_name, batch_size)
+        return [node for node, _created in stored]
+
+    async def import_memories(
+        self,
+        memories: Sequence[dict[str, Any] | MemoryNode],
+        user_name: Names = "",
+        task_name: Names = "",
+        tool_name: Names = "",
+        batch_size: int = bulk.EMBED_BATCH,
+    ) -> list[tuple[MemoryNode, bool]]:
+        """`add_memories`, telling for each whether it was newly stored."""
+        nodes = bulk.build_nodes(memories, user_name, task_name, tool_name)
+        self._register([(n.memory_type, n.memory_target) for n in nodes])
+        return await bulk.add_memories(self, nodes, embed_batch=max(1, int(batch_size)))
+
+    async def reembed(self, batch_size: int = bulk.EMBED_BATCH) -> int:
+        """Embed every stored memory again with the current embedding model (same dimensions;
+        ids, texts and times stay) and rebuild the ANN index; how many were re-embedded."""
+        return await bulk.reembed(self, embed_batch=max(1, int(batch_size)))
 
     # -- profiles --------------------------------------------------------------------------
     @property

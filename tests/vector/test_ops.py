@@ -25,8 +25,16 @@ VECTOR_OPS = [
     "memory_vector_list",
     "memory_vector_delete",
     "memory_vector_delete_all",
+    "memory_vector_import",
+    "memory_vector_export",
+    "memory_vector_reindex",
 ]
-READING = {"memory_vector_retrieve", "memory_vector_get", "memory_vector_list"}
+READING = {
+    "memory_vector_retrieve",
+    "memory_vector_get",
+    "memory_vector_list",
+    "memory_vector_export",
+}
 VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
     "memory_vector_summarize": {"messages": [{"role": "user", "content": "hi"}], "user_name": "a"},
     "memory_vector_retrieve": {"query": "anything"},
@@ -35,6 +43,7 @@ VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
     "memory_vector_update": {"memory_id": "x", "memory_content": "y"},
     "memory_vector_delete": {"memory_id": "x"},
     "memory_vector_delete_all": {"confirm": True},
+    "memory_vector_import": {"memories": [{"content": "x"}], "user_name": "a"},
 }
 OPENAI_KEY = "sk-proj-" + "Zy8xWv6uTs4rQp2oNm0lKj8hGf6eDc4bA2zY0xWv"
 

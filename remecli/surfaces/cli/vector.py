@@ -7,6 +7,7 @@ from the shell, each through its `memory_vector_*` operation (the ones MCP and H
     remecli memories summarize chat.json --user alice
     remecli memories update ID "new text"      remecli memories get ID      remecli memories delete ID…
     remecli memories delete-all --user alice --yes
+    remecli memories import memories.jsonl --user alice     export all.jsonl     reindex
 
 The usual `config=…` and `key=value` settings apply (working_dir, llm.*, search.embedding.*);
 `--store pgvector --dsn postgresql://…` uses PostgreSQL instead of the embedded store.
@@ -18,7 +19,9 @@ import asyncio
 import json
 import logging
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from remecli.config.settings import Settings
@@ -27,8 +30,20 @@ log = logging.getLogger(__name__)
 
 
 Action = Literal[
-    "list", "add", "get", "update", "delete", "search", "retrieve", "summarize", "delete-all"
+    "list",
+    "add",
+    "get",
+    "update",
+    "delete",
+    "search",
+    "retrieve",
+    "summarize",
+    "delete-all",
+    "import",
+    "export",
+    "reindex",
 ]
+BULK = ("import", "export", "reindex")
 JOB_OF: dict[str, str] = {
     "list": "memory_vector_list",
     "add": "memory_vector_add",
@@ -39,6 +54,9 @@ JOB_OF: dict[str, str] = {
     "retrieve": "memory_vector_retrieve",
     "summarize": "memory_vector_summarize",
     "delete-all": "memory_vector_delete_all",
+    "import": "memory_vector_import",
+    "export": "memory_vector_export",
+    "reindex": "memory_vector_reindex",
 }
 
 
@@ -69,6 +87,7 @@ class MemoriesRequest:
     summary: bool = False
     messages: tuple[dict[str, Any], ...] = ()
     confirm: bool = False
+    batch_size: int | None = None
 
 
 def _typed(text: str) -> Any:
@@ -202,15 +221,58 @@ def render(action: str, result: dict[str, Any], as_json: bool) -> str:
 
 async def run_job(settings: Settings, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """Run one vector operation on a runtime of `settings` (its vector memory only is opened)."""
+    [result] = await run_jobs(settings, name, [arguments])
+    return result
+
+
+async def run_jobs(
+    settings: Settings, name: str, calls: Iterable[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Run one vector operation once per arguments of `calls`, on one runtime."""
     from remecli.conversation.file_memory import FileMemory
     from remecli.ops import JobRunner
 
     memory = FileMemory(settings.working_dir, settings=settings)
     runner = JobRunner(memory)
     try:
-        return await runner.run(name, arguments)
+        return [await runner.run(name, arguments) for arguments in calls]
     finally:
         await memory.vector.close()
+
+
+def run_bulk(settings: Settings, request: MemoriesRequest, as_json: bool = False) -> str:
+    """import (a JSONL file in parts), export (to a JSONL file) or reindex; what to print (a
+    line, or with `as_json` the totals as JSON)."""
+    from remecli.surfaces.cli import vector_bulk as bulk
+
+    name = JOB_OF[request.action]
+    if request.action == "reindex":
+        sizes = {"batch_size": request.batch_size} if request.batch_size else {}
+        done = asyncio.run(run_job(settings, name, sizes))
+        return json.dumps(done) if as_json else bulk.summary("reindex", done)
+    _need(request, "1", f"a JSONL file, e.g. {request.action} memories.jsonl")
+    who = {"user_name": request.user, "task_name": request.task, "tool_name": request.tool}
+    path = request.args[0]
+    if request.action == "export":
+        arguments = {k: v for k, v in {**who, "memory_type": request.memory_type}.items() if v}
+        result = asyncio.run(run_job(settings, name, arguments))
+        bulk.write_jsonl(Path(path), result["memories"])
+        if as_json:
+            return json.dumps({"count": result["count"], "path": path})
+        return bulk.summary("export", result, path)
+    with sys.stdin if path == "-" else open(path, encoding="utf-8") as stream:
+        calls = (
+            bulk.import_arguments(part, who, request.batch_size)
+            for part in bulk.parts(bulk.read_jsonl(stream), bulk.IMPORT_PART)
+        )
+        results = asyncio.run(run_jobs(settings, name, calls))
+    total: dict[str, Any] = {
+        k: sum(r[k] for r in results) for k in ("count", "added", "already_stored")
+    }
+    if as_json:
+        total["memory_ids"] = [i for r in results for i in r["memory_ids"]]
+        return json.dumps(total)
+    return bulk.summary("import", total)
 
 
 def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_json: bool) -> int:
@@ -222,11 +284,14 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
     from remecli.ops import JobError
 
     try:
+        if request.action in BULK:
+            print(run_bulk(vector_settings(settings, store), request, as_json))
+            return 0
         arguments = job_arguments(request)
         result = asyncio.run(
             run_job(vector_settings(settings, store), JOB_OF[request.action], arguments)
         )
-    except (ValueError, LookupError, RuntimeError, JobError) as exc:
+    except (ValueError, LookupError, RuntimeError, JobError, OSError) as exc:
         log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1

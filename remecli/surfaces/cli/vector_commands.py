@@ -125,6 +125,9 @@ def memories() -> None:
     remecli memories get ID
     remecli memories delete ID...
     remecli memories delete-all --user alice --yes
+    remecli memories import memories.jsonl --user alice
+    remecli memories export all.jsonl
+    remecli memories reindex
     """
 
 
@@ -279,3 +282,39 @@ def delete_all(confirm: bool) -> MemoriesRequest:
     from remecli.surfaces.cli.vector import MemoriesRequest
 
     return MemoriesRequest("delete-all", (), confirm=confirm)
+
+
+@memories.command("import", cls=SettingsCommand)
+@click.argument("path", metavar="FILE")
+@_common
+@click.option("--batch-size", type=WholeNumber(), help="texts per embedding call (default 256)")
+def import_memories(path: str, batch_size: int | None) -> MemoriesRequest:
+    """Add many memories from FILE (JSONL: one {"content": …} object per line; - = stdin),
+    through the store's bulk path. Whose memory: --user / --task / --tool for all, or
+    user_name / task_name / tool_name (or memory_type + memory_target) per line; any field of
+    `add` and `metadata` per line. What `export` writes imports as it was."""
+    from remecli.surfaces.cli.vector import MemoriesRequest
+
+    return MemoriesRequest("import", (path,), batch_size=batch_size)
+
+
+@memories.command("export", cls=SettingsCommand)
+@click.argument("path", metavar="FILE")
+@_common
+@click.option("--type", "memory_type", help="only this type, e.g. history")
+def export_memories(path: str, memory_type: str | None) -> MemoriesRequest:
+    """Write every memory (of --user, --task or --tool) to FILE as JSONL, oldest first (0600)."""
+    from remecli.surfaces.cli.vector import MemoriesRequest
+
+    return MemoriesRequest("export", (path,), memory_type=memory_type)
+
+
+@memories.command(cls=SettingsCommand)
+@_common
+@click.option("--batch-size", type=WholeNumber(), help="texts per embedding call (default 256)")
+def reindex(batch_size: int | None) -> MemoriesRequest:
+    """Embed every memory again with the configured embedding model (after changing it to one
+    of the same dimensions) and rebuild the index. Ids, texts and times stay."""
+    from remecli.surfaces.cli.vector import MemoriesRequest
+
+    return MemoriesRequest("reindex", (), batch_size=batch_size)

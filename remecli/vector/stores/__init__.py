@@ -24,7 +24,8 @@ def make_store(
 ) -> VectorStore:
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
-    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw` (pgvector);
+    `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw`, and ours
+    `row_security` (a table shared by several users, README) (pgvector);
     `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma);
     `collection_name`, `path`/`db_path`, or `url`/`host`, `port`, `api_key`, `https`,
     `grpc_port`, `prefer_grpc`, `on_disk`, `distance` (qdrant); `collection_name`, `hosts`,
@@ -92,7 +93,7 @@ def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
         raise VectorStoreError(
             "the pgvector backend needs psycopg: pip install 'remecli[pgvector]'"
         ) from None
-    allowed = {"table", "hnsw", "pool_size", "connect_timeout"}
+    allowed = {"table", "hnsw", "pool_size", "connect_timeout", "row_security"}
     _no_extra("pgvector", {k: v for k, v in options.items() if k not in allowed})
     return PgVectorStore(dsn, dimensions, **options)
 

@@ -156,17 +156,19 @@ class ChromaVectorStore:
 
     # -- the contract ------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
-        """See `VectorStore.add` (one bulk call for the new nodes)."""
+        """See `VectorStore.add`: one look-up of the stored twins per batch, and the new nodes in
+        as few `add` calls as the client's batch size allows."""
         results: list[tuple[MemoryNode, bool]] = []
         ids: list[str] = []
         records: list[dict[str, Any]] = []
         documents: list[str] = []
         rows: list[list[float]] = []
         with self._lock:
+            stored = self._stored_twins(nodes)
             pending: dict[tuple[str, str, str], MemoryNode] = {}
             for node, vector in zip(nodes, vectors, strict=True):
                 key = (node.memory_type, node.memory_target, node.content_hash)
-                existing = pending.get(key) or self._same_content(*key)
+                existing = pending.get(key) or stored.get(key)
                 if existing is not None:
                     results.append((existing, False))
                     continue
@@ -177,16 +179,56 @@ class ChromaVectorStore:
                 rows.append(np.asarray(vector, dtype=np.float32).tolist())
                 pending[key] = node
                 results.append((node, True))
-            if ids:
+            step = self._batch_size()
+            for start in range(0, len(ids), step):
+                part = slice(start, start + step)
                 self._call(
                     "store memories",
                     self._collection.add,
-                    ids=ids,
-                    embeddings=rows,
-                    metadatas=records,
-                    documents=documents,
+                    ids=ids[part],
+                    embeddings=rows[part],
+                    metadatas=records[part],
+                    documents=documents[part],
                 )
         return results
+
+    def replace_vectors(self, memory_ids: list[str], vectors: np.ndarray) -> None:
+        """Replace the vectors of these ids (re-embedding), in batched `update` calls."""
+        step = self._batch_size()
+        with self._lock:
+            for start in range(0, len(memory_ids), step):
+                part = np.asarray(vectors[start : start + step], dtype=np.float32)
+                self._call(
+                    "replace vectors",
+                    self._collection.update,
+                    ids=memory_ids[start : start + step],
+                    embeddings=part.tolist(),
+                )
+
+    def _batch_size(self) -> int:
+        """The most records one call may carry (the client's limit)."""
+        try:
+            return max(1, int(self._client.get_max_batch_size()))
+        except Exception:  # noqa: BLE001 - an older client without the call
+            return 5_000
+
+    def _stored_twins(self, nodes: list[MemoryNode]) -> dict[tuple[str, str, str], MemoryNode]:
+        """The stored nodes with the content of any of `nodes` in its target (first stored wins)."""
+        if len(nodes) == 1:
+            key = (nodes[0].memory_type, nodes[0].memory_target, nodes[0].content_hash)
+            twin = self._same_content(*key)
+            return {key: twin} if twin is not None else {}
+        wanted = {(n.memory_type, n.memory_target, n.content_hash) for n in nodes}
+        hashes = sorted({key[2] for key in wanted})
+        twins: dict[tuple[str, str, str], Stored] = {}
+        for start in range(0, len(hashes), 1_000):
+            where = {"content_hash": {"$in": hashes[start : start + 1_000]}}
+            found = self._call("look up memories", self._collection.get, where=where, include=_GET)
+            for row in self._rows(found):
+                key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
+                if key in wanted and (key not in twins or row.seq < twins[key].seq):
+                    twins[key] = row
+        return {key: row.node for key, row in twins.items()}
 
     def _same_content(self, memory_type: str, target: str, digest: str) -> MemoryNode | None:
         where = {

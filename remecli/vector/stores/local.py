@@ -222,6 +222,26 @@ class LocalVectorStore:
                 self._vectors.put((node.memory_type, node.memory_target), seq, vector)
         return results
 
+    def replace_vectors(self, memory_ids: list[str], vectors: np.ndarray) -> None:
+        """Replace the vectors of these ids (re-embedding), in one transaction."""
+        with self._lock:
+            self._sync()
+            vector_of = dict(zip(memory_ids, vectors, strict=True))
+            with self._db:
+                self._db.executemany(
+                    "UPDATE memories SET vector = ? WHERE memory_id = ?",
+                    [(self._blob(v), i) for i, v in vector_of.items()],
+                )
+            for start in range(0, len(memory_ids), 500):
+                part = memory_ids[start : start + 500]
+                rows = self._db.execute(
+                    "SELECT memory_id, seq, memory_type, memory_target FROM memories "
+                    f"WHERE memory_id IN ({','.join('?' * len(part))})",
+                    part,
+                ).fetchall()
+                for memory_id, seq, memory_type, target in rows:
+                    self._vectors.put((memory_type, target), seq, vector_of[memory_id])
+
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""
         with self._lock:

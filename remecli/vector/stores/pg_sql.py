@@ -85,3 +85,16 @@ def tsquery_text(terms: list[str]) -> str:
     """A `tsquery` matching any of the exact lexemes (each quoted, so no operator can slip in)."""
     quoted = ["'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms]
     return " | ".join(quoted)
+
+
+def dsn_place(dsn: str) -> str:
+    """host:port/db of a DSN, without the password."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        info = conninfo_to_dict(dsn)
+    except Exception:
+        return "the configured dsn"
+    return (
+        f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -20,13 +20,21 @@ from remecli.vector.filters import Condition
 from remecli.vector.node import COLUMNS, MemoryNode, content_hash
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.pg_sql import (
-    HNSW_INDEX,
     POSTGRES,
     SCHEMA,
     SELECT_COLUMNS,
+    dsn_place,
     render_conditions,
     tsquery_text,
 )
+from remecli.vector.stores.pgvector_bulk import (
+    COPY_FROM,
+    build_index,
+    copy_add,
+    copy_vectors,
+    index_deferred,
+)
+from remecli.vector.stores.pgvector_shared import check_confined
 from remecli.vector.terms import document_terms
 
 _TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,50}$")
@@ -36,21 +44,8 @@ _INSERT = (
     + ", metadata, terms, embedding) VALUES ("
     + ", ".join(["%s"] * len(COLUMNS))
     + ", %s::jsonb, array_to_tsvector(%s::text[]), %s) "
-    "ON CONFLICT (memory_type, memory_target, content_hash) DO NOTHING RETURNING memory_id"
+    "ON CONFLICT DO NOTHING RETURNING memory_id"
 )
-
-
-def _where(dsn: str) -> str:
-    """host:port/db of a DSN, without the password."""
-    from psycopg.conninfo import conninfo_to_dict
-
-    try:
-        info = conninfo_to_dict(dsn)
-    except Exception:
-        return "the configured dsn"
-    return (
-        f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
-    )
 
 
 class PgVectorStore:
@@ -65,6 +60,7 @@ class PgVectorStore:
         hnsw: bool = True,
         pool_size: int = 4,
         connect_timeout: float = 5.0,
+        row_security: bool = False,
     ) -> None:
         import psycopg
         from pgvector.psycopg import register_vector
@@ -76,12 +72,17 @@ class PgVectorStore:
             )
         self.dimensions = dimensions
         self.table = table
-        self.where = where = _where(dsn)
+        self.row_security = row_security
+        self.where = where = dsn_place(dsn)
         try:
             with psycopg.connect(
                 dsn, connect_timeout=int(connect_timeout), autocommit=True
             ) as conn:
-                self._ensure_schema(conn, hnsw, where)
+                if row_security:  # a table shared by several users (pgvector_shared.py)
+                    check_confined(conn, table, where)
+                    check_dimensions(self._stored_dimensions(conn), dimensions, f"{where} {table}")
+                else:
+                    self._ensure_schema(conn, hnsw, where)
         except psycopg.OperationalError as exc:
             reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
             raise VectorStoreError(
@@ -138,12 +139,8 @@ class PgVectorStore:
             ) from None
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.table,))
-            row = conn.execute(
-                "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) "
-                "AND attname = 'embedding'",
-                (self.table,),
-            ).fetchone()
-            check_dimensions(int(row[0]) if row else None, self.dimensions, f"{where} {self.table}")
+            stored = self._stored_dimensions(conn)
+            check_dimensions(stored, self.dimensions, f"{where} {self.table}")
             schema = SCHEMA.replace("{dimensions}", str(int(self.dimensions)))
             for statement in filter(str.strip, schema.split(";")):
                 conn.execute(
@@ -163,11 +160,15 @@ class PgVectorStore:
             )
             index = f"{self.table}_hnsw"
             if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
-                # An HNSW graph that outgrows maintenance_work_mem (64 MB by default, ~40k
-                # 384-d vectors) is built many times slower; this session may use more.
-                conn.execute("SET LOCAL maintenance_work_mem = '1GB'")
-                conn.execute(self._sql(HNSW_INDEX, index=index))
-                conn.execute(self._sql("ANALYZE {table}"))  # fresh statistics for the planner
+                build_index(conn, self._sql, self.table)
+
+    def _stored_dimensions(self, conn: Any) -> int | None:
+        row = conn.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) "
+            "AND attname = 'embedding'",
+            (self.table,),
+        ).fetchone()
+        return int(row[0]) if row else None
 
     # -- helpers -----------------------------------------------------------------------------
     def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
@@ -193,7 +194,11 @@ class PgVectorStore:
 
     # -- the contract --------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
-        """See `VectorStore.add` (ON CONFLICT on the content hash: concurrent adds dedup too)."""
+        """See `VectorStore.add` (ON CONFLICT on the content hash: concurrent adds dedup too;
+        many nodes go through one binary COPY)."""
+        if len(nodes) >= COPY_FROM:
+            with self._connection() as conn:
+                return copy_add(conn, self._sql, nodes, vectors, self._node)
         results: list[tuple[MemoryNode, bool]] = []
         insert = self._sql(_INSERT)
         find = self._sql(
@@ -215,7 +220,10 @@ class PgVectorStore:
                     results.append((node, True))
                     continue
                 cur.execute(find, [node.memory_type, node.memory_target, node.content_hash])
-                results.append((self._node(cur.fetchone()), False))
+                twin = cur.fetchone()
+                if twin is None:  # the id (not the content) is taken
+                    raise VectorStoreError(f"memory id {node.memory_id} is already in use")
+                results.append((self._node(twin), False))
         return results
 
     def get(self, memory_id: str) -> MemoryNode | None:
@@ -350,6 +358,30 @@ class PgVectorStore:
         )
         query = tsquery_text(terms)
         return self._rows(self._sql(text), [query, query, *params, limit])
+
+    # -- bulk loads ----------------------------------------------------------------------------
+    def defer_index(self, incoming: int) -> AbstractContextManager[bool]:
+        """Around a load of `incoming` memories: the HNSW index is built once after a large one
+        (see `pgvector_bulk.index_deferred`); a shared table's index is its owner's."""
+        if self.row_security:
+            return nullcontext(False)
+        return index_deferred(self._connection, self._sql, self.table, incoming)
+
+    def replace_vectors(self, memory_ids: list[str], vectors: np.ndarray) -> None:
+        """Replace the vectors of these ids in one COPY (re-embedding)."""
+        with self._connection() as conn:
+            copy_vectors(conn, self._sql, memory_ids, vectors)
+
+    def rebuild_index(self) -> None:
+        """Build the HNSW index again in one pass (after re-embedding, or a load with
+        `hnsw: false`)."""
+        if self.row_security:
+            raise VectorStoreError(
+                f"the index of the shared table {self.table!r} belongs to its owner: ask the "
+                f"administrator to run REINDEX INDEX {self.table}_hnsw"
+            )
+        with self._connection() as conn:
+            build_index(conn, self._sql, self.table)
 
     def close(self) -> None:
         """Close the connection pool."""
