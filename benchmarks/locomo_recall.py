@@ -5,8 +5,8 @@ working dir per conversation; every question is searched and a hit counts when a
 range covers an evidence turn. Reports evidence any@5/all@5/any@10/all@10 per LoCoMo category
 (multi-hop = 1 on its own) and for categories 1-4, every mode on the same chunks of the same
 index: the two baselines (`bm25` = remecli's BM25 alone, `hybrid` = BM25 + vectors, both without
-file diversity and sub-queries), `vector` alone, `bm25+` (keyword only at the default
-diversity and sub-queries: the defaults minus the vector side) and `defaults` (the agent's
+file diversity, sub-queries and date boost), `vector` alone, `bm25+` (keyword only at the
+default diversity, sub-queries and date boost: the defaults minus the vector side) and `defaults` (the agent's
 `memory_search` tool at the default settings).
 
     PYTHONPATH=. python benchmarks/locomo_recall.py [--data PATH] [--workdir DIR]
@@ -54,7 +54,8 @@ CATEGORY_NAMES = {
     4: "single-hop",
     5: "adversarial",
 }
-PLAIN = {"file_diversity": 0.0, "query_parts": False}  # the baselines: no new ranking
+# the baselines: no new ranking (no file diversity, sub-queries or date boost)
+PLAIN = {"file_diversity": 0.0, "query_parts": False, "date_boost": 0.0}
 MODES = ("bm25", "hybrid", "vector", "bm25+", "defaults")
 _DIA = re.compile(r"D:?(\d+):0*(\d+)")
 
@@ -312,7 +313,7 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, mo
         f"conversations {args.conversations or 'all'}; chunk_tokens={settings.chunk_tokens}, "
         f"overlap={settings.chunk_overlap}, fusion={settings.fusion}, "
         f"vector_weight={settings.vector_weight}, file_diversity={settings.file_diversity}, "
-        f"query_parts={settings.query_parts}, embedding backend={args.backend} "
+        f"query_parts={settings.query_parts}, date_boost={settings.date_boost}, embedding backend={args.backend} "
         f"{args.local_model}; written as {args.form})"
     )
     header = (

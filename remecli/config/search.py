@@ -56,6 +56,9 @@ class SearchSettings(SettingsSection, frozen=True):
     # Multi-part questions ("X and Y", two clauses) also search each part, and the best
     # hits of every part are interleaved with the whole question's.
     query_parts: bool = False
+    # A question naming a day or month ("on March 16, 2022", "in October 2023") lifts hits
+    # dated then or up to two weeks later by this share of what their score lacks to 1.
+    date_boost: float = Field(default=0.3, ge=0, le=1)
     max_results: int = Field(default=5, ge=1)
     min_score: float = Field(default=0.0, ge=0)
     watch: bool = True

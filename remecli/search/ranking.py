@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from remecli.config.search import SearchSettings
+from remecli.search.dates import Window, chunk_day
 from remecli.search.fusion import Fused, fuse
 from remecli.search.types import Chunk, SearchResult
 
@@ -110,6 +111,24 @@ def fused_candidates(
             item.score *= weight
         if project_ids and item.chunk_id in project_ids:
             item.score *= boost
+    return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+
+
+def date_boosted(
+    fused: list[Fused], chunks: dict[int, Chunk], windows: list[Window], boost: float
+) -> list[Fused]:
+    """`fused` re-ranked for a question about a day or month: a chunk dated in one of the
+    `windows` gains `boost`, then every score is divided by 1 + `boost` (so they stay in
+    [0, 1]): a dated hit passes an undated one that scored less than `boost` more."""
+    if not windows or boost <= 0:
+        return fused
+    for item in fused:
+        chunk = chunks.get(item.chunk_id)
+        day = chunk_day(chunk.date, chunk.heading_path) if chunk is not None else None
+        if day is not None and any(window.matches(day) for window in windows):
+            item.score += boost
+            item.signals = sorted({*item.signals, "date"})
+        item.score /= 1.0 + boost
     return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
 
 

@@ -2,7 +2,8 @@
 
 A multi-part question (`decompose.sub_queries`) also searches each part when
 `query_parts` is on; the parts' hits are interleaved with the whole question's, so the best
-piece of every part reaches the top.
+piece of every part reaches the top. A question naming a day or month lifts the hits dated
+then (`date_boost`, see `dates`).
 
 A request naming a `project` searches only chunks recorded in it; one that names none prefers
 the current project's hits a little (`ranking.fused_candidates`, `search.project_boost`).
@@ -15,12 +16,19 @@ from dataclasses import replace
 
 import numpy as np
 
+from remecli.search.dates import question_windows
 from remecli.search.decompose import sub_queries
 from remecli.search.embedders import EmbeddingError
 from remecli.search.fusion import Fused, merge_parts
 from remecli.search.keyword import Filters
 from remecli.search.parts import IndexParts
-from remecli.search.ranking import Candidates, fused_candidates, select, split_floor
+from remecli.search.ranking import (
+    Candidates,
+    date_boosted,
+    fused_candidates,
+    select,
+    split_floor,
+)
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.types import SearchRequest, SearchResult, SearchVariant
 
@@ -59,6 +67,10 @@ def search_parts(
         if pieces:
             fused = merge_parts(fused, pieces)
     fused = [f for f in fused if f.score >= request.min_score]
+    windows = question_windows(request.query) if settings.date_boost > 0 else []
+    if windows:
+        chunks = parts.store.get_chunks([f.chunk_id for f in fused])
+        fused = date_boosted(fused, chunks, windows, settings.date_boost)
     return select(fused, parts.store.get_chunks, request.max_results, settings.file_diversity)
 
 
