@@ -4,7 +4,7 @@ Besides text and lines a chunk row keeps its source ("notes" / "transcript"), se
 (YYYYMMDD, 0 = undated) and frontmatter and project (`info`, JSON); a file row may keep a `resume` JSON
 (where an append-only transcript can be read on from).
 
-What is indexed is redacted first (`redacted_chunk`: text, headings and frontmatter fields), so
+What is indexed is redacted first (`redaction.redacted_chunk`: text, headings and frontmatter fields), so
 neither the chunk store nor the keyword index holds a secret even when a file on disk does (a
 hand edit). Deleted rows are overwritten (`secure_delete`) and `forget_deleted` moves them out of
 the write-ahead log too: a cleared conversation leaves no copy in `chunks.sqlite-wal`.
@@ -18,13 +18,12 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from remecli.notes.redact import redact_text
 from remecli.search.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -344,25 +343,6 @@ def _create_private(path: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def redacted_chunk(chunk: Chunk) -> Chunk:
-    """`chunk` as it may be indexed: secrets in its text, headings, name, description and tags
-    replaced (the same chunk when it holds none)."""
-    text, name, description = (redact_text(v) for v in (chunk.text, chunk.name, chunk.description))
-    headings = tuple(redact_text(h) for h in chunk.headings)
-    tags = tuple(redact_text(t) for t in chunk.tags)
-    if (text, headings, name, description, tags) == (
-        chunk.text,
-        chunk.headings,
-        chunk.name,
-        chunk.description,
-        chunk.tags,
-    ):
-        return chunk
-    return replace(
-        chunk, text=text, headings=headings, name=name, description=description, tags=tags
-    )
 
 
 def day_number(date: str) -> int:

@@ -28,7 +28,8 @@ from remecli.search.embedders import Embedder
 from remecli.search.embedding_sync import embed_missing
 from remecli.search.keyword import KeywordDoc
 from remecli.search.parts import IndexParts
-from remecli.search.store import StoredChunk, day_number, redacted_chunk
+from remecli.search.redaction import redacted_chunk
+from remecli.search.store import StoredChunk, day_number
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.transcripts import ReadState, chunk_turns, read_turns
 from remecli.search.types import Chunk, SyncReport
