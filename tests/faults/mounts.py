@@ -9,6 +9,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -53,13 +54,36 @@ def read_only(folder: Path, argv: Sequence[str]) -> list[str]:
     return [*_unshare(), "sh", "-c", script, str(folder), *argv]
 
 
+_FILL = r"""
+import os, sys
+folder = os.path.join(sys.argv[1], "fillers")
+os.makedirs(folder, exist_ok=True)
+try:
+    with open(os.path.join(folder, "bytes"), "wb") as out:
+        while True:
+            out.write(b"\0" * 65536)
+except OSError:
+    pass
+count = 0
+try:
+    while True:
+        open(os.path.join(folder, str(count)), "wb").close()
+        count += 1
+except OSError:
+    pass
+"""
+
+
 class SmallDisk:
     """A tmpfs of `size` at `mount_point`, seen only by commands run through `run`/`argv`."""
 
     def __init__(self, mount_point: Path, size: str) -> None:
         self.mount_point = mount_point
         mount_point.mkdir(parents=True, exist_ok=True)
-        script = f'mount -t tmpfs -o size={size},mode=0700 tmpfs "{mount_point}" && echo ready && exec sleep 900'
+        options = f"size={size},nr_inodes=2000,mode=0700"
+        script = (
+            f'mount -t tmpfs -o {options} tmpfs "{mount_point}" && echo ready && exec sleep 900'
+        )
         self.holder = subprocess.Popen(
             [*_unshare(), "sh", "-c", script], stdout=subprocess.PIPE, text=True
         )
@@ -77,15 +101,13 @@ class SmallDisk:
         return Path(f"/proc/{self.holder.pid}/root") / inside.relative_to("/")
 
     def fill(self) -> None:
-        """Take every free byte (a filler file)."""
-        subprocess.run(
-            self.argv(["sh", "-c", f'cat /dev/zero > "{self.mount_point}/filler" 2>/dev/null']),
-            timeout=60,
-        )
+        """Take every free byte and every free inode (a file freed by a replace must not make
+        room for the next new file): a filler file and empty files."""
+        subprocess.run(self.argv([sys.executable, "-c", _FILL, str(self.mount_point)]), timeout=60)
 
     def free(self) -> None:
         """Give the space back."""
-        self.path(self.mount_point / "filler").unlink(missing_ok=True)
+        shutil.rmtree(self.path(self.mount_point / "fillers"), ignore_errors=True)
 
     def close(self) -> None:
         self.holder.kill()
@@ -93,7 +115,7 @@ class SmallDisk:
 
 
 @contextmanager
-def small_disk(mount_point: Path, size: str = "4m") -> Iterator[SmallDisk]:
+def small_disk(mount_point: Path, size: str = "8m") -> Iterator[SmallDisk]:
     """A `SmallDisk` for the duration of a test."""
     disk = SmallDisk(mount_point, size)
     try:
