@@ -7,6 +7,7 @@ import os
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from remecli.config.disk_full import is_disk_full
 from remecli.config.locations import FOLDER_MODE, Locations
 from remecli.config.settings import Settings
 
@@ -27,6 +28,8 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        if is_disk_full(exc):  # writable, only full: answers go on while memory writes wait
+            return root
         reason = exc.strerror or type(exc).__name__
         raise WorkingDirUnusable(
             f"the working dir {root} cannot be written ({reason}); remecli keeps its memory "

@@ -35,6 +35,7 @@ from remecli.knowledge.pending_records import (
     retry_wait,
 )
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.knowledge.summary_waits import SpaceWaits
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
 
@@ -84,9 +85,7 @@ class SummaryTasks:
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
         self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
-        # not recorded for a full disk: recorded and started once space returns (in memory)
-        self._waiting: dict[str, tuple[list[Any], dt.date, dict]] = {}
-        self._after_space: set[str] = set()  # recorded, failed for a full disk: rerun once freed
+        self.waits = SpaceWaits(self.pending_dir)  # a full disk: run once space is back
 
     # ------------------------------------------------------------------ public
     @property
@@ -179,38 +178,12 @@ class SummaryTasks:
             f"{self.record_file(task_id)} and will be retried at next start."
             for task_id in self._running
         ]
-        lines += [
-            f"Summary {task_id} was not saved: {disk_full_text(self.pending_dir)}; its "
-            f"{len(waiting[2]['messages'])} messages could not be recorded for a later summary."
-            for task_id, waiting in self._waiting.items()
-        ]
-        return lines
+        return lines + self.waits.lost_lines()
 
     def start_waiting(self) -> list[str]:
-        """Record and start the summaries that waited for space (those whose record can be
-        written now); returns their task ids."""
+        """Start the summaries that waited for space and can run now; their task ids."""
         started = []
-        if self._after_space and not no_space_left(self.pending_dir):
-            for task_id in sorted(self._after_space - set(self._running)):
-                self._after_space.discard(task_id)
-                loaded = _load_record(self.record_file(task_id))
-                if loaded is not None:
-                    self._start(
-                        task_id,
-                        loaded[1],
-                        _parse_date(loaded[0].get("date")),
-                        loaded[0],
-                        recorded=True,
-                    )
-                    started.append(task_id)
-        for task_id, (messages, day, record) in list(self._waiting.items()):
-            try:
-                _write_record(self.record_file(task_id), record)
-            except OSError as exc:
-                if is_disk_full(exc):
-                    break
-                raise
-            del self._waiting[task_id]
+        for task_id, messages, day, record in self.waits.ready(set(self._running)):
             self._start(task_id, messages, day, record, recorded=True)
             started.append(task_id)
         return started
@@ -275,7 +248,9 @@ class SummaryTasks:
         claim: FileLock | None = None
         outcome: SummaryOutcome
         try:
-            if not recorded and not await self._record_or_wait(task_id, messages, day, record):
+            if not recorded and not await asyncio.to_thread(
+                self.waits.record_or_wait, path, messages, day, record
+            ):
                 outcome = SummaryOutcome(
                     task_id,
                     "waiting",
@@ -314,26 +289,12 @@ class SummaryTasks:
             log.exception("background summary %s failed", task_id)
             full = is_disk_full(exc)
             if full and recorded:  # run again once space is back, in this run
-                self._after_space.add(task_id)
+                self.waits.after_space.add(task_id)
             detail = disk_full_text(path.parent) if full else f"{type(exc).__name__}: {exc}"
             outcome = self._failed(task_id, path, detail, len(messages), waits=full and recorded)
         self._finish(task_id, outcome, claim)
         await self._notify(outcome)
         return outcome
-
-    async def _record_or_wait(
-        self, task_id: str, messages: list[Any], day: dt.date, record: dict
-    ) -> bool:
-        """Write the record; on a full disk keep the summary waiting (False), never run it
-        unrecorded (a half-written summary would be written again by its retry)."""
-        try:
-            await asyncio.to_thread(_write_record, self.record_file(task_id), record)
-        except OSError as exc:
-            if not is_disk_full(exc):
-                raise
-            self._waiting[task_id] = (messages, day, record)
-            return False
-        return True
 
     async def _summarize(
         self, messages: list[Any], day: dt.date, session_id: str | None
@@ -363,6 +324,12 @@ class SummaryTasks:
             else:
                 message = f"Summary {task_id}: nothing worth storing."
             return SummaryOutcome(task_id, result.status, message, result)
+        if no_space_left(self.pending_dir):  # the disk's fault, not the model's: no attempt
+            self.waits.after_space.add(task_id)
+            detail = f"{disk_full_text(path.parent)}: {result.detail}"
+            outcome = self._failed(task_id, path, detail, count, waits=True)
+            outcome.result = result
+            return outcome
         attempts = int(record.get("attempts", 0)) + 1
         retry_after = dt.datetime.now() + dt.timedelta(seconds=retry_wait(attempts))
         record = {**record, "attempts": attempts, "last_error": result.detail}
