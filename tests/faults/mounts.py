@@ -55,22 +55,34 @@ def read_only(folder: Path, argv: Sequence[str]) -> list[str]:
 
 
 _FILL = r"""
-import os, sys
+import os, sys, time
 folder = os.path.join(sys.argv[1], "fillers")
 os.makedirs(folder, exist_ok=True)
-try:
-    with open(os.path.join(folder, "bytes"), "wb") as out:
-        while True:
-            out.write(b"\0" * 65536)
-except OSError:
-    pass
 count = 0
-try:
-    while True:
-        open(os.path.join(folder, str(count)), "wb").close()
-        count += 1
-except OSError:
-    pass
+
+
+def take() -> None:
+    global count
+    try:
+        with open(os.path.join(folder, "bytes"), "ab") as out:
+            while True:
+                out.write(b"\0" * 4096)
+                out.flush()
+    except OSError:
+        pass
+    try:
+        while True:
+            open(os.path.join(folder, str(count)), "wb").close()
+            count += 1
+    except OSError:
+        pass
+
+
+take()
+print("full", flush=True)
+while True:  # whatever a process frees (a replaced file, a lock) is taken again at once
+    time.sleep(0.01)
+    take()
 """
 
 
@@ -80,6 +92,7 @@ class SmallDisk:
     def __init__(self, mount_point: Path, size: str) -> None:
         self.mount_point = mount_point
         mount_point.mkdir(parents=True, exist_ok=True)
+        self.filler: subprocess.Popen[str] | None = None
         options = f"size={size},nr_inodes=2000,mode=0700"
         script = (
             f'mount -t tmpfs -o {options} tmpfs "{mount_point}" && echo ready && exec sleep 900'
@@ -101,15 +114,28 @@ class SmallDisk:
         return Path(f"/proc/{self.holder.pid}/root") / inside.relative_to("/")
 
     def fill(self) -> None:
-        """Take every free byte and every free inode (a file freed by a replace must not make
-        room for the next new file): a filler file and empty files."""
-        subprocess.run(self.argv([sys.executable, "-c", _FILL, str(self.mount_point)]), timeout=60)
+        """Take every free byte and every free inode, and keep taking what is freed until
+        `free()` (a file freed by a replace must not make room for the next new file)."""
+        self.filler = subprocess.Popen(
+            self.argv([sys.executable, "-c", _FILL, str(self.mount_point)]),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.filler.stdout is not None
+        assert self.filler.stdout.readline().strip() == "full"
 
     def free(self) -> None:
         """Give the space back."""
+        if self.filler is not None:
+            self.filler.kill()
+            self.filler.wait(timeout=10)
+            self.filler = None
         shutil.rmtree(self.path(self.mount_point / "fillers"), ignore_errors=True)
 
     def close(self) -> None:
+        if self.filler is not None:
+            self.filler.kill()
+            self.filler.wait(timeout=10)
         self.holder.kill()
         self.holder.wait(timeout=10)
 

@@ -52,6 +52,16 @@ def test_search_on_a_read_only_dir_answers_and_says_so(tmp_path: Path) -> None:
     need_namespaces()
     working_dir = _memory(tmp_path)
     before = _tree(working_dir)
+    subprocess.run(["chmod", "-R", "a-w", str(working_dir)], check=True)  # as users do it
+    try:
+        _search_read_only(working_dir, tmp_path, before)
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(working_dir)], check=True)
+
+
+def _search_read_only(
+    working_dir: Path, tmp_path: Path, before: dict[str, tuple[int, int]]
+) -> None:
     done = subprocess.run(
         read_only(working_dir, _remecli(working_dir, "search", "kingfisher", "--json")),
         capture_output=True,

@@ -64,11 +64,19 @@ def temporary_index(index_dir: Path) -> Iterator[Path]:
         try:
             if index_dir.is_dir():
                 shutil.copytree(index_dir, target, ignore=shutil.ignore_patterns("locks", "*.lock"))
+                _make_writable(target)  # a `chmod -R a-w` memory: its copy is ours to write
         except (OSError, shutil.Error):
             log.warning("could not copy %s; building a temporary index", index_dir, exc_info=True)
             shutil.rmtree(target, ignore_errors=True)
         target.mkdir(mode=0o700, exist_ok=True)
         yield target
+
+
+def _make_writable(folder: Path) -> None:
+    """Folders 0700 and files 0600 under `folder` (the copy keeps the original's modes)."""
+    folder.chmod(0o700)
+    for path in folder.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 def _quiet_logging() -> None:
