@@ -15,6 +15,7 @@ from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
     ContextUsage,
+    DiskFull,
     ToolResultOffloaded,
 )
 from remecli.llm.retry_notices import RetryNotice as Retrying
@@ -142,6 +143,7 @@ CoreEvent = (
     | CompactionStarted
     | CompactionDone
     | ToolResultOffloaded
+    | DiskFull
     | Notice
     | BackgroundTasks
     | ErrorReport
@@ -158,6 +160,7 @@ __all__ = [
     "CompactionStarted",
     "ContextUsage",
     "CoreEvent",
+    "DiskFull",
     "ErrorReport",
     "Notice",
     "ReplyFinished",

@@ -38,6 +38,8 @@ def notice_line(event: object) -> str | None:
         if event.error:
             line += f". The model failed ({event.error}); a fallback checkpoint was kept"
         return line + "."
+    if isinstance(event, ev.DiskFull):
+        return event.text
     if isinstance(event, ev.ToolResultOffloaded):
         return f"{event.tool_name} output ({event.chars:,} chars) saved to {event.path}; the context keeps head and tail."
     return None

@@ -7,6 +7,7 @@ import os
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from remecli.config.disk_full import is_disk_full
 from remecli.config.locations import FOLDER_MODE, Locations
 from remecli.config.settings import Settings
 
@@ -27,6 +28,8 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        if is_disk_full(exc):  # writable, only full: answers go on while memory writes wait
+            return root
         reason = exc.strerror or type(exc).__name__
         raise WorkingDirUnusable(
             f"the working dir {root} cannot be written ({reason}); remecli keeps its memory "
@@ -35,11 +38,19 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
     return root
 
 
+class LogFile(RotatingFileHandler):
+    """The rotating log file; a record it cannot write (a full disk) is dropped quietly —
+    Python's default prints a traceback over the user's screen for each one."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802  (logging's name)
+        return
+
+
 def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
     """Send all logging to a rotating file under the working dir; return its path."""
     path = Locations.from_settings(settings, cwd).log_file
     path.parent.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+    handler = LogFile(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
     path.chmod(0o600)  # logs quote conversations: readable by the user only
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from remecli.config.settings import Settings
 from remecli.conversation import persistence
 from remecli.conversation.compactor import Compactor
+from remecli.conversation.disk_wait import WaitingWrites, unless_disk_full
 from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
@@ -94,6 +95,7 @@ class Conversation:
         self._model_of = model_of
         self._compact_lock = asyncio.Lock()
         self._io_lock = asyncio.Lock()
+        self.waiting = WaitingWrites()  # transcript records waiting out a full disk
 
     # ------------------------------------------------------------------ binding
     def bind(self, holder: HasState) -> None:
@@ -234,9 +236,14 @@ class Conversation:
         await self.sync()
         agent_state = self.state.model_dump(mode="json")
         session_state = self.session.state_dict(include_messages=False)
-        async with self._io_lock:
+        async with self._io_lock:  # a full disk: not saved; the transcript rebuilds it later
             await asyncio.to_thread(
-                persistence.write_state, self.layout, self.session_id, agent_state, session_state
+                unless_disk_full,
+                persistence.write_state,
+                self.layout,
+                self.session_id,
+                agent_state,
+                session_state,
             )
         return self.layout.state_file(self.session_id)
 
@@ -366,11 +373,13 @@ class Conversation:
         return True
 
     async def _append(self, records: list[dict[str, Any]]) -> None:
-        if not records:
+        if not records and not self.waiting.records:
             return
         transcript = self.transcript
         async with self._io_lock:
-            await asyncio.to_thread(transcript.append, records)
+            notice = await asyncio.to_thread(self.waiting.append, transcript, records)
+        if notice is not None:
+            self.notify(notice)
 
     def notify(self, notice: MemoryNotice) -> None:
         """Pass `notice` to the front-end's callback (a failing callback never breaks a turn)."""

@@ -244,7 +244,7 @@ class FileMemory:
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(self.layout.make_private)  # what the index made since the start
         self.conversation.lock.release()
-        return lines
+        return lines + self.conversation.waiting.closing_lines()  # a full disk: what was lost
 
     def _tasks_changed(self) -> None:
         """Tell the front-end how many memory tasks run (summaries and a dream)."""

@@ -55,4 +55,12 @@ class ToolResultOffloaded:
     chars: int
 
 
-MemoryNotice = ContextUsage | CompactionStarted | CompactionDone | ToolResultOffloaded
+@dataclass(frozen=True)
+class DiskFull:
+    """Something of the conversation could not be written for lack of space (or space came
+    back and it was written); `text` is the one line for the user."""
+
+    text: str
+
+
+MemoryNotice = ContextUsage | CompactionStarted | CompactionDone | ToolResultOffloaded | DiskFull

@@ -9,10 +9,14 @@ resumes or summarizes a conversation that is still going on elsewhere.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 
+from remecli.config.disk_full import disk_full_text, is_disk_full
 from remecli.config.locations import Locations
 from remecli.notes.locks import FileLock, is_locked
+
+log = logging.getLogger(__name__)
 
 
 class SessionInUse(LookupError):
@@ -37,16 +41,26 @@ class SessionLock:
         if session_id == self.session_id:
             return
         path = self.locations.session_lock(session_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
         lock = FileLock(path)
-        if not lock.acquire(blocking=False):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            acquired = lock.acquire(blocking=False)
+        except OSError as exc:  # a full disk: the conversation goes on, unmarked
+            if not is_disk_full(exc):
+                raise
+            log.warning("%s: conversation %s is not marked live", disk_full_text(path), session_id)
+            self.release()
+            self.session_id = session_id
+            return
+        if not acquired:
             raise SessionInUse(
                 f"Conversation {session_id} is open in another remecli on this working dir; "
                 "close it there, or resume another conversation (remecli sessions lists them)."
             )
         if lock.fd is not None:  # the pid, for people looking at the folder
-            os.ftruncate(lock.fd, 0)
-            os.write(lock.fd, f"{os.getpid()}\n".encode())
+            with contextlib.suppress(OSError):  # a full disk: the lock holds all the same
+                os.ftruncate(lock.fd, 0)
+                os.write(lock.fd, f"{os.getpid()}\n".encode())
         self.release()
         self._lock, self.session_id = lock, session_id
 

@@ -66,9 +66,12 @@ class ToolResultStore:
         """
         if not self.needs_offload(text):
             return text, None
-        verbatim = full_output_file(text) is None
-        try:
-            path = self.save(tool_name, text)
+        full = full_output_file(text)
+        verbatim = full is None
+        try:  # a tool's full output already in this store is referenced, never copied again
+            path = (
+                full if full is not None and self.holds(str(full)) else self.save(tool_name, text)
+            )
         except OSError as exc:
             log.warning("could not save a tool result to %s; kept it whole: %s", self.dir, exc)
             return text, None

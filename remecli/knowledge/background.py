@@ -1,15 +1,13 @@
 """Background summaries: hand messages to the summarizer without ever blocking the chat.
 
-`add()` records the messages on disk (`<pending_dir>/<id>.json`, the serialized `Msg`s,
-written atomically) before it returns, then a task summarizes them and deletes the record on
-success. So a failure, a cancelled task, a crash or a kill -9 (even right after `add()`) leaves
-the messages recorded, and `retry_pending()` (at start and on `/compact`) runs them again; it
-never starts a second run of a record a live task of this process owns. A failed record notes its
-`attempts` and when it is due again (`retry_after`: the wait doubles from RETRY_FIRST_WAIT up to
-RETRY_LONGEST_WAIT); a start retries only due records and none after RETRY_LIMIT failures (they
-stay on disk; `/compact` retries every record). Summaries run one at a time, in the order they were added, so two of
-them never race on today's file. While a task runs, its record is locked (`notes.locks`): a second remecli in
-the same working dir skips it instead of summarizing it twice.
+`add()` records the messages (`<pending_dir>/<id>.json`, written atomically) before it returns;
+a task summarizes them and deletes the record on success. A failure, a cancel, a crash or a
+kill -9 leaves them recorded; `retry_pending()` (start, `/compact`) runs them again, never a
+second run of a record a live task owns. A failed record notes its `attempts` and `retry_after`
+(doubling from RETRY_FIRST_WAIT to RETRY_LONGEST_WAIT); a start skips it after RETRY_LIMIT
+failures (`/compact` still runs it). On a full disk a summary is not run unrecorded: it waits in
+memory and is recorded and run once space returns (the next summary, `/compact` or the exit).
+Summaries run one at a time, in order; a running record is locked, so a second remecli skips it.
 """
 
 from __future__ import annotations
@@ -25,17 +23,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.knowledge.pending_records import (
-    RETRY_LIMIT,
     _claim,
     _load_record,
     _parse_date,
     _remove,
     _write_record,
+    failure_message,
     retry_due,
     retry_wait,
 )
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.knowledge.summary_waits import SpaceWaits
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
 
@@ -51,11 +51,9 @@ def pending_dir_of(working_dir: WorkingDir) -> Path:
 
 @dataclass
 class SummaryOutcome:
-    """How one background summary ended; `message` is the status line shown to the user.
-
-    `status`: "written", "nothing", "failed", "cancelled" or "skipped" (another process owns it).
-    `pending_file` is set when the messages stay recorded for a later retry.
-    """
+    """How one background summary ended; `message` is the line shown to the user. `status`:
+    written, nothing, failed, cancelled, skipped (another process owns it) or waiting (for
+    space); `pending_file` is set when the messages stay recorded for a later retry."""
 
     task_id: str
     status: str
@@ -87,6 +85,7 @@ class SummaryTasks:
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
         self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
+        self.waits = SpaceWaits(self.pending_dir)  # a full disk: run once space is back
 
     # ------------------------------------------------------------------ public
     @property
@@ -112,6 +111,7 @@ class SummaryTasks:
         The record is on disk when this returns (one small atomic write, done here on purpose:
         a crash right after `add()` must not lose the messages).
         """
+        self.start_waiting()
         task_id = uuid.uuid4().hex[:12]
         day = date or dt.date.today()
         record = {
@@ -138,7 +138,7 @@ class SummaryTasks:
 
         `due_only` (a start): skip records still waiting out their backoff and ones that
         failed RETRY_LIMIT times; without it (`/compact`, asked for) every record runs."""
-        started = []
+        started = self.start_waiting()
         now = dt.datetime.now()
         for path in await asyncio.to_thread(self.pending_records):
             task_id = path.stem
@@ -161,6 +161,7 @@ class SummaryTasks:
         Returns one status line per task finished since the last call, then one per task still
         running when the timeout expired (those keep running; their messages stay recorded).
         """
+        self.start_waiting()
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while self._running:
@@ -177,7 +178,15 @@ class SummaryTasks:
             f"{self.record_file(task_id)} and will be retried at next start."
             for task_id in self._running
         ]
-        return lines
+        return lines + self.waits.lost_lines()
+
+    def start_waiting(self) -> list[str]:
+        """Start the summaries that waited for space and can run now; their task ids."""
+        started = []
+        for task_id, messages, day, record in self.waits.ready(set(self._running)):
+            self._start(task_id, messages, day, record, recorded=True)
+            started.append(task_id)
+        return started
 
     async def cancel_all(self) -> list[str]:
         """Stop every running summary (e.g. a forced exit); their messages stay recorded.
@@ -239,9 +248,20 @@ class SummaryTasks:
         claim: FileLock | None = None
         outcome: SummaryOutcome
         try:
-            if not recorded:
-                await asyncio.to_thread(_write_record, path, record)
-                recorded = True
+            if not recorded and not await asyncio.to_thread(
+                self.waits.record_or_wait, path, messages, day, record
+            ):
+                outcome = SummaryOutcome(
+                    task_id,
+                    "waiting",
+                    f"Summary {task_id} waits: {disk_full_text(path.parent)}; its "
+                    f"{len(messages)} messages are kept in memory and summarized once space "
+                    "is freed (before you quit).",
+                )
+                self._finish(task_id, outcome, None)
+                await self._notify(outcome)
+                return outcome
+            recorded = True
             claim = await asyncio.to_thread(_claim, path)
             if claim is None:
                 outcome = SummaryOutcome(
@@ -267,7 +287,11 @@ class SummaryTasks:
             raise
         except Exception as exc:  # a bug or a disk error: never lose the messages silently
             log.exception("background summary %s failed", task_id)
-            outcome = self._failed(task_id, path, f"{type(exc).__name__}: {exc}", len(messages))
+            full = is_disk_full(exc)
+            if full and recorded:  # run again once space is back, in this run
+                self.waits.after_space.add(task_id)
+            detail = disk_full_text(path.parent) if full else f"{type(exc).__name__}: {exc}"
+            outcome = self._failed(task_id, path, detail, len(messages), waits=full and recorded)
         self._finish(task_id, outcome, claim)
         await self._notify(outcome)
         return outcome
@@ -300,6 +324,12 @@ class SummaryTasks:
             else:
                 message = f"Summary {task_id}: nothing worth storing."
             return SummaryOutcome(task_id, result.status, message, result)
+        if no_space_left(self.pending_dir):  # the disk's fault, not the model's: no attempt
+            self.waits.after_space.add(task_id)
+            detail = f"{disk_full_text(path.parent)}: {result.detail}"
+            outcome = self._failed(task_id, path, detail, count, waits=True)
+            outcome.result = result
+            return outcome
         attempts = int(record.get("attempts", 0)) + 1
         retry_after = dt.datetime.now() + dt.timedelta(seconds=retry_wait(attempts))
         record = {**record, "attempts": attempts, "last_error": result.detail}
@@ -310,25 +340,15 @@ class SummaryTasks:
         return outcome
 
     def _failed(
-        self, task_id: str, path: Path, detail: str, count: int, attempts: int = 0
+        self,
+        task_id: str,
+        path: Path,
+        detail: str,
+        count: int,
+        attempts: int = 0,
+        waits: bool = False,
     ) -> SummaryOutcome:
-        if attempts >= RETRY_LIMIT:
-            again = (
-                f"after {attempts} failed attempts a start no longer retries them: fix the "
-                "cause, then /compact summarizes them again"
-            )
-        elif attempts:
-            wait = retry_wait(attempts) / 60
-            again = (
-                f"they will be summarized again on /compact, or at a start {wait:.0f} min from "
-                f"now or later (attempt {attempts} of {RETRY_LIMIT})"
-            )
-        else:
-            again = "they will be summarized again on /compact or at next start"
-        message = (
-            f"Summary {task_id} failed: {detail.rstrip('. ')}. Its {count} messages are kept in "
-            f"{path}; {again}."
-        )
+        message = failure_message(task_id, path, detail, count, attempts, waits=waits)
         return SummaryOutcome(task_id, "failed", message, pending_file=path)
 
     def _finish(self, task_id: str, outcome: SummaryOutcome, claim: FileLock | None) -> None:

@@ -78,3 +78,34 @@ def _parse_date(value: Any) -> dt.date:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         return dt.date.today()
+
+
+def failure_message(
+    task_id: str, path: Path, detail: str, count: int, attempts: int = 0, *, waits: bool = False
+) -> str:
+    """The line a failed summary shows: what failed, where its messages are kept (only when
+    the record is really on disk) and when it is tried again (`waits`: once space is back)."""
+    if not path.exists():  # never claim a record that was not written
+        return (
+            f"Summary {task_id} failed: {detail.rstrip('. ')}. Its {count} messages could not "
+            f"be recorded in {path.parent} and will not be summarized again."
+        )
+    if waits:
+        again = "they will be summarized once space is freed (in this run, else at next start)"
+    elif attempts >= RETRY_LIMIT:
+        again = (
+            f"after {attempts} failed attempts a start no longer retries them: fix the "
+            "cause, then /compact summarizes them again"
+        )
+    elif attempts:
+        wait = retry_wait(attempts) / 60
+        again = (
+            f"they will be summarized again on /compact, or at a start {wait:.0f} min from "
+            f"now or later (attempt {attempts} of {RETRY_LIMIT})"
+        )
+    else:
+        again = "they will be summarized again on /compact or at next start"
+    return (
+        f"Summary {task_id} failed: {detail.rstrip('. ')}. Its {count} messages are kept in "
+        f"{path}; {again}."
+    )

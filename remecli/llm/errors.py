@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from remecli.config.disk_full import disk_full_text, is_disk_full
 from remecli.llm.endpoint import Endpoint
 
 
@@ -55,6 +56,13 @@ def classify(exc: BaseException, settings: Endpoint) -> LLMError:
     if isinstance(exc, LLMError):
         return exc
     where = f"{settings.base_url} (model {settings.model_name})"
+    if is_disk_full(exc):  # not the model's fault: say what to do about the disk
+        path = getattr(exc, "filename", None) or "the working dir"
+        return LLMError(
+            f"{disk_full_text(path)}: this turn could not be saved. Free some space; "
+            "your messages stay in this conversation and are written when space returns.",
+            kind="disk_full",
+        )
     if isinstance(exc, EmptyAnswerError):
         return LLMError(
             f"The model at {where} sent an empty answer ({exc}). Try again; if it keeps "

@@ -57,11 +57,12 @@ class MemoryIndex(OwnedParts):
         embedder: Embedder | None,
         *,
         embed_on_demand: bool = False,
+        folder: Path | None = None,
     ):
         self.working_dir = working_dir
         self.settings = settings
         self.embedder = embedder
-        self.folder = Locations(working_dir).index_dir
+        self.folder = folder or Locations(working_dir).index_dir  # another: a read-only memory
         self.shared = SharedIndex(self.folder)
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
@@ -90,17 +91,20 @@ class MemoryIndex(OwnedParts):
         embedder: Embedder | None = None,
         embed_on_demand: bool = False,
         long_lived: bool = False,
+        folder: Path | None = None,
     ) -> MemoryIndex:
         """Open (or create, or rebuild if damaged) the index of `working_dir`.
 
         `embed_on_demand` (the chat app): while the local model is not loaded, syncs leave new
         chunks without vectors (keyword search finds them) and the first search loads the model
         and embeds them in a background thread, so an idle app never pays the model's memory.
-        `long_lived` (a process that follows changes): `prepare_to_follow` before returning."""
+        `long_lived` (a process that follows changes): `prepare_to_follow` before returning.
+        `folder`: keep the index there instead of `<working_dir>/index` (a read-only memory is
+        searched from a temporary copy)."""
         working_dir = Path(working_dir).expanduser()
         if embedder is None:
             embedder = make_embedder(settings.embedding)
-        index = cls(working_dir, settings, embedder, embed_on_demand=embed_on_demand)
+        index = cls(working_dir, settings, embedder, embed_on_demand=embed_on_demand, folder=folder)
         if long_lived:
             index.prepare_to_follow()
         return index

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from remecli.config.disk_full import is_disk_full, no_space_left
 from remecli.search.cache import EmbeddingCache
 from remecli.search.keyword import KeywordIndex
 from remecli.search.sharing import SharedIndex
@@ -142,6 +143,10 @@ def open_or_rebuild(
                 shared.bump(rebuilt=True)
             return parts, note
         except CORRUPTION_ERRORS as exc:
+            if is_disk_full(exc) or no_space_left(
+                folder
+            ):  # not damage: deleting it would lose the index for nothing
+                raise
             note = f"search index at {folder} was unreadable ({exc}); rebuilding it"
             log.warning(note)
         parts = fresh_parts(folder, meta, embedder_key)

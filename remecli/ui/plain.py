@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -217,7 +218,10 @@ def _redacting_history(file_history: type[Any], path: Path) -> Any:
 
     class RedactingFileHistory(file_history):
         def store_string(self, string: str) -> None:
-            super().store_string(redact_text(string))
+            try:
+                super().store_string(redact_text(string))
+            except OSError:  # a full disk: the line is not kept across runs; the chat goes on
+                logging.getLogger(__name__).warning("%s: line not kept", path, exc_info=True)
 
     return RedactingFileHistory(str(path))
 

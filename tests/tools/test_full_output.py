@@ -19,7 +19,8 @@ async def test_cut_output_is_kept_whole_and_offloaded_whole(workspace: Path) -> 
     assert full is not None and full.read_text().splitlines() == [str(n) for n in range(1, 100001)]
     store = ToolResultStore(ctx.working_dir / "tool_result", threshold=100)
     kept, offloaded = store.offload_detail("bash", text)
-    assert offloaded is not None and offloaded != full
+    assert offloaded == full  # issue 25.13: the offload names the kept output, no second copy
+    assert list(full.parent.iterdir()) == [full] and full.name in kept
     lines = offloaded.read_text().splitlines()
     assert "1" in lines and "50000" in lines and "100000" in lines
 

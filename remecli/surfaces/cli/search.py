@@ -26,6 +26,12 @@ from remecli.ops.search_jobs import ReindexResult, SearchParams, memory_reindex,
 from remecli.search.embedders import EmbeddingError
 from remecli.search.types import SearchResult
 from remecli.surfaces.cli.job import one_shot
+from remecli.surfaces.cli.read_only import (
+    read_only_note,
+    reindex_refused,
+    search_read_only,
+    unwritable,
+)
 
 
 @contextmanager
@@ -126,6 +132,10 @@ def _repair_index_dir(locations: Locations) -> None:
 
 
 async def _reindex(settings: Settings, locations: Locations) -> int:
+    reason = unwritable(locations.root)
+    if reason:
+        print(reindex_refused(locations.root, reason), file=sys.stderr)
+        return 2
     memory, runner = one_shot(settings)  # logs go to the file from here on
     _repair_index_dir(locations)
     try:
@@ -194,6 +204,13 @@ async def _search(
     settings: Settings, locations: Locations, params: SearchParams
 ) -> list[dict[str, Any]] | int:
     """The hits of memory_search (with their links), or the exit code after an error."""
+    reason = unwritable(locations.root)
+    if reason:  # a read needs no write: searched from a temporary copy of the index
+        print(read_only_note(locations.root, reason), file=sys.stderr)
+        try:
+            return await search_read_only(settings, params)
+        except JobError as exc:
+            return _failed(exc)
     memory, runner = one_shot(settings)  # logs go to the file from here on
     _repair_index_dir(locations)
     try:

@@ -61,7 +61,12 @@ class EventRenderer:
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
         elif isinstance(
-            event, ev.Notice | ev.CompactionStarted | ev.CompactionDone | ev.ToolResultOffloaded
+            event,
+            ev.Notice
+            | ev.CompactionStarted
+            | ev.CompactionDone
+            | ev.ToolResultOffloaded
+            | ev.DiskFull,
         ):
             await self._close_message()
             line = notice_line(event)

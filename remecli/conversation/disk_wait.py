@@ -1,0 +1,86 @@
+"""Conversation writes that wait out a full disk: the answer keeps coming, transcript records
+that could not be written are kept in memory (in order, per transcript) and written first at
+the next step; the user is told once when it starts and once when space is back."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from remecli.config.disk_full import disk_full_text, is_disk_full
+from remecli.conversation.notices import DiskFull
+from remecli.conversation.transcript import Transcript
+
+log = logging.getLogger(__name__)
+
+
+class WaitingWrites:
+    """Transcript records not written yet for lack of space, and whether the user knows."""
+
+    def __init__(self) -> None:
+        self.records: dict[Path, list[dict[str, Any]]] = {}
+        self.told = False
+
+    @property
+    def waiting(self) -> int:
+        """How many records wait for space."""
+        return sum(len(records) for records in self.records.values())
+
+    def append(self, transcript: Transcript, records: list[dict[str, Any]]) -> DiskFull | None:
+        """Write what waits, then `records`, to their transcripts; on a full disk keep them for
+        the next call. Returns the notice to show (None: nothing new to say)."""
+        if records:
+            self.records.setdefault(transcript.path, []).extend(records)
+        for path in list(self.records):
+            try:
+                Transcript(path).append(self.records[path])
+            except OSError as exc:
+                if not is_disk_full(exc):
+                    raise
+                return self.full(path)
+            del self.records[path]
+        return self.space_back()
+
+    def closing_lines(self) -> list[str]:
+        """What the user reads at exit when records still wait (none: nothing)."""
+        if not self.records:
+            return []
+        where = ", ".join(str(path) for path in self.records)
+        return [
+            f"{disk_full_text(where)}: the last {self.waiting} record(s) of this conversation "
+            "could not be saved; free some space before the next conversation."
+        ]
+
+    def full(self, path: Path) -> DiskFull | None:
+        """A write failed for lack of space: the notice, the first time."""
+        log.warning(
+            "%s: %d conversation record(s) wait for space", disk_full_text(path), self.waiting
+        )
+        if self.told:
+            return None
+        self.told = True
+        return DiskFull(
+            f"{disk_full_text(path)}: answers go on, but this conversation is not being saved; "
+            "it is kept in memory and written as soon as space is freed (do not quit before)."
+        )
+
+    def space_back(self) -> DiskFull | None:
+        """Everything waiting was written: the notice if the user was told it waited."""
+        if not self.told:
+            return None
+        self.told = False
+        return DiskFull("Space is back: the conversation is saved again.")
+
+
+def unless_disk_full(write: Callable[..., Any], *args: Any) -> bool:
+    """Call `write(*args)`; False (logged) when the disk is full, other errors raised."""
+    try:
+        write(*args)
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        log.warning("%s: %s not done", disk_full_text(getattr(exc, "filename", "")), write.__name__)
+        return False
+    return True

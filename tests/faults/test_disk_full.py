@@ -1,0 +1,165 @@
+"""A full disk (issue 25.12 and 25.19), on a real 4 MB tmpfs in a private mount namespace.
+
+Answers keep coming while memory writes wait; the user reads "the disk is full", never a model
+error or a traceback; a summary is never claimed to be kept where nothing was written, and the
+work that waited is written exactly once when space returns."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.memory_model import MemoryAwareModel
+from tests.faults.mounts import SmallDisk, need_namespaces, small_disk, wait_for
+
+ANSWER = "the answer is forty-two"
+
+
+def _remecli(url: str, working_dir: Path, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "remecli",
+        "config=cli",
+        f"llm.base_url={url}",
+        "llm.model_name=fake-model",
+        "llm.max_retries=0",
+        "search.embedding.backend=none",
+        "memory.dream.auto=false",
+        f"working_dir={working_dir}",
+        *args,
+    ]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "REME_LLM_API_KEY": "sk-test"}
+
+
+class _Plain:
+    """Plain mode as a real process in the disk's namespace; stdin piped, output collected."""
+
+    def __init__(self, disk: SmallDisk, argv: list[str], cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            disk.argv(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=cwd,
+            env=_env(),
+        )
+        self.output = ""
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for chunk in iter(lambda: self.proc.stdout.read(1), ""):  # type: ignore[union-attr]
+            self.output += chunk
+
+    def say(self, line: str, *, answers: int | None = None) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        if answers is not None:
+            assert wait_for(lambda: self.output.count(ANSWER) >= answers, 90), self.output
+
+    def finish(self) -> int:
+        self.say("/exit")
+        code = self.proc.wait(timeout=120)
+        self._reader.join(timeout=10)
+        return code
+
+
+def _said_lines(memory: Path) -> list[str]:
+    return [
+        line
+        for path in sorted(memory.rglob("*.md"))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if line.startswith("- said: ")
+    ]
+
+
+def test_one_shot_on_a_full_disk_answers_and_says_the_disk_is_full(tmp_path: Path) -> None:
+    need_namespaces()
+    server = FakeOpenAIServer().start()
+    server.set_fallback(MemoryAwareModel(ANSWER))
+    try:
+        with small_disk(tmp_path / "disk") as disk:
+            working_dir = disk.mount_point / ".reme"
+            first = subprocess.run(
+                disk.argv(_remecli(server.base_url, working_dir, "-p", "a heron question")),
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=tmp_path,
+                env=_env(),
+            )
+            assert first.returncode == 0 and ANSWER in first.stdout, first.stderr
+            disk.fill()
+            full = subprocess.run(
+                disk.argv(_remecli(server.base_url, working_dir, "-p", "a kingfisher question")),
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=tmp_path,
+                env=_env(),
+            )
+    finally:
+        server.stop()
+    assert ANSWER in full.stdout, full.stderr
+    assert "the disk is full" in full.stderr, full.stderr
+    assert "Traceback" not in full.stderr and "Logging error" not in full.stderr, full.stderr
+    assert "Unexpected error talking to" not in full.stderr
+    assert not re.search(r"kept in \S*pending", full.stderr)  # no record written: none claimed
+    assert "could not be recorded" in full.stderr
+
+
+def test_plain_mode_keeps_answering_and_writes_waiting_work_once_space_returns(
+    tmp_path: Path,
+) -> None:
+    need_namespaces()
+    server = FakeOpenAIServer().start()
+    server.set_fallback(MemoryAwareModel(ANSWER))
+    try:
+        with small_disk(tmp_path / "disk") as disk:
+            working_dir = disk.mount_point / ".reme"
+            plain = _Plain(disk, _remecli(server.base_url, working_dir, "ui=plain"), tmp_path)
+            plain.say("tell me about herons", answers=1)
+            disk.fill()
+            plain.say("tell me about kingfishers", answers=2)
+            plain.say("/new")  # hands the conversation to a summary: its record cannot be written
+            assert wait_for(lambda: "New conversation started" in plain.output, 60), plain.output
+            plain.say("tell me about pelicans", answers=3)
+            disk.free()
+            plain.say("tell me about ospreys", answers=4)
+            code = plain.finish()
+            seen = disk.path(working_dir)
+            said = _said_lines(seen / "memory")
+            transcripts = {
+                p.name: p.read_text(encoding="utf-8") for p in (seen / "sessions").glob("*.jsonl")
+            }
+            pending = list((seen / "sessions" / "pending").glob("*.json"))
+    finally:
+        server.stop()
+    output = plain.output
+    assert code == 0, output
+    assert "Traceback" not in output and "Logging error" not in output, output
+    assert "Unexpected error talking to" not in output, output
+    assert "the disk is full" in output, output  # which write meets it first varies
+    for animal in ("herons", "kingfishers", "pelicans", "ospreys"):
+        # each question summarized exactly once, and in exactly one transcript line
+        assert said.count(f"- said: tell me about {animal}") == 1, (animal, said)
+        lines = [
+            line
+            for text in transcripts.values()
+            for line in text.splitlines()
+            if f"tell me about {animal}" in line and '"role": "user"' in line
+        ]
+        assert len(lines) == 1, (animal, transcripts)
+    assert pending == []
