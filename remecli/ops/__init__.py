@@ -23,6 +23,7 @@ JOB_MODULES = (
     "resource_job",
     "vector_ops",
     "health_job",
+    "graph_job",
 )
 
 for _module in JOB_MODULES:
