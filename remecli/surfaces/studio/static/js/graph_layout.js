@@ -1,40 +1,50 @@
-// A force layout for the link graph that runs a few steps per animation frame (a time budget),
-// so the page answers clicks, drags and zooms while it settles: nearby notes push apart (found
-// through a grid of cells, never every pair), links pull like springs, a weak pull keeps
-// everything near the centre, and a temperature that cools to zero brings it to rest.
+// A force layout for the link graph (run in a worker, graph_worker.js, so the page keeps
+// answering while it settles): notes push apart with k²/d (far groups taken as one, Barnes–Hut),
+// links pull like springs (d²/k), a pull to the centre keeps the whole together, and a
+// temperature that cools to zero over a fixed number of steps brings it to rest.
 
 const SPRING = 36; // a link's rest length (world units)
-const REACH = SPRING * 3; // notes farther apart than this do not push each other
-const GRAVITY = 0.04;
+const THETA = 0.9; // a group farther than its size / THETA pushes as one
+const LEAF = 4; // notes a quadtree cell holds before it splits
+const GRAVITY = 0.25; // a pull to the centre, proportional to the distance
 const COLD_STEPS = 260; // steps from the starting spiral
 const WARM_STEPS = 60; // steps when every note already has a place (a redraw)
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 
-export class Layout {
-  // count notes; edges a flat array [source, target, …] of note indexes; known(i) → {x, y} or null
-  constructor(count, edges, known = () => null) {
-    this.count = count;
-    this.edges = Int32Array.from(edges);
-    this.x = new Float32Array(count);
-    this.y = new Float32Array(count);
-    this.dx = new Float32Array(count);
-    this.dy = new Float32Array(count);
-    let placed = 0;
-    for (let i = 0; i < count; i++) {
-      const spot = known(i);
-      if (spot) {
-        this.x[i] = spot.x;
-        this.y[i] = spot.y;
-        placed++;
-      } else {
-        const radius = SPRING * 0.8 * Math.sqrt(i + 0.5); // a sunflower spiral: even spacing
-        this.x[i] = radius * Math.cos(i * GOLDEN_ANGLE);
-        this.y[i] = radius * Math.sin(i * GOLDEN_ANGLE);
-      }
+// where each note starts: where it was drawn before (known(i) → {x, y} or null), else on a
+// sunflower spiral in the order rank(i) gives (even spacing; rank 0 in the middle); warm when
+// all were known
+export function startingPlaces(count, known = () => null, rank = (i) => i) {
+  const x = new Float32Array(count);
+  const y = new Float32Array(count);
+  let placed = 0;
+  for (let i = 0; i < count; i++) {
+    const spot = known(i);
+    if (spot) {
+      x[i] = spot.x;
+      y[i] = spot.y;
+      placed++;
+    } else {
+      const r = rank(i);
+      const radius = SPRING * 0.8 * Math.sqrt(r + 0.5);
+      x[i] = radius * Math.cos(r * GOLDEN_ANGLE);
+      y[i] = radius * Math.sin(r * GOLDEN_ANGLE);
     }
-    const warm = count > 0 && placed === count;
-    this.steps = warm ? WARM_STEPS : COLD_STEPS;
-    this.hot = warm ? SPRING * 0.3 : SPRING * 2;
+  }
+  return { x, y, warm: count > 0 && placed === count };
+}
+
+export class Layout {
+  // edges a flat array [source, target, …] of note indexes; places from startingPlaces
+  constructor(edges, places) {
+    this.count = places.x.length;
+    this.edges = Int32Array.from(edges);
+    this.x = Float32Array.from(places.x);
+    this.y = Float32Array.from(places.y);
+    this.dx = new Float32Array(this.count);
+    this.dy = new Float32Array(this.count);
+    this.steps = places.warm ? WARM_STEPS : COLD_STEPS;
+    this.hot = places.warm ? SPRING * 0.3 : SPRING * 2;
     this.step = 0;
   }
 
@@ -82,60 +92,89 @@ export class Layout {
     this.step++;
   }
 
-  // every pair closer than REACH pushes apart with k² / d, found through cells of REACH
+  // every note pushes every other with k² / d, far groups taken as one (Barnes–Hut, θ = THETA)
   repel() {
     const { count, x, y, dx, dy } = this;
-    const cells = new Map();
-    const cellX = new Int32Array(count);
-    const cellY = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      cellX[i] = Math.floor(x[i] / REACH);
-      cellY[i] = Math.floor(y[i] / REACH);
-      const key = cellX[i] * 65536 + cellY[i];
-      const bucket = cells.get(key);
-      if (bucket) bucket.push(i);
-      else cells.set(key, [i]);
-    }
-    const reach2 = REACH * REACH;
+    if (count < 2) return;
+    const { minX, minY, maxX, maxY } = this.bounds();
+    const ids = Array.from({ length: count }, (_, i) => i);
+    const tree = build(ids, x, y, minX, minY, Math.max(maxX - minX, maxY - minY) + 1, 0);
     const k2 = SPRING * SPRING;
+    const theta2 = THETA * THETA;
+    const stack = [];
     for (let i = 0; i < count; i++) {
-      for (let ox = -1; ox <= 1; ox++) {
-        for (let oy = -1; oy <= 1; oy++) {
-          const bucket = cells.get((cellX[i] + ox) * 65536 + cellY[i] + oy);
-          if (!bucket) continue;
-          for (const j of bucket) {
-            if (j <= i) continue;
-            let ex = x[i] - x[j];
-            let ey = y[i] - y[j];
-            let d2 = ex * ex + ey * ey;
-            if (d2 >= reach2) continue;
-            if (d2 < 0.01) {
-              ex = (i % 7) - 3 + 0.5; // two notes on one spot: part them in a fixed direction
-              ey = (j % 5) - 2 + 0.5;
-              d2 = ex * ex + ey * ey;
-            }
-            const push = k2 / d2; // (k² / d) / d
-            dx[i] += ex * push;
-            dy[i] += ey * push;
-            dx[j] -= ex * push;
-            dy[j] -= ey * push;
+      stack.push(tree);
+      while (stack.length) {
+        const cell = stack.pop();
+        let ex = x[i] - cell.mx;
+        let ey = y[i] - cell.my;
+        let d2 = ex * ex + ey * ey;
+        if (cell.ids === null && (cell.size * cell.size) / d2 < theta2) {
+          const push = (k2 * cell.mass) / d2;
+          dx[i] += ex * push;
+          dy[i] += ey * push;
+          continue;
+        }
+        if (cell.ids === null) {
+          for (const child of cell.children) stack.push(child);
+          continue;
+        }
+        for (const j of cell.ids) {
+          if (j === i) continue;
+          ex = x[i] - x[j];
+          ey = y[i] - y[j];
+          d2 = ex * ex + ey * ey;
+          if (d2 < 0.01) {
+            ex = (i % 7) - 3 + 0.5; // two notes on one spot: part them in a fixed direction
+            ey = (j % 5) - 2 + 0.5;
+            d2 = ex * ex + ey * ey;
           }
+          const push = k2 / d2;
+          dx[i] += ex * push;
+          dy[i] += ey * push;
         }
       }
     }
   }
 
   bounds() {
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (let i = 0; i < this.count; i++) {
-      minX = Math.min(minX, this.x[i]);
-      maxX = Math.max(maxX, this.x[i]);
-      minY = Math.min(minY, this.y[i]);
-      maxY = Math.max(maxY, this.y[i]);
-    }
-    return this.count ? { minX, minY, maxX, maxY } : { minX: -1, minY: -1, maxX: 1, maxY: 1 };
+    return bounds(this.x, this.y);
   }
+}
+
+// the box around every place
+export function bounds(x, y) {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < x.length; i++) {
+    minX = Math.min(minX, x[i]);
+    maxX = Math.max(maxX, x[i]);
+    minY = Math.min(minY, y[i]);
+    maxY = Math.max(maxY, y[i]);
+  }
+  return x.length ? { minX, minY, maxX, maxY } : { minX: -1, minY: -1, maxX: 1, maxY: 1 };
+}
+
+// a quadtree cell: its notes' count and centre of mass; a leaf keeps its notes' indexes
+function build(ids, x, y, x0, y0, size, depth) {
+  let mx = 0;
+  let my = 0;
+  for (const i of ids) {
+    mx += x[i];
+    my += y[i];
+  }
+  const cell = { mass: ids.length, mx: mx / ids.length, my: my / ids.length, size, ids: null, children: [] };
+  if (ids.length <= LEAF || depth > 24) {
+    cell.ids = ids;
+    return cell;
+  }
+  const half = size / 2;
+  const quarters = [[], [], [], []];
+  for (const i of ids) quarters[(x[i] >= x0 + half ? 1 : 0) + (y[i] >= y0 + half ? 2 : 0)].push(i);
+  quarters.forEach((part, q) => {
+    if (part.length) cell.children.push(build(part, x, y, x0 + (q & 1) * half, y0 + (q >> 1) * half, half, depth + 1));
+  });
+  return cell;
 }
