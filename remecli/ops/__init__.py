@@ -24,6 +24,7 @@ JOB_MODULES = (
     "vector_ops",
     "vector_bulk_jobs",
     "health_job",
+    "graph_job",
 )
 
 for _module in JOB_MODULES:

@@ -92,6 +92,7 @@ def test_the_ui_speaks_chinese_with_language_zh(page: Page, tmp_path: Path, fake
         nav = page.locator("#nav")
         expect(nav.locator("a[data-section='cards'] span").first).to_have_text("卡片")
         expect(nav.locator("a[data-page='health']")).to_have_text("索引状态")
+        expect(nav.locator("a[data-page='graph']")).to_have_text("关系图")
         expect(page.locator("#search")).to_have_attribute("placeholder", "搜索记忆…  ( / )")
         expect(page.locator(".links")).to_contain_text("反向链接")
         page.goto(f"{surface.url}/#/note/{CARD}")

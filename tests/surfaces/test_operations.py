@@ -42,6 +42,7 @@ ISSUE_OPERATIONS = {
         "dream_reject",
         "health",  # index coverage and a change stamp (Studio's Health page and live pages)
         "stamp",
+        "graph",  # the link graph as nodes and edges (Studio's Graph page)
     )
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)

@@ -93,6 +93,16 @@ async def search(request: Request) -> Response:
     return JSONResponse(await library.search(_runner(request), _arg(request, "q"), source))
 
 
+async def graph(request: Request) -> Response:
+    query = request.query_params
+    arguments: dict[str, Any] = {"scope": query.get("scope") or "digest"}
+    if query.get("focus", "").strip():
+        arguments["focus"] = query["focus"].strip()
+    if query.get("depth", "").isdigit():
+        arguments["depth"] = int(query["depth"])
+    return JSONResponse(await _runner(request).run("memory_graph", arguments))
+
+
 async def history(request: Request) -> Response:
     return JSONResponse(await changes.history(_runner(request), _arg(request, "path")))
 
@@ -180,6 +190,7 @@ def api_routes() -> list[Route]:
         Route("/stamp", stamp),
         Route("/tasks", start_task, methods=["POST"]),
         Route("/tasks/events", task_events),
+        Route("/graph", graph),
         Route("/history", history),
         Route("/diff", diff),
         Route("/preview", preview, methods=["POST"]),

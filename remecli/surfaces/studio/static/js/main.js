@@ -11,6 +11,7 @@ import { renderCreate } from "./manage.js";
 import { isTranscript, renderSession } from "./session.js";
 import { renderHealth } from "./health.js";
 import { renderInterests } from "./interests.js";
+import { renderGraph } from "./graph.js";
 import { startLive } from "./live.js";
 import { t, translateStatic } from "./i18n.js";
 import { bindTheme } from "./theme.js";
@@ -60,6 +61,7 @@ async function route() {
     else if (page === "new") renderCreate(main, params);
     else if (page === "health") await renderHealth(main, live);
     else if (page === "interests") await renderInterests(main, live);
+    else if (page === "graph") await renderGraph(main, params, live);
     else if (page === "history") await renderHistory(main, arg, live);
     else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
     else await renderNote(main, "MEMORY.md", params, live);

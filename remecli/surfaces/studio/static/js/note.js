@@ -4,6 +4,7 @@ import { get } from "./api.js";
 import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { deleteButton, renameButton } from "./manage.js";
+import { graphHref } from "./graph.js";
 
 function linkList(title, notes, empty) {
   const items = notes.map((n) =>
@@ -54,6 +55,7 @@ export async function renderNote(main, path, params, live) {
     { class: "actions" },
     note.editable ? h("a", { class: "button", href: `#/edit/${encodeURI(path)}` }, t("Edit")) : null,
     note.versioned ? h("a", { class: "button", href: `#/history/${encodeURI(path)}` }, t("History")) : null,
+    /^(MEMORY\.md|(memory|digest)\/.+\.md)$/.test(path) ? h("a", { class: "button secondary", href: graphHref({ focus: path }), id: "note-graph" }, t("Graph")) : null,
     renaming?.button,
     deleting?.button,
   );
