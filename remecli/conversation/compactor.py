@@ -22,6 +22,7 @@ from typing import Any
 
 from remecli.config.settings import LLMSettings
 from remecli.knowledge import prompts
+from remecli.knowledge.prompt_examples import without_examples
 from remecli.llm.blocks import block_text, clip
 from remecli.llm.chat_model import ChatMessage, ChatModel, assistant, system, user
 
@@ -167,7 +168,7 @@ class Compactor:
             system(self._system()),
             user(self._user(conversation, previous, focus, number, total)),
         ]
-        text = _clean(await self._ask(request))
+        text = without_examples(_clean(await self._ask(request)), self.language)
         missing = prompts.missing_sections(text)
         if not missing:
             return text
@@ -180,7 +181,7 @@ class Compactor:
             sections=", ".join(headings),
         )
         request += [assistant(text or "(empty)"), user(retry)]
-        second = _clean(await self._ask(request))
+        second = without_examples(_clean(await self._ask(request)), self.language)
         still_missing = prompts.missing_sections(second)
         if not still_missing:
             return second

@@ -4,21 +4,37 @@ Measured on Qwen2.5-Coder 1.5B (the local-model note): asked to create the conve
 it answered with the card itself — frontmatter and sections, often inside a ``` fence — and
 called no tool, so nothing was stored. When the conversation has no card yet and the answer
 holds one (a frontmatter block with a `name`), the summarizer writes it through the same `write`
-tool the model was offered: the scope's checks and the code-set fields apply unchanged.
+tool the model was offered: the scope's checks and the code-set fields apply unchanged. When
+the card exists, the answer is merged into it by code (`remecli.knowledge.card_merge`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from remecli.knowledge.card_merge import merged_card
+from remecli.knowledge.card_prompts import NOTHING_MARKER
 from remecli.knowledge.cards import slugify
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.frontmatter_repair import frontmatter_blocks
 
 
+def _without_tail(text: str) -> str:
+    """`text` without what the model put after the card: a lone `---` or fence, and the
+    nothing-to-store marker it copied from the prompt (measured: "---", "", "[nothing to
+    store]" after a card it wrote out)."""
+    lines = text.rstrip().split("\n")
+    while len(lines) > 1 and (
+        lines[-1].strip() in ("", "---", "```") or NOTHING_MARKER in lines[-1].lower()
+    ):
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
 def card_in_answer(answer: str) -> tuple[str, str] | None:
     """(name, card text) of a card written out in `answer`, or None when it holds none."""
-    for text in frontmatter_blocks(answer):
+    for block in frontmatter_blocks(answer):
+        text = _without_tail(block)
         note = read_frontmatter(text)
         name = str(note.meta.get("name") or "").strip() if not note.problem else ""
         if name and note.body.strip():
@@ -37,4 +53,18 @@ async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:
     if not slug:
         return False
     await tools.write(f"{folder}/{slug}.md", text)
+    return bool(tools.written)
+
+
+async def save_answered_update(tools: Any, card: str, answer: str) -> bool:
+    """Merge the card found in `answer` into the existing card `card` (relative path) and write
+    it through `tools`, dropping none of its lines; True when it was written."""
+    found = card_in_answer(answer)
+    if found is None:
+        return False
+    await tools.read(card)  # the write tool replaces only a file read in this run
+    old = tools.known_text(card)
+    if old is None:
+        return False
+    await tools.write(card, merged_card(old, found[1]))
     return bool(tools.written)

@@ -20,6 +20,7 @@ from remecli.knowledge.cards import (
     transcript_project,
 )
 from remecli.knowledge.cards_rules import card_change_problem
+from remecli.knowledge.prompt_examples import without_card_examples
 from remecli.knowledge.summary_tools import ChangeRefused, MemoryScope
 from remecli.notes.layout import WorkingDir
 
@@ -86,8 +87,10 @@ class CardScope(MemoryScope):
         return ""
 
     def prepare(self, target: Path, old: str | None, new: str, tool: str) -> str:
-        """Check the card rules and set the code-owned frontmatter fields."""
+        """Drop the prompt's example lines a small model copied, check the card rules and set
+        the code-owned frontmatter fields."""
         name = self.relative(target)
+        new = without_card_examples(new, old or "")
         if old is not None:
             problem = card_change_problem(name, old, new)
             if problem:

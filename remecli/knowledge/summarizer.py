@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
 from remecli.knowledge import prompts
-from remecli.knowledge.card_answer import save_answered_card
+from remecli.knowledge.card_answer import save_answered_card, save_answered_update
+from remecli.knowledge.card_prompts import NOTHING_MARKER, USER_PART_MARKER, card_prompts
+from remecli.knowledge.remember_requests import (
+    record_requests,
+    remember_requests,
+    wrote_memory_md,
+)
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
@@ -37,8 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOTHING_MARKER = "[nothing to store]"
-USER_PART_MARKER = "<!-- user -->"
 DEFAULT_MAX_ITERS = 10
 CHUNK_SHARE = 0.4  # share of the window one transcript chunk may take
 MIN_CHUNK_TOKENS = 1_000
@@ -202,11 +206,12 @@ class Summarizer:
         path = card or self.working_dir.daily_file(day)
         if not chunks:
             return SummaryResult("nothing", path, "no text to summarize")
+        asked = remember_requests(messages) if session_id else []  # "please remember: …"
         written: list[str] = []
         details: list[str] = []
         for transcript in chunks:
             if session_id:
-                result = await self._run_card_agent(transcript, day, session_id, lines, card)
+                result = await self._run_card_agent(transcript, day, session_id, lines, card, asked)
                 card = result.path or card
             else:
                 result = await self._run_agent(transcript, day)
@@ -218,6 +223,8 @@ class Summarizer:
                 return result
             details.append(result.detail)
         written += self._refresh_day_page(day, written) if session_id else []
+        if session_id and asked and not wrote_memory_md(messages):  # not kept by the chat model
+            written += record_requests(self.working_dir, self.writer, asked, card)
         status = "written" if written else "nothing"
         detail = "; ".join(d for d in details if d) if written else NOTHING_MARKER
         return SummaryResult(status, card or path, clip(detail, 300), written)
@@ -240,19 +247,23 @@ class Summarizer:
         session_id: str,
         lines: tuple[int, int] | None,
         card: Path | None,
+        asked: list[str] | None = None,
     ) -> SummaryResult:
-        """One agent run that creates or updates the conversation's card."""
+        """One agent run that creates or updates the conversation's card; `asked`, what the
+        user explicitly asked to remember (the model is told it is worth keeping)."""
         from remecli.knowledge.cards_scope import CardScope
         from remecli.knowledge.summary_tools import MemoryFileTools
 
         scope = CardScope(self.working_dir, day, session_id, lines, card)
         tools = MemoryFileTools(self.working_dir, day, scope, writer=self.writer)
-        system, user = self._card_prompts(transcript, scope)
-        rescue = None
-        if card is None:  # a small model may answer with the new card instead of writing it
+        system, user = card_prompts(transcript, scope, asked or [], self.settings.language)
 
-            async def rescue(answer: str) -> None:
+        # a small model may answer with the (new or updated) card instead of writing it
+        async def rescue(answer: str) -> None:
+            if card is None:
                 await save_answered_card(tools, scope.folder_name(), answer)
+            else:
+                await save_answered_update(tools, scope.relative(card), answer)
 
         result = await self._run(
             tools, system, user, card or self.working_dir.daily_file(day), rescue
@@ -334,32 +345,6 @@ class Summarizer:
             "now": f"{dt.datetime.now():%Y-%m-%d %H:%M}",
         }
         # the transcript goes in last, so braces inside it are never substituted
-        return render(system.strip(), **values), render(
-            user.strip(), **values, transcript=transcript
-        )
-
-    def _card_prompts(self, transcript: str, scope: Any) -> tuple[str, str]:
-        """(system prompt, user message) from the `summarize_card` prompt file."""
-        language = self.settings.language
-        current, timeline, details = prompts.card_sections(language)
-        day = f"{scope.date:%Y-%m-%d}"
-        if scope.card is not None:
-            card_path = scope.relative(scope.card)
-            state = prompts.prompt("card_state_existing", language, card_path=card_path, day=day)
-        else:
-            state = prompts.prompt("card_state_new", language, day=day)
-        template = load_prompt(prompts.FOLDER, "summarize_card", language)
-        system, _, user = template.partition(USER_PART_MARKER)
-        values = {
-            "day": day,
-            "folder": scope.folder_name(),
-            "card_state": state.strip(),
-            "current": current,
-            "timeline": timeline,
-            "details": details,
-            "nothing_marker": NOTHING_MARKER,
-            "now": f"{dt.datetime.now():%Y-%m-%d %H:%M}",
-        }
         return render(system.strip(), **values), render(
             user.strip(), **values, transcript=transcript
         )

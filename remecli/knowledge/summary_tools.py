@@ -135,6 +135,10 @@ class MemoryFileTools:
         """`path` as shown to the model: relative to the working dir."""
         return path.relative_to(self.working_dir.root).as_posix()
 
+    def known_text(self, path: str) -> str | None:
+        """The text this run last read of `path` (relative), None when unread or absent."""
+        return self._known.get((self.working_dir.root / path).resolve())
+
     def resolve(self, raw: str, *, for_change: bool = False) -> Path:
         """The memory file `raw` names, or ToolArgumentError saying what is allowed."""
         text = raw.strip()

@@ -7,7 +7,14 @@ from __future__ import annotations
 import logging
 
 from remecli.config.settings import LLMSettings
-from remecli.llm.chat_model import ChatModel, system, user
+from remecli.llm.chat_model import (
+    ChatModel,
+    JSONAnswerError,
+    JSONSchema,
+    JSONValue,
+    system,
+    user,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +61,27 @@ class ChatClient:
             )
         except EmptyAnswerError:  # no choices, or no text in them: nothing to store
             return ""
+        except Exception as exc:
+            error = classify(exc, self.settings)
+            raise MemoryModelError(error.message, error.kind, error.retryable) from None
+
+    async def complete_json(
+        self, system_text: str, user_text: str, schema: JSONSchema, what: str = "memory model call"
+    ) -> JSONValue | str:
+        """The answer's JSON, asked with `response_format` where the server takes it (a small
+        local model then answers bare JSON); the answer's text when it held no JSON of that
+        shape (e.g. the nothing-to-store marker); raises `MemoryModelError`."""
+        from remecli.llm.errors import classify
+        from remecli.llm.retry import call_with_backoff
+
+        model = self.model()
+        messages = [system(system_text), user(user_text)]
+        try:
+            return await call_with_backoff(
+                lambda: model.complete_json(messages, schema), self.settings.max_retries, what=what
+            )
+        except JSONAnswerError as unreadable:
+            return unreadable.answer
         except Exception as exc:
             error = classify(exc, self.settings)
             raise MemoryModelError(error.message, error.kind, error.retryable) from None

@@ -36,7 +36,7 @@ async def test_a_card_given_as_the_answer_is_saved(fake_llm, tmp_path, working_d
     result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s1", lines=(1, 2))
     card = "memory/2025-01-31/staging-database-deployment-schedule.md"
     assert result.status == "written", result
-    assert result.written == [card, "memory/2025-01-31.md"]
+    assert result.written == [card, "memory/2025-01-31.md", "MEMORY.md"]  # asked to remember
     text = (working_dir.root / card).read_text()
     meta = read_card(text).meta
     assert (
@@ -94,3 +94,77 @@ async def test_the_recorded_answer_of_a_real_small_model_is_saved(fake_llm, tmp_
     text = (working_dir.root / "memory/2025-01-31/postgresql-16-billing-move.md").read_text()
     assert read_card(text).meta["description"].endswith("Unrelated: I adopted a cat called Miso.")
     assert "- 14:04 I adopted a cat called Miso." in text
+
+
+# the real model's way to update a card: the whole card again, old lines left out, new ones added
+UPDATED = """```markdown
+---
+name: Staging database and deploys
+description: Staging is pg-stage-7 in Frankfurt; deploys on Fridays with make ship, now also a canary.
+tags: [staging, deploy, canary]
+---
+# Staging database and deploys
+
+## Current state
+- Deploys start with a canary on stage-canary-2.
+
+## Timeline
+- 09:40 The user added a canary step before deploys.
+
+## Details
+- Canary host: stage-canary-2.
+```"""
+
+
+async def test_an_updated_card_given_as_the_answer_is_merged_without_dropping_lines(
+    fake_llm, tmp_path, working_dir
+):
+    summarizer = Summarizer(make_settings(fake_llm, tmp_path), working_dir)
+    fake_llm.add_text(ANSWERED)
+    first = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s5", lines=(1, 2))
+    later = [user("before each deploy we now run a canary on stage-canary-2", "09:40")]
+    fake_llm.add_text(UPDATED)
+    second = await summarizer.summarize(later, date=DAY, session_id="s5", lines=(3, 3))
+    assert second.status == "written" and second.path == first.path, second
+    sent = str(fake_llm.chat_requests()[-1].body["messages"][-1]["content"])
+    assert "- Deploy command: `make ship`, on Fridays." in sent  # the card, shown: no read needed
+    card = read_card(second.path.read_text())
+    assert card.meta["name"] == "Staging database and deploys"
+    assert card.meta["source_conversation"] == "[[sessions/s5.jsonl#L1-L3]]"
+    assert card.body == (
+        "# Staging database deployment schedule\n\n"
+        "## Current state\n- Deploys start with a canary on stage-canary-2.\n\n"
+        "## Timeline\n"
+        "- 09:12 The user asked to remember the staging database and the deploy day.\n"
+        "- 09:40 The user added a canary step before deploys.\n\n"
+        "## Details\n- Deploy command: `make ship`, on Fridays.\n- Canary host: stage-canary-2.\n"
+    )
+
+
+async def test_the_prompts_example_lines_copied_into_a_card_are_dropped(
+    fake_llm, tmp_path, working_dir
+):
+    # the real model's card of "please remember: …" kept the example's `## Details` line
+    copied = ANSWERED.replace(
+        "- Deploy command: `make ship`, on Fridays.",
+        "- Deploy command: `make ship`, on Fridays.\n"
+        "- Facts worth keeping: exact paths, names, commands, versions, errors and their fixes.",
+    ).replace(
+        "## Current state\n",
+        "## Current state\n- What is true now: decisions in force, status, open questions. Rewrite freely.\n",
+    )
+    summarizer = Summarizer(make_settings(fake_llm, tmp_path), working_dir)
+    fake_llm.add_text(copied)
+    result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s6", lines=(1, 2))
+    assert result.status == "written" and result.path is not None, result
+    body = read_card(result.path.read_text()).body
+    assert body == read_card(ANSWERED.removesuffix("```")).body
+
+
+async def test_what_the_model_put_after_the_card_is_not_kept(fake_llm, tmp_path, working_dir):
+    # the real model's answer for the first part of the long conversation ended like this
+    summarizer = Summarizer(make_settings(fake_llm, tmp_path), working_dir)
+    fake_llm.add_text(ANSWERED.removesuffix("```") + "---\n\n[nothing to store]\n")
+    result = await summarizer.summarize(CONVERSATION, date=DAY, session_id="s7", lines=(1, 2))
+    assert result.status == "written" and result.path is not None, result
+    assert read_card(result.path.read_text()).body == read_card(ANSWERED.removesuffix("```")).body

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.knowledge.cards import MIN_DESCRIPTION_CHARS, read_card
+from remecli.knowledge.prompt_examples import card_examples
 from remecli.notes.layout import WorkingDir
 from tests.realmodel.conversations import DAY
 
@@ -45,9 +46,14 @@ def check_card(
     assert 1 <= first <= last <= len(ids), (first, last, len(ids))
     cited = {i for i in ids[first - 1 : last] if i}
     assert cited and cited <= {m.id for m in messages}, "the card cites lines of other messages"
+    copied = [
+        line for line in text.splitlines() if line.strip().lower().rstrip(".") in card_examples()
+    ]
+    assert not copied, f"{rel} holds the prompt's example lines {copied}:\n{text}"
     lowered = text.lower()
     missing = [word for word in must_keep if word.lower() not in lowered]
     assert not missing, f"{rel} lost {missing}:\n{text}"
+    print(f"--- {rel}\n{text}")
     page = wd.daily_file(DAY).read_text(encoding="utf-8")
     assert f"[[{rel}|" in page, f"the day page does not link {rel}:\n{page}"
     return meta

@@ -1,5 +1,5 @@
 """The scripted conversations the real-model tier saves into memory (the issue's two, and a
-longer one), as (role, HH:MM, text) turns, with the facts a faithful card must keep."""
+longer one of 15 turns), as (role, HH:MM, text) turns, with the facts a faithful card must keep."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class Conversation:
     name: str
     turns: tuple[tuple[str, str, str], ...]
     must_keep: tuple[str, ...]
+    in_memory_md: tuple[str, ...] = ()  # what an explicit "remember" must put in MEMORY.md
 
     def messages(self, turns: tuple[tuple[str, str, str], ...] | None = None) -> list[Any]:
         """The turns as agentscope messages dated on `DAY`."""
@@ -48,6 +49,7 @@ STAGING = Conversation(
         ),
     ),
     ("pg-stage-7", "make ship"),
+    ("pg-stage-7", "Frankfurt", "make ship"),
 )
 
 BILLING = Conversation(
@@ -111,7 +113,15 @@ FLAKY_TEST = Conversation(
             "11:41",
             "Merged as PR #412: write_only mode, shared style; export of 50,000 rows in 6 s.",
         ),
+        (
+            "user",
+            "14:02",
+            "One more decision: from now on atlas release notes go to docs/CHANGELOG.md, not the "
+            "wiki.",
+        ),
+        ("assistant", "14:03", "Done: I moved the last three wiki entries to docs/CHANGELOG.md."),
+        ("user", "14:05", "I'm off Monday to Wednesday next week; Lena reviews atlas PRs then."),
     ),
-    ("freezegun", "write_only"),
+    ("freezegun", "write_only", "CHANGELOG"),
 )
 FLAKY_TEST_SPLIT = 8  # the first part is saved, then the whole conversation updates the card

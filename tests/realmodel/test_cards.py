@@ -54,6 +54,16 @@ async def test_a_short_conversation_becomes_a_faithful_card(
     result = await save(summarizer, wd, f"s-{conversation.name}", messages)
     assert result.status == "written", result
     check_card(wd, result.path, f"s-{conversation.name}", messages, conversation.must_keep)
+    memory_md = wd.memory_md.read_text(encoding="utf-8")
+    print(f"--- MEMORY.md\n{memory_md}")
+    entries = [line for line in memory_md.splitlines() if line.startswith("- ")]
+    if conversation.in_memory_md:  # an explicit "please remember": one bullet, linking the card
+        assert result.path is not None
+        card = result.path.relative_to(wd.root).as_posix()
+        assert len(entries) == 1 and f"[[{card}]]" in entries[0], memory_md
+        assert all(word in entries[0] for word in conversation.in_memory_md), memory_md
+    else:
+        assert not entries, f"MEMORY.md got an entry nobody asked for:\n{memory_md}"
 
 
 async def test_a_longer_conversation_updates_its_card_without_dropping_a_line(

@@ -62,7 +62,8 @@ def write_cards(wd: WorkingDir) -> list[str]:
 
 
 async def test_dream_writes_valid_sourced_nodes_and_memory_md_learns(tmp_path: Path) -> None:
-    settings = real_settings(tmp_path)
+    # two units: each costs one request of ~2,000 tokens (minutes on a CPU model)
+    settings = real_settings(tmp_path, **{"memory.dream.max_units": 2})
     wd = WorkingDir(tmp_path / ".reme").ensure()
     cards = write_cards(wd)
     writer = MemoryWriter.from_settings(wd.root, settings.memory)
@@ -75,6 +76,7 @@ async def test_dream_writes_valid_sourced_nodes_and_memory_md_learns(tmp_path: P
     for outcome in done:
         assert outcome.action in ACTIONS and outcome.path, outcome
         text = (wd.root / outcome.path).read_text(encoding="utf-8")
+        print(f"--- {outcome.action} {outcome.path}\n{text}")
         assert node_problem(outcome.path, text) is None, text
         sources = sources_links(text)
         assert set(outcome.unit.paths) <= set(cards), (outcome.unit.paths, cards)

@@ -36,3 +36,21 @@ async def test_a_conversation_becomes_personal_and_tool_memory(fake_ai, tmp_path
     assert "[2026-03-02 09:00:00] user: I'm Carol. Run the test suite." in personal
     assert 'tool "bash"' in tool and "→ tool call bash(" in tool and "timed out after 120 s" in tool
     await reme.close()
+
+
+async def test_extraction_asks_for_structured_output(fake_ai, tmp_path) -> None:
+    # a 1.5B local model asked in words answered "<nothing to store>" for a decision and a fact;
+    # a server with structured output holds it to the extraction's JSON array
+    reme = await make_reme(fake_ai, tmp_path, {"backend": "local"}).start()
+    said = [
+        UserMsg(
+            name="user", content="I adopted a cat called Miso.", created_at="2026-03-06T14:03:00"
+        )
+    ]
+    fake_ai.add_text('[{"content": "dana adopted a cat called Miso", "when_to_use": "pets"}]')
+    changed = await remember_conversation(reme, said, user_name="dana")
+    added = [n.content for n in changed if n.action == "add" and n.memory_type == "personal"]
+    assert added == ["dana adopted a cat called Miso"]
+    asked = fake_ai.chat_requests()[0].body["response_format"]
+    assert asked["type"] == "json_schema" and asked["json_schema"]["schema"]["type"] == "array"
+    await reme.close()
