@@ -282,28 +282,22 @@ class ChunkStore:
 
     def of_source(self, ids: list[int], source: str) -> set[int]:
         """Which of `ids` are chunks of `source`."""
-        found: set[int] = set()
-        with self._lock:
-            for k in range(0, len(ids), 500):
-                batch = ids[k : k + 500]
-                marks = ",".join("?" * len(batch))
-                rows = self._db.execute(
-                    f"SELECT id FROM chunks WHERE source = ? AND id IN ({marks})",
-                    [source, *batch],
-                )
-                found.update(r[0] for r in rows)
-        return found
+        return self._ids_where(ids, "source = ?", source)
 
     def of_project(self, ids: list[int], project: str) -> set[int]:
         """Which of `ids` are chunks recorded in `project` (compared without case)."""
+        return self._ids_where(ids, f"{_PROJECT} = lower(?)", project)
+
+    def _ids_where(self, ids: list[int], condition: str, value: str) -> set[int]:
+        """Which of `ids` are chunks meeting `condition` (SQL with one `?`, given `value`)."""
         found: set[int] = set()
         with self._lock:
             for k in range(0, len(ids), 500):
                 batch = ids[k : k + 500]
                 marks = ",".join("?" * len(batch))
                 rows = self._db.execute(
-                    f"SELECT id FROM chunks WHERE {_PROJECT} = lower(?) AND id IN ({marks})",
-                    [project, *batch],
+                    f"SELECT id FROM chunks WHERE {condition} AND id IN ({marks})",
+                    [value, *batch],
                 )
                 found.update(r[0] for r in rows)
         return found
