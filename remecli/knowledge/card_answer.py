@@ -16,19 +16,14 @@ from remecli.knowledge.card_merge import merged_card
 from remecli.knowledge.card_prompts import NOTHING_MARKER
 from remecli.knowledge.cards import slugify
 from remecli.notes.frontmatter import read_frontmatter
-from remecli.notes.frontmatter_repair import frontmatter_blocks
+from remecli.notes.frontmatter_repair import frontmatter_blocks, without_trailing_fences
 
 
 def _without_tail(text: str) -> str:
     """`text` without what the model put after the card: a lone `---` or fence, and the
     nothing-to-store marker it copied from the prompt (measured: "---", "", "[nothing to
     store]" after a card it wrote out)."""
-    lines = text.rstrip().split("\n")
-    while len(lines) > 1 and (
-        lines[-1].strip() in ("", "---", "```") or NOTHING_MARKER in lines[-1].lower()
-    ):
-        lines.pop()
-    return "\n".join(lines) + "\n"
+    return without_trailing_fences(text, also=lambda line: NOTHING_MARKER in line.lower())
 
 
 def card_in_answer(answer: str) -> tuple[str, str] | None:

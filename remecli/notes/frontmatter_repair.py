@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 _FENCED = re.compile(r"```[\w-]*[ \t]*\n(?P<body>---\n.*?)\n?```", re.DOTALL)
 _BARE = re.compile(r"(?:^|\n)(?P<body>---\n.*)", re.DOTALL)
@@ -23,6 +24,15 @@ def frontmatter_blocks(answer: str) -> list[str]:
             body = _TRAILING_FENCE.sub("", match.group("body")).strip() + "\n"
             found.append(repair_frontmatter(body))
     return found
+
+
+def without_trailing_fences(text: str, also: Callable[[str], bool] = lambda _line: False) -> str:
+    """`text` without what a model put after the note it wrote out: lone `---` or ``` lines,
+    blank lines, and lines `also` accepts (e.g. a marker it copied from the prompt)."""
+    lines = text.rstrip().split("\n")
+    while len(lines) > 1 and (lines[-1].strip() in ("", FENCE, "```") or also(lines[-1])):
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def repair_frontmatter(text: str) -> str:

@@ -10,16 +10,16 @@ from typing import Literal
 
 from pydantic import Field
 
+from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.links import LinkGraph
 from remecli.ops.context import JobContext
 from remecli.ops.errors import NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 MAX_NODES = 10_000
-HEAD_CHARS = 4_000  # the frontmatter of a digest node sits at its top
+HEAD_CHARS = 65_536  # the frontmatter of a digest node sits at its top (sources included)
 _DAY = re.compile(r"memory/\d{4}-\d{2}-\d{2}\.md")
 _CARD = re.compile(r"memory/\d{4}-\d{2}-\d{2}/[^/]+\.md")
-_STATUS = re.compile(r"^status:\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
 class GraphParams(JobParams):
@@ -80,11 +80,8 @@ def node_status(ctx: JobContext, path: str) -> str:
             head = handle.read(HEAD_CHARS)
     except OSError:
         return ""
-    if not head.startswith("---"):
-        return ""
-    end = head.find("\n---", 3)
-    found = _STATUS.search(head[: end if end != -1 else len(head)])
-    return found.group(1) if found else ""
+    status = read_frontmatter(head).meta.get("status")  # the one parser
+    return str(status) if isinstance(status, str) else ""
 
 
 def _adjacency(graph: LinkGraph, notes: list[str]) -> dict[str, set[str]]:
