@@ -22,6 +22,7 @@ from remecli.notes.files import read_memory_text
 from remecli.notes.frontmatter import Note, read_frontmatter, write_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.links.parse import link_in_value
+from remecli.notes.redact import redact_secrets
 
 MIN_DESCRIPTION_CHARS = 12
 CARD_FIELD_ORDER = (
@@ -105,8 +106,10 @@ def find_session_card(working_dir: WorkingDir, day: dt.date, session_id: str) ->
 
 
 def slugify(text: str) -> str:
-    """A file-name slug: lower case, words joined by `-`, letters of any script kept."""
-    norm = unicodedata.normalize("NFKC", text).strip().lower()
+    """A file-name slug: lower case, words joined by `-`, letters of any script kept.
+
+    Secrets are redacted first: a file name is stored (and listed) everywhere."""
+    norm = unicodedata.normalize("NFKC", redact_secrets(text).text).strip().lower()
     slug = _SLUG_DROP.sub("-", norm.replace("_", "-")).strip("-")
     return slug[:80].rstrip("-")
 

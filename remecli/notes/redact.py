@@ -46,7 +46,7 @@ _TOKEN_PATTERNS: list[tuple[str, str]] = [
         r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     ),
     # credentials inside a URL: scheme://user:SECRET@host, also with no user (redis://:pw@h)
-    ("url_password", r"(?<=://)[^\s:/@\[\]]*:(?P<secret>[^\s@/\[\]]{3,})(?=@[\w.-])"),
+    ("url_password", r"(?<=://)[^\s:/@\[\]]*:(?P<secret>[^\s@/\[\]]+)(?=@[\w.-])"),
     ("bearer_token", r"(?i)(?<=\bbearer )(?P<secret>[A-Za-z0-9._~+/=-]{20,})"),
 ]
 

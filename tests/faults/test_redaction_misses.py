@@ -72,3 +72,29 @@ async def test_summarizer_model_never_sees_a_secret_typed_in_chat(
     assert "cache.internal" in sent  # the transcript did go to the model
     for secret in (*SECRETS, f"sk-proj-{'A1b2C3d4' * 4}"):
         assert secret not in sent, secret
+
+
+@pytest.mark.timeout(300)  # a real process on a shared machine
+def test_a_card_named_with_a_secret_gets_a_file_name_without_it(tmp_path: Path) -> None:
+    """Issue 25.16: a card's name becomes its file name under memory/ and .history/."""
+    token = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d"
+    proc = run_remecli(
+        "job",
+        "memory_write_card",
+        "--name",
+        f"deploy key {token}",
+        "--description",
+        "where the deploy key lives",
+        "--content",
+        "Kept in the vault.",
+        f"working_dir={tmp_path / '.reme'}",
+        "search.embedding.backend=none",
+        cwd=tmp_path,
+        timeout=280,
+    )
+    assert proc.returncode == 0, proc.stderr
+    names = [str(p.relative_to(tmp_path)) for p in (tmp_path / ".reme").rglob("*")]
+    assert any("deploy-key-redacted-github-token.md" in name for name in names), names
+    for secret in (token, token.lower(), token.lower().replace("_", "-")):
+        assert not any(secret in name for name in names), secret
+        assert secret not in proc.stdout, secret

@@ -43,6 +43,7 @@ CASES = [
     ("密码：Zx9!abcd", "Zx9!abcd", "password"),
     ('{"api_key": "abcd1234efgh5678ijkl"}', "abcd1234efgh5678ijkl", "secret"),
     ("psql postgres://app:Sup3rS3cret@db.internal:5432/app", "Sup3rS3cret", "url_password"),
+    ("cache at redis://:pw@cache.internal:6379/0", "pw", "url_password"),
     (
         "curl -H 'Authorization: Bearer abcdefghijklmnop0123456789' https://api.example.com",
         "abcdefghijklmnop0123456789",
