@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sqlite3
 from pathlib import Path
 
 _FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 _SQLITE_FULL = 13
+_FULL_TEXT = re.compile(r"No space left on device|Disk quota exceeded|\bStorageFull\b")
 
 
 def is_disk_full(exc: BaseException) -> bool:
@@ -21,6 +23,8 @@ def is_disk_full(exc: BaseException) -> bool:
         seen.add(id(current))
         if isinstance(current, OSError) and current.errno in _FULL_ERRNOS:
             return True
+        if isinstance(current, ValueError) and _FULL_TEXT.search(str(current)):
+            return True  # tantivy's wrapped OS error: "… StorageFull … No space left on device"
         if isinstance(current, sqlite3.Error) and (
             getattr(current, "sqlite_errorcode", None) == _SQLITE_FULL
             or "disk is full" in str(current)

@@ -29,6 +29,7 @@ from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
 from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
+from remecli.search.space_wait import SpaceWait
 from remecli.search.store import ChunkStore
 from remecli.search.sync import Progress, Syncer
 from remecli.search.types import (
@@ -64,6 +65,7 @@ class MemoryIndex(OwnedParts):
         self.embedder = embedder
         self.folder = folder or Locations(working_dir).index_dir  # another: a read-only memory
         self.shared = SharedIndex(self.folder)
+        self.space = SpaceWait(self.folder)  # a full disk is waited out, never taken for damage
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
         self._write_lock = threading.RLock()  # one sync/reindex at a time
@@ -168,11 +170,16 @@ class MemoryIndex(OwnedParts):
                 else:
                     report = self._sync_files(progress, only)
             except DAMAGE as exc:
+                if self.space.full(exc):  # the index stays as it was; the next sync reads all
+                    self._needs_full_sync = True
+                    return SyncReport()
                 self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
                 report = self._sync_files(progress, None)
             self._needs_full_sync = False
+            self.space.back()
             if embed:
-                self._embed(report, progress)
+                with self.space.waited_out():
+                    self._embed(report, progress)
             return report
 
     def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
@@ -286,6 +293,8 @@ class MemoryIndex(OwnedParts):
                         self.parts, request, filters, variant, embed, self._query_failed
                     )
             except DAMAGE as exc:
+                if self.space.full(exc):  # not damage: what is indexed stays
+                    return []
                 if attempt == 2:
                     log.exception("search failed after rebuilding the index")
                     return []
@@ -373,15 +382,6 @@ class MemoryIndex(OwnedParts):
             except (TimeoutError, asyncio.CancelledError):
                 self._watch_task.cancel()
             self._watch_task = None
-
-    def stats(self) -> dict[str, int]:
-        """Counts: files, chunks, vectors."""
-        parts = self.parts
-        return {
-            "files": len(parts.store.files()),
-            "chunks": parts.store.chunk_count(),
-            "vectors": len(parts.vectors) if parts.vectors is not None else 0,
-        }
 
     def request_stop(self) -> None:
         """Ask a sync in progress to stop embedding after its current batch (it resumes at the

@@ -13,6 +13,7 @@ from remecli.search.chunker import MarkdownChunker
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import IndexParts, fresh_parts
 from remecli.search.sharing import Marker, SharedIndex
+from remecli.search.space_wait import SpaceWait
 from remecli.search.sync import Syncer
 
 log = logging.getLogger("remecli.search.index")
@@ -24,6 +25,7 @@ class OwnedParts:
     folder: Path
     chunker: MarkdownChunker
     shared: SharedIndex
+    space: SpaceWait
     syncer: Syncer
     parts: IndexParts
     recovered: str
@@ -52,6 +54,15 @@ class OwnedParts:
             else:
                 self.parts.refresh()
             self._seen = marker
+
+    def stats(self) -> dict[str, int]:
+        """Counts: files, chunks, vectors."""
+        parts = self.parts
+        return {
+            "files": len(parts.store.files()),
+            "chunks": parts.store.chunk_count(),
+            "vectors": len(parts.vectors) if parts.vectors is not None else 0,
+        }
 
     def note_written(self, rel: str) -> None:
         """A file this process wrote (any thread): the next sync that holds the writer lock, in
@@ -97,6 +108,8 @@ class OwnedParts:
                     self.parts.check()
                 return False
             except DAMAGE as exc:
+                if self.space.full(exc):  # not damage: never deleted over a full disk
+                    return False
                 self._rebuild(f"search index at {self.folder} is damaged ({exc}); rebuilding it")
                 return True
 

@@ -132,6 +132,7 @@ class Syncer:
         chunker.should_stop = self.stopping.is_set  # a huge file stops between its pieces
         self.index_folder = index_folder
         self.last_error = ""
+        self.unsettled: set[str] = set()  # in the store, perhaps not in the keyword index yet
 
     # -- which files -----------------------------------------------------------------------------
 
@@ -199,13 +200,16 @@ class Syncer:
         if only is None:
             notes, transcripts = self.note_files(), self.transcript_files()
         else:  # the watcher names the changed files: no need to list the others
+            only = only | self.unsettled
             notes, transcripts = self._existing(only)
         files = {**notes, **transcripts}
+        batch = PendingWrites()
+        self._forget_unsettled(parts, batch)  # a sync that failed part-way: read them whole
         known = parts.store.files()
         report.files_seen = len(files)
-        batch = PendingWrites()
         gone = set(known) - set(files)
         for rel in sorted(gone if only is None else gone & only):
+            self.unsettled.add(rel)
             ids = parts.store.remove_file(rel)
             batch.remove_paths.append(rel)
             if parts.vectors is not None:
@@ -218,6 +222,7 @@ class Syncer:
                 break
             changed = changed_file(rel, path, known.get(rel))
             if changed is not None:
+                self.unsettled.add(rel)
                 index_file = self._sync_transcript if rel in transcripts else self._sync_note
                 try:
                     index_file(parts, changed, report, batch)
@@ -240,6 +245,16 @@ class Syncer:
         if batch.remove_paths:  # a deleted file (a cleared conversation) leaves no copy behind
             parts.store.forget_deleted()
         batch.clear()
+        self.unsettled.clear()
+
+    def _forget_unsettled(self, parts: IndexParts, batch: PendingWrites) -> None:
+        """Files a failed sync (a full disk) may have left in the store but not in the keyword
+        index: forget them in both, so this sync reads them again whole."""
+        for rel in sorted(self.unsettled):
+            ids = parts.store.remove_file(rel)
+            batch.remove_paths.append(rel)
+            if parts.vectors is not None:
+                parts.vectors.remove(ids)
 
     def _apply(
         self,

@@ -6,6 +6,7 @@ work that waited is written exactly once when space returns."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.memory_model import MemoryAwareModel
+from tests.fakes.turns import TextTurn, ToolCall, ToolCallsTurn
 from tests.faults.mounts import SmallDisk, need_namespaces, small_disk, wait_for
 
 ANSWER = "the answer is forty-two"
@@ -163,3 +165,77 @@ def test_plain_mode_keeps_answering_and_writes_waiting_work_once_space_returns(
         ]
         assert len(lines) == 1, (animal, transcripts)
     assert pending == []
+
+
+PLACEHOLDER = "- placeholder: a note to fill in later " + "." * 60 + "\n"
+MISSED = "- the kingfisher ledger holds opal-7731"  # written while the disk is full
+MARKERS = {"placeholder": "fill in later", "kingfisher": "opal-7731"}  # what a hit must hold
+
+
+class _Searcher(MemoryAwareModel):
+    """ "search WORD" → the `memory_search` tool, then "FOUND WORD" when a hit holds the missed
+    word's marker ("MISSING WORD" when not); the rest as `MemoryAwareModel`."""
+
+    def __call__(self, body: dict):
+        last = body["messages"][-1]
+        text = last.get("content") if isinstance(last.get("content"), str) else ""
+        if last["role"] == "user" and text.startswith("search "):
+            word = text.split()[1]
+            return ToolCallsTurn([ToolCall("memory_search", json.dumps({"query": word}))])
+        if last["role"] == "tool":
+            word = json.loads(body["messages"][-2]["tool_calls"][0]["function"]["arguments"])
+            found = MARKERS[word["query"]] in json.dumps(last.get("content"))
+            return TextTurn(f"{'FOUND' if found else 'MISSING'} {word['query']}")
+        return super().__call__(body)
+
+
+def test_a_full_disk_while_running_is_not_index_damage(tmp_path: Path) -> None:
+    """The disk fills while the app runs; a note changed meanwhile cannot be indexed. The index
+    is neither deleted nor rebuilt over the full disk, and the next sync after space returns
+    indexes the note that was missed."""
+    need_namespaces()
+    server = FakeOpenAIServer().start()
+    server.set_fallback(_Searcher(ANSWER))
+    try:
+        with small_disk(tmp_path / "disk") as disk:
+            working_dir = disk.mount_point / ".reme"
+            plain = _Plain(disk, _remecli(server.base_url, working_dir, "ui=plain"), tmp_path)
+            plain.say("tell me about herons", answers=1)
+            seen = disk.path(working_dir)
+            note = seen / "memory" / "birds.md"
+            note.write_text(f"# Birds\n\n{PLACEHOLDER}", encoding="utf-8")
+            assert wait_for(lambda: _finds(plain, "placeholder"), 60), plain.output
+            store = seen / "index" / "chunks.sqlite"
+            assert wait_for(store.exists, 30)
+            before = store.stat().st_ino
+            disk.fill()
+            with note.open("r+", encoding="utf-8") as same_blocks:  # needs no new space
+                same_blocks.seek(len("# Birds\n\n"))
+                same_blocks.write(MISSED.ljust(len(PLACEHOLDER) - 1) + "\n")
+            plain.say("tell me about kingfishers", answers=2)
+            _finds(plain, "kingfisher")  # an answer, found or not: the app goes on
+            disk.free()
+            plain.say("tell me about ospreys", answers=3)  # the next sync: space is back
+            assert wait_for(lambda: _finds(plain, "kingfisher"), 60), plain.output
+            after = store.stat().st_ino
+            log = (seen / "logs" / "remecli.log").read_text(encoding="utf-8", errors="replace")
+            code = plain.finish()
+    finally:
+        server.stop()
+    assert code == 0, plain.output
+    assert "Traceback" not in plain.output, plain.output
+    assert after == before  # the same index, not deleted and made again
+    assert "rebuilding" not in log and "rebuilding" not in plain.output, log
+
+
+def _answers(plain: _Plain, word: str) -> tuple[int, int]:
+    """How many searches for `word` the app answered: (found, missing)."""
+    return plain.output.count(f"FOUND {word}"), plain.output.count(f"MISSING {word}")
+
+
+def _finds(plain: _Plain, word: str) -> bool:
+    """Ask the app to search `word`; True when this answer found its marker."""
+    found, missing = _answers(plain, word)
+    plain.say(f"search {word}")
+    assert wait_for(lambda: sum(_answers(plain, word)) > found + missing, 90), plain.output
+    return _answers(plain, word)[0] > found

@@ -1,0 +1,91 @@
+"""The search index on a disk that fills under it (issue 25.12): the keyword index's own small
+tmpfs, filled in a private mount namespace while the chunk store still has room — the worst
+case, a sync that wrote the store but not the keyword index. Nothing is deleted or rebuilt, and
+the next sync after space returns makes the note searchable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.faults.mounts import _unshare, need_namespaces
+
+NOTE = "# Birds\n\n- herons wade at dawn\n"
+MISSED = "- the kingfisher ledger holds opal-7731\n"
+
+_SESSION = r"""
+import json, os, subprocess, sys
+from pathlib import Path
+from remecli.config.search import SearchSettings
+from remecli.search import MemoryIndex
+
+root = Path(sys.argv[1])
+keyword = root / "index" / "keyword"
+keyword.mkdir(parents=True)
+options = "size=2m,nr_inodes=400"
+subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(keyword)], check=True)
+note = root / "memory" / "birds.md"
+note.parent.mkdir(parents=True)
+note.write_text(sys.argv[2], encoding="utf-8")
+index = MemoryIndex.open(root, SearchSettings.model_validate({"embedding": {"backend": "none"}}))
+index.sync_blocking()
+inode = (root / "index" / "chunks.sqlite").stat().st_ino
+
+
+def found() -> bool:
+    return any("opal-7731" in r.snippet for r in index.search_blocking("kingfisher"))
+
+
+fillers = []
+try:  # every byte and inode of the keyword index's disk
+    with open(keyword / "filler", "wb") as out:
+        while True:
+            out.write(b"\0" * 4096)
+            out.flush()
+except OSError:
+    pass
+try:
+    while True:
+        fillers.append(keyword / f"filler-{len(fillers)}")
+        fillers[-1].touch()
+except OSError:
+    fillers.pop()
+note.write_text(sys.argv[2] + sys.argv[3], encoding="utf-8")
+index.sync_blocking(paths=["memory/birds.md"])
+during = {"found": found(), "recovered": index.recovered, "waiting": index.space.waiting}
+(keyword / "filler").unlink()
+for path in fillers:
+    path.unlink()
+index.sync_blocking(paths=[])  # the next sync, whatever it names
+after = {
+    "found": found(),
+    "recovered": index.recovered,
+    "waiting": index.space.waiting,
+    "same_store": (root / "index" / "chunks.sqlite").stat().st_ino == inode,
+    "chunks": index.store.chunk_count(),
+    "keyword": index.keyword.doc_count(),
+}
+index.close()
+print(json.dumps({"during": during, "after": after}))
+"""
+
+
+def test_a_sync_that_meets_a_full_disk_leaves_the_index_and_the_next_one_catches_up(
+    tmp_path: Path,
+) -> None:
+    need_namespaces()
+    proc = subprocess.run(
+        [*_unshare(), sys.executable, "-c", _SESSION, str(tmp_path / ".reme"), NOTE, MISSED],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    during, after = result["during"], result["after"]
+    assert during == {"found": False, "recovered": "", "waiting": True}, result
+    assert after["found"] and after["recovered"] == "" and not after["waiting"], result
+    assert after["same_store"], result  # the index kept, not deleted and made again
+    assert after["chunks"] == after["keyword"], result  # both sides hold the same chunks
