@@ -21,6 +21,7 @@ class WaitingWrites:
 
     def __init__(self) -> None:
         self.records: dict[Path, list[dict[str, Any]]] = {}
+        self.transcripts: dict[Path, Transcript] = {}  # each with its project
         self.told = False
 
     @property
@@ -33,14 +34,16 @@ class WaitingWrites:
         the next call. Returns the notice to show (None: nothing new to say)."""
         if records:
             self.records.setdefault(transcript.path, []).extend(records)
+            self.transcripts.setdefault(transcript.path, transcript)
         for path in list(self.records):
             try:
-                Transcript(path).append(self.records[path])
+                self.transcripts.get(path, Transcript(path)).append(self.records[path])
             except OSError as exc:
                 if not is_disk_full(exc):
                     raise
                 return self.full(path)
             del self.records[path]
+            self.transcripts.pop(path, None)
         return self.space_back()
 
     def closing_lines(self) -> list[str]:

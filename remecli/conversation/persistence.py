@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.conversation import transcript_page
 from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
 from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm.blocks import block_key
@@ -64,13 +65,14 @@ def write_state(
 
 
 def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
-    """Remove a conversation (`/clear`): its transcript and state file, the tool outputs it
-    kept in `tool_result/` and its checkpoints; names of the removed files and folders. (The
-    search index forgets the transcript when its watcher sees it go.)"""
+    """Remove a conversation (`/clear`): its transcript, its readable page, its state file, the
+    tool outputs it kept in `tool_result/` and its checkpoints; names of the removed files and
+    folders. (The search index forgets the transcript when its watcher sees it go.)"""
     removed = []
     transcript = working_dir.transcript_file(session_id)
     kept_outputs = _kept_outputs(working_dir, transcript)
-    for path in (transcript, working_dir.state_file(session_id), *kept_outputs):
+    page = transcript_page.page_path(transcript)
+    for path in (transcript, page, working_dir.state_file(session_id), *kept_outputs):
         try:
             path.unlink()
             removed.append(path.name)

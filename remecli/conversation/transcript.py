@@ -15,6 +15,8 @@ append, so it never glues onto a new record, and readers skip it (also one cut i
 multi-byte character), naming the file in the log. Every string of a record is redacted
 (`notes.redact.redact_data`) before it is written: a secret typed, read or printed in the
 conversation never reaches the file (the live conversation keeps it until it is saved).
+Each append also brings the transcript's readable Markdown page `sessions/<id>.md` up to date
+(`remecli.conversation.transcript_page`), made from the same redacted records.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.conversation import transcript_page
 from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
@@ -91,7 +94,8 @@ class Transcript:
 
         One `write` per batch, fsynced. A torn last line (left by a crash or a full disk) is
         terminated first so the new records start on their own line; a write that fails
-        midway is cut back off, so no half record stays behind.
+        midway is cut back off, so no half record stays behind. The readable page
+        `sessions/<id>.md` follows (`transcript_page`).
         """
         if not records:
             return
@@ -118,6 +122,7 @@ class Transcript:
                 raise
         finally:
             os.close(fd)
+        transcript_page.after_append(self.path, size, payload)
 
     def read(self) -> TranscriptData:
         """Rebuild messages (blocks merged in order), checkpoints and removals."""

@@ -2,9 +2,11 @@
 
 A card holds one conversation's memory for one day. Its YAML frontmatter (`notes.frontmatter`)
 carries `name`, `description`, `session_id`, `source_conversation`
-(`"[[sessions/<id>.jsonl#L<a>-L<b>]]"`), `date`, `project` (the project the conversation was
-held in, when it had one) and `tags`; the code, not the model, sets `session_id`,
-`source_conversation`, `date` and `project`.
+(`"[[sessions/<id>.jsonl#L<a>-L<b>]]"`: the lines, for remecli), `date`, `project` (the project
+the conversation was held in, when it had one), `transcript` (`"[[sessions/<id>.md#^L<a>]]"`:
+the same first line in the transcript's readable page, a link Obsidian opens) and `tags`; the
+code, not the model, sets `session_id`, `source_conversation`, `date`, `project` and
+`transcript`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ CARD_FIELD_ORDER = (
     "source_conversation",
     "date",
     "project",
+    "transcript",
     "tags",
 )
 _LINE_RANGE = re.compile(r"L(\d+)-L(\d+)")
@@ -126,6 +129,13 @@ def source_link(session_id: str, lines: tuple[int, int] | None) -> str:
     return f"[[sessions/{session_id}.jsonl{anchor}]]"
 
 
+def transcript_page_link(session_id: str, lines: tuple[int, int] | None) -> str:
+    """`[[sessions/<id>.md#^L<a>]]`: the first cited line as a block of the transcript's page
+    (`remecli.conversation.transcript_page`), which Obsidian opens; the page without a range."""
+    anchor = f"#^L{lines[0]}" if lines else ""
+    return f"[[sessions/{session_id}.md{anchor}]]"
+
+
 def source_range(link: object) -> tuple[int, int] | None:
     """The line range of a `source_conversation` link, None when it has none."""
     found = link_in_value(link)
@@ -156,7 +166,8 @@ def apply_card_fields(
     """`text` with its frontmatter checked and the code-owned fields set; raises CardError.
 
     `name` and a real `description` are required; `tags` becomes a list of strings; the
-    transcript range grows to cover what `previous` (the card before this change) covered;
+    transcript range grows to cover what `previous` (the card before this change) covered
+    (`transcript` links its first line in the readable page);
     `project` (the conversation's, "" when none) is set, else the one `previous` had is kept.
     """
     note = read_card(text)
@@ -181,11 +192,13 @@ def apply_card_fields(
         old_range = source_range(old_meta.get("source_conversation"))
     meta["name"], meta["description"] = name, description
     meta["session_id"] = session_id
-    meta["source_conversation"] = source_link(session_id, merged_range(old_range, lines))
+    cited = merged_range(old_range, lines)
+    meta["source_conversation"] = source_link(session_id, cited)
     meta["date"] = f"{day:%Y-%m-%d}"
     meta.pop("project", None)  # the code's field: the model's own value is not kept
     if project or old_meta.get("project"):
         meta["project"] = project or str(old_meta["project"])
+    meta["transcript"] = transcript_page_link(session_id, cited)
     meta["tags"] = _tags(meta.get("tags"))
     return join_frontmatter(meta, body)
 

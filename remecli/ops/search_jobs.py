@@ -68,6 +68,9 @@ class ReindexResult(JobResult):
     chunks_embedded: int
     embedding_error: str = Field(description="Why embedding failed ('': it did not)")
     notes: int = Field(description="Notes in the rebuilt link graph")
+    transcript_pages: int = Field(
+        description="Readable pages sessions/<id>.md rendered again from their transcripts"
+    )
 
 
 class StatusResult(JobResult):
@@ -144,13 +147,16 @@ def _rebuild_links(ctx: JobContext) -> int:
 @JOBS.define("memory_reindex", params=NoParams, result=ReindexResult, read_only=False)
 async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
     """Rebuild the search index and the link graph from the Markdown files (the files
-    themselves are not changed)."""
+    themselves are not changed) and each transcript's readable page (sessions/<id>.md)."""
+    from remecli.conversation.transcript_page import rebuild_all
+
     index = _index_or_fail(ctx)
     report = await index.reindex(ctx.progress)
+    pages = await asyncio.to_thread(rebuild_all, ctx.memory.layout.sessions_dir)
     notes = await asyncio.to_thread(_rebuild_links, ctx)
     finished = dt.datetime.now().astimezone().isoformat(timespec="seconds")
     index.parts.store.set_meta("last_reindex", finished)  # memory_health shows it
-    return ReindexResult(**asdict(report), notes=notes)
+    return ReindexResult(**asdict(report), notes=notes, transcript_pages=pages)
 
 
 def _index_state(memory: MemoryHost) -> str:

@@ -67,6 +67,7 @@ async def test_card_created_then_updated(fake_llm, tmp_path, working_dir):
         "session_id": "s1",
         "source_conversation": "[[sessions/s1.jsonl#L1-L4]]",
         "date": "2025-01-31",
+        "transcript": "[[sessions/s1.md#^L1]]",  # the same line, in the page Obsidian opens
         "tags": ["atlas", "database"],
     }
     page = working_dir.daily_file(DAY).read_text()

@@ -155,6 +155,7 @@ async def _reindex(settings: Settings, locations: Locations) -> int:
         await runner.close(timeout=None)
     print(_summary(report))
     print(f"link graph: {report.notes} notes")
+    print(f"transcript pages: {report.transcript_pages} (sessions/<id>.md)")
     return 0
 
 
