@@ -5,6 +5,7 @@ tables load here; a front-end or a command imports its implementation when it ru
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import click
 
@@ -51,6 +52,17 @@ REME_EMBEDDING_BASE_URL, REME_EMBEDDING_MODEL, REME_WORKING_DIR, TAVILY_API_KEY.
 Options: -h/--help  this text   -V/--version  print the version
 Each command explains itself: remecli COMMAND --help
 """
+
+
+@dataclass
+class OneShot:
+    """Set once a one-shot answer (`-p`) has run and closed its memory runtime: nothing is
+    left to do but exit (`remecli.__main__` then ends the process without tearing it down)."""
+
+    finished: bool = False
+
+
+ONE_SHOT = OneShot()
 
 
 class RemecliGroup(CommandGroup):
@@ -135,7 +147,9 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
     if settings.prompt is not None:
         from remecli.ui.plain import run_once
 
-        return run_once(settings, settings.prompt)
+        code = run_once(settings, settings.prompt)
+        ONE_SHOT.finished = True
+        return code
     if settings.ui == "plain" or not sys.stdout.isatty():
         from remecli.ui.plain import run_repl
 

@@ -13,8 +13,9 @@ Surfaces call `JobRunner.run(name, arguments) -> dict` (JSON); the core's own ad
 
 from __future__ import annotations
 
+import importlib
 import inspect
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -69,11 +70,48 @@ class Job:
         return self.result.model_json_schema(mode="serialization")
 
 
-class JobRegistry:
-    """Operations by name, in definition order."""
+BUILTIN_JOB_MODULES = (  # a new operation module goes here
+    "remecli.ops.search_jobs",
+    "remecli.ops.file_jobs",
+    "remecli.ops.record_job",
+    "remecli.ops.knowledge_jobs",
+    "remecli.ops.dream_jobs",
+    "remecli.ops.note_jobs",
+    "remecli.ops.history_jobs",
+    "remecli.ops.resource_job",
+    "remecli.ops.vector_ops",
+    "remecli.ops.vector_bulk_jobs",
+    "remecli.ops.health_job",
+    "remecli.ops.graph_job",
+)
 
-    def __init__(self) -> None:
+
+class JobRegistry:
+    """Operations by name, in definition order (module by module, in the order of `modules`).
+
+    The `modules` that define the operations are imported at the first lookup, not when the
+    package loads: the agent's memory tools import the two or three operations they call, and
+    an answer (`-p`) does not pay for dream, history and the vector bulk jobs it never runs."""
+
+    def __init__(self, modules: Sequence[str] = ()) -> None:
         self._jobs: dict[str, Job] = {}
+        self._modules = tuple(modules)
+        self._loaded = not self._modules
+
+    def _all(self) -> dict[str, Job]:
+        """Every operation, its defining modules imported first; ordered by module, then by
+        definition (the same order whichever module an adapter happened to import first)."""
+        if not self._loaded:
+            for module in self._modules:
+                importlib.import_module(module)
+            self._loaded = True
+            rank = {module: n for n, module in enumerate(self._modules)}
+            ordered = sorted(
+                self._jobs.values(),
+                key=lambda job: rank.get(job.handler.__module__, len(rank)),
+            )
+            self._jobs = {job.name: job for job in ordered}
+        return self._jobs
 
     def add(self, job: Job) -> Job:
         """Register `job`; a second operation with the same name is a programming error."""
@@ -101,27 +139,28 @@ class JobRegistry:
 
     def get(self, name: str) -> Job:
         """The operation called `name`, or NotFound listing the known ones."""
+        jobs = self._all()
         try:
-            return self._jobs[name]
+            return jobs[name]
         except KeyError:
-            raise NotFound(f"no job {name!r}; known jobs: {', '.join(self._jobs)}") from None
+            raise NotFound(f"no job {name!r}; known jobs: {', '.join(jobs)}") from None
 
     def of(self, handler: Callable[..., Any]) -> Job:
         """The registered operation whose handler is `handler` (a programming error if none)."""
-        for job in self._jobs.values():
+        for job in self._all().values():
             if job.handler is handler:
                 return job
         raise ValueError(f"{getattr(handler, '__name__', handler)!r} is not a registered job")
 
     def names(self) -> list[str]:
         """Operation names in definition order."""
-        return list(self._jobs)
+        return list(self._all())
 
     def __iter__(self) -> Iterator[Job]:
-        return iter(list(self._jobs.values()))
+        return iter(list(self._all().values()))
 
     def __len__(self) -> int:
-        return len(self._jobs)
+        return len(self._all())
 
 
-JOBS = JobRegistry()
+JOBS = JobRegistry(BUILTIN_JOB_MODULES)

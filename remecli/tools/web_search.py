@@ -2,16 +2,6 @@
 
 from __future__ import annotations
 
-import httpx
-from tavily import AsyncTavilyClient
-from tavily.errors import (
-    BadRequestError,
-    ForbiddenError,
-    InvalidAPIKeyError,
-    UsageLimitExceededError,
-)
-from tavily.errors import TimeoutError as TavilyTimeoutError
-
 from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
@@ -40,6 +30,16 @@ async def web_search(ctx: ToolContext, query: str, max_results: int | None = Non
         return error("The query is empty: pass the words to search for in `query`.")
     if not settings.tavily_api_key:
         return error(ENABLE_HINT)
+    import httpx  # here, not at start: tavily and httpx cost every answer ~0.15 s of imports
+    from tavily import AsyncTavilyClient
+    from tavily.errors import (
+        BadRequestError,
+        ForbiddenError,
+        InvalidAPIKeyError,
+        UsageLimitExceededError,
+    )
+    from tavily.errors import TimeoutError as TavilyTimeoutError
+
     client = AsyncTavilyClient(
         api_key=settings.tavily_api_key, api_base_url=settings.tavily_base_url or None
     )

@@ -1,0 +1,119 @@
+"""What `remecli -p` loads before it asks the model, and how it ends (a real process, the fake
+model server): only what answering needs is imported before the model call, and a finished
+answer exits without freeing the interpreter's modules one by one, at-exit handlers still run.
+
+agentscope (and the mcp, openai and uvicorn it imports itself) is the agent loop an answer runs
+on, so it is loaded; benchmarks/oneshot.py measures it as the floor."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from remecli.knowledge.summarizer import NOTHING_MARKER
+
+PROBE = r"""
+import atexit, json, os, sys
+
+out = os.environ["PROBE_OUT"]
+port = int(os.environ["PROBE_PORT"])
+seen = {}
+
+
+def at_model_call(event, args):
+    if event == "socket.connect" and "modules" not in seen:
+        address = args[1]
+        if isinstance(address, tuple) and address[1] == port:
+            seen["modules"] = sorted(sys.modules)
+
+
+class FreedAtTeardown:
+    def __init__(self, path):
+        self.path, self.opener = path, open  # kept: module globals are gone by then
+
+    def __del__(self):  # runs when the interpreter frees __main__'s globals at exit
+        self.opener(self.path, "w").close()
+
+
+def at_exit():
+    with open(out, "w") as handle:
+        json.dump(seen.get("modules", []), handle)
+
+
+sys.addaudithook(at_model_call)
+atexit.register(at_exit)
+marker = FreedAtTeardown(out + ".teardown")
+sys.argv = ["remecli", *sys.argv[1:]]
+from remecli.__main__ import main
+
+sys.exit(main())
+"""
+
+NOT_BEFORE_THE_ANSWER = (
+    "tavily",  # web_search imports it when it searches
+    "httpx",  # only tavily's client
+    "remecli.knowledge.dream",  # dream runs in a session, never in -p
+    "remecli.ops.dream_jobs",  # operations the memory tools do not call: loaded by the registry
+    "remecli.ops.history_jobs",
+    "remecli.ops.vector_bulk_jobs",
+    "remecli.ops.file_jobs",
+    "fastapi",
+    "remecli.surfaces.http_api",
+    "remecli.surfaces.mcp_server",
+    "chromadb",
+    "onnxruntime",  # the local embedder: at the first search
+    "faiss",
+    "textual",
+    "prompt_toolkit",
+)
+
+
+def _run_probe(fake_llm, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    out = tmp_path / "modules.json"
+    fake_llm.add_text("Forty-two.")
+    fake_llm.set_fallback(NOTHING_MARKER)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PROBE,
+            "config=cli",
+            f"llm.base_url={fake_llm.base_url}",
+            "llm.model_name=fake-model",
+            "search.embedding.backend=none",
+            f"working_dir={tmp_path / '.reme'}",
+            "-p",
+            "what is six times seven",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+        env={
+            **os.environ,
+            "REME_LLM_API_KEY": "sk-test",
+            "PROBE_OUT": str(out),
+            "PROBE_PORT": str(fake_llm.base_url.split(":")[2].split("/")[0]),
+        },
+    )
+    return proc, out
+
+
+def test_one_shot_loads_what_answering_needs_and_exits_without_teardown(
+    fake_llm, tmp_path: Path
+) -> None:
+    proc, out = _run_probe(fake_llm, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Forty-two."
+    assert out.exists(), "the at-exit handlers ran"
+    loaded = set(json.loads(out.read_text(encoding="utf-8")))
+    assert "remecli.agent.assistant" in loaded  # the snapshot is the answer's own model call
+    early = [name for name in NOT_BEFORE_THE_ANSWER if name in loaded]
+    assert not early, f"imported before the model call by -p: {early}"
+    assert not Path(f"{out}.teardown").exists(), "the interpreter was torn down module by module"
+    log = tmp_path / ".reme" / "logs" / "remecli.log"
+    assert "chat/completions" in log.read_text(encoding="utf-8")  # the log was flushed
