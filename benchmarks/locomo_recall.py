@@ -190,9 +190,10 @@ def chunk_line_total(index: MemoryIndex) -> int:
 
 
 def search_modes(
-    index: MemoryIndex, tool, question: str, variants: dict[str, dict]
+    index: MemoryIndex, tool, question: str, variants: dict[str, dict], latencies: list[float]
 ) -> dict[str, list[tuple[str, int, int]]]:
-    """Top-10 (path, start, end) per retrieval mode, all on the same index."""
+    """Top-10 (path, start, end) per retrieval mode, all on the same index; the wall time of
+    the `memory_search` call at the defaults is appended to `latencies`."""
     runs: dict[str, dict] = {
         "bm25": dict(use_vector=False, overrides=PLAIN),
         "hybrid": dict(overrides=PLAIN),
@@ -204,7 +205,9 @@ def search_modes(
     for mode, kwargs in runs.items():
         results = search_variant(index, question, 10, 0.0, **kwargs)
         out[mode] = [(r.path, r.start_line, r.end_line) for r in results]
+    started = time.perf_counter()
     response = asyncio.run(tool.call(query=question, max_results=10, min_score=0.0))
+    latencies.append(time.perf_counter() - started)
     out["defaults"] = [
         (r["path"], r["start_line"], r["end_line"]) for r in json.loads(response.content[0].text)
     ]
@@ -256,6 +259,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
     sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
     stats = {"repaired": 0, "dropped": 0, "questions_without_evidence": 0}
     depth_sums: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    latencies: list[float] = []
     started = time.perf_counter()
     index_seconds = 0.0
     chunks = 0
@@ -284,7 +288,9 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
                 hits = [(r.path, r.start_line, r.end_line) for r in deep]
                 depth_sums[qa["category"]][0] += 1
                 depth_sums[qa["category"]][1] += all(covered(hits, evidence))
-            for mode, hits in search_modes(index, tool, qa["question"], variants).items():
+            for mode, hits in search_modes(
+                index, tool, qa["question"], variants, latencies
+            ).items():
                 row = sums[mode][qa["category"]]
                 hit5, hit10 = covered(hits[:5], evidence), covered(hits[:10], evidence)
                 row[0] += 1
@@ -295,6 +301,8 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
         index.close()
         print(f"  {sample['sample_id']}: {len(where)} turns indexed", file=sys.stderr)
     stats["chunk_lines"] = chunk_lines
+    latencies.sort()
+    stats["p50_ms"] = 1000 * latencies[len(latencies) // 2] if latencies else 0.0
     report(sums, stats, chunks, index_seconds, time.perf_counter() - started, settings, args, modes)
     for category, (n, hit) in sorted(depth_sums.items()):
         print(f"hybrid all@{args.depth}, category {category}: {hit / n:.3f} ({n} questions)")
@@ -344,6 +352,7 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, mo
         f"questions without usable evidence: {stats['questions_without_evidence']}"
     )
     print(f"indexing (incl. embedding): {index_seconds:.1f} s; whole run: {total_seconds:.1f} s")
+    print(f"memory_search at the defaults, p50 latency: {stats['p50_ms']:.0f} ms (warm, top 10)")
     print("goal at the defaults on conversations 5-9: any@10 >= 0.97, all@10 >= 0.90")
     command = "PYTHONPATH=. python benchmarks/locomo_recall.py"
     if args.workdir is not None:

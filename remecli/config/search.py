@@ -40,9 +40,10 @@ class SearchSettings(SettingsSection, frozen=True):
     # Transcript hits weigh this much against notes (raw BM25 and normalized vector scores):
     # curated notes come first when both match alike; 1.0 ranks them as equals.
     transcript_weight: float = Field(default=0.6, ge=0, le=1)
-    # Hits recorded in the current project (`project`) score this much more (1 + boost times
-    # their fused score) when a search names no project: a tie goes to the project, a clearly
-    # better hit from elsewhere still wins. 0 turns the preference off.
+    # Hits recorded in the current project (`project`) gain this much when a search names no
+    # project, then every score is divided by 1 + boost (as with `date_boost`: scores stay in
+    # [0, 1]): a tie goes to the project, a clearly better hit from elsewhere still wins.
+    # 0 turns the preference off.
     project_boost: float = Field(default=0.1, ge=0, le=1)
     chunk_tokens: int = Field(default=400, ge=16)
     chunk_overlap: int = Field(default=80, ge=0)

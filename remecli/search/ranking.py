@@ -88,8 +88,9 @@ def fused_candidates(
     is then scaled by `settings.transcript_weight` (`transcript_ids`: which candidates are
     transcript chunks): both sides alike, so a memory of transcripts only ranks as with 1.0
     (scaling one side before fusion let min-max undo it on BM25 alone, which quietly cut the
-    vector side's weight to 0.6 of its share there). A chunk of the current project
-    (`project_ids`) gains `settings.project_boost` of its score: the mild preference."""
+    vector side's weight to 0.6 of its share there). With `project_ids` (the candidates of the
+    current project; None when no project is preferred) those gain `settings.project_boost`
+    by the rule of every boost (`lifted`): the mild preference, scores kept in [0, 1]."""
     fused = fuse(
         found.vector,
         found.keyword,
@@ -101,35 +102,48 @@ def fused_candidates(
         (found.vector_floor, found.keyword_floor),
     )
     weight = settings.transcript_weight
-    transcript_ids = transcript_ids if weight != 1.0 else None
-    boost = 1.0 + settings.project_boost
-    project_ids = project_ids if boost != 1.0 else None
-    if not transcript_ids and not project_ids:
-        return fused
+    if transcript_ids and weight != 1.0:
+        for item in fused:
+            if item.chunk_id in transcript_ids:
+                item.score *= weight
+        fused.sort(key=_rank)
+    if project_ids is not None and settings.project_boost > 0:
+        fused = lifted(fused, project_ids, settings.project_boost)
+    return fused
+
+
+def _rank(item: Fused) -> tuple[float, int, int]:
+    return (-item.score, -len(item.signals), item.chunk_id)
+
+
+def lifted(fused: list[Fused], ids: set[int], boost: float, signal: str = "") -> list[Fused]:
+    """`fused` re-ranked with the chunks in `ids` lifted: each gains `boost` (and `signal`,
+    when given), then every score is divided by 1 + `boost`, so scores stay in [0, 1] and a
+    lifted hit passes another that scored less than `boost` more. The one rule of the date
+    and project boosts."""
     for item in fused:
-        if transcript_ids and item.chunk_id in transcript_ids:
-            item.score *= weight
-        if project_ids and item.chunk_id in project_ids:
-            item.score *= boost
-    return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+        if item.chunk_id in ids:
+            item.score += boost
+            if signal:
+                item.signals = sorted({*item.signals, signal})
+        item.score /= 1.0 + boost
+    return sorted(fused, key=_rank)
 
 
 def date_boosted(
     fused: list[Fused], chunks: dict[int, Chunk], windows: list[Window], boost: float
 ) -> list[Fused]:
     """`fused` re-ranked for a question about a day or month: a chunk dated in one of the
-    `windows` gains `boost`, then every score is divided by 1 + `boost` (so they stay in
-    [0, 1]): a dated hit passes an undated one that scored less than `boost` more."""
+    `windows` is lifted by `boost` (`lifted`, signal "date")."""
     if not windows or boost <= 0:
         return fused
+    dated: set[int] = set()
     for item in fused:
         chunk = chunks.get(item.chunk_id)
         day = chunk_day(chunk.date, chunk.heading_path) if chunk is not None else None
         if day is not None and any(window.matches(day) for window in windows):
-            item.score += boost
-            item.signals = sorted({*item.signals, "date"})
-        item.score /= 1.0 + boost
-    return sorted(fused, key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+            dated.add(item.chunk_id)
+    return lifted(fused, dated, boost, "date")
 
 
 def select(

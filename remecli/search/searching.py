@@ -58,7 +58,7 @@ def search_parts(
         transcript_ids: set[int] = set()
         if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
             transcript_ids = parts.store.of_source(ids, TRANSCRIPT)
-        project_ids = parts.store.of_project(ids, preferred) if preferred else set()
+        project_ids = parts.store.of_project(ids, preferred) if preferred else None
         return fused_candidates(found, settings, transcript_ids, project_ids)
 
     fused = fused_for(request.query)

@@ -97,7 +97,10 @@ def test_a_tie_goes_to_the_current_project(tmp_path: Path) -> None:
         "memory/2025-03-01/b-shop.md",
         "memory/2025-03-01/a-blog.md",
     ]
-    assert preferred[0][2] == pytest.approx(neutral[0][2] * 1.1)  # search.project_boost
+    # search.project_boost (0.1): the project's hit gains 0.1, then every score is divided
+    # by 1.1 (the date boost's rule), so the tie is broken and scores stay in [0, 1]
+    assert preferred[0][2] == pytest.approx((neutral[0][2] + 0.1) / 1.1)
+    assert preferred[1][2] == pytest.approx(neutral[1][2] / 1.1)
     # a filter overrides the preference: only that project, no boost
     assert [p for p, _, _ in hits(tmp_path, "deploy canary", project="blog")] == [
         "memory/2025-03-01/a-blog.md"
@@ -115,6 +118,18 @@ def test_a_much_better_hit_from_another_project_still_wins(tmp_path: Path) -> No
         "memory/2025-03-01/shop-notes.md",
     ]
     assert found[1][1] == "shop" and found[0][2] > found[1][2]  # boosted, and still behind
+
+
+@pytest.mark.parametrize("embed", [False, True], ids=["keyword", "hybrid"])
+def test_the_project_boost_keeps_scores_between_0_and_1(tmp_path: Path, embed: bool) -> None:
+    card(tmp_path, "a-blog", "blog", deploy(FILLERS["blog"]))
+    card(tmp_path, "b-shop", "shop", "Deploy the canary build to the shop today.")
+    card(tmp_path, "c-plain", "", "The canary sings in the morning.")
+    found = hits(tmp_path, "deploy canary build shop", embed=embed, prefer_project="shop")
+    assert found[0][:2] == ("memory/2025-03-01/b-shop.md", "shop")
+    assert found[0][2] == pytest.approx(1.0)  # the best hit, boosted, still reads 1.00
+    assert all(0.0 <= score <= 1.0 for _, _, score in found)
+    assert [s for _, _, s in found] == sorted((s for _, _, s in found), reverse=True)
 
 
 def test_the_boost_is_a_setting(tmp_path: Path) -> None:
