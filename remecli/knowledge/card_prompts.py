@@ -46,7 +46,11 @@ def card_prompts(transcript: str, scope: Any, asked: list[str], language: str) -
         user += (
             "\n\n"
             + prompts.prompt(
-                "card_current", language, card_path=scope.relative(scope.card), card=shown
+                "card_current",
+                language,
+                card_path=scope.relative(scope.card),
+                card=shown,
+                timeline=timeline,
             ).strip()
         )
     if asked:  # said last: a small model follows the latest instruction

@@ -232,6 +232,20 @@ def transcript_line_range(path: Path, message_ids: Iterable[str]) -> tuple[int, 
     return (first, last) if first else None
 
 
+def message_line_numbers(path: Path) -> dict[str, int]:
+    """Message id -> the first 1-based JSONL line of `path` recording it ({} if unreadable)."""
+    found: dict[str, int] = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, start=1):
+                msg_id = _record_message_id(line)
+                if msg_id is not None:
+                    found.setdefault(msg_id, number)
+    except OSError:
+        return {}
+    return found
+
+
 def transcript_project(path: Path) -> str:
     """The project the conversation in transcript `path` was held in: the first record that
     names one ("" when none does, or the file cannot be read)."""

@@ -27,6 +27,7 @@ from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
 from remecli.knowledge import prompts
 from remecli.knowledge.card_answer import save_answered_card, save_answered_update
+from remecli.knowledge.card_coverage import add_missing_turns
 from remecli.knowledge.card_prompts import NOTHING_MARKER, USER_PART_MARKER, card_prompts
 from remecli.knowledge.remember_requests import (
     record_requests,
@@ -207,6 +208,7 @@ class Summarizer:
         if not chunks:
             return SummaryResult("nothing", path, "no text to summarize")
         asked = remember_requests(messages) if session_id else []  # "please remember: …"
+        updated = card  # the card that existed before: the new turns must end up in it
         written: list[str] = []
         details: list[str] = []
         for transcript in chunks:
@@ -222,6 +224,19 @@ class Summarizer:
                 result.written = written
                 return result
             details.append(result.detail)
+        if session_id and updated is not None and updated.is_file():  # whatever the model did
+            added = await add_missing_turns(
+                self.working_dir,
+                self.writer,
+                updated,
+                list(messages),
+                day=day,
+                session_id=session_id,
+                lines=lines,
+                language=self.settings.language,
+                redact=self.settings.memory.redact_secrets,
+            )
+            written.extend(name for name in added if name not in written)
         written += self._refresh_day_page(day, written) if session_id else []
         if session_id and asked and not wrote_memory_md(messages):  # not kept by the chat model
             written += record_requests(self.working_dir, self.writer, asked, card)

@@ -62,8 +62,8 @@ def write_cards(wd: WorkingDir) -> list[str]:
 
 
 async def test_dream_writes_valid_sourced_nodes_and_memory_md_learns(tmp_path: Path) -> None:
-    # two units: each costs one request of ~2,000 tokens (minutes on a CPU model)
-    settings = real_settings(tmp_path, **{"memory.dream.max_units": 2})
+    # one unit: one request of ~2,000 tokens (about ten minutes on a CPU model)
+    settings = real_settings(tmp_path, **{"memory.dream.max_units": 1})
     wd = WorkingDir(tmp_path / ".reme").ensure()
     cards = write_cards(wd)
     writer = MemoryWriter.from_settings(wd.root, settings.memory)

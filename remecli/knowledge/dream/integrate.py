@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from remecli.config.settings import LLMSettings
 from remecli.knowledge.dream import prompts
 from remecli.knowledge.dream.agent_tools import DigestScope, DigestSearch, StagedFileTools
+from remecli.knowledge.dream.answered_node import created_node
 from remecli.knowledge.dream.digest import (
     ACTIONS,
     body_without_sources,
@@ -105,6 +106,12 @@ class UnitIntegrator:
             )
             if outcome is not None:
                 return outcome
+            log.info(
+                "dream unit %r not accepted (%s); the model answered %r",
+                unit.name,
+                problem,
+                answer[:2000],
+            )
         return UnitOutcome(unit, False, detail=problem)
 
     # ------------------------------------------------------------ agent
@@ -177,6 +184,11 @@ class UnitIntegrator:
         path = str(receipt.get("path") or "").strip()
         if not changed and _justified_no_op(action, path, before):
             return self._record(unit, today, before, path, before[path], action, receipt), ""
+        made = None if changed else created_node(unit, answer, receipt, before)
+        if made is not None:  # a CREATE answered without a write: the node is made by code
+            outcome = self._record(unit, today, before, made[0], made[1], "CREATE", receipt)
+            outcome.recovered = True
+            return outcome, ""
         recovered = False
         if not (
             action in ACTIONS and path in valid and (action == "CREATE") == (path not in before)
