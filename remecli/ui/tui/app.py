@@ -152,6 +152,8 @@ class RemeApp(App):
 
         def settle() -> None:
             if self.is_running and not self._quitting:  # leaving releases everything
+                if not self.replying:
+                    self.query_one(ChatView).release_drawings()
                 collector_pauses.settle()
 
         self.call_after_refresh(settle)

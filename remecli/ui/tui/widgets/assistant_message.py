@@ -102,6 +102,13 @@ class AssistantMessage(Vertical):
         self._tail = MarkdownSegment(source[head:], prefix=cut.reopen)
         await self.mount(self._tail)
 
+    def release_drawings(self) -> None:
+        """A finished answer lets go of its drawn lines (see `MarkdownSegment.release_drawing`);
+        one still streaming keeps them."""
+        if self._flusher is None:
+            for segment in self.segments:
+                segment.release_drawing()
+
     async def append_thinking(self, delta: str) -> None:
         """Add reasoning text (dimmed, in a collapsible above the answer)."""
         self._thinking_text.append(delta)

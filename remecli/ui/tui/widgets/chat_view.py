@@ -137,6 +137,12 @@ class ChatView(VerticalScroll):
         await self._add(message)
         return message
 
+    def release_drawings(self) -> None:
+        """Idle: finished answers let go of their drawn lines, so a long conversation holds
+        its text and not every line it ever drew (what is on screen is drawn again at once)."""
+        for message in self.query(AssistantMessage):
+            message.release_drawings()
+
     async def add_tool(self, call_id: str, name: str) -> ToolPanel:
         """A panel for a tool call."""
         panel = ToolPanel(call_id, name)

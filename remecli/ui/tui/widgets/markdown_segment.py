@@ -16,11 +16,12 @@ from rich.text import Text
 from textual import events
 from textual.content import Content
 from textual.css.styles import RulesMap
+from textual.geometry import NULL_SIZE
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
-from textual.widget import Widget
+from textual.widget import Widget, _RenderCache
 
 from remecli.ui.tui.widgets.markdown_look import ChatMarkdown, MarkdownLook, markdown_look
 
@@ -40,6 +41,12 @@ class MarkdownVisual(Visual):
         self.continues = continues
         self.draw_seconds = 0.0  # how long the last drawing took
         self._renders: dict[int, Content] = {}
+        self._heights: dict[int, int] = {}  # rows at a width: kept when the drawings go
+
+    def forget_drawings(self) -> None:
+        """Drop the drawings (drawn again when shown); the heights stay, so the layout of a
+        long conversation needs no drawing of what is off screen."""
+        self._renders.clear()
 
     def content(self, width: int) -> Content:
         """The drawing at `width`: one line per row, each no wider than `width`."""
@@ -85,8 +92,12 @@ class MarkdownVisual(Visual):
         return container_width
 
     def get_height(self, rules: RulesMap, width: int) -> int:
-        drawn = self.content(width)
-        return drawn.plain.count("\n") + 1 if drawn.plain else 0
+        if width not in self._heights:
+            if len(self._heights) >= CACHED_WIDTHS:
+                self._heights.pop(next(iter(self._heights)))
+            drawn = self.content(width)
+            self._heights[width] = drawn.plain.count("\n") + 1 if drawn.plain else 0
+        return self._heights[width]
 
 
 class MarkdownSegment(Widget):
@@ -142,6 +153,16 @@ class MarkdownSegment(Widget):
                 continues=bool(self.suffix),
             )
         return self._visual
+
+    def release_drawing(self) -> None:
+        """Let go of the drawn lines (Rich's drawing and Textual's rendered strips): a finished
+        answer then keeps only its text and heights, and is drawn again when it is shown."""
+        if self._visual is not None:
+            self._visual.forget_drawings()
+        # Textual keeps every rendered line of a widget until it is rendered again; its public
+        # refresh() only marks them stale, so the strips are dropped here (re-rendered on paint)
+        self._render_cache = _RenderCache(NULL_SIZE, [])
+        self.refresh()
 
     def _look(self) -> MarkdownLook:
         app = self.app
