@@ -35,7 +35,10 @@ def test_one_shot_with_a_50_mb_memory_md_answers_and_exits(
 ) -> None:
     size = _huge_memory_md(tmp_path / ".reme")
     assert size > 45_000_000
-    fake_llm.add_text("The answer.", delay=20)  # the first index sync is well under way
+    # The sync starts with the process and the request only after the imports: 5 s more and the
+    # chunking is well under way (20 s only made the test slower: with a closing index that did
+    # not stop chunking, -p still ran after 600 s with this delay, on a loaded 2-core machine).
+    fake_llm.add_text("The answer.", delay=5)
     fake_llm.set_fallback("The answer.")
     started = time.monotonic()
     proc = run_one_shot(fake_llm.base_url, tmp_path / ".reme", "hello", cwd=tmp_path, timeout=300)
