@@ -4,7 +4,8 @@ remecli embeds one vector per chunk (~10 turns of a conversation); a one-turn fa
 in it. This re-ranks the defaults' own candidates (the `memory_search` order, top `--depth`)
 by fused score + w × min-max(best cosine between the question and one turn of the chunk), and
 with `speaker` only the turns spoken by a person the question names count ("What has Melanie
-painted?" → Melanie's lines). Turn vectors come from the index's embedder (`passage: ` +
+painted?" → Melanie's lines); `undated` re-ranks only questions that name no day or month
+(the date boost has ordered the others). Turn vectors come from the index's embedder (`passage: ` +
 session heading + the turn's line), cached per conversation in the working dir
 (`turn_vectors.pkl`), so a second run only searches.
 
@@ -42,6 +43,7 @@ from benchmarks.locomo_recall import (  # noqa: E402
 from benchmarks.search_variants import search_variant  # noqa: E402
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
+from remecli.search.dates import question_windows  # noqa: E402
 
 PER_SIDE = 40  # the defaults' candidates per side for a top-10 search (10 × multiplier 4)
 Key = tuple[str, int, int]
@@ -119,7 +121,8 @@ def main() -> int:
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     settings = SearchSettings.model_validate({"embedding": {"backend": "local"}})
     pool_settings = {"candidate_multiplier": PER_SIDE // args.depth}
-    modes = ["defaults"] + [f"{kind} w={w}" for kind in ("turn", "speaker") for w in weights]
+    kinds = ("turn", "speaker", "undated")
+    modes = ["defaults"] + [f"{kind} w={w}" for kind in kinds for w in weights]
     sums: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     for k in parse_selection(args.conversations, len(samples)):
         sample = samples[k]
@@ -143,9 +146,11 @@ def main() -> int:
             query = index.embedder.embed_query(question)
             named = {n for n in names if re.search(rf"\b{re.escape(n)}\b", question)}
             orders = {"defaults": [key for key, _ in pool]}
+            dated = bool(question_windows(question))  # the date boost already ordered these
             for w in weights:
                 orders[f"turn w={w}"] = reranked(pool, turns, query, set(), w)
                 orders[f"speaker w={w}"] = reranked(pool, turns, query, named, w)
+                orders[f"undated w={w}"] = orders["defaults" if dated else f"turn w={w}"]
             evidence = [where[d] for d in evidence_ids]
             for mode, order in orders.items():
                 hits = covered(order[:10], evidence)

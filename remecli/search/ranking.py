@@ -119,8 +119,11 @@ def _rank(item: Fused) -> tuple[float, int, int]:
 def lifted(fused: list[Fused], ids: set[int], boost: float, signal: str = "") -> list[Fused]:
     """`fused` re-ranked with the chunks in `ids` lifted: each gains `boost` (and `signal`,
     when given), then every score is divided by 1 + `boost`, so scores stay in [0, 1] and a
-    lifted hit passes another that scored less than `boost` more. The one rule of the date
-    and project boosts."""
+    lifted hit passes another that scored less than `boost` more; when none is in `ids`,
+    `fused` is returned as it is (the best hit still reads 1). The one rule of the date and
+    project boosts."""
+    if not any(item.chunk_id in ids for item in fused):
+        return fused
     for item in fused:
         if item.chunk_id in ids:
             item.score += boost

@@ -132,6 +132,15 @@ def test_the_project_boost_keeps_scores_between_0_and_1(tmp_path: Path, embed: b
     assert [s for _, _, s in found] == sorted((s for _, _, s in found), reverse=True)
 
 
+def test_without_a_hit_of_the_current_project_scores_are_as_without_one(tmp_path: Path) -> None:
+    card(tmp_path, "a-blog", "blog", deploy(FILLERS["blog"]))
+    card(tmp_path, "c-plain", "", "The canary sings in the morning.")
+    neutral = hits(tmp_path, "deploy canary")
+    elsewhere = hits(tmp_path, "deploy canary", prefer_project="shop")  # no card of "shop"
+    assert elsewhere == neutral
+    assert neutral[0][2] == pytest.approx(1.0)
+
+
 def test_the_boost_is_a_setting(tmp_path: Path) -> None:
     card(tmp_path, "a-blog", "blog", deploy(FILLERS["blog"]))
     card(tmp_path, "b-shop", "shop", deploy(FILLERS["shop"]))
