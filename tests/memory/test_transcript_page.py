@@ -164,3 +164,15 @@ async def test_clear_removes_the_page_and_new_keeps_it(rig_factory, fake_llm) ->
     await rig.mw.new_conversation(forget=True)  # /clear deletes the transcript and its page
     assert not rig.mw.working_dir.transcript_file(second).exists()
     assert not second_page.exists() and first_page.is_file()
+
+
+def test_a_page_that_cannot_be_written_never_fails_the_transcript(tmp_path: Path, caplog) -> None:
+    transcript = Transcript(tmp_path / "sessions" / "s5.jsonl")
+    page = page_path(transcript.path)
+    page.mkdir(parents=True)  # in the way: nothing can be written there
+    transcript.append([Transcript.message_record(_user("still recorded"))])
+    assert b"still recorded" in transcript.path.read_bytes()
+    assert "its readable page was not updated" in caplog.text
+    page.rmdir()
+    transcript.append([Transcript.message_record(_user("and healed"))])
+    assert page.read_text() == render_page("s5", transcript.path.read_bytes())
