@@ -92,8 +92,10 @@ def after_append(transcript: Path, size_before: int, payload: bytes) -> None:
     try:
         if not _append_blocks(transcript, size_before, payload):
             rebuild(transcript)
+    except OSError as exc:  # a full disk, a read-only page: the next append renders it again
+        log.warning("%s: its readable page was not updated (%s); rebuilt later", transcript, exc)
     except Exception:  # noqa: BLE001 - the page is derived: it must never fail a transcript write
-        log.warning("%s: could not update its page (rebuilt later)", transcript, exc_info=True)
+        log.exception("%s: its readable page was not updated; rebuilt later", transcript)
 
 
 def _append_blocks(transcript: Path, size_before: int, payload: bytes) -> bool:

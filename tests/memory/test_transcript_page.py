@@ -16,6 +16,7 @@ from agentscope.message import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from markdown_it import MarkdownIt
 
 from remecli.conversation.transcript import Transcript
 from remecli.conversation.transcript_page import page_path, render_page
@@ -96,6 +97,24 @@ def test_every_line_is_one_block_whose_id_is_its_line_number(tmp_path: Path) -> 
     assert by_id["L6"] == ["> 1 message(s)"]
 
 
+def test_each_id_ends_a_top_level_paragraph_whatever_the_text_holds(tmp_path: Path) -> None:
+    """Parsed as CommonMark (Obsidian's base): every `^L<n>` ends a paragraph of the page's top
+    level, so an unclosed fence or HTML block in a message never swallows the blocks after it."""
+    hostile = _user("```python\nprint('fence never closed')\n<div>\n<!-- open comment\n%% open")
+    transcript = Transcript(tmp_path / "sessions" / "s4.jsonl")
+    transcript.append([Transcript.message_record(hostile), *_records()])
+    tokens = MarkdownIt("commonmark").parse(page_path(transcript.path).read_text())
+    top = [
+        token.content
+        for k, token in enumerate(tokens)
+        if token.type == "inline" and tokens[k - 1].type == "paragraph_open" and token.level == 1
+    ]
+    ids = [found.group(1) for found in map(BLOCK_ID.search, top) if found]
+    assert ids == [f"L{n}" for n in range(1, 8)]
+    assert top[0].startswith("Readable copy") and top[-1].startswith("%% remecli transcript page")
+    assert len(top) == 9  # the page's note, the seven lines, the end mark: nothing swallowed
+
+
 def test_appends_add_only_the_new_blocks_and_match_a_full_rendering(tmp_path: Path) -> None:
     transcript = Transcript(tmp_path / "sessions" / "s2.jsonl")
     page = page_path(transcript.path)
@@ -145,3 +164,15 @@ async def test_clear_removes_the_page_and_new_keeps_it(rig_factory, fake_llm) ->
     await rig.mw.new_conversation(forget=True)  # /clear deletes the transcript and its page
     assert not rig.mw.working_dir.transcript_file(second).exists()
     assert not second_page.exists() and first_page.is_file()
+
+
+def test_a_page_that_cannot_be_written_never_fails_the_transcript(tmp_path: Path, caplog) -> None:
+    transcript = Transcript(tmp_path / "sessions" / "s5.jsonl")
+    page = page_path(transcript.path)
+    page.mkdir(parents=True)  # in the way: nothing can be written there
+    transcript.append([Transcript.message_record(_user("still recorded"))])
+    assert b"still recorded" in transcript.path.read_bytes()
+    assert "its readable page was not updated" in caplog.text
+    page.rmdir()
+    transcript.append([Transcript.message_record(_user("and healed"))])
+    assert page.read_text() == render_page("s5", transcript.path.read_bytes())
