@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from remecli.config.disk_full import disk_full_text, no_space_left
 from remecli.knowledge.background import pending_dir_of
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
@@ -146,6 +147,11 @@ async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
     """Rebuild the search index and the link graph from the Markdown files (the files
     themselves are not changed)."""
     index = _index_or_fail(ctx)
+    if no_space_left(index.folder):  # a rebuild deletes first: never over a full disk
+        raise Unavailable(
+            f"{disk_full_text(index.folder)}: the index is left as it is; free some space, "
+            "then reindex"
+        )
     report = await index.reindex(ctx.progress)
     notes = await asyncio.to_thread(_rebuild_links, ctx)
     finished = dt.datetime.now().astimezone().isoformat(timespec="seconds")
