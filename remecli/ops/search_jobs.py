@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from remecli.config.disk_full import disk_full_text, no_space_left
 from remecli.knowledge.background import pending_dir_of
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
@@ -151,6 +152,11 @@ async def memory_reindex(ctx: JobContext, params: NoParams) -> ReindexResult:
     from remecli.conversation.transcript_page import rebuild_all
 
     index = _index_or_fail(ctx)
+    if no_space_left(index.folder):  # a rebuild deletes first: never over a full disk
+        raise Unavailable(
+            f"{disk_full_text(index.folder)}: the index is left as it is; free some space, "
+            "then reindex"
+        )
     report = await index.reindex(ctx.progress)
     pages = await asyncio.to_thread(rebuild_all, ctx.memory.layout.sessions_dir)
     notes = await asyncio.to_thread(_rebuild_links, ctx)

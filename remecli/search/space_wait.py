@@ -37,8 +37,9 @@ class SpaceWait:
         return True
 
     def back(self) -> None:
-        """A sync went through: say so if the index waited."""
-        if self.waiting:
+        """A sync went through: say so if the index waited and space is back (a sync with
+        nothing to write goes through on a full disk too)."""
+        if self.waiting and not no_space_left(self.folder):
             self.waiting = False
             log.warning("space is back: the search index is up to date again")
 

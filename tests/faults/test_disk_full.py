@@ -173,8 +173,9 @@ MARKERS = {"placeholder": "fill in later", "kingfisher": "opal-7731"}  # what a 
 
 
 class _Searcher(MemoryAwareModel):
-    """ "search WORD" → the `memory_search` tool, then "FOUND WORD" when a hit holds the missed
-    word's marker ("MISSING WORD" when not); the rest as `MemoryAwareModel`."""
+    """The model of a user who asks "search WORD": the `memory_search` tool, then "FOUND WORD"
+    when a hit holds the word's marker ("MISSING WORD" when not); the rest as
+    `MemoryAwareModel` (answers, summaries)."""
 
     def __call__(self, body: dict):
         last = body["messages"][-1]
@@ -182,8 +183,9 @@ class _Searcher(MemoryAwareModel):
         if last["role"] == "user" and text.startswith("search "):
             word = text.split()[1]
             return ToolCallsTurn([ToolCall("memory_search", json.dumps({"query": word}))])
-        if last["role"] == "tool":
-            word = json.loads(body["messages"][-2]["tool_calls"][0]["function"]["arguments"])
+        call = (body["messages"][-2].get("tool_calls") or [{}])[0].get("function", {})
+        if last["role"] == "tool" and call.get("name") == "memory_search":
+            word = json.loads(call["arguments"])
             found = MARKERS[word["query"]] in json.dumps(last.get("content"))
             return TextTurn(f"{'FOUND' if found else 'MISSING'} {word['query']}")
         return super().__call__(body)
@@ -226,6 +228,10 @@ def test_a_full_disk_while_running_is_not_index_damage(tmp_path: Path) -> None:
     assert "Traceback" not in plain.output, plain.output
     assert after == before  # the same index, not deleted and made again
     assert "rebuilding" not in log and "rebuilding" not in plain.output, log
+    assert "failed" not in plain.output, plain.output  # the summary at exit too
+    # said once (if the log could take the line) and once when space was back
+    assert log.count("the search index waits for space") <= 1, log
+    assert log.count("space is back: the search index is up to date again") == 1, log
 
 
 def _answers(plain: _Plain, word: str) -> tuple[int, int]:

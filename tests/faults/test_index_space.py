@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.faults.mounts import _unshare, need_namespaces
+from tests.faults.mounts import _unshare, need_namespaces, small_disk
 
 NOTE = "# Birds\n\n- herons wade at dawn\n"
 MISSED = "- the kingfisher ledger holds opal-7731\n"
@@ -89,3 +89,48 @@ def test_a_sync_that_meets_a_full_disk_leaves_the_index_and_the_next_one_catches
     assert after["found"] and after["recovered"] == "" and not after["waiting"], result
     assert after["same_store"], result  # the index kept, not deleted and made again
     assert after["chunks"] == after["keyword"], result  # both sides hold the same chunks
+
+
+_TAKE_BYTES = r"""
+import os, sys
+try:  # every byte, no inode: a new empty file can still be made
+    with open(os.path.join(sys.argv[1], "filler"), "wb") as out:
+        while True:
+            out.write(b"\0" * 4096)
+            out.flush()
+except OSError:
+    pass
+"""
+
+
+def test_reindex_on_a_full_disk_leaves_the_index_and_says_so(tmp_path: Path) -> None:
+    """`remecli reindex` deletes the index before it builds it again: on a full disk it must not
+    start. Both a disk out of bytes (an empty file can still be made) and one out of inodes too."""
+    need_namespaces()
+    with small_disk(tmp_path / "disk") as disk:
+        working_dir = disk.mount_point / ".reme"
+        settings = [f"working_dir={working_dir}", "search.embedding.backend=none"]
+        write = ["job", "memory_write", "--path", "memory/birds.md", "--content", NOTE]
+        remecli = [sys.executable, "-m", "remecli"]
+        made = subprocess.run(disk.argv([*remecli, *write, *settings]), timeout=240)
+        assert made.returncode == 0
+        reindex = [*remecli, "reindex", *settings]
+        first = subprocess.run(disk.argv(reindex), capture_output=True, text=True, timeout=240)
+        assert first.returncode == 0, first.stderr
+        store = disk.path(working_dir / "index" / "chunks.sqlite")
+        before = store.stat().st_ino
+        for fill in ("bytes", "bytes and inodes"):
+            if fill == "bytes":
+                take = [sys.executable, "-c", _TAKE_BYTES, str(disk.mount_point)]
+                subprocess.run(disk.argv(take), check=True, timeout=60)
+            else:
+                disk.fill()
+            full = subprocess.run(disk.argv(reindex), capture_output=True, text=True, timeout=240)
+            assert full.returncode != 0, full.stderr
+            assert "the disk is full" in full.stderr and "free some space" in full.stderr, fill
+            assert "Traceback" not in full.stderr, full.stderr
+            assert store.stat().st_ino == before, fill  # not deleted to be made again
+        disk.free()
+        (disk.path(disk.mount_point) / "filler").unlink()
+        again = subprocess.run(disk.argv(reindex), capture_output=True, text=True, timeout=240)
+    assert again.returncode == 0, again.stderr

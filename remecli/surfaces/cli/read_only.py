@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from remecli.config.disk_full import disk_full_text, no_space_left
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
@@ -48,6 +49,11 @@ def read_only_note(root: Path, reason: str) -> str:
 
 def reindex_refused(root: Path, reason: str) -> str:
     """What `remecli reindex` says for a working dir it cannot write (and what to do)."""
+    if no_space_left(root):
+        return (
+            f"remecli: cannot reindex {root}: {disk_full_text(root)}; the index is left as it "
+            "is: free some space, then reindex"
+        )
     return (
         f"remecli: cannot reindex {root}: it cannot be written ({reason}); the index lives in "
         f"{Locations(root).index_dir}. Make the folder writable, or copy it and pass "

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
@@ -107,10 +108,10 @@ def _index_failed(memory: FileMemory) -> int | None:
     if isinstance(failure, EmbeddingError):
         print(f"remecli: {failure}", file=sys.stderr)
         return 2
-    print(
-        f"remecli: cannot open the search index in {memory.layout.root}: {failure}",
-        file=sys.stderr,
-    )
+    root, why = memory.layout.root, str(failure)
+    if is_disk_full(failure) or no_space_left(root):  # SQLite may call it "disk I/O error"
+        why = f"{disk_full_text(root)}; free some space and try again (the index is kept)"
+    print(f"remecli: cannot open the search index in {root}: {why}", file=sys.stderr)
     return 1
 
 
