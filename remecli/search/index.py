@@ -219,7 +219,8 @@ class MemoryIndex(OwnedParts):
         return await asyncio.to_thread(self.sync_blocking, progress, paths=paths)
 
     def reindex_blocking(self, progress: Progress | None = None) -> SyncReport:
-        """Rebuild the index from scratch (embedding cache kept)."""
+        """Rebuild the index from scratch (embedding cache kept), vectors included."""
+        self._embedding_wanted.set()  # an explicit rebuild loads the model
         with self._write_lock:
             with self.shared.writer():
                 self._replace_parts()
@@ -259,31 +260,33 @@ class MemoryIndex(OwnedParts):
         """`request` ranked by a variant (other settings, parts off): for measuring only."""
         return self._search(request, variant)
 
-    def _want_embedding(self) -> None:
-        """The first search of an `embed_on_demand` index: embed what the syncs left without
-        vectors, in a background thread (the search goes on with what is there)."""
-        if self._embedding_wanted.is_set() or self.embedder is None:
-            return
-        self._embedding_wanted.set()
+    def want_embedding(self, wait: bool = False) -> None:
+        """Load the model and embed what the syncs left without vectors: in the background at
+        the first search of an `embed_on_demand` index (the search goes on with what is
+        there); `wait` (a one-shot search) joins that work."""
+        if not self._embedding_wanted.is_set() and self.embedder is not None:
+            self._embedding_wanted.set()
 
-        def embed_pending() -> None:
-            try:
-                with self._write_lock:
-                    if not self.syncer.stopping.is_set():
-                        self._embed(SyncReport(), None)
-            except Exception:  # the next sync tries again; keyword search works meanwhile
-                log.exception("embedding the chunks left without vectors failed")
+            def embed_pending() -> None:
+                try:
+                    with self._write_lock:
+                        if not self.syncer.stopping.is_set():
+                            self._embed(SyncReport(), None)
+                except Exception:  # the next sync tries again; keyword search works meanwhile
+                    log.exception("embedding the chunks left without vectors failed")
 
-        self._embedding_thread = threading.Thread(
-            target=embed_pending, name="remecli-embed", daemon=True
-        )
-        self._embedding_thread.start()
+            self._embedding_thread = threading.Thread(
+                target=embed_pending, name="remecli-embed", daemon=True
+            )
+            self._embedding_thread.start()
+        if wait and self._embedding_thread is not None:
+            self._embedding_thread.join()
 
     def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchResult]:
         filters = make_filters(request.source, request.since, request.until)
         if not request.query.strip():
             return []
-        self._want_embedding()
+        self.want_embedding()
         for attempt in (1, 2):
             try:
                 self.follow_others()

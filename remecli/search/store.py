@@ -220,6 +220,12 @@ class ChunkStore:
             ).fetchall()
         return [_row_to_chunk(row) for row in rows]
 
+    def count_without_vectors(self) -> int:
+        """Number of chunks that still need an embedding."""
+        with self._lock:
+            query = "SELECT COUNT(*) FROM chunks WHERE vector IS NULL"
+            return int(self._db.execute(query).fetchone()[0])
+
     def set_vectors(self, items: Iterable[tuple[int, np.ndarray]]) -> None:
         """Store embeddings of chunk ids."""
         with self._lock, self._db:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -33,6 +33,9 @@ from remecli.surfaces.cli.read_only import (
     search_read_only,
     unwritable,
 )
+
+if TYPE_CHECKING:
+    from remecli.search import MemoryIndex
 
 
 @contextmanager
@@ -202,6 +205,24 @@ def search(
     return 0
 
 
+WAIT_FOR_VECTORS = 500  # chunks a one-shot search embeds before it answers (seconds, not minutes)
+
+
+def _embed_first(index: MemoryIndex) -> None:
+    """A one-shot search answers with vectors: what the last writes left without one is
+    embedded first, unless that backlog is large (then it is said, and keyword finds those)."""
+    pending = index.store.count_without_vectors()
+    if pending > WAIT_FOR_VECTORS:
+        print(
+            f"note: {pending} chunks have no vector yet (keyword search finds them); "
+            "`remecli reindex` embeds them all",
+            file=sys.stderr,
+        )
+        return
+    if pending:
+        index.want_embedding(wait=True)
+
+
 async def _search(
     settings: Settings, locations: Locations, params: SearchParams
 ) -> list[dict[str, Any]] | int:
@@ -226,6 +247,8 @@ async def _search(
             print(f"warning: {index.last_error} (keyword search still works)", file=sys.stderr)
         if index is not None and index.recovered:
             print(f"note: {index.recovered}", file=sys.stderr)
+        if index is not None:
+            await asyncio.to_thread(_embed_first, index)
         found = await runner.call(memory_search, params)
     except JobError as exc:
         return _failed(exc)
