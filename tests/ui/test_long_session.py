@@ -6,7 +6,7 @@ from __future__ import annotations
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_view import ChatView
 from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
-from tests.ui.test_app_pilot import ask, make_app, wait_until
+from tests.ui.test_app_pilot import ask, make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 
 SECTION = "## Part {n}\n\nWe read the **config** files in order.\n\n```python\nx = {n}\n```\n\n"
@@ -26,7 +26,12 @@ async def test_finished_answers_hold_only_the_lines_on_screen(fake_llm, tmp_path
     async with app.run_test(size=(100, ROWS)) as pilot:
         await ready(pilot)
         await ask(pilot, "first")
-        await ask(pilot, "second")
+        await type_and_send(pilot, "second")
+        await wait_until(
+            pilot,
+            lambda: not app.replying and "Step 39" in list(app.query(AssistantMessage))[-1].text,
+            timeout=60,
+        )
         await pilot.pause(0.5)  # the app settled: idle
         segments = list(app.query(MarkdownSegment))
         assert sum(s.virtual_region.height for s in segments) > 5 * ROWS
@@ -38,6 +43,8 @@ async def test_finished_answers_hold_only_the_lines_on_screen(fake_llm, tmp_path
         height = chat.virtual_size.height
         chat.scroll_home(animate=False)
         first = list(app.query(AssistantMessage))[0].segments[0]
-        await wait_until(pilot, lambda: any("Part 0" in line for line in held_lines(first)))
+        await wait_until(
+            pilot, lambda: any("Part 0" in line for line in held_lines(first)), timeout=60
+        )
         assert chat.virtual_size.height == height  # the layout kept its heights
         assert "Part 0" in first.plain_text() and "x = 0" in first.plain_text()
