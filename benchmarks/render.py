@@ -221,7 +221,8 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
         app = RemeApp(settings)
         async with app.run_test(size=(120, 40)) as pilot:
             deadline = time.perf_counter() + 60
-            while app.query_one("StatusLine").state != "ready":  # agent booted: not measured
+            app.boot()  # as the first key typed does (a real reply runs with the agent loaded)
+            while not app.assistant.ready or app.query_one("StatusLine").state != "ready":
                 if time.perf_counter() > deadline:
                     raise RuntimeError("the agent did not boot")
                 await pilot.pause(0.05)

@@ -64,6 +64,7 @@ class ChatSession:
         self._closing = False
         self._typed_messages = 0
         self.boot_error: str | None = None
+        self._booting: asyncio.Task[None] | None = None
         self.assistant = self._new_assistant(settings)
 
     def _new_assistant(self, settings: Settings) -> Assistant:
@@ -164,6 +165,7 @@ class ChatSession:
     # ------------------------------------------------------------------ running
     async def _run(self, work: _Work) -> None:
         try:
+            await self._booted()
             if work.command is None:
                 await self._reply(work.text)
             else:
@@ -218,7 +220,16 @@ class ChatSession:
     async def start(self) -> None:
         """Load the agent runtime (off the UI thread) and start the agent; a resumed
         conversation is replayed, so the front-end shows where it left off."""
-        await self._spawn(self._boot())
+        self._booting = self._spawn(self._boot())
+        await self._booting
+
+    async def _booted(self) -> None:
+        """Wait for a boot in progress: it imports the runtime in a thread, and starting the
+        agent here meanwhile would import it again on the event loop (a frozen screen)."""
+        boot = self._booting
+        if boot is not None and not boot.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(boot)
 
     async def _boot(self) -> None:
         self.emit(se.Activity("loading agent…"))

@@ -63,9 +63,13 @@ def fixed_dir(monkeypatch) -> Path:
 
 
 async def _ready(pilot) -> None:
-    await wait_until(pilot, lambda: pilot.app.query_one(StatusLine).state == "ready")
+    pilot.app.boot()  # as the first key typed does: the meter then counts prompt and tools
     # the same tools in every run (memory_search joins once the index is open): same meter
     await wait_until(pilot, lambda: "memory_search" in dict(pilot.app.assistant.tool_names))
+    await wait_until(
+        pilot,
+        lambda: pilot.app.query_one(StatusLine).state == "ready" and not pilot.app.replying,
+    )
     await pilot.pause(0.1)
 
 

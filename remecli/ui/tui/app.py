@@ -1,4 +1,5 @@
-"""The Textual chat app: paints at once, boots the agent in the background, renders core events."""
+"""The Textual chat app: paints at once, boots the agent in the background once it is wanted (the
+first key typed, a resumed conversation), renders core events."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from remecli.commands.frontend import resume_hint
 from remecli.config.locations import memory_label
+from remecli.config.logs import WorkingDirUnusable, check_writable
 from remecli.config.settings import Settings
 from remecli.llm.endpoint import missing_key_message
 from remecli.llm.pricing import reply_cost
@@ -79,6 +81,7 @@ class RemeApp(App):
         self._quitting = False
         self._shutdown_worker: Worker | None = None
         self._hangup_task: asyncio.Future[None] | None = None
+        self._boot_started = False
         self.resume_line: str | None = None  # set on the way out: how to come back
 
     @property
@@ -159,12 +162,38 @@ class RemeApp(App):
         self.call_after_refresh(settle)
 
     def on_ready(self) -> None:
-        """First frame is on screen: now load the agent runtime in the background."""
-        self.run_worker(self.session.start(), name="boot", group="boot")
+        """First frame is on screen. The agent runtime (agentscope, the model clients, the
+        token encoding, the memory index: ~190 MB) loads in the background once it is wanted:
+        at the first key typed, or now for a resumed conversation that is shown at once. An
+        app left open and untouched stays light."""
+        if self.settings.resume or not self._working_dir_usable():
+            self.boot()  # the conversation is shown, or the problem reported, at once
+        else:
+            self.status.state = "ready"  # it takes input now
+            self._settle()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
             hangup.install(loop, self._on_hangup)  # closed terminal, dropped SSH: out in seconds
+
+    def _working_dir_usable(self) -> bool:
+        try:
+            check_writable(self.settings, self.cwd)
+        except WorkingDirUnusable:
+            return False
+        return True
+
+    def boot(self) -> None:
+        """Start the agent in the background (once; typing starts it, so by the time a
+        message is sent the runtime has mostly loaded)."""
+        if not self._boot_started:
+            self._boot_started = True
+            self.run_worker(self.session.start(), name="boot", group="boot")
+
+    def submit(self, text: str) -> None:
+        """A typed line (or a palette command) for the session; the agent boots first."""
+        self.boot()
+        self.session.submit(text)
 
     def _on_sigterm(self) -> None:
         self.call_later(self.action_quit_app)
@@ -212,6 +241,7 @@ class RemeApp(App):
         event.stop()
 
     def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
+        self.boot()
         paths = options_at_cursor(self.query_one(ChatInput), self.assistant.workspace)
         if paths is not None:  # an `@path` mention is being typed
             self.query_one(CommandMenu).show_paths([option.path for option in paths])
@@ -220,7 +250,7 @@ class RemeApp(App):
 
     async def on_chat_input_submitted(self, message: ChatInput.Submitted) -> None:
         self.query_one(CommandMenu).show_for("")
-        self.session.submit(message.text)
+        self.submit(message.text)
 
     def action_complete(self) -> None:
         menu = self.query_one(CommandMenu)

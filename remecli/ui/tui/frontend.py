@@ -199,7 +199,7 @@ class SlashCommands(Provider):
 
     def _runner(self, name: str) -> Callable[[], Any]:
         app: Any = self.app
-        return lambda: app.session.submit(f"/{name}")
+        return lambda: app.submit(f"/{name}")
 
 
 __all__ = ["KEYS", "SlashCommands", "TuiFrontEnd", "about_tui"]
