@@ -1,6 +1,7 @@
-"""A CREATE a small model answered without writing the node (measured on Qwen2.5-Coder 1.5B:
-the JSON receipt alone, twice, so the unit failed on every dream) is carried out by code: the
-node its answer holds, else one made from the unit, checked and sourced like any other."""
+"""A new node a small model answered without writing it (measured on Qwen2.5-Coder 1.5B: the
+JSON receipt alone, REFINE of a node that does not exist, twice, so the unit failed on every
+dream) is made by code: the node its answer holds, else one made from the unit, checked and
+sourced like any other."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ async def test_a_create_receipt_without_a_write_makes_the_node_from_the_unit(
 ):
     card = add_card(working_dir, DAY, "billing", "Billing", "The user adopted a cat called Miso.")
     fake_llm.add_text(extraction([unit("User has a cat called Miso", "personal", SUMMARY, card)]))
-    fake_llm.add_text(receipt("CREATE", NODE))  # no tool call: what the real model answered
+    # no tool call, and REFINE of a node that does not exist: what the real model answered
+    fake_llm.add_text("```json\n" + receipt("REFINE", NODE) + "\n```")
     result = await dream(make_settings(fake_llm, tmp_path), working_dir, date=DAY)
     assert result.status == "done", result
     [outcome] = result.outcomes

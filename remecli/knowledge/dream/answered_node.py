@@ -1,9 +1,10 @@
-"""A CREATE a small model answered without writing the node: the node is made by code.
+"""A new node a small model answered without writing it: the node is made by code.
 
-Measured on Qwen2.5-Coder 1.5B: given one unit to integrate, it answered with the JSON receipt
-(`{"action": "CREATE", "path": …}`), or with the node written out as text, and called no tool,
-twice in a row, so the unit failed and its cards were retried on every later dream. When the
-agent changed nothing and its answer says CREATE, the node is the one its answer holds (a
+Measured on Qwen2.5-Coder 1.5B: given one unit to integrate into an empty digest, it answered
+with the JSON receipt alone (`{"action": "REFINE", "path": "digest/procedure/<new>.md", …}`)
+and called no tool, twice in a row, so the unit failed and its cards were retried on every
+later dream. When the agent changed nothing and its receipt names an action on a node that does
+not exist (which can only be a CREATE), the node is the one its answer holds (a
 frontmatter block with `name` and `description`), else one made from the unit itself — the
 extraction's name and summary, its cards as `## Sources` — at the path the receipt names (a new
 `digest/<bucket>/<slug>.md`) or at `digest/<unit's bucket>/<slug of its name>.md`. It is then
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 
 from remecli.knowledge.cards import join_frontmatter, slugify
-from remecli.knowledge.dream.digest import BUCKETS, SOURCES_TITLES, node_problem
+from remecli.knowledge.dream.digest import ACTIONS, BUCKETS, SOURCES_TITLES, node_problem
 from remecli.knowledge.dream.extract import Unit
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.frontmatter_repair import frontmatter_blocks, without_trailing_fences
@@ -72,11 +73,11 @@ def _is_node_path(path: str) -> bool:
 def created_node(
     unit: Unit, answer: str, receipt: dict[str, object], existing: dict[str, str]
 ) -> tuple[str, str] | None:
-    """(path, text) of the node a CREATE answer without a write stands for, or None when the
-    answer is no CREATE or the node's path is taken."""
-    if str(receipt.get("action") or "").strip().upper() != "CREATE":
+    """(path, text) of the node an answer without a write stands for, or None when it has no
+    receipt or names a node that exists (the digest's other actions need a write)."""
+    if str(receipt.get("action") or "").strip().upper() not in ACTIONS:
         return None
-    named = str(receipt.get("path") or "").strip()
+    named = str(receipt.get("path") or "").strip()  # any action on a node that is not there
     slug = slugify(unit.name)
     path = named if _is_node_path(named) else ""
     path = path or (f"digest/{unit.bucket}/{slug}.md" if slug else "")

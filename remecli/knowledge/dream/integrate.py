@@ -185,7 +185,7 @@ class UnitIntegrator:
         if not changed and _justified_no_op(action, path, before):
             return self._record(unit, today, before, path, before[path], action, receipt), ""
         made = None if changed else created_node(unit, answer, receipt, before)
-        if made is not None:  # a CREATE answered without a write: the node is made by code
+        if made is not None:  # a new node answered without a write: made by code
             outcome = self._record(unit, today, before, made[0], made[1], "CREATE", receipt)
             outcome.recovered = True
             return outcome, ""
