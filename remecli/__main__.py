@@ -1,5 +1,6 @@
 """Entry point: run the command table (`remecli.cli`) and turn its outcome into an exit code:
-0 success, 1 a failure, 2 a usage error (one line on stderr), 141 the reader of stdout left."""
+0 success, 1 a failure, 2 a usage error (one line on stderr), 130 interrupted (Ctrl+C), 141 the
+reader of stdout left."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import threading
 import click
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader has gone
+SIGINT_EXIT = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl+C
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the final flush at exit then goes nowhere
         return SIGPIPE_EXIT
+    except KeyboardInterrupt:  # Ctrl+C in a command (the chat handles its own): one line
+        print("remecli: interrupted", file=sys.stderr)
+        return SIGINT_EXIT
     from remecli.cli import ONE_SHOT
 
     if argv is None and ONE_SHOT.finished:
