@@ -104,6 +104,9 @@ export async function renderHealth(main, live) {
     panel,
     h("div", { class: "health-body" }, body(data)),
   );
-  const going = (data.tasks || []).filter((task) => !task.done).pop();
-  if (going) follow(going, panel, refresh);
+  // Drawn again (a live update, a reload): the task still running, else the last one run, so a
+  // job that ended while the page was redrawn is still shown with its outcome.
+  const tasks = data.tasks || [];
+  const shown = tasks.filter((task) => !task.done).pop() || tasks.at(-1);
+  if (shown) follow(shown, panel, refresh);
 }
