@@ -15,7 +15,7 @@ import datetime as dt
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,17 +216,24 @@ def _tags(raw: object) -> list[str]:
 
 
 # ---------------------------------------------------------------- transcripts
+def _message_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(1-based JSONL line, message id) of each record of `path` that records a message."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            msg_id = _record_message_id(line)
+            if msg_id is not None:
+                yield number, msg_id
+
+
 def transcript_line_range(path: Path, message_ids: Iterable[str]) -> tuple[int, int] | None:
     """1-based first and last JSONL line of `path` recording any of `message_ids`."""
     wanted = set(message_ids)
     first = last = 0
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                msg_id = _record_message_id(line)
-                if msg_id is not None and msg_id in wanted:
-                    first = first or number
-                    last = number
+        for number, msg_id in _message_lines(path):
+            if msg_id in wanted:
+                first = first or number
+                last = number
     except OSError:
         return None
     return (first, last) if first else None
@@ -236,11 +243,8 @@ def message_line_numbers(path: Path) -> dict[str, int]:
     """Message id -> the first 1-based JSONL line of `path` recording it ({} if unreadable)."""
     found: dict[str, int] = {}
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                msg_id = _record_message_id(line)
-                if msg_id is not None:
-                    found.setdefault(msg_id, number)
+        for number, msg_id in _message_lines(path):
+            found.setdefault(msg_id, number)
     except OSError:
         return {}
     return found
