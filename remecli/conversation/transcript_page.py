@@ -10,9 +10,10 @@ The page is kept in step by `Transcript.append`: the page ends with a comment Ob
 transcript had before the write, only the new lines' blocks are appended (the comment replaced).
 Anything else — no page yet, an older one, a crash between the two writes, a torn transcript line
 — renders the page again from the transcript and replaces it atomically; `remecli reindex`
-renders every page again. The page holds only what the transcript holds (its records are
-redacted before they are written), is removed with it (`/clear`), and is not a memory note:
-search indexes the transcript, not the page, and the link graph only links to it.
+renders every page again, writing only the pages that differ (an unchanged page keeps its mtime).
+The page holds only what the transcript holds (its records are redacted before they are written),
+is removed with it (`/clear`), and is not a memory note: search indexes the transcript, not the
+page, and the link graph only links to it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import re
 from pathlib import Path
 
 from remecli.conversation.transcript_markdown import render_line
-from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
+from remecli.notes.atomic_write import PRIVATE_FILE_MODE, atomic_write_bytes
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +71,19 @@ def rebuild(transcript: Path) -> bool:
         remove(transcript)
         return False
     session_id = transcript.name.removesuffix(".jsonl")
-    atomic_write_text(
-        page_path(transcript), render_page(session_id, data), new_mode=PRIVATE_FILE_MODE
-    )
+    _write_if_changed(page_path(transcript), render_page(session_id, data).encode("utf-8"))
     return True
+
+
+def _write_if_changed(page: Path, content: bytes) -> None:
+    """Replace `page` with `content` unless it already holds exactly that: an unchanged page
+    keeps its mtime and inode, so a viewer watching it (Studio's live view) does not redraw."""
+    try:
+        if page.read_bytes() == content:
+            return
+    except OSError:  # no page yet, or one that cannot be read: write it
+        pass
+    atomic_write_bytes(page, content, new_mode=PRIVATE_FILE_MODE)
 
 
 def remove(transcript: Path) -> bool:
