@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -198,15 +199,13 @@ async def run_bare(fragments: list[str], rate: float) -> dict[str, Any]:
     return {"cpu": cpu, "wall": wall, "lags": probe.lags()}
 
 
-async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
-    from remecli.agent import events as ev
+@contextlib.asynccontextmanager
+async def booted_remecli(boot_timeout: float) -> AsyncIterator[tuple[Any, Any]]:
+    """remecli's TUI headless in a scratch working dir with its agent booted (as the first key
+    typed boots it: a real reply runs with the agent loaded): (app, pilot); closed after."""
     from remecli.config import load_settings
     from remecli.ui.tui.app import RemeApp
-    from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
 
-    segments: list[Any] = []
-    probe = LagProbe(lambda: sum(len(segment.source) for segment in segments))
-    probe.install()
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as wd:
         settings = load_settings(
             [
@@ -220,29 +219,40 @@ async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
         )
         app = RemeApp(settings)
         async with app.run_test(size=(120, 40)) as pilot:
-            deadline = time.perf_counter() + 60
-            app.boot()  # as the first key typed does (a real reply runs with the agent loaded)
+            deadline = time.perf_counter() + boot_timeout
+            app.boot()
             while not app.assistant.ready or app.query_one("StatusLine").state != "ready":
                 if time.perf_counter() > deadline:
                     raise RuntimeError("the agent did not boot")
                 await pilot.pause(0.05)
             await pilot.pause(0.5)
-            renderer = app.renderer
-            assert renderer is not None
-            original_init = MarkdownSegment.__init__
-
-            def tracked_init(segment: Any, source: str = "", **options: Any) -> None:
-                original_init(segment, source, **options)
-                segments.append(segment)
-
-            MarkdownSegment.__init__ = tracked_init  # type: ignore[method-assign]
-            cpu0, t0 = time.process_time(), time.perf_counter()
-            await feed(fragments, rate, probe, lambda text: renderer.render(ev.TextDelta(text)))
-            await renderer.end_reply()
-            await wait_held(pilot, probe, sum(map(len, fragments)))
-            await pilot.pause(0.1)
-            wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            yield app, pilot
             await app.assistant.close(force=True)
+
+
+async def run_remecli(fragments: list[str], rate: float) -> dict[str, Any]:
+    from remecli.agent import events as ev
+    from remecli.ui.tui.widgets.markdown_segment import MarkdownSegment
+
+    segments: list[Any] = []
+    probe = LagProbe(lambda: sum(len(segment.source) for segment in segments))
+    probe.install()
+    async with booted_remecli(boot_timeout=60) as (app, pilot):
+        renderer = app.renderer
+        assert renderer is not None
+        original_init = MarkdownSegment.__init__
+
+        def tracked_init(segment: Any, source: str = "", **options: Any) -> None:
+            original_init(segment, source, **options)
+            segments.append(segment)
+
+        MarkdownSegment.__init__ = tracked_init  # type: ignore[method-assign]
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        await feed(fragments, rate, probe, lambda text: renderer.render(ev.TextDelta(text)))
+        await renderer.end_reply()
+        await wait_held(pilot, probe, sum(map(len, fragments)))
+        await pilot.pause(0.1)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     return {"cpu": cpu, "wall": wall, "lags": probe.lags()}
 
 

@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import gc
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,60 +21,38 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.render import STEP, fragments_for  # noqa: E402
+from benchmarks.render import STEP, booted_remecli, fragments_for  # noqa: E402
 
 
 async def stream_answers(fragments: list[str], answers: int, rate: float) -> None:
     from remecli.agent import events as ev
     from remecli.commands import session_events as se
-    from remecli.config import load_settings
-    from remecli.ui.tui.app import RemeApp
 
     process = psutil.Process()
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as wd:
-        settings = load_settings(
-            [
-                "config=cli",
-                "llm.api_key=sk-bench",
-                f"working_dir={wd}",
-                "search.embedding.backend=none",
-                "memory.summarize=false",
-            ],
-            environ={},
-        )
-        app = RemeApp(settings)
-        async with app.run_test(size=(120, 40)) as pilot:
-            deadline = time.perf_counter() + 120
-            app.boot()  # as the first key typed does (a real reply runs with the agent loaded)
-            while not app.assistant.ready or app.query_one("StatusLine").state != "ready":
-                if time.perf_counter() > deadline:
-                    raise RuntimeError("the agent did not boot")
-                await pilot.pause(0.05)
-            await pilot.pause(0.5)
-            renderer = app.renderer
-            assert renderer is not None
-            interval = STEP / rate
-            for n in range(1, answers + 1):
-                cpu0 = time.process_time()
-                await renderer.render(ev.UserMessage(f"question {n}"))
-                t0 = time.perf_counter()
-                for i, fragment in enumerate(fragments):
-                    delay = t0 + i * interval - time.perf_counter()
-                    if delay > 0:
-                        await asyncio.sleep(delay)
-                    await renderer.render(ev.TextDelta(fragment))
-                await app._show_work(se.WorkEnded())  # finish the message, then settle
-                await pilot.pause(0.3)
-                cpu = time.process_time() - cpu0
-                await pilot.pause(0.5)  # the settle ran after the refresh
-                objects = len(gc.get_objects()) + gc.get_freeze_count()
-                rss = process.memory_info().rss / 1e6
-                print(
-                    f"answer {n}: CPU {cpu:.2f} s, RSS {rss:.0f} MB, objects {objects:,}, "
-                    f"widgets {len(list(app.query('*'))):,}",
-                    flush=True,
-                )
-            await app.assistant.close(force=True)
+    async with booted_remecli(boot_timeout=120) as (app, pilot):
+        renderer = app.renderer
+        assert renderer is not None
+        interval = STEP / rate
+        for n in range(1, answers + 1):
+            cpu0 = time.process_time()
+            await renderer.render(ev.UserMessage(f"question {n}"))
+            t0 = time.perf_counter()
+            for i, fragment in enumerate(fragments):
+                delay = t0 + i * interval - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                await renderer.render(ev.TextDelta(fragment))
+            await app._show_work(se.WorkEnded())  # finish the message, then settle
+            await pilot.pause(0.3)
+            cpu = time.process_time() - cpu0
+            await pilot.pause(0.5)  # the settle ran after the refresh
+            objects = len(gc.get_objects()) + gc.get_freeze_count()
+            rss = process.memory_info().rss / 1e6
+            print(
+                f"answer {n}: CPU {cpu:.2f} s, RSS {rss:.0f} MB, objects {objects:,}, "
+                f"widgets {len(list(app.query('*'))):,}",
+                flush=True,
+            )
 
 
 def main() -> None:
