@@ -15,59 +15,29 @@ Reproduce:  nice -n 10 python benchmarks/coherence.py [--writes 10]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
-import re
 import statistics
 import string
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 import httpx
+from serve_process import served, wait_for_index
 
-URL = re.compile(r"(http://127\.0\.0\.1:\d+)")
+SERVE = ["serve", "--port", "0"]
+SETTINGS = [
+    "llm.api_key=sk-unused",
+    "llm.base_url=http://127.0.0.1:9/v1",
+    "search.embedding.backend=none",
+    "search.watch=true",
+    "memory.dream.auto=false",
+]
 GIVE_UP_SECONDS = 60.0
 POLL_SECONDS = 0.1  # each poll is a search: more often only loads the servers
-
-
-def start_serve(root: Path) -> tuple[subprocess.Popen[str], str]:
-    """`remecli serve` on `root`; returns the process and its base URL."""
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "remecli", "serve", "--port", "0", f"working_dir={root}",
-            "llm.api_key=sk-unused", "llm.base_url=http://127.0.0.1:9/v1",
-            "search.embedding.backend=none", "search.watch=true", "memory.dream.auto=false",
-        ],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    deadline = time.monotonic() + 120
-    for line in process.stderr:
-        if found := URL.search(line):
-            threading.Thread(target=process.stderr.read, daemon=True).start()  # keep draining
-            return process, found.group(1)
-        if time.monotonic() > deadline:
-            break
-    process.kill()
-    raise SystemExit("remecli serve did not start")
-
-
-def wait_until_ready(url: str, token: str) -> None:
-    """Wait until the server's index is open: the delays measured are those of live processes,
-    not of a server still reading the memory at its start (searches wait for that)."""
-    deadline = time.monotonic() + GIVE_UP_SECONDS
-    while time.monotonic() < deadline:
-        answer = httpx.post(
-            f"{url}/api/memory_status", headers={"Authorization": f"Bearer {token}"}, timeout=30
-        )
-        if answer.status_code == 200 and answer.json()["index_state"] == "ready":
-            return
-        time.sleep(POLL_SECONDS)
-    raise SystemExit(f"{url} never opened its index")
 
 
 def found(url: str, token: str, word: str) -> bool:
@@ -131,12 +101,11 @@ def main() -> None:
         root = Path(tmp) / ".reme"
         root.mkdir(mode=0o700)
         (root / "MEMORY.md").write_text("# MEMORY\n\n- The team ships on Fridays.\n")
-        servers = [start_serve(root) for _ in range(3)]
-        try:
+        with contextlib.ExitStack() as servers:
+            urls = [servers.enter_context(served(SERVE, root, SETTINGS))[1] for _ in range(3)]
             token = (root / "serve.token").read_text().strip()
-            urls = [url for _, url in servers]
             for url in urls:
-                wait_until_ready(url, token)
+                wait_for_index(url, token, GIVE_UP_SECONDS, POLL_SECONDS)
             delays: Delays = []
             threads = [
                 threading.Thread(target=writer, args=(i, urls, token, args.writes, delays))
@@ -146,11 +115,6 @@ def main() -> None:
                 thread.start()
             for thread in threads:
                 thread.join()
-        finally:
-            for process, _ in servers:
-                process.terminate()
-            for process, _ in servers:
-                process.wait(60)
         rebuilt = "rebuilding" in (root / "logs" / "remecli.log").read_text()
     seconds = sorted(delay for _, delay in delays)
     p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]

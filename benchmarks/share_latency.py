@@ -18,24 +18,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import numpy as np
-import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from search_scale import write_workspace  # noqa: E402
+from serve_process import rss_mb, served  # noqa: E402
 
 from remecli.config import load_settings  # noqa: E402
 from remecli.conversation.file_memory import FileMemory  # noqa: E402
@@ -83,30 +80,6 @@ def make_queries(root: Path, count: int, seed: int = 3) -> list[str]:
         words = re.findall(r"[a-z]{4,}", rng.choice(files).read_text(encoding="utf-8"))
         queries.append(" ".join(rng.sample(words, k=min(len(words), rng.randint(2, 3)))))
     return queries
-
-
-def start(args: list[str], workdir: Path) -> tuple[subprocess.Popen, str]:
-    """Start `python -m remecli ARGS` and return it with the URL it announces."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "remecli", *args, f"working_dir={workdir}", *SETTINGS],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-        if found:
-            threading.Thread(target=proc.stderr.read, daemon=True).start()
-            return proc, found.group(1)
-    raise SystemExit(f"remecli {' '.join(args)} did not start")
-
-
-def rss_mb(proc: subprocess.Popen) -> float:
-    return psutil.Process(proc.pid).memory_info().rss / 1e6
 
 
 async def in_process(workdir: Path, queries: list[str], seconds: float, clients: int) -> None:
@@ -179,19 +152,15 @@ async def over_mcp(url: str, token: str, queries: list[str], seconds: float, cli
 
 def remote(kind: str, workdir: Path, queries: list[str], seconds: float, clients: int) -> None:
     args = ["serve", "--port", "0"] if kind == "http" else ["mcp", "--http", "--port", "0"]
-    proc, url = start(args, workdir)
-    token = (workdir / "serve.token").read_text().strip()
     run = over_http if kind == "http" else over_mcp
-    try:
+    with served(args, workdir, SETTINGS) as (proc, url):
+        token = (workdir / "serve.token").read_text().strip()
         # warm-up also waits for the index to open; RSS is taken after it
         asyncio.run(run(url, token, queries, 2, 1))
         warm = rss_mb(proc)
         single, single_errors = asyncio.run(run(url, token, queries, seconds / 4, 1))
         latencies, errors = asyncio.run(run(url, token, queries, seconds, clients))
         end = rss_mb(proc)
-    finally:
-        proc.terminate()
-        proc.wait(60)
     label = "HTTP /api/memory_search" if kind == "http" else "MCP memory_search (HTTP)"
     print(f"{label}, 1 client   {percentiles(single)}  errors {single_errors}")
     print(f"{label}, {clients} clients  {percentiles(latencies)}  errors {errors}")

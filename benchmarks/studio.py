@@ -22,21 +22,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import httpx
 import numpy as np
-import psutil
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from search_scale import make_vocabulary  # noqa: E402
+from serve_process import rss_mb, served, wait_for_index  # noqa: E402
 
 from remecli.surfaces.studio.access import login_url  # noqa: E402
 
@@ -115,45 +110,6 @@ def write(path: Path, text: str) -> None:
 
 def count_notes(root: Path) -> int:
     return sum(1 for _ in root.rglob("*.md"))
-
-
-def serve(workdir: Path) -> tuple[subprocess.Popen, str]:
-    """`remecli serve` on a free port; the process and its URL."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "remecli", "serve", "--port", "0", f"working_dir={workdir}"]
-        + SETTINGS,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-        if found:
-            threading.Thread(target=proc.stderr.read, daemon=True).start()
-            return proc, found.group(1)
-    raise SystemExit("remecli serve did not start")
-
-
-def wait_for_index(url: str, token: str) -> float:
-    """Seconds until memory_health says the index is ready."""
-    start = time.monotonic()
-    headers = {"authorization": f"Bearer {token}"}
-    while True:
-        try:
-            answer = httpx.post(f"{url}/api/memory_health", json={}, headers=headers, timeout=600)
-            if answer.status_code == 200 and answer.json()["index_state"] == "ready":
-                return time.monotonic() - start
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-
-
-def rss_mb(proc: subprocess.Popen) -> float:
-    return float(psutil.Process(proc.pid).memory_info().rss / 1e6)
 
 
 # The page's CSP forbids eval, which Playwright's wait_for_function needs: these poll each frame
@@ -256,15 +212,11 @@ def main() -> None:
         started = time.monotonic()
         vocab = write_memory(workdir, args.notes, args.digest)
         print(f"wrote {count_notes(workdir)} notes in {time.monotonic() - started:.0f} s")
-        proc, url = serve(workdir)
-        try:
+        with served(["serve", "--port", "0"], workdir, SETTINGS) as (proc, url):
             token = (workdir / "serve.token").read_text().strip()
-            print(f"index ready after {wait_for_index(url, token):.0f} s")
+            print(f"index ready after {wait_for_index(url, token, 3600, poll=0.5):.0f} s")
             rss_start = rss_mb(proc)
             measure(url, token, vocab, args, proc, rss_start)
-        finally:
-            proc.terminate()
-            proc.wait(60)
     print(f"command: {command}")
 
 
