@@ -166,6 +166,19 @@ def test_vector_search_is_filtered_ranked_and_limited(open_store) -> None:
     assert len(store.vector_search(unit(1.0), [], 10)) == 4
 
 
+def test_searches_reach_a_match_behind_many_nearer_nodes_the_filter_drops(open_store) -> None:
+    """A filter the engine may not apply (a metadata key) drops its first hits: the search asks
+    it for more until the match is found."""
+    store = open_store()
+    for n in range(12):
+        add_one(store, node(f"deploy note {n} deploy deploy"), unit(1.0, 0.01 * n))
+    far = add_one(store, node("deploy far away", metadata={"k": "v"}), unit(0.0, 1.0))
+    only_k = compile_filters({"k": "v"})
+    assert [h.memory_id for h in store.vector_search(unit(1.0), only_k, 1)] == [far.memory_id]
+    found = store.keyword_search(search_terms("deploy"), only_k, 2)
+    assert [h.memory_id for h in found] == [far.memory_id]
+
+
 def test_keyword_search_finds_terms_in_english_and_chinese(open_store) -> None:
     store = open_store()
     deploy = add_one(store, node("We deploy with make ship on Fridays"))

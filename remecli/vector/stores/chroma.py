@@ -21,10 +21,18 @@ import numpy as np
 from remecli.vector.filters import Condition, target_of
 from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
-from remecli.vector.stores.in_python import Stored, bm25, matches, ordered
+from remecli.vector.stores.in_python import (
+    EngineHits,
+    Stored,
+    bm25,
+    matches,
+    ordered,
+    widening_search,
+)
 from remecli.vector.terms import document_terms
 
 _GET = ["metadatas", "documents"]
+_PAGE = 1000  # ids per delete request
 _FIELDS = tuple(name for name in COLUMNS if name != "memory_id")  # memory_id is the record id
 
 
@@ -286,21 +294,23 @@ class ChromaVectorStore:
             self._call("update a memory", self._collection.update, **arguments)
         return node
 
+    def _delete_ids(self, memory_ids: list[str]) -> None:
+        for start in range(0, len(memory_ids), _PAGE):
+            part = memory_ids[start : start + _PAGE]
+            self._call("delete memories", self._collection.delete, ids=part)
+
     def delete(self, memory_ids: list[str]) -> int:
         """See `VectorStore.delete`."""
         with self._lock:
-            found = self._by_ids(list(memory_ids), [])
-            if found["ids"]:
-                self._call("delete memories", self._collection.delete, ids=found["ids"])
-            return len(found["ids"])
+            found = self._by_ids(list(memory_ids), [])["ids"]
+            self._delete_ids(found)
+            return len(found)
 
     def delete_where(self, conditions: list[Condition]) -> int:
         """See `VectorStore.delete_where`."""
         with self._lock:
             ids = [row.node.memory_id for row in self._matching(conditions)]
-            for start in range(0, len(ids), 1000):
-                part = ids[start : start + 1000]
-                self._call("delete memories", self._collection.delete, ids=part)
+            self._delete_ids(ids)
             return len(ids)
 
     def list_nodes(
@@ -327,9 +337,9 @@ class ChromaVectorStore:
         if limit <= 0:
             return []
         total = int(self._call("count memories", self._collection.count))
-        wanted = min(limit, total)
         query = [np.asarray(vector, dtype=np.float32).tolist()]
-        while wanted > 0:
+
+        def fetch(wanted: int) -> EngineHits:
             found = self._call(
                 "search memories",
                 self._collection.query,
@@ -339,15 +349,10 @@ class ChromaVectorStore:
                 include=[*_GET, "distances"],
             )
             flat = {key: (value[0] if value else value) for key, value in found.items()}
-            hits: list[MemoryNode] = []
-            for row, distance in zip(self._rows(flat), flat["distances"] or [], strict=True):
-                if matches(row.node, conditions):
-                    row.node.score = 1.0 - float(distance)
-                    hits.append(row.node)
-            if len(hits) >= limit or len(flat["ids"]) < wanted or wanted >= total:
-                return hits[:limit]
-            wanted = min(total, wanted * 4)
-        return []
+            rows = zip(self._rows(flat), flat["distances"] or [], strict=True)
+            return len(flat["ids"]), [(row.node, 1.0 - float(dist)) for row, dist in rows]
+
+        return widening_search(limit, total, conditions, fetch)
 
     def keyword_search(
         self, terms: list[str], conditions: list[Condition], limit: int

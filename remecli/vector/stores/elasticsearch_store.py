@@ -22,7 +22,7 @@ from remecli.vector.filters import Condition
 from remecli.vector.node import MemoryNode
 from remecli.vector.stores import elasticsearch_query as q
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
-from remecli.vector.stores.in_python import Stored, matches, ordered
+from remecli.vector.stores.in_python import EngineHits, Stored, matches, ordered, widening_search
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -307,21 +307,14 @@ class ElasticsearchVectorStore:
         leave fewer than `limit`)."""
         if limit <= 0:
             return []
-        total = self.count([])
-        wanted = min(limit, total)
         query = np.asarray(vector, dtype=np.float32).tolist()
-        while wanted > 0:
+
+        def fetch(wanted: int) -> EngineHits:
             knn = q.knn_clause(query, conditions, wanted, min(10_000, max(100, wanted * 2)))
             found = self._search(knn=knn, size=wanted)
-            hits: list[MemoryNode] = []
-            for node, score in found:
-                if matches(node, conditions):
-                    node.score = q.cosine_of(score)
-                    hits.append(node)
-            if len(hits) >= limit or len(found) < wanted or wanted >= total:
-                return hits[:limit]
-            wanted = min(total, wanted * 4)
-        return []
+            return len(found), [(node, q.cosine_of(score)) for node, score in found]
+
+        return widening_search(limit, self.count([]), conditions, fetch)
 
     def keyword_search(
         self, terms: list[str], conditions: list[Condition], limit: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,3 +116,28 @@ def bm25(
         scored.append((item, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0].seq))
     return scored[:limit]
+
+
+EngineHits = tuple[int, list[tuple[MemoryNode, float]]]
+
+
+def widening_search(
+    limit: int, total: int, conditions: list[Condition], fetch: Callable[[int], EngineHits]
+) -> list[MemoryNode]:
+    """The `limit` best engine hits that meet `conditions`, `score` set, best first.
+
+    `fetch(n)` asks the engine for its best `n`: how many it returned, and those it keeps as
+    (node, score). It is asked for `limit`, then four times as many while the filters it cannot
+    apply leave fewer than `limit` (at most `total`, the size of the collection)."""
+    wanted = min(limit, total)
+    while wanted > 0:
+        returned, found = fetch(wanted)
+        hits: list[MemoryNode] = []
+        for node, score in found:
+            if matches(node, conditions):
+                node.score = score
+                hits.append(node)
+        if len(hits) >= limit or returned < wanted or wanted >= total:
+            return hits[:limit]
+        wanted = min(total, wanted * 4)
+    return []

@@ -22,7 +22,7 @@ import numpy as np
 from remecli.vector.filters import Condition, target_of
 from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
-from remecli.vector.stores.in_python import Stored, matches, ordered
+from remecli.vector.stores.in_python import EngineHits, Stored, matches, ordered, widening_search
 from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
 from remecli.vector.stores.qdrant_points import PointId, point_id, term_index, term_weights
 from remecli.vector.terms import document_terms
@@ -320,29 +320,13 @@ class QdrantVectorStore:
         engine cannot apply leave fewer than `limit`)."""
         if limit <= 0:
             return []
-        total = self._total()
-        wanted = min(limit, total)
         query = np.asarray(vector, dtype=np.float32).tolist()
-        while wanted > 0:
-            found = self._call(
-                "search memories",
-                self._client.query_points,
-                self._collection,
-                query=query,
-                query_filter=self._filter(conditions),
-                limit=wanted,
-                with_payload=True,
-            ).points
-            hits: list[MemoryNode] = []
-            for point in found:
-                node = self._stored(point.payload).node
-                if matches(node, conditions):
-                    node.score = float(point.score)
-                    hits.append(node)
-            if len(hits) >= limit or len(found) < wanted or wanted >= total:
-                return hits[:limit]
-            wanted = min(total, wanted * 4)
-        return []
+
+        def fetch(wanted: int) -> EngineHits:
+            found = self._points(query, None, conditions, wanted)
+            return len(found), [(self._stored(p.payload).node, float(p.score)) for p in found]
+
+        return widening_search(limit, self._total(), conditions, fetch)
 
     def keyword_search(
         self, terms: list[str], conditions: list[Condition], limit: int
@@ -354,29 +338,29 @@ class QdrantVectorStore:
         wanted_terms = set(terms)
         indices = sorted({term_index(term) for term in wanted_terms})
         query = self._models.SparseVector(indices=indices, values=[1.0] * len(indices))
-        total = self._total()
-        wanted = min(limit, total)
-        while wanted > 0:
-            found = self._call(
-                "search memories",
-                self._client.query_points,
-                self._collection,
-                query=query,
-                using=_TERMS,
-                query_filter=self._filter(conditions),
-                limit=wanted,
-                with_payload=True,
-            ).points
-            hits: list[MemoryNode] = []
-            for point in found:
-                row = self._stored(point.payload)
-                if wanted_terms.intersection(row.terms) and matches(row.node, conditions):
-                    row.node.score = float(point.score)
-                    hits.append(row.node)
-            if len(hits) >= limit or len(found) < wanted or wanted >= total:
-                return hits[:limit]
-            wanted = min(total, wanted * 4)
-        return []
+
+        def fetch(wanted: int) -> EngineHits:
+            found = self._points(query, _TERMS, conditions, wanted)
+            rows = [(self._stored(point.payload), float(point.score)) for point in found]
+            # a term's index is a hash: a point holding none of the terms may still score
+            return len(found), [(r.node, s) for r, s in rows if wanted_terms.intersection(r.terms)]
+
+        return widening_search(limit, self._total(), conditions, fetch)
+
+    def _points(
+        self, query: Any, using: str | None, conditions: list[Condition], limit: int
+    ) -> Any:
+        """Qdrant's best `limit` points for `query` (dense, or the sparse vector `using`)."""
+        return self._call(
+            "search memories",
+            self._client.query_points,
+            self._collection,
+            query=query,
+            using=using,
+            query_filter=self._filter(conditions),
+            limit=limit,
+            with_payload=True,
+        ).points
 
     def close(self) -> None:
         """Give the connection back (a local folder's client closes with its last store)."""
