@@ -11,15 +11,46 @@ from pathlib import Path
 
 def run_remecli(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """`python -m remecli ARGS` in `cwd`; stdout and stderr captured as text."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REME_")}
     return subprocess.run(
         [sys.executable, "-m", "remecli", *args],
         cwd=cwd,
-        env=env,
+        env=_user_env(),
         capture_output=True,
         text=True,
         timeout=timeout,
     )
+
+
+def start_remecli(*args: str, cwd: Path) -> subprocess.Popen[str]:
+    """`python -m remecli ARGS` started in `cwd`; stdout and stderr piped as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "remecli", *args],
+        cwd=cwd,
+        env=_user_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def run_one_shot(
+    base_url: str,
+    working_dir: Path,
+    question: str,
+    *settings: str,
+    cwd: Path,
+    summarize: bool = False,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """`remecli -p QUESTION` against the fake LLM at `base_url` (`fake_llm_settings`; no
+    summary unless `summarize`), its memory in `working_dir`; `settings` go before `-p`."""
+    no_summary = [] if summarize else ["memory.summarize=false"]
+    options = [*fake_llm_settings(working_dir, base_url), *no_summary, *settings]
+    return run_remecli("config=cli", *options, "-p", question, cwd=cwd, timeout=timeout)
+
+
+def _user_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("REME_")}
 
 
 def fake_llm_settings(working_dir: Path, base_url: str) -> list[str]:

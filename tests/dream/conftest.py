@@ -44,6 +44,14 @@ def add_card(working_dir: WorkingDir, day: dt.date, slug: str, name: str, text: 
     return rel
 
 
+def node_text(card: str, claim: str = "Deploy atlas with `make ship`, on Fridays only.") -> str:
+    """The deploy-atlas digest node the scripted integration agent writes, citing `card`."""
+    return (
+        "---\nname: Deploy atlas\ndescription: How atlas is deployed.\n---\n"
+        f"{claim}\n\n## Sources\n- The procedure is in [[{card}]].\n"
+    )
+
+
 def extraction(units: list[dict], skipped: list[str] = (), interests: list[dict] = ()) -> str:
     """The extraction model's JSON answer."""
     return json.dumps({"units": units, "skipped": list(skipped), "interests": list(interests)})

@@ -7,18 +7,11 @@ import datetime as dt
 from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog
-from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
+from tests.dream.conftest import add_card, extraction, make_settings, node_text, receipt, unit
 from tests.fakes.messages import content_text, tool_texts
 
 DAY = dt.date(2025, 1, 31)
 NODE = "digest/procedure/deploy-atlas.md"
-
-
-def node_text(card: str, claim: str = "Deploy atlas with `make ship`, on Fridays only.") -> str:
-    return (
-        "---\nname: Deploy atlas\ndescription: How atlas is deployed.\n---\n"
-        f"{claim}\n\n## Sources\n- The procedure is in [[{card}]].\n"
-    )
 
 
 async def test_receipt_recovery(fake_llm, tmp_path, working_dir):

@@ -3,13 +3,11 @@ question, and leaves the old record for the next session, untouched."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 from remecli.knowledge.summarizer import NOTHING_MARKER
+from tests.cli_process import run_one_shot
 from tests.fakes.messages import content_text
 from tests.fakes.pending_record import write_pending_record
 
@@ -32,27 +30,14 @@ def test_one_shot_leaves_old_pending_summaries_alone(fake_llm, tmp_path: Path) -
 
     fake_llm.add_text("Forty-two.")
     fake_llm.set_fallback(answer)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "config=cli",
-            f"llm.base_url={fake_llm.base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=1",
-            "search.embedding.backend=none",
-            "memory.dream.auto=false",
-            f"working_dir={root}",
-            "-p",
-            "what is six times seven",
-        ],
+    proc = run_one_shot(
+        fake_llm.base_url,
+        root,
+        "what is six times seven",
+        "llm.max_retries=1",
+        "memory.dream.auto=false",
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
+        summarize=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Forty-two."

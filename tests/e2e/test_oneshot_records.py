@@ -4,38 +4,27 @@ log lines stay out of stderr; an empty answer is called empty; a bad `resume=` i
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from pathlib import Path
+from subprocess import CompletedProcess
 
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from tests.agent.conftest import make_settings
+from tests.cli_process import run_one_shot
 from tests.fakes.messages import content_text
 
 
-def one_shot(fake_llm, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "config=cli",
-            f"llm.base_url={fake_llm.base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=1",
-            "memory.summarize=false",
-            "search.embedding.backend=none",
-            f"working_dir={tmp_path / '.reme'}",
-            *args,
-        ],
+def one_shot(fake_llm, tmp_path: Path, question: str, *settings: str) -> CompletedProcess[str]:
+    """`remecli -p QUESTION` on `tmp_path/.reme`, one retry allowed (as a user's config has)."""
+    return run_one_shot(
+        fake_llm.base_url,
+        tmp_path / ".reme",
+        question,
+        "llm.max_retries=1",
+        *settings,
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
     )
 
 
@@ -59,9 +48,9 @@ def test_one_shots_are_listed_apart_and_never_resumed_as_last(fake_llm, tmp_path
     fake_llm.add_text("42")
     fake_llm.add_text("blue")
     for question in ("what is six times seven", "what colour is the sky"):
-        assert one_shot(fake_llm, tmp_path, "-p", question).returncode == 0
+        assert one_shot(fake_llm, tmp_path, question).returncode == 0
     fake_llm.add_text("We planned the garden.")
-    assert one_shot(fake_llm, tmp_path, "resume=last", "-p", "where were we").returncode == 0
+    assert one_shot(fake_llm, tmp_path, "where were we", "resume=last").returncode == 0
     resumed = [content_text(m) for m in fake_llm.chat_requests()[-1].body["messages"]]
     assert "plan the garden" in resumed  # the conversation, not the newer one-shots
     assert not any("six times seven" in t or "sky" in t for t in resumed)
@@ -80,7 +69,7 @@ def test_agentscope_warnings_go_to_the_log_file_not_stderr(fake_llm, tmp_path) -
     fake_llm.set_fallback("nothing")
     fake_llm.add_error(500, "the server hiccuped")
     fake_llm.add_text("fine now")
-    proc = one_shot(fake_llm, tmp_path, "-p", "hello")
+    proc = one_shot(fake_llm, tmp_path, "hello")
     assert proc.returncode == 0 and proc.stdout.strip() == "fine now"
     assert "_base:__call__" not in proc.stderr and "WARNING |" not in proc.stderr, proc.stderr
     log = (tmp_path / ".reme" / "logs" / "remecli.log").read_text(encoding="utf-8")
@@ -90,14 +79,14 @@ def test_agentscope_warnings_go_to_the_log_file_not_stderr(fake_llm, tmp_path) -
 def test_an_empty_answer_is_reported_as_empty(fake_llm, tmp_path) -> None:
     fake_llm.set_fallback("nothing")
     fake_llm.add_text("")
-    proc = one_shot(fake_llm, tmp_path, "-p", "hello")
+    proc = one_shot(fake_llm, tmp_path, "hello")
     assert proc.returncode != 0
     assert "empty answer" in proc.stderr and "no text and no tool calls" in proc.stderr
     assert "no choices" not in proc.stderr
 
 
 def test_a_bad_resume_id_says_how_to_list_sessions_in_one_line(fake_llm, tmp_path) -> None:
-    proc = one_shot(fake_llm, tmp_path, "resume=no-such-id", "-p", "hello")
+    proc = one_shot(fake_llm, tmp_path, "hello", "resume=no-such-id")
     assert proc.returncode != 0
     [line] = proc.stderr.strip().splitlines()
     assert "no-such-id" in line and "`remecli sessions`" in line

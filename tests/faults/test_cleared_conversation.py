@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from remecli.knowledge.summarizer import NOTHING_MARKER
-from tests.cli_process import run_remecli
+from tests.cli_process import run_one_shot, run_remecli
 from tests.e2e.test_plain_and_oneshot import Pty, base_args
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 
 pytestmark = pytest.mark.timeout(400)  # real processes on a shared machine
 

@@ -9,10 +9,8 @@ version history when not.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,17 +20,11 @@ from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
-from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
+from tests.cli_process import fake_llm_settings, start_remecli
+from tests.dream.conftest import add_card, extraction, make_settings, node_text, receipt, unit
 
 DAY = dt.date(2025, 1, 31)
 NODE = "digest/procedure/deploy-atlas.md"
-
-
-def node_text(card: str, claim: str = "Deploy atlas with `make ship`, on Fridays only.") -> str:
-    return (
-        "---\nname: Deploy atlas\ndescription: How atlas is deployed.\n---\n"
-        f"{claim}\n\n## Sources\n- The procedure is in [[{card}]].\n"
-    )
 
 
 def script_create(fake_llm, card: str, receipt_delay: float = 0.0) -> None:
@@ -45,26 +37,9 @@ def script_create(fake_llm, card: str, receipt_delay: float = 0.0) -> None:
 
 
 def start_dream(base_url: str, working_dir: Path, cwd: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "dream",
-            "config=cli",
-            f"llm.base_url={base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=0",
-            "search.embedding.backend=none",
-            f"working_dir={working_dir}",
-            f"date={DAY:%Y-%m-%d}",
-        ],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
-    )
+    """`remecli dream date=DAY` started as a real process against the fake server."""
+    settings = fake_llm_settings(working_dir, base_url)
+    return start_remecli("dream", "config=cli", *settings, f"date={DAY:%Y-%m-%d}", cwd=cwd)
 
 
 @pytest.mark.timeout(400)  # a real process on a shared machine

@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from remecli.knowledge.dream.state import Catalog
 from remecli.notes.layout import WorkingDir
+from tests.cli_process import fake_llm_settings, run_remecli
 from tests.dream.conftest import add_card, extraction, receipt, unit
 
 DAY = dt.date(2025, 1, 31)
@@ -21,26 +20,9 @@ NODE = "digest/procedure/deploy-atlas.md"
 
 def run_dream(base_url: str, working_dir: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`remecli dream date=DAY` as a real process against the fake server."""
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "remecli",
-            "dream",
-            "config=cli",
-            f"llm.base_url={base_url}",
-            "llm.model_name=fake-model",
-            "llm.max_retries=0",
-            "search.embedding.backend=none",
-            f"working_dir={working_dir}",
-            f"date={DAY:%Y-%m-%d}",
-        ],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "REME_LLM_API_KEY": "sk-test"},
-    )
+    settings = fake_llm_settings(working_dir, base_url)
+    date = f"date={DAY:%Y-%m-%d}"
+    return run_remecli("dream", "config=cli", *settings, date, cwd=cwd, timeout=120)
 
 
 def node_text(card: str) -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from remecli.search.chunker import _parse_blocks, _segment_spans
+from tests.cli_process import run_one_shot
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 
 BULLETS = 700_000
 

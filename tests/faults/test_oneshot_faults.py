@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_process import run_one_shot
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.cli_process import run_one_shot
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 
 COMMAND = "seq 1 200000 | sed 's/^/line number /'"
 

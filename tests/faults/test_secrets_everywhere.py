@@ -19,10 +19,9 @@ import pytest
 
 from remecli.config.locations import MEMORY_MD_HEADER
 from remecli.knowledge.summarizer import NOTHING_MARKER
-from tests.cli_process import fake_llm_settings, run_remecli
+from tests.cli_process import fake_llm_settings, run_one_shot, run_remecli
 from tests.e2e.test_plain_and_oneshot import Pty, base_args
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 from tests.faults.secrets import (
     AWS_SECRET,
     DOT_ENV,

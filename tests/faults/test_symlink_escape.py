@@ -15,8 +15,8 @@ from remecli.config.settings import ToolSettings
 from remecli.notes.writer import MemoryWriter
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import danger_reason
+from tests.cli_process import run_one_shot
 from tests.fakes.faulty_openai import FaultyOpenAIServer
-from tests.faults.conftest import run_one_shot
 
 ORIGINAL = "the outside file, not to be touched\n"
 
