@@ -1,4 +1,5 @@
-"""Fault-injection fixtures: the Assistant factory of the agent tests, and the faulty server."""
+"""Fault-injection fixtures: the Assistant factory of the agent tests, the job runner of the
+resource tests, and the faulty server."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.agent.conftest import assistant_factory  # noqa: F401  (fixture)
 from tests.fakes.faulty_openai import FaultyOpenAIServer
+from tests.resources.conftest import runner  # noqa: F401  (fixture: a started job runner)
 
 
 @pytest.fixture

@@ -11,23 +11,12 @@ import pytest
 
 from remecli.knowledge.resources_paths import PRIVATE_TOP
 from remecli.knowledge.resources_watch import ResourceWatcher
-from remecli.ops import JobRunner
 from remecli.ops.errors import PathRefused
 from remecli.ops.paths import PRIVATE_TOP as JOBS_PRIVATE_TOP
-from tests.resources.conftest import answer, resource_settings
+from tests.resources.conftest import answer
 
 TOKEN = "serve-token-7f3a9c1e5b2d4f6a8c0e"
 LOG_LINE = "log line with REME-LOG-SECRET-42"
-
-
-@pytest.fixture
-async def runner(tmp_path, fake_llm):
-    job_runner = JobRunner.from_settings(resource_settings(tmp_path, fake_llm.base_url))
-    await job_runner.start(wait_for_index=True)
-    try:
-        yield job_runner
-    finally:
-        await job_runner.close()
 
 
 def plant_links(root) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from remecli.config.settings import LLMSettings, Settings
 from remecli.knowledge.cards import read_meta
 from remecli.knowledge.resources import ResourceCards
 from remecli.notes.layout import WorkingDir
+from remecli.ops import JobRunner
 
 
 def resource_settings(tmp_path: Path, base_url: str, *, watch: bool = False) -> Settings:
@@ -53,6 +55,17 @@ def resource_cards(root: Path) -> list[tuple[str, dict[str, Any]]]:
         if meta.get("source_resource"):
             found.append((card.relative_to(root).as_posix(), meta))
     return found
+
+
+@pytest.fixture
+async def runner(tmp_path: Path, fake_llm) -> AsyncIterator[JobRunner]:
+    """A started job runner on a fresh working dir (resource settings, the fake server)."""
+    job_runner = JobRunner.from_settings(resource_settings(tmp_path, fake_llm.base_url))
+    await job_runner.start(wait_for_index=True)
+    try:
+        yield job_runner
+    finally:
+        await job_runner.close()
 
 
 @pytest.fixture

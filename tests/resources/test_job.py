@@ -11,16 +11,6 @@ from remecli.ops.errors import InvalidParams, NotFound, PathRefused, ReadOnlyRef
 from tests.resources.conftest import answer, resource_cards, resource_settings
 
 
-@pytest.fixture
-async def runner(tmp_path, fake_llm):
-    job_runner = JobRunner.from_settings(resource_settings(tmp_path, fake_llm.base_url))
-    await job_runner.start(wait_for_index=True)
-    try:
-        yield job_runner
-    finally:
-        await job_runner.close()
-
-
 def put(root, name: str, text: str) -> None:
     path = root / "resource" / name
     path.parent.mkdir(parents=True, exist_ok=True)
