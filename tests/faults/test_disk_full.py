@@ -6,12 +6,14 @@ work that waited is written exactly once when space returns."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.fakes.fake_openai import FakeOpenAIServer
@@ -40,6 +42,30 @@ def _remecli(url: str, working_dir: Path, *args: str) -> list[str]:
 
 def _env() -> dict[str, str]:
     return {**os.environ, "REME_LLM_API_KEY": "sk-test"}
+
+
+@contextlib.contextmanager
+def _small_disk_and_model(
+    tmp_path: Path, model: MemoryAwareModel
+) -> Iterator[tuple[SmallDisk, str]]:
+    """A small disk (the test is skipped without mount namespaces) and the fake server answering
+    as `model`: (the disk, the server's URL)."""
+    need_namespaces()
+    server = FakeOpenAIServer().start()
+    server.set_fallback(model)
+    try:
+        with small_disk(tmp_path / "disk") as disk:
+            yield disk, server.base_url
+    finally:
+        server.stop()
+
+
+def _one_shot(
+    disk: SmallDisk, url: str, question: str, cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """`remecli -p QUESTION` in the disk's namespace, its working dir on the disk."""
+    argv = disk.argv(_remecli(url, disk.mount_point / ".reme", "-p", question))
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=cwd, env=_env())
 
 
 class _Plain:
@@ -88,32 +114,11 @@ def _said_lines(memory: Path) -> list[str]:
 
 
 def test_one_shot_on_a_full_disk_answers_and_says_the_disk_is_full(tmp_path: Path) -> None:
-    need_namespaces()
-    server = FakeOpenAIServer().start()
-    server.set_fallback(MemoryAwareModel(ANSWER))
-    try:
-        with small_disk(tmp_path / "disk") as disk:
-            working_dir = disk.mount_point / ".reme"
-            first = subprocess.run(
-                disk.argv(_remecli(server.base_url, working_dir, "-p", "a heron question")),
-                capture_output=True,
-                text=True,
-                timeout=120,
-                cwd=tmp_path,
-                env=_env(),
-            )
-            assert first.returncode == 0 and ANSWER in first.stdout, first.stderr
-            disk.fill()
-            full = subprocess.run(
-                disk.argv(_remecli(server.base_url, working_dir, "-p", "a kingfisher question")),
-                capture_output=True,
-                text=True,
-                timeout=120,
-                cwd=tmp_path,
-                env=_env(),
-            )
-    finally:
-        server.stop()
+    with _small_disk_and_model(tmp_path, MemoryAwareModel(ANSWER)) as (disk, url):
+        first = _one_shot(disk, url, "a heron question", tmp_path)
+        assert first.returncode == 0 and ANSWER in first.stdout, first.stderr
+        disk.fill()
+        full = _one_shot(disk, url, "a kingfisher question", tmp_path)
     assert ANSWER in full.stdout, full.stderr
     assert "the disk is full" in full.stderr, full.stderr
     assert "Traceback" not in full.stderr and "Logging error" not in full.stderr, full.stderr
@@ -125,30 +130,24 @@ def test_one_shot_on_a_full_disk_answers_and_says_the_disk_is_full(tmp_path: Pat
 def test_plain_mode_keeps_answering_and_writes_waiting_work_once_space_returns(
     tmp_path: Path,
 ) -> None:
-    need_namespaces()
-    server = FakeOpenAIServer().start()
-    server.set_fallback(MemoryAwareModel(ANSWER))
-    try:
-        with small_disk(tmp_path / "disk") as disk:
-            working_dir = disk.mount_point / ".reme"
-            plain = _Plain(disk, _remecli(server.base_url, working_dir, "ui=plain"), tmp_path)
-            plain.say("tell me about herons", answers=1)
-            disk.fill()
-            plain.say("tell me about kingfishers", answers=2)
-            plain.say("/new")  # hands the conversation to a summary: its record cannot be written
-            assert wait_for(lambda: "New conversation started" in plain.output, 60), plain.output
-            plain.say("tell me about pelicans", answers=3)
-            disk.free()
-            plain.say("tell me about ospreys", answers=4)
-            code = plain.finish()
-            seen = disk.path(working_dir)
-            said = _said_lines(seen / "memory")
-            transcripts = {
-                p.name: p.read_text(encoding="utf-8") for p in (seen / "sessions").glob("*.jsonl")
-            }
-            pending = list((seen / "sessions" / "pending").glob("*.json"))
-    finally:
-        server.stop()
+    with _small_disk_and_model(tmp_path, MemoryAwareModel(ANSWER)) as (disk, url):
+        working_dir = disk.mount_point / ".reme"
+        plain = _Plain(disk, _remecli(url, working_dir, "ui=plain"), tmp_path)
+        plain.say("tell me about herons", answers=1)
+        disk.fill()
+        plain.say("tell me about kingfishers", answers=2)
+        plain.say("/new")  # hands the conversation to a summary: its record cannot be written
+        assert wait_for(lambda: "New conversation started" in plain.output, 60), plain.output
+        plain.say("tell me about pelicans", answers=3)
+        disk.free()
+        plain.say("tell me about ospreys", answers=4)
+        code = plain.finish()
+        seen = disk.path(working_dir)
+        said = _said_lines(seen / "memory")
+        transcripts = {
+            p.name: p.read_text(encoding="utf-8") for p in (seen / "sessions").glob("*.jsonl")
+        }
+        pending = list((seen / "sessions" / "pending").glob("*.json"))
     output = plain.output
     assert code == 0, output
     assert "Traceback" not in output and "Logging error" not in output, output
@@ -195,35 +194,29 @@ def test_a_full_disk_while_running_is_not_index_damage(tmp_path: Path) -> None:
     """The disk fills while the app runs; a note changed meanwhile cannot be indexed. The index
     is neither deleted nor rebuilt over the full disk, and the next sync after space returns
     indexes the note that was missed."""
-    need_namespaces()
-    server = FakeOpenAIServer().start()
-    server.set_fallback(_Searcher(ANSWER))
-    try:
-        with small_disk(tmp_path / "disk") as disk:
-            working_dir = disk.mount_point / ".reme"
-            plain = _Plain(disk, _remecli(server.base_url, working_dir, "ui=plain"), tmp_path)
-            plain.say("tell me about herons", answers=1)
-            seen = disk.path(working_dir)
-            note = seen / "memory" / "birds.md"
-            note.write_text(f"# Birds\n\n{PLACEHOLDER}", encoding="utf-8")
-            assert wait_for(lambda: _finds(plain, "placeholder"), 60), plain.output
-            store = seen / "index" / "chunks.sqlite"
-            assert wait_for(store.exists, 30)
-            before = store.stat().st_ino
-            disk.fill()
-            with note.open("r+", encoding="utf-8") as same_blocks:  # needs no new space
-                same_blocks.seek(len("# Birds\n\n"))
-                same_blocks.write(MISSED.ljust(len(PLACEHOLDER) - 1) + "\n")
-            plain.say("tell me about kingfishers", answers=2)
-            _finds(plain, "kingfisher")  # an answer, found or not: the app goes on
-            disk.free()
-            plain.say("tell me about ospreys", answers=3)  # the next sync: space is back
-            assert wait_for(lambda: _finds(plain, "kingfisher"), 60), plain.output
-            after = store.stat().st_ino
-            log = (seen / "logs" / "remecli.log").read_text(encoding="utf-8", errors="replace")
-            code = plain.finish()
-    finally:
-        server.stop()
+    with _small_disk_and_model(tmp_path, _Searcher(ANSWER)) as (disk, url):
+        working_dir = disk.mount_point / ".reme"
+        plain = _Plain(disk, _remecli(url, working_dir, "ui=plain"), tmp_path)
+        plain.say("tell me about herons", answers=1)
+        seen = disk.path(working_dir)
+        note = seen / "memory" / "birds.md"
+        note.write_text(f"# Birds\n\n{PLACEHOLDER}", encoding="utf-8")
+        assert wait_for(lambda: _finds(plain, "placeholder"), 60), plain.output
+        store = seen / "index" / "chunks.sqlite"
+        assert wait_for(store.exists, 30)
+        before = store.stat().st_ino
+        disk.fill()
+        with note.open("r+", encoding="utf-8") as same_blocks:  # needs no new space
+            same_blocks.seek(len("# Birds\n\n"))
+            same_blocks.write(MISSED.ljust(len(PLACEHOLDER) - 1) + "\n")
+        plain.say("tell me about kingfishers", answers=2)
+        _finds(plain, "kingfisher")  # an answer, found or not: the app goes on
+        disk.free()
+        plain.say("tell me about ospreys", answers=3)  # the next sync: space is back
+        assert wait_for(lambda: _finds(plain, "kingfisher"), 60), plain.output
+        after = store.stat().st_ino
+        log = (seen / "logs" / "remecli.log").read_text(encoding="utf-8", errors="replace")
+        code = plain.finish()
     assert code == 0, plain.output
     assert "Traceback" not in plain.output, plain.output
     assert after == before  # the same index, not deleted and made again
