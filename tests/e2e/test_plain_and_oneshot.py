@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,30 +38,24 @@ def env() -> dict[str, str]:
     return {**os.environ, "REME_LLM_API_KEY": "sk-test"}
 
 
+def run(fake_llm, tmp_path: Path, *args: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    """`remecli ARGS` against the fake LLM, run to its end in `tmp_path`; output captured."""
+    command = [*base_args(fake_llm, tmp_path), *args]
+    return subprocess.run(
+        command, cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=90, **options
+    )
+
+
 def test_one_shot_prints_answer_to_stdout(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_text("Paris is the capital of France.", chunk_size=4)
-    proc = subprocess.run(
-        [*base_args(fake_llm, tmp_path), "-p", "Capital of France?"],
-        cwd=tmp_path,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    proc = run(fake_llm, tmp_path, "-p", "Capital of France?")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Paris is the capital of France."
 
 
 def test_one_shot_prompt_setting_and_error_exit_code(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_error(401, "bad key", code="invalid_api_key")
-    proc = subprocess.run(
-        [*base_args(fake_llm, tmp_path), "prompt=hello"],
-        cwd=tmp_path,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    proc = run(fake_llm, tmp_path, "prompt=hello")
     assert proc.returncode == 1
     assert proc.stdout == ""
     assert "REME_LLM_API_KEY" in proc.stderr and "Traceback" not in proc.stderr
@@ -68,15 +63,7 @@ def test_one_shot_prompt_setting_and_error_exit_code(fake_llm, tmp_path: Path) -
 
 def test_one_shot_reads_in_a_pipe(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_text("ok")
-    proc = subprocess.run(
-        [*base_args(fake_llm, tmp_path), "-p", "hi"],
-        cwd=tmp_path,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=90,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = run(fake_llm, tmp_path, "-p", "hi", stdin=subprocess.DEVNULL)
     assert proc.returncode == 0 and proc.stdout == "ok\n"
 
 

@@ -4,12 +4,12 @@ starting is sent on its own, never merged with the next one ("SLOW onequeued mes
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_plain_and_oneshot import base_args
 from tests.e2e.tmux_driver import TmuxSession, tmux_available
 from tests.fakes.messages import content_text
 
@@ -31,13 +31,7 @@ def test_a_message_sent_during_start_up_is_not_merged_with_the_next(
         "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
     }
     cmd = [
-        sys.executable,
-        "-m",
-        "remecli",
-        "config=cli",
-        f"llm.base_url={fake_llm.base_url}",
-        "llm.model_name=fake-model",
-        f"working_dir={tmp_path / '.reme'}",
+        *base_args(fake_llm, tmp_path),
         "memory.summarize=false",
         "search.embedding.backend=none",
     ]

@@ -6,23 +6,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 from pathlib import Path
 
-from tests.e2e.test_plain_and_oneshot import Pty, base_args, env
+from tests.e2e.test_plain_and_oneshot import Pty, base_args, run
 
 
 def test_dash_p_dash_reads_the_question_from_stdin(fake_llm, tmp_path: Path) -> None:
     fake_llm.add_text("Piped answer.")
-    proc = subprocess.run(
-        [*base_args(fake_llm, tmp_path), "-p", "-"],
-        cwd=tmp_path,
-        env=env(),
-        input="what is piped\nover two lines?\n",
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    proc = run(fake_llm, tmp_path, "-p", "-", input="what is piped\nover two lines?\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Piped answer."
     sent = fake_llm.chat_requests()[0].body["messages"][-1]
@@ -31,15 +22,7 @@ def test_dash_p_dash_reads_the_question_from_stdin(fake_llm, tmp_path: Path) -> 
 
 
 def test_dash_p_dash_with_nothing_on_stdin_says_what_to_do(fake_llm, tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [*base_args(fake_llm, tmp_path), "-p", "-"],
-        cwd=tmp_path,
-        env=env(),
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    proc = run(fake_llm, tmp_path, "-p", "-", input="")
     assert proc.returncode == 2
     assert "empty question on stdin" in proc.stderr and "Traceback" not in proc.stderr
 
