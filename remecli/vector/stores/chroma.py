@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 import numpy as np
@@ -26,9 +25,9 @@ from remecli.vector.stores.in_python import (
     Stored,
     bm25,
     matches,
-    ordered,
     widening_search,
 )
+from remecli.vector.stores.python_filtered import PythonFilteredStore
 from remecli.vector.terms import document_terms
 
 _GET = ["metadatas", "documents"]
@@ -69,7 +68,7 @@ def connect(options: dict[str, Any], default_path: str) -> Any:
         ) from None
 
 
-class ChromaVectorStore:
+class ChromaVectorStore(PythonFilteredStore):
     """See the module docstring."""
 
     def __init__(
@@ -78,7 +77,6 @@ class ChromaVectorStore:
         self.dimensions = dimensions
         self._client = client
         self._lock = threading.RLock()
-        self._last_seq = 0
         try:
             self._collection = client.get_or_create_collection(
                 collection,
@@ -97,11 +95,6 @@ class ChromaVectorStore:
         )
 
     # -- records -----------------------------------------------------------------------------
-    def _next_seq(self) -> int:
-        """Insertion order across processes: the clock in ns, strictly increasing here."""
-        self._last_seq = max(self._last_seq + 1, time.time_ns())
-        return self._last_seq
-
     @staticmethod
     def _record(node: MemoryNode, seq: int) -> tuple[dict[str, Any], str]:
         fields = node.stored_fields()
@@ -305,23 +298,6 @@ class ChromaVectorStore:
             found = self._by_ids(list(memory_ids), [])["ids"]
             self._delete_ids(found)
             return len(found)
-
-    def delete_where(self, conditions: list[Condition]) -> int:
-        """See `VectorStore.delete_where`."""
-        with self._lock:
-            ids = [row.node.memory_id for row in self._matching(conditions)]
-            self._delete_ids(ids)
-            return len(ids)
-
-    def list_nodes(
-        self,
-        conditions: list[Condition],
-        sort_key: str | None,
-        reverse: bool,
-        limit: int | None,
-    ) -> list[MemoryNode]:
-        """See `VectorStore.list_nodes`."""
-        return ordered(self._matching(conditions), sort_key, reverse, limit)
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count`."""

@@ -11,7 +11,6 @@ filters and the sort order in Python (`in_python`), new memories through the bul
 from __future__ import annotations
 
 import threading
-import time
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,7 +21,8 @@ from remecli.vector.filters import Condition
 from remecli.vector.node import MemoryNode
 from remecli.vector.stores import elasticsearch_query as q
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
-from remecli.vector.stores.in_python import EngineHits, Stored, matches, ordered, widening_search
+from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
+from remecli.vector.stores.python_filtered import PythonFilteredStore
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -79,7 +79,7 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text.strip() else type(exc).__name__
 
 
-class ElasticsearchVectorStore:
+class ElasticsearchVectorStore(PythonFilteredStore):
     """See the module docstring."""
 
     def __init__(
@@ -89,7 +89,6 @@ class ElasticsearchVectorStore:
         self._client = client
         self._index = index
         self._lock = threading.RLock()
-        self._last_seq = 0
         if not self._call("open the index", lambda: bool(client.indices.exists(index=index))):
             body = q.index_body(dimensions, embedding_model)
             self._call(
@@ -154,11 +153,6 @@ class ElasticsearchVectorStore:
             ),
         )
         return [doc for doc in found["docs"] if doc.get("found")]
-
-    def _next_seq(self) -> int:
-        """Insertion order across processes: the clock in ns, strictly increasing here."""
-        self._last_seq = max(self._last_seq + 1, time.time_ns())
-        return self._last_seq
 
     def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
         """The first stored node of each (memory_type, memory_target, content_hash)."""
@@ -259,23 +253,6 @@ class ElasticsearchVectorStore:
             found = [doc["_id"] for doc in self._mget(list(memory_ids))]
             self._delete_ids(found)
             return len(found)
-
-    def delete_where(self, conditions: list[Condition]) -> int:
-        """See `VectorStore.delete_where`."""
-        with self._lock:
-            ids = [row.node.memory_id for row in self._matching(conditions)]
-            self._delete_ids(ids)
-            return len(ids)
-
-    def list_nodes(
-        self,
-        conditions: list[Condition],
-        sort_key: str | None,
-        reverse: bool,
-        limit: int | None,
-    ) -> list[MemoryNode]:
-        """See `VectorStore.list_nodes`."""
-        return ordered(self._matching(conditions), sort_key, reverse, limit)
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count` (Elasticsearch counts when it decides every condition)."""

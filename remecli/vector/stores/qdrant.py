@@ -14,7 +14,6 @@ the same as in the SQL stores. New memories go in with one batch upsert per 512.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,8 @@ import numpy as np
 from remecli.vector.filters import Condition, target_of
 from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
-from remecli.vector.stores.in_python import EngineHits, Stored, matches, ordered, widening_search
+from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
+from remecli.vector.stores.python_filtered import PythonFilteredStore
 from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
 from remecli.vector.stores.qdrant_points import PointId, point_id, term_index, term_weights
 from remecli.vector.terms import document_terms
@@ -34,7 +34,7 @@ _TERMS = "terms"  # the sparse vector of keyword terms
 _DENSE = ""  # the unnamed dense vector
 
 
-class QdrantVectorStore:
+class QdrantVectorStore(PythonFilteredStore):
     """See the module docstring."""
 
     def __init__(
@@ -49,9 +49,9 @@ class QdrantVectorStore:
         self.dimensions = dimensions
         self._models = models
         self._connection = connection
+        self._lock = connection.lock
         self._client = connection.client
         self._collection = collection
-        self._last_seq = 0
         self._closed = False
         if not self._call("open the collection", self._client.collection_exists, collection):
             self._call(
@@ -81,7 +81,7 @@ class QdrantVectorStore:
 
     # -- engine calls ------------------------------------------------------------------------
     def _call(self, what: str, method: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._connection.lock:
+        with self._lock:
             try:
                 return method(*args, **kwargs)
             except VectorStoreError:
@@ -133,11 +133,6 @@ class QdrantVectorStore:
         return found
 
     # -- records -----------------------------------------------------------------------------
-    def _next_seq(self) -> int:
-        """Insertion order across processes: the clock in ns, strictly increasing here."""
-        self._last_seq = max(self._last_seq + 1, time.time_ns())
-        return self._last_seq
-
     @staticmethod
     def _payload(node: MemoryNode, seq: int) -> dict[str, Any]:
         fields = node.stored_fields()
@@ -180,7 +175,7 @@ class QdrantVectorStore:
         ids: list[PointId] = []
         payloads: list[dict[str, Any]] = []
         rows: list[Any] = []  # dense vectors (Batch takes any vector kind per name)
-        with self._connection.lock:
+        with self._lock:
             keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
             existing = self._same_content(keys)
             for node, key, vector in zip(nodes, keys, vectors, strict=True):
@@ -240,7 +235,7 @@ class QdrantVectorStore:
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update` (the point is replaced: payload and vector)."""
-        with self._connection.lock:
+        with self._lock:
             found = self._retrieve([memory_id], vectors=True)
             if not found:
                 return None
@@ -266,7 +261,7 @@ class QdrantVectorStore:
             )
         return node
 
-    def _delete_points(self, memory_ids: list[str]) -> None:
+    def _delete_ids(self, memory_ids: list[str]) -> None:
         for start in range(0, len(memory_ids), _PAGE):
             part: list[PointId] = [point_id(m) for m in memory_ids[start : start + _PAGE]]
             self._call(
@@ -279,31 +274,14 @@ class QdrantVectorStore:
 
     def delete(self, memory_ids: list[str]) -> int:
         """See `VectorStore.delete`."""
-        with self._connection.lock:
+        with self._lock:
             found = [self._stored(point.payload) for point in self._retrieve(list(memory_ids))]
-            self._delete_points([row.node.memory_id for row in found])
+            self._delete_ids([row.node.memory_id for row in found])
             return len(found)
-
-    def delete_where(self, conditions: list[Condition]) -> int:
-        """See `VectorStore.delete_where`."""
-        with self._connection.lock:
-            ids = [row.node.memory_id for row in self._matching(conditions)]
-            self._delete_points(ids)
-            return len(ids)
 
     def _matching(self, conditions: list[Condition]) -> list[Stored]:
         rows = self._scroll(self._filter(conditions))
         return [row for row in rows if matches(row.node, conditions)]
-
-    def list_nodes(
-        self,
-        conditions: list[Condition],
-        sort_key: str | None,
-        reverse: bool,
-        limit: int | None,
-    ) -> list[MemoryNode]:
-        """See `VectorStore.list_nodes`."""
-        return ordered(self._matching(conditions), sort_key, reverse, limit)
 
     def _total(self) -> int:
         counted = self._call("count memories", self._client.count, self._collection, exact=True)
