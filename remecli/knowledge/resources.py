@@ -32,7 +32,7 @@ from remecli.knowledge.resources_extract import (
     is_temp_name,
     unsupported,
 )
-from remecli.knowledge.resources_paths import readable_resource
+from remecli.knowledge.resources_paths import link_not_followed, readable_resource
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -152,14 +152,20 @@ class ResourceCards:
     def resources(self) -> list[str]:
         """Every supported file under `resource/` (sorted; dotfiles, temp files and links that
         lead out of `resource/` skipped: the watcher and `memory_ingest` share this rule)."""
-        return [rel for rel, supported in self._listing() if supported]
+        return [rel for rel, why in self._listing() if why == "ok"]
 
-    def unsupported(self, under: str = RESOURCE_FOLDER) -> list[str]:
-        """Visible files under `under` (a `resource/…` folder) whose type remecli cannot read."""
+    def skipped(self, under: str = RESOURCE_FOLDER) -> list[tuple[str, str]]:
+        """Visible files under `under` (a `resource/…` folder) that remecli will not read, each
+        with the one line that says why: a type it cannot read, or a link it does not follow."""
         prefix = under.rstrip("/") + "/"
-        return [rel for rel, ok in self._listing() if not ok and rel.startswith(prefix)]
+        return [
+            (rel, unsupported(rel) if why == "type" else link_not_followed(rel))
+            for rel, why in self._listing()
+            if why != "ok" and rel.startswith(prefix)
+        ]
 
-    def _listing(self) -> list[tuple[str, bool]]:
+    def _listing(self) -> list[tuple[str, str]]:
+        """(`resource/<file>`, "ok" | "type" | "link") of every visible file or link."""
         if not self.folder.is_dir():
             return []
         found = []
@@ -167,8 +173,11 @@ class ResourceCards:
             inner = path.relative_to(self.folder).parts
             if any(part.startswith((".", "~")) for part in inner) or is_temp_name(path.name):
                 continue
+            rel = f"{RESOURCE_FOLDER}/{'/'.join(inner)}"
             if path.is_file() and self.readable(path):
-                found.append((f"{RESOURCE_FOLDER}/{'/'.join(inner)}", is_resource_name(path.name)))
+                found.append((rel, "ok" if is_resource_name(path.name) else "type"))
+            elif path.is_symlink() and not path.is_dir():
+                found.append((rel, "link"))  # out of the working dir, private, or dangling
         return found
 
     def readable(self, path: Path) -> bool:
@@ -321,8 +330,8 @@ class ResourceCards:
         outcomes = [await self.ingest(rel) for rel in wanted if (root / rel).is_file()]
         if rels is not None:  # a file dropped that remecli cannot read: said, not silently left
             outcomes += [
-                IngestOutcome(rel, "skipped", message=unsupported(rel))
-                for rel in await asyncio.to_thread(self.unsupported)
+                IngestOutcome(rel, "skipped", message=message)
+                for rel, message in await asyncio.to_thread(self.skipped)
                 if any(_within(rel, changed) for changed in rels)
             ]
         gone = await asyncio.to_thread(self.orphans)

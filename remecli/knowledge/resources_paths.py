@@ -29,6 +29,14 @@ def readable_resource(path: Path, root: Path) -> bool:
     return not any(_same_file(real, base / name) for name in TOKEN_FILES)
 
 
+def link_not_followed(label: str) -> str:
+    """The one-line skip of a link in `resource/` that `readable_resource` refuses."""
+    return (
+        f"{label}: a link remecli does not follow (it leads out of the working dir, to its "
+        "private files, or nowhere); copy the file into resource/ instead"
+    )
+
+
 def _same_file(path: Path, other: Path) -> bool:
     try:
         return other.exists() and path.samefile(other)

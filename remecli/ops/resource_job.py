@@ -12,7 +12,6 @@ from pathlib import PurePosixPath
 from pydantic import Field
 
 from remecli.knowledge.resources import IngestOutcome as IngestedFile
-from remecli.knowledge.resources_extract import unsupported
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
@@ -45,8 +44,9 @@ class IngestResult(JobResult):
     gone: list[GoneCard] = Field(description="Cards whose resource file no longer exists")
 
 
-def _resources(ctx: JobContext, raw: str) -> tuple[list[str], list[str]]:
-    """(the resources `raw` names, the files in a named folder remecli cannot read)."""
+def _resources(ctx: JobContext, raw: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """(the resources `raw` names, (file, why) of the files in a named folder remecli will
+    not read)."""
     text = raw.strip()
     posix = PurePosixPath(text)
     inside = posix.parts[:1] == (FOLDER,) or posix.is_absolute() or text.startswith("~")
@@ -59,7 +59,7 @@ def _resources(ctx: JobContext, raw: str) -> tuple[list[str], list[str]]:
         prefix = named.rstrip("/") + "/"
         # the watcher's own listing: supported names, no dotfiles, no links out of the working dir
         cards = ctx.memory.resources
-        return [r for r in cards.resources() if r.startswith(prefix)], cards.unsupported(named)
+        return [r for r in cards.resources() if r.startswith(prefix)], cards.skipped(named)
     if not target.path.is_file():
         raise NotFound(f"no file {named}; put it into {FOLDER}/ first")
     return [named], []
@@ -76,7 +76,7 @@ async def memory_ingest(ctx: JobContext, params: IngestParams) -> IngestResult:
     """
     rels, unreadable = await asyncio.to_thread(_resources, ctx, params.path)
     outcomes = [await ctx.memory.resources.ingest(rel) for rel in rels]
-    outcomes += [IngestedFile(rel, "skipped", message=unsupported(rel)) for rel in unreadable]
+    outcomes += [IngestedFile(rel, "skipped", message=message) for rel, message in unreadable]
     gone = await asyncio.to_thread(ctx.memory.resources.orphans)
     return IngestResult(
         outcomes=[IngestOutcome(**outcome.to_dict()) for outcome in outcomes],

@@ -62,3 +62,21 @@ def test_ingest_reports_a_binary_file_in_one_line(tmp_path, fake_llm):
     assert wrong.returncode == 2 and "no such file" in wrong.stderr
     stray = remecli(tmp_path, fake_llm, "--yes")
     assert stray.returncode == 2 and "--prune" in stray.stderr
+
+
+def test_ingest_names_the_links_it_does_not_follow(tmp_path, fake_llm):
+    """A resource folder holding only a link out of the working dir says which link it skipped
+    and why, instead of "Nothing to ingest"."""
+    root = tmp_path / ".reme"
+    (root / "resource").mkdir(parents=True)
+    outside = tmp_path / "secret.txt"
+    outside.write_text("not for memory\n", encoding="utf-8")
+    (root / "resource" / "out.txt").symlink_to(outside)
+    (root / "resource" / "gone.md").symlink_to(tmp_path / "missing.md")
+    done = remecli(tmp_path, fake_llm)
+    assert done.returncode == 0, done.stderr
+    assert "Nothing to ingest" not in done.stdout
+    for name in ("out.txt", "gone.md"):
+        assert f"resource/{name}: a link remecli does not follow" in done.stderr
+    assert "copy the file into resource/" in done.stderr
+    assert fake_llm.chat_requests() == []

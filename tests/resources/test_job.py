@@ -57,7 +57,11 @@ async def test_memory_ingest_stays_inside_resource(runner, tmp_path):
     with pytest.raises(PathRefused, match="outside the working dir"):
         await runner.run("memory_ingest", {"path": "resource/link.txt"})
     result = await runner.run("memory_ingest", {"path": "resource"})
-    assert result["outcomes"] == []  # the link out is not followed when listing either
+    # the link out is not followed when listing either, and it is named as skipped
+    assert [(o["resource"], o["status"]) for o in result["outcomes"]] == [
+        ("resource/link.txt", "skipped")
+    ]
+    assert "does not follow" in result["outcomes"][0]["message"]
 
 
 async def test_memory_ingest_is_refused_read_only(tmp_path, fake_llm):
@@ -83,7 +87,8 @@ async def test_the_watcher_and_memory_ingest_share_one_rule_for_links(runner, tm
     os.symlink(root / "inside.txt", root / "resource" / "in.txt")
     cards = runner.memory.resources
     assert cards.resources() == ["resource/in.txt"]
-    assert [o.resource for o in await cards.sync({"resource/out.txt"})] == []
+    skipped = await cards.sync({"resource/out.txt"})
+    assert [(o.resource, o.status) for o in skipped] == [("resource/out.txt", "skipped")]
     with pytest.raises(PathRefused):
         await runner.run("memory_ingest", {"path": "resource/out.txt"})
     fake_llm.add_text(answer("Inside note", "A note that lives inside the working dir."))

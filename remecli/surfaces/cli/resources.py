@@ -20,7 +20,6 @@ from contextlib import asynccontextmanager
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
 from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.resources_extract import unsupported
 from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
@@ -89,8 +88,7 @@ async def _ingest(
         else:
             placed = [Placed(rel, rel) for rel in cards.resources()]
             placed += [
-                Placed(rel, problem="skipped", message=unsupported(rel))
-                for rel in cards.unsupported()
+                Placed(rel, problem="skipped", message=message) for rel, message in cards.skipped()
             ]
         outcomes: list[IngestOutcome] = []
         for item in placed:
