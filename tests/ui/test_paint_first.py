@@ -15,3 +15,34 @@ def test_the_tui_module_does_not_import_the_agent_runtime() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+FIRST_FRAME = """
+import sys, tempfile
+from remecli.config import load_settings
+from remecli.ui.tui.app import RemeApp
+
+class FirstFrame(RemeApp):
+    def on_ready(self):
+        super().on_ready()
+        print("LOADED", sorted({m for m in sys.modules if m.startswith(DEFERRED)}), flush=True)
+        self.exit()
+
+DEFERRED = tuple(sys.argv[1:])
+settings = load_settings(["config=cli", "llm.api_key=sk-x", f"working_dir={tempfile.mkdtemp()}"])
+FirstFrame(settings).run(headless=True, size=(100, 30))
+"""
+
+# Not needed to draw the first frame (an empty conversation and the input box), loaded at first
+# use: the Markdown renderer of answers (Rich's, on markdown-it, with pygments for code).
+NOT_BEFORE_FIRST_FRAME = ("rich.markdown", "markdown_it", "pygments")
+
+
+def test_the_first_frame_is_drawn_without_what_only_later_parts_use() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, *NOT_BEFORE_FIRST_FRAME],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "LOADED []" in proc.stdout.splitlines(), proc.stdout + proc.stderr[-3000:]
