@@ -9,6 +9,7 @@ that needs approval is an `ApprovalRequest` event in the reply's stream, carryin
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
@@ -24,6 +25,7 @@ from remecli.llm.runtime.logs import route_agentscope_logs
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.background import SummaryOutcome
+    from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +53,13 @@ class Assistant:
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
+
+    @functools.cached_property
+    def checkpoints(self) -> Checkpoints:
+        """The workspace files before each reply (/diff, /undo); made at first use."""
         from remecli.tools.checkpoints import Checkpoints
 
-        self.checkpoints = Checkpoints(  # the workspace files before each reply (/diff, /undo)
+        return Checkpoints(
             self.workspace,
             self.locations.checkpoints_dir,
             lambda: self.context.session_id if self.context is not None else None,

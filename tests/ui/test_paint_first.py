@@ -34,8 +34,17 @@ FirstFrame(settings).run(headless=True, size=(100, 30))
 """
 
 # Not needed to draw the first frame (an empty conversation and the input box), loaded at first
-# use: the Markdown renderer of answers (Rich's, on markdown-it, with pygments for code).
-NOT_BEFORE_FIRST_FRAME = ("rich.markdown", "markdown_it", "pygments")
+# use: the Markdown renderer of answers (Rich's, on markdown-it, with pygments for code), the
+# workspace lister of `@path` completion, the checkpoints of /diff and /undo, the redactor
+# (its patterns) of the input history.
+NOT_BEFORE_FIRST_FRAME = (
+    "rich.markdown",
+    "markdown_it",
+    "pygments",
+    "remecli.tools.mentions",
+    "remecli.tools.checkpoints",
+    "remecli.notes.redact",
+)
 
 
 def test_the_first_frame_is_drawn_without_what_only_later_parts_use() -> None:
