@@ -27,6 +27,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
 from remecli.config.errors import ConfigError
+from remecli.config.loader import SafeLoader
 from remecli.config.locations import Locations, bundled_dir
 
 DEFAULT_THEME = "remecli-dark"
@@ -87,7 +88,7 @@ def register_themes(app: App[Any], themes: Iterable[Theme]) -> None:
 def theme_from_file(path: Path) -> Theme:
     """Parse one theme file; ThemeError names the file and says what to fix."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
