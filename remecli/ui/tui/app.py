@@ -83,6 +83,8 @@ class RemeApp(App):
         self._hangup_task: asyncio.Future[None] | None = None
         self._boot_started = False
         self.resume_line: str | None = None  # set on the way out: how to come back
+        # chosen before the stylesheet is first parsed (see select_theme); a problem shows later
+        self._theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
 
     @property
     def assistant(self) -> Assistant:
@@ -100,7 +102,8 @@ class RemeApp(App):
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        apply_themes(self, self.assistant.working_dir, self.settings.theme)  # notifies a problem
+        if self._theme_problem:
+            self.notify(self._theme_problem, severity="error", timeout=10)
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
