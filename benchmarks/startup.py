@@ -34,6 +34,8 @@ import time
 from remecli.config import load_settings
 from remecli.ui.tui.app import RemeApp
 from remecli.ui.tui.widgets.chat_input import ChatInput
+import remecli
+assert remecli.__file__.startswith("{{tree}}"), f"remecli imported from {{remecli.__file__}}"
 class Bench(RemeApp):
     def on_ready(self):
         super().on_ready()  # what the app does on its first frame, as in real use
@@ -72,8 +74,9 @@ class Run:
     cpu: float  # the child's CPU seconds at input ready
 
 
-def one_run(kind: Kind, env: dict[str, str]) -> Run:
-    """One fresh process, timed from just before it is spawned."""
+def one_run(kind: Kind, env: dict[str, str], cwd: Path) -> Run:
+    """One fresh process, timed from just before it is spawned. It runs in `cwd`, not here:
+    `python -c` puts its working directory before PYTHONPATH on sys.path."""
     start = time.time()
     out = subprocess.run(
         [sys.executable, "-c", kind.code],
@@ -81,6 +84,7 @@ def one_run(kind: Kind, env: dict[str, str]) -> Run:
         text=True,
         timeout=120,
         env={**env, "PYTHONPATH": str(kind.pythonpath)},
+        cwd=cwd,
     )
     for line in out.stdout.splitlines():
         if line.startswith("READY "):
@@ -96,7 +100,8 @@ def kinds(trees: list[Path], wd: Path) -> list[Kind]:
         label = "remecli config=cli" if tree == ROOT else f"remecli [{tree}]"
         work = wd / f"wd{n}"
         work.mkdir()
-        out.append(Kind(label, REMECLI.replace("{wd}", str(work)), tree))
+        code = REMECLI.replace("{wd}", str(work)).replace("{tree}", str(tree))
+        out.append(Kind(label, code, tree))
     return out
 
 
@@ -115,11 +120,11 @@ def main() -> None:
         env["PYTHONPYCACHEPREFIX"] = str(wd / "pycache")
         table = kinds([*args.tree, ROOT], wd)
         for kind in table:  # untimed: bytecode written, OS file cache warm
-            one_run(kind, env)
+            one_run(kind, env, wd)
         runs: dict[str, list[Run]] = {kind.label: [] for kind in table}
         for n in range(args.runs):
             for kind in table[n % len(table) :] + table[: n % len(table)]:  # the order rotates
-                runs[kind.label].append(one_run(kind, env))
+                runs[kind.label].append(one_run(kind, env, wd))
     bare = runs[table[0].label]
     print(
         f"runs: {args.runs} each (fresh process, headless, 100x30); load now {os.getloadavg()[0]:.1f}"
