@@ -31,18 +31,20 @@ READY = 'print(f"READY {time.time():.6f} {time.process_time():.6f}", flush=True)
 
 REMECLI = f"""
 import time
-from remecli.config import load_settings
-from remecli.ui.tui.app import RemeApp
-from remecli.ui.tui.widgets.chat_input import ChatInput
 import remecli
 assert remecli.__file__.startswith("{{tree}}"), f"remecli imported from {{remecli.__file__}}"
+from remecli.config import load_settings
+settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={{wd}}"])
+from remecli.ui.tui import collector_pauses
+getattr(collector_pauses, "hold", lambda: None)()  # as the CLI does (older checkouts: none)
+from remecli.ui.tui.app import RemeApp
+from remecli.ui.tui.widgets.chat_input import ChatInput
 class Bench(RemeApp):
     def on_ready(self):
         super().on_ready()  # what the app does on its first frame, as in real use
         assert isinstance(self.focused, ChatInput)
         {READY}
         self.exit()
-settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={{wd}}"])
 Bench(settings).run(headless=True, size=(100, 30))
 """
 

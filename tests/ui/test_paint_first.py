@@ -55,3 +55,37 @@ def test_the_first_frame_is_drawn_without_what_only_later_parts_use() -> None:
         timeout=120,
     )
     assert "LOADED []" in proc.stdout.splitlines(), proc.stdout + proc.stderr[-3000:]
+
+
+COLLECTOR = """
+import gc, tempfile
+from remecli.config import load_settings
+settings = load_settings(["config=cli", "llm.api_key=sk-x", f"working_dir={tempfile.mkdtemp()}"])
+from remecli.ui.tui import collector_pauses
+collector_pauses.hold()  # as the CLI does before it imports the app
+before = sum(generation["collections"] for generation in gc.get_stats())
+from remecli.ui.tui.app import RemeApp
+
+class FirstFrame(RemeApp):
+    def on_ready(self):
+        super().on_ready()
+        made = sum(generation["collections"] for generation in gc.get_stats()) - before
+        print("FIRST FRAME", made, gc.isenabled(), flush=True)
+        self.set_timer(0.3, self.later)
+
+    def later(self):
+        print("LATER", gc.isenabled(), gc.get_freeze_count() > 0, flush=True)
+        self.exit()
+
+FirstFrame(settings).run(headless=True, size=(100, 30))
+"""
+
+
+def test_no_garbage_collection_before_the_first_frame_and_as_usual_after() -> None:
+    """Start-up makes objects that live as long as the app: scanning them is wasted."""
+    proc = subprocess.run(
+        [sys.executable, "-c", COLLECTOR], capture_output=True, text=True, timeout=120
+    )
+    lines = proc.stdout.splitlines()
+    assert "FIRST FRAME 0 False" in lines, proc.stdout + proc.stderr[-3000:]
+    assert "LATER True True" in lines, proc.stdout + proc.stderr[-3000:]

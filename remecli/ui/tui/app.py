@@ -173,7 +173,7 @@ class RemeApp(App):
             self.boot()  # the conversation is shown, or the problem reported, at once
         else:
             self.status.state = "ready"  # it takes input now
-            self._settle()
+        self._settle()  # start-up's garbage goes, the rest is frozen; collecting again
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
@@ -385,6 +385,7 @@ def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
         app.run()
     finally:
         early_keys.restore()  # the terminal as the user had it (see `early_keys`)
+        collector_pauses.release()  # collecting again, even if no frame was ever drawn
     if app.resume_line:  # printed, not rendered: a console would wrap or crop the command
         print(f"remecli: {app.resume_line}", file=sys.stderr)
     return app.return_code or 0
