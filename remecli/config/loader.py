@@ -231,11 +231,11 @@ def _is_section(dotted: str) -> bool:
 
 def env_values(environ: Mapping[str, str], cwd: Path) -> dict[str, str]:
     """Environment settings; a `.env` in cwd fills in what the real environment lacks."""
-    from dotenv import dotenv_values
-
     merged: dict[str, str] = {}
     dotenv_path = cwd / ".env"
     if dotenv_path.is_file():
+        from dotenv import dotenv_values  # only then: most starts have no .env to read
+
         try:
             found = dotenv_values(dotenv_path, encoding="utf-8")
         except UnicodeDecodeError as exc:

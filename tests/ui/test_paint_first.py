@@ -36,8 +36,9 @@ FirstFrame(settings).run(headless=True, size=(100, 30))
 # Not needed to draw the first frame (an empty conversation and the input box), loaded at first
 # use: the Markdown renderer of answers (Rich's, on markdown-it, with pygments for code), the
 # workspace lister of `@path` completion, the checkpoints of /diff and /undo, the redactor
-# (its patterns) of the input history.
+# (its patterns) of the input history, the `.env` reader (there is no `.env` here).
 NOT_BEFORE_FIRST_FRAME = (
+    "dotenv",
     "rich.markdown",
     "markdown_it",
     "pygments",
@@ -47,12 +48,13 @@ NOT_BEFORE_FIRST_FRAME = (
 )
 
 
-def test_the_first_frame_is_drawn_without_what_only_later_parts_use() -> None:
+def test_the_first_frame_is_drawn_without_what_only_later_parts_use(tmp_path) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, *NOT_BEFORE_FIRST_FRAME],
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=tmp_path,  # no .env there
     )
     assert "LOADED []" in proc.stdout.splitlines(), proc.stdout + proc.stderr[-3000:]
 
