@@ -54,17 +54,15 @@ class Assistant:
         self._starting: asyncio.Future | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
 
-    @functools.cached_property
-    def checkpoints(self) -> Checkpoints:
-        """The workspace files before each reply (/diff, /undo); made at first use."""
+    @functools.cached_property  # made at first use: not needed for the first frame
+    def checkpoints(self) -> Checkpoints:  # the workspace files before each reply (/diff, /undo)
         from remecli.tools.checkpoints import Checkpoints
 
-        return Checkpoints(
-            self.workspace,
-            self.locations.checkpoints_dir,
-            lambda: self.context.session_id if self.context is not None else None,
-            skip=(self.working_dir,),
-        )
+        root, skip = self.locations.checkpoints_dir, (self.working_dir,)
+        return Checkpoints(self.workspace, root, self._session_id, skip=skip)
+
+    def _session_id(self) -> str | None:
+        return self.context.session_id if self.context is not None else None
 
     @property
     def model_name(self) -> str:
