@@ -1,13 +1,16 @@
 """Startup: time from process start to "input ready" for remecli's TUI vs a bare Textual app.
 
 "Input ready" = the app's first `on_ready` (first frame painted) with the input box focused.
-Each run is a fresh `python` process, run headless, the two apps taking turns (order
-alternating) so that load on the machine hits both alike; process start time comes from the OS
-(psutil), so interpreter start-up and imports are included. Both read bytecode from a temp
-prefix written by the untimed first runs, as installed packages have it (a checkout run with
-PYTHONDONTWRITEBYTECODE=1 would compile every remecli module each run, and no Textual one).
+Each run is a fresh `python` process, run headless, the apps taking turns (the order rotates)
+so that load on the machine hits all alike. The clock starts in this process just before the
+child is spawned, so interpreter start-up and imports are included; the child reports the
+wall time and its own CPU time (`time.process_time`) at input ready. (psutil's process
+`create_time` is not used: Linux gives it from the boot time in whole seconds, so it is off by
+a constant of up to 1 s, added to both apps alike, which pulls the ratio towards 1.)
+All read bytecode from a temp prefix written by the untimed first runs, as installed packages
+have it. `--tree` adds other checkouts of remecli to the turns (each imported from its tree).
 
-Reproduce:  python benchmarks/startup.py [--runs 7]
+Reproduce:  python benchmarks/startup.py [--runs 7] [--tree /path/to/old/checkout]
 """
 
 from __future__ import annotations
@@ -18,26 +21,35 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-REMECLI = """
-import time, psutil
-t0 = psutil.Process().create_time()
+ROOT = Path(__file__).resolve().parents[1]
+
+READY = 'print(f"READY {time.time():.6f} {time.process_time():.6f}", flush=True)'
+
+REMECLI = f"""
+import time
+import remecli
+assert remecli.__file__.startswith("{{tree}}"), f"remecli imported from {{remecli.__file__}}"
 from remecli.config import load_settings
+settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={{wd}}"])
+from remecli.ui.tui import collector_pauses
+getattr(collector_pauses, "hold", lambda: None)()  # as the CLI does (older checkouts: none)
 from remecli.ui.tui.app import RemeApp
 from remecli.ui.tui.widgets.chat_input import ChatInput
 class Bench(RemeApp):
     def on_ready(self):
-        super().on_ready()  # starts the background agent boot, as in real use
+        super().on_ready()  # what the app does on its first frame, as in real use
         assert isinstance(self.focused, ChatInput)
-        print(f"READY {time.time() - t0:.4f}")
+        {READY}
         self.exit()
-settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={wd}"])
 Bench(settings).run(headless=True, size=(100, 30))
 """
 
-BARE = """
-import time, psutil
-t0 = psutil.Process().create_time()
+BARE = f"""
+import time
 from textual.app import App
 from textual.widgets import Input
 class Bare(App):
@@ -45,49 +57,96 @@ class Bare(App):
         yield Input()
     def on_ready(self):
         self.query_one(Input).focus()
-        print(f"READY {time.time() - t0:.4f}")
+        {READY}
         self.exit()
 Bare().run(headless=True, size=(100, 30))
 """
 
 
-def one_run(code: str, env: dict[str, str] | None = None) -> float:
+@dataclass(frozen=True)
+class Kind:
+    label: str
+    code: str
+    pythonpath: Path
+
+
+@dataclass(frozen=True)
+class Run:
+    wall: float  # seconds from spawn to input ready
+    cpu: float  # the child's CPU seconds at input ready
+
+
+def one_run(kind: Kind, env: dict[str, str], cwd: Path) -> Run:
+    """One fresh process, timed from just before it is spawned. It runs in `cwd`, not here:
+    `python -c` puts its working directory before PYTHONPATH on sys.path."""
+    start = time.time()
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, "-c", kind.code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "PYTHONPATH": str(kind.pythonpath)},
+        cwd=cwd,
     )
     for line in out.stdout.splitlines():
         if line.startswith("READY "):
-            return float(line.split()[1])
-    raise RuntimeError(f"no READY line:\n{out.stdout}\n{out.stderr}")
+            _, ready, cpu = line.split()
+            return Run(float(ready) - start, float(cpu))
+    raise RuntimeError(f"{kind.label}: no READY line:\n{out.stdout}\n{out.stderr}")
+
+
+def kinds(trees: list[Path], wd: Path) -> list[Kind]:
+    """The bare app, then remecli from each tree (each on its own working dir)."""
+    out = [Kind("bare Textual app (one Input)", BARE, ROOT)]
+    for n, tree in enumerate(trees):
+        label = "remecli config=cli" if tree == ROOT else f"remecli [{tree}]"
+        work = wd / f"wd{n}"
+        work.mkdir()
+        code = REMECLI.replace("{wd}", str(work)).replace("{tree}", str(tree))
+        out.append(Kind(label, code, tree))
+    return out
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--tree", type=Path, action="append", default=[], help="another checkout")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as wd:
-        remecli_code = REMECLI.replace("{wd}", wd)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = os.path.join(wd, "pycache")
-        one_run(remecli_code, env), one_run(BARE, env)  # bytecode written, OS file cache warm
-        remecli, bare = [], []
-        for n in range(args.runs):  # taking turns, order alternating: load hits both alike
-            for code in (remecli_code, BARE) if n % 2 == 0 else (BARE, remecli_code):
-                (remecli if code is remecli_code else bare).append(one_run(code, env))
-    m_r, m_b = statistics.median(remecli), statistics.median(bare)
-    pairs = [r / b for r, b in zip(remecli, bare, strict=True)]
-    print(f"runs: {args.runs} each (fresh process, headless, 100x30)")
+    with tempfile.TemporaryDirectory(prefix="remecli-startup-") as tmp:
+        wd = Path(tmp)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "REME_"))}
+        env["PYTHONPYCACHEPREFIX"] = str(wd / "pycache")
+        table = kinds([*args.tree, ROOT], wd)
+        for kind in table:  # untimed: bytecode written, OS file cache warm
+            one_run(kind, env, wd)
+        runs: dict[str, list[Run]] = {kind.label: [] for kind in table}
+        for n in range(args.runs):
+            for kind in table[n % len(table) :] + table[: n % len(table)]:  # the order rotates
+                runs[kind.label].append(one_run(kind, env, wd))
+    bare = runs[table[0].label]
     print(
-        f"bare Textual app (one Input)   median {m_b * 1000:7.1f} ms  (min {min(bare) * 1000:.1f}, max {max(bare) * 1000:.1f})"
+        f"runs: {args.runs} each (fresh process, headless, 100x30); load now {os.getloadavg()[0]:.1f}"
     )
-    print(
-        f"remecli config=cli             median {m_r * 1000:7.1f} ms  (min {min(remecli) * 1000:.1f}, max {max(remecli) * 1000:.1f})"
-    )
-    print(
-        f"ratio remecli / bare: {m_r / m_b:.2f} of the medians, {statistics.median(pairs):.2f} "
-        "median of the turn-by-turn ratios  (target <= 1.3)"
-    )
-    print("reproduce: python benchmarks/startup.py --runs", args.runs)
+    for label, mine in runs.items():
+        wall = statistics.median(r.wall for r in mine)
+        cpu = statistics.median(r.cpu for r in mine)
+        line = f"{label:34s} median {ms(wall)} (min {ms(min(r.wall for r in mine)).strip()})"
+        line += f"   CPU at ready {ms(cpu)}"
+        if mine is not bare:
+            pairs = [r.wall / b.wall for r, b in zip(mine, bare, strict=True)]
+            cpu_ratio = cpu / statistics.median(r.cpu for r in bare)
+            line += (
+                f"\n{'':34s} ratio to bare: {wall / statistics.median(r.wall for r in bare):.2f}"
+            )
+            line += f" of the medians, {statistics.median(pairs):.2f} median of the turn-by-turn"
+            line += f" ratios (target <= 1.3); CPU {cpu_ratio:.2f}"
+        print(line)
+    extra = "".join(f" --tree {t}" for t in args.tree)
+    print(f"reproduce: python benchmarks/startup.py --runs {args.runs}{extra}")
 
 
 if __name__ == "__main__":

@@ -154,9 +154,11 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
         from remecli.ui.plain import run_repl
 
         return run_repl(settings)
+    from remecli.ui.tui import collector_pauses
     from remecli.ui.tui.early_keys import hold_enter
 
     hold_enter()  # before the slow imports: Enter typed meanwhile still sends
+    collector_pauses.hold()  # until the first frame (run_tui lets go if it never comes)
     from remecli.ui.tui.app import run_tui
 
     return run_tui(settings, log_file=log_file)

@@ -9,6 +9,7 @@ that needs approval is an `ApprovalRequest` event in the reply's stream, carryin
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
@@ -24,6 +25,7 @@ from remecli.llm.runtime.logs import route_agentscope_logs
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.background import SummaryOutcome
+    from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +53,16 @@ class Assistant:
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
+
+    @functools.cached_property  # made at first use: not needed for the first frame
+    def checkpoints(self) -> Checkpoints:  # the workspace files before each reply (/diff, /undo)
         from remecli.tools.checkpoints import Checkpoints
 
-        self.checkpoints = Checkpoints(  # the workspace files before each reply (/diff, /undo)
-            self.workspace,
-            self.locations.checkpoints_dir,
-            lambda: self.context.session_id if self.context is not None else None,
-            skip=(self.working_dir,),
-        )
+        root, skip = self.locations.checkpoints_dir, (self.working_dir,)
+        return Checkpoints(self.workspace, root, self._session_id, skip=skip)
+
+    def _session_id(self) -> str | None:
+        return self.context.session_id if self.context is not None else None
 
     @property
     def model_name(self) -> str:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from remecli.commands.frontend import CommandContext
-from remecli.tools.checkpoints import ReplyRecord, change_kind, reply_diff, undo_reply
+
+if TYPE_CHECKING:  # the checkpoint store loads with the first /diff or /undo, not at start
+    from remecli.tools.checkpoints import ReplyRecord
 
 Events = AsyncIterator[se.SessionEvent]
 
@@ -55,6 +58,8 @@ def _title(record: ReplyRecord) -> str:
 
 def diff_page(records: list[ReplyRecord], record: ReplyRecord, ctx: CommandContext) -> str:
     """The /diff page: the reply's changes as a diff, then the other replies to pick from."""
+    from remecli.tools.checkpoints import change_kind, reply_diff
+
     store = ctx.assistant.checkpoints.store
     lines = [f"## Reply {_title(record)}", ""]
     for name in sorted(record.changes):
@@ -99,6 +104,8 @@ async def undo(ctx: CommandContext) -> Events:
     if isinstance(picked, str):
         yield ev.Notice(picked)
         return
+    from remecli.tools.checkpoints import undo_reply
+
     checkpoints = ctx.assistant.checkpoints
     outcome = await asyncio.to_thread(undo_reply, checkpoints.store, picked, checkpoints.workspace)
     if outcome.refused:

@@ -118,3 +118,27 @@ def test_theme_from_file_reads_one_packaged_file():
     theme = theme_from_file(bundled_dir("themes") / "year-of-the-horse.yaml")
     assert theme.name == "year-of-the-horse"
     assert theme.variables["border"] == "#f2b632"
+
+
+@pytest.mark.parametrize(
+    ("theme", "parses_again"), [("remecli-dark", False), ("remecli-light", True)]
+)
+async def test_the_app_starts_in_its_theme_parsing_the_stylesheet_once(
+    fake_llm, tmp_path, monkeypatch, theme, parses_again
+):
+    """A theme as dark as Textual's default is in the first parse of the stylesheet (no second
+    parse and restyle of every widget at start); a light one is switched to as usual."""
+    from textual.css.stylesheet import Stylesheet
+
+    from tests.ui.test_app_pilot import make_app
+
+    reparsed: list[Stylesheet] = []
+    reparse = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparsed.append(self), reparse(self)))
+    app = make_app(fake_llm, tmp_path, f"theme={theme}")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.theme == theme
+        expected = resolve_theme(theme, load_themes(None)).background
+        assert app.screen.styles.background.hex == str(expected).upper()
+        assert bool(reparsed) is parses_again

@@ -83,6 +83,8 @@ class RemeApp(App):
         self._hangup_task: asyncio.Future[None] | None = None
         self._boot_started = False
         self.resume_line: str | None = None  # set on the way out: how to come back
+        # chosen before the stylesheet is first parsed (see select_theme); a problem shows later
+        self._theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
 
     @property
     def assistant(self) -> Assistant:
@@ -100,7 +102,8 @@ class RemeApp(App):
         yield StatusLine(id="status")
 
     async def on_mount(self) -> None:
-        apply_themes(self, self.assistant.working_dir, self.settings.theme)  # notifies a problem
+        if self._theme_problem:
+            self.notify(self._theme_problem, severity="error", timeout=10)
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
@@ -170,7 +173,7 @@ class RemeApp(App):
             self.boot()  # the conversation is shown, or the problem reported, at once
         else:
             self.status.state = "ready"  # it takes input now
-            self._settle()
+        self._settle()  # start-up's garbage goes, the rest is frozen; collecting again
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
@@ -382,6 +385,7 @@ def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
         app.run()
     finally:
         early_keys.restore()  # the terminal as the user had it (see `early_keys`)
+        collector_pauses.release()  # collecting again, even if no frame was ever drawn
     if app.resume_line:  # printed, not rendered: a console would wrap or crop the command
         print(f"remecli: {app.resume_line}", file=sys.stderr)
     return app.return_code or 0

@@ -15,14 +15,24 @@ from __future__ import annotations
 import gc
 
 
+def hold() -> None:
+    """Start-up: no collection until the first `settle` (the app settles once its first frame
+    is drawn). What start-up makes (modules, classes, the first widgets) lives as long as the
+    app, so the ~135 collections a start would make (one full) only cost time: ~45 ms CPU."""
+    gc.disable()
+
+
 def settle() -> None:
     """Collect everything now (the app is idle, earlier frozen objects included), then leave
     what is live out of later collections."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def release() -> None:
-    """Let the collector see the frozen objects again (they are freed if unreachable)."""
+    """Let the collector see the frozen objects again (they are freed if unreachable), and
+    collect as usual again."""
     gc.unfreeze()
+    gc.enable()

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.widgets import TextArea
 
-from remecli.tools.mentions import PathOption, path_options
+if TYPE_CHECKING:  # the workspace lister loads with the first edit, not before the first frame
+    from remecli.tools.mentions import PathOption
 
 _TAIL = re.compile(r"(?:^|(?<=\s))@([^\s@]*)$")
 
@@ -27,6 +29,8 @@ def text_before_cursor(box: TextArea) -> str:
 
 def options_at_cursor(box: TextArea, workspace: Path) -> list[PathOption] | None:
     """Completions for the mention at the cursor; None when the cursor is not in one."""
+    from remecli.tools.mentions import path_options
+
     partial = partial_mention(text_before_cursor(box))
     return None if partial is None else path_options(workspace, partial)
 

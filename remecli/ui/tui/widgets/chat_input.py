@@ -16,7 +16,6 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from remecli.notes.atomic_write import atomic_write_text
-from remecli.notes.redact import redact_text
 
 HISTORY_LIMIT = 1_000
 PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
@@ -87,6 +86,8 @@ class InputHistory:
 def _stored(text: str) -> str:
     """A typed line as the history file keeps it: JSON, secrets redacted (the prompt's own
     history in memory keeps what was typed until remecli exits)."""
+    from remecli.notes.redact import redact_text  # its patterns compile at the first line kept
+
     return json.dumps(redact_text(text), ensure_ascii=False)
 
 

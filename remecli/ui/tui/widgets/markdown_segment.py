@@ -11,6 +11,7 @@ in any text widget.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -23,7 +24,8 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 from textual.widget import Widget, _RenderCache
 
-from remecli.ui.tui.widgets.markdown_look import ChatMarkdown, MarkdownLook, markdown_look
+if TYPE_CHECKING:
+    from remecli.ui.tui.widgets.markdown_look import MarkdownLook
 
 CACHED_WIDTHS = 2  # renders kept per segment (the current width and the one before a resize)
 
@@ -59,6 +61,9 @@ class MarkdownVisual(Visual):
     def _draw(self, width: int) -> Content:
         if not self.source.strip():
             return Content("")
+        # Rich's Markdown (markdown-it, pygments) loads with the first answer, not at start
+        from remecli.ui.tui.widgets.markdown_look import ChatMarkdown
+
         started = time.perf_counter()
         console = self.look.console
         options = console.options.update(width=width, height=None)
@@ -165,6 +170,8 @@ class MarkdownSegment(Widget):
         self.refresh()
 
     def _look(self) -> MarkdownLook:
+        from remecli.ui.tui.widgets.markdown_look import markdown_look
+
         app = self.app
         variables = tuple(sorted(app.theme_variables.items()))
         return markdown_look(app.theme, variables, app.current_theme.dark)
