@@ -32,23 +32,29 @@ OPEN_CHUNK_SECONDS = 600  # a transcript quiet this long has a finished last chu
 _SPEAKER = re.compile(r"^([^\s:][^:\n]{0,39}): ", re.MULTILINE)  # "name: " opening a turn
 
 
-def transcript_header(chunk: Chunk) -> str:
-    """A transcript chunk's context line: its day in words and who speaks in it
-    ("Monday 8 May 2023 · Caroline, Melanie"); "" when it has neither."""
+def transcript_header(chunk: Chunk, parts: str = "day+speakers") -> str:
+    """A transcript chunk's context line: its day in words and/or who speaks in it
+    ("Monday 8 May 2023 · Caroline, Melanie"; `parts` "day", "speakers" or both); "" when
+    it has none of them."""
     speakers = dict.fromkeys(m.group(1) for m in _SPEAKER.finditer(chunk.text))
     day = ""
-    if chunk.date:
+    if chunk.date and "day" in parts:
         when = dt.date.fromisoformat(chunk.date)
         day = f"{when:%A} {when.day} {when:%B %Y}"
-    return " · ".join(part for part in (day, ", ".join(speakers)) if part)
+    names = ", ".join(speakers) if "speakers" in parts else ""
+    return " · ".join(part for part in (day, names) if part)
 
 
-def embedding_text(chunk: Chunk, header: bool = False) -> str:
+def embedding_text(chunk: Chunk, header: str = "none") -> str:
     """What is embedded: the note's name/description, the heading path when the heading is not
-    in the chunk, then the chunk; with `header`, a transcript chunk starts with its day and
-    speakers (`transcript_header`)."""
+    in the chunk, then the chunk; with a `header` other than "none", a transcript chunk starts
+    with its day and/or speakers (`transcript_header`)."""
     text = chunk.text
-    if header and chunk.source == TRANSCRIPT and (line := transcript_header(chunk)):
+    if (
+        header != "none"
+        and chunk.source == TRANSCRIPT
+        and (line := transcript_header(chunk, header))
+    ):
         text = f"{line}\n{text}"
     if chunk.headings and not text.lstrip().startswith("#"):
         text = f"{chunk.heading_path}\n{text}"

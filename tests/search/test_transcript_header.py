@@ -43,16 +43,18 @@ def test_the_header_names_the_day_in_words_and_each_speaker_once() -> None:
     text = "Caroline: hi\nmore of it\nMelanie: yes: really\nCaroline: ok"
     chunk = Chunk("sessions/s.jsonl", 1, 4, text, source="transcript", date="2023-05-08")
     assert transcript_header(chunk) == "Monday 8 May 2023 · Caroline, Melanie"
-    assert embedding_text(chunk, header=True) == f"Monday 8 May 2023 · Caroline, Melanie\n{text}"
+    assert embedding_text(chunk, "day+speakers") == f"Monday 8 May 2023 · Caroline, Melanie\n{text}"
+    assert embedding_text(chunk, "speakers") == f"Caroline, Melanie\n{text}"
+    assert embedding_text(chunk, "day") == f"Monday 8 May 2023\n{text}"
     assert embedding_text(chunk) == text
     note = Chunk("memory/a.md", 1, 1, "Caroline: hi", date="2023-05-08")
-    assert embedding_text(note, header=True) == "Caroline: hi"  # notes have their headings
+    assert embedding_text(note, "day+speakers") == "Caroline: hi"  # notes have their headings
 
 
 def test_the_index_embeds_transcript_chunks_with_the_header_when_asked(tmp_path: Path) -> None:
     embedder = CharNgramEmbedder()
     vectors = {}
-    for header in (False, True):
+    for header in ("none", "day+speakers"):
         folder = tmp_path / f"header-{header}"
         write_transcript(folder)
         index = MemoryIndex.open(folder, settings(transcript_header=header), embedder=embedder)
@@ -67,4 +69,4 @@ def test_the_index_embeds_transcript_chunks_with_the_header_when_asked(tmp_path:
         finally:
             index.close()
     assert transcript_header(stored.chunk) == "Monday 8 May 2023 · Caroline, Melanie"
-    assert not np.allclose(vectors[False], vectors[True])
+    assert not np.allclose(vectors["none"], vectors["day+speakers"])
