@@ -231,6 +231,9 @@ def main() -> int:
     parser.add_argument("--as", dest="form", choices=("notes", "transcripts"), default="notes")
     parser.add_argument("--variant", action="append", default=[], help="name:key=value,...")
     parser.add_argument(
+        "--index-setting", action="append", default=[], help="key=value: index-time setting"
+    )
+    parser.add_argument(
         "--depth", type=int, default=0, help="also print the hybrid baseline's all@DEPTH"
     )
     args = parser.parse_args()
@@ -252,7 +255,8 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
     embedding = {"backend": args.backend}
     if args.local_model:
         embedding["local_model"] = args.local_model
-    settings = SearchSettings.model_validate({"embedding": embedding})
+    index_settings = parse_variant(":" + ",".join(args.index_setting))[1]
+    settings = SearchSettings.model_validate({"embedding": embedding, **index_settings})
     variants = dict(parse_variant(v) for v in args.variant)
     modes = [*MODES, *variants]
     # sums[mode][category] = [n, any5, all5, any10, all10]
@@ -360,6 +364,7 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, mo
     if args.form != "notes":
         command += f" --as {args.form}"
     command += "".join(f" --variant {v}" for v in args.variant)
+    command += "".join(f" --index-setting {v}" for v in args.index_setting)
     if args.depth:
         command += f" --depth {args.depth}"
     if args.conversations:

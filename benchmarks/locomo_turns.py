@@ -5,12 +5,16 @@ in it. This re-ranks the defaults' own candidates (the `memory_search` order, to
 by fused score + w × min-max(best cosine between the question and one turn of the chunk), and
 with `speaker` only the turns spoken by a person the question names count ("What has Melanie
 painted?" → Melanie's lines); `undated` re-ranks only questions that name no day or month
-(the date boost has ordered the others). Turn vectors come from the index's embedder (`passage: ` +
-session heading + the turn's line), cached per conversation in the working dir
-(`turn_vectors.pkl`), so a second run only searches.
+(the date boost has ordered the others). Turn vectors come from the index's embedder: with
+`--turns separate` each turn is embedded on its own (`passage: ` + session heading + the turn's
+line), with `--turns late` ("late chunking") the chunk's own text goes through e5 once and each
+line's token states are mean-pooled (a vector per line, read in the context of its chunk, from
+the model run the chunk's vector needs anyway). Cached per conversation in the working dir
+(`turn_vectors.pkl` / `late_vectors.pkl`), so a second run only searches; `--cost` also times
+the plain chunk embedding of the same batches, interleaved, and prints both.
 
     PYTHONPATH=. python benchmarks/locomo_turns.py --workdir DIR [--conversations 0-4]
-        [--depth 20|40] [--weight 0.2 --weight 0.3]
+        [--depth 20|40] [--weight 0.2 --weight 0.3] [--turns separate|late] [--cost]
 
 Use the working dir of an earlier `locomo_recall.py` run (its chunk embeddings are cached
 there). Prints any@10 / all@10 per category for the defaults and each re-ranking.
@@ -44,6 +48,7 @@ from benchmarks.search_variants import search_variant  # noqa: E402
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.search.dates import question_windows  # noqa: E402
+from remecli.search.embedding_sync import embedding_text  # noqa: E402
 
 PER_SIDE = 40  # the defaults' candidates per side for a top-10 search (10 × multiplier 4)
 Key = tuple[str, int, int]
@@ -77,6 +82,46 @@ def turn_vectors(
         for key, rows in lines.items()
         if rows
     }
+
+
+def late_vectors(
+    index: MemoryIndex, cache: Path, cost: dict[str, float]
+) -> dict[Key, tuple[list[str], np.ndarray]]:
+    """Per chunk: its non-blank lines and their late-chunked vectors (one e5 run per chunk,
+    each line's token states pooled); cached in `cache`. With `cost` present, also times the
+    plain chunk embedding of every batch, interleaved."""
+    if cache.exists():
+        known: dict[Key, tuple[list[str], np.ndarray]] = pickle.loads(cache.read_bytes())
+        return known
+    assert index.embedder is not None, "late vectors need the local embedder (--backend local)"
+    encoder = index.embedder.encoder()  # type: ignore[attr-defined]
+    stored = [s for rel in index.store.files() for s in index.store.chunks_of(rel)]
+    texts = [embedding_text(s.chunk) for s in stored]
+    lines: list[np.ndarray] = []
+    for first in range(0, len(texts), 32):
+        batch = texts[first : first + 32]
+        started = time.perf_counter()
+        lines += encoder.encode_lines(batch)[1]
+        cost["late"] = cost.get("late", 0.0) + time.perf_counter() - started
+        if "plain" in cost:
+            started = time.perf_counter()
+            encoder.encode(batch, "passage")
+            cost["plain"] += time.perf_counter() - started
+    out: dict[Key, tuple[list[str], np.ndarray]] = {}
+    for s, vectors in zip(stored, lines, strict=True):
+        own = s.chunk.text.split("\n")
+        keep = [k for k, row in enumerate(own) if row.strip()]
+        mine = vectors[len(vectors) - len(own) :]  # the chunk's lines close the embedded text
+        cost["lines"] = cost.get("lines", 0) + len(keep)
+        cost["cut"] = cost.get("cut", 0) + sum(not mine[k].any() for k in keep)
+        if keep:
+            out[(s.chunk.path, s.chunk.start_line, s.chunk.end_line)] = (
+                [own[k] for k in keep],
+                mine[keep],
+            )
+    cost["chunks"] = cost.get("chunks", 0) + len(stored)
+    cache.write_bytes(pickle.dumps(out))
+    return out
 
 
 def reranked(
@@ -113,6 +158,8 @@ def main() -> int:
     parser.add_argument("--conversations", default="0-4")
     parser.add_argument("--depth", type=int, choices=(20, 40), default=20)
     parser.add_argument("--weight", type=float, action="append", default=[])
+    parser.add_argument("--turns", choices=("separate", "late"), default="separate")
+    parser.add_argument("--cost", action="store_true", help="also time plain chunk embedding")
     args = parser.parse_args()
     if not args.data.is_file():
         print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
@@ -124,6 +171,7 @@ def main() -> int:
     kinds = ("turn", "speaker", "undated")
     modes = ["defaults"] + [f"{kind} w={w}" for kind in kinds for w in weights]
     sums: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    cost: dict[str, float] = {"plain": 0.0} if args.cost else {}
     for k in parse_selection(args.conversations, len(samples)):
         sample = samples[k]
         folder = args.workdir / sample["sample_id"]
@@ -131,7 +179,10 @@ def main() -> int:
         index = MemoryIndex.open(folder, settings)
         index.sync_blocking()
         chunks = chunk_texts(index)
-        turns = turn_vectors(index, chunks, folder / "turn_vectors.pkl")
+        if args.turns == "late":
+            turns = late_vectors(index, folder / "late_vectors.pkl", cost)
+        else:
+            turns = turn_vectors(index, chunks, folder / "turn_vectors.pkl")
         names = {row.split(":", 1)[0] for rows, _ in turns.values() for row in rows if ":" in row}
         stats = {"repaired": 0, "dropped": 0}
         for qa in sample["qa"]:
@@ -161,6 +212,15 @@ def main() -> int:
         index.close()
         print(f"  {sample['sample_id']} done", file=sys.stderr)
     report(sums, modes, args)
+    if cost.get("chunks"):
+        print(
+            f"late vectors: {cost['chunks']:.0f} chunks, {cost['lines']:.0f} lines "
+            f"({cost['cut']:.0f} past e5's 512-token window: no vector), "
+            f"{cost['lines'] * 384 * 4 / 1e6:.1f} MB as float32 beside "
+            f"{cost['chunks'] * 384 * 4 / 1e6:.1f} MB of chunk vectors; "
+            f"e5 with line pooling {cost['late']:.1f} s"
+            + (f", plain chunk embedding {cost['plain']:.1f} s (interleaved)" if args.cost else "")
+        )
     return 0
 
 
@@ -177,6 +237,7 @@ def report(sums: dict[str, dict[int, list[int]]], modes: list[str], args) -> Non
     command = "PYTHONPATH=. python benchmarks/locomo_turns.py"
     command += f" --workdir {args.workdir} --conversations {args.conversations}"
     command += f" --depth {args.depth}" + "".join(f" --weight {w}" for w in args.weight)
+    command += f" --turns {args.turns}" + (" --cost" if args.cost else "")
     print(f"reproduce: {command}")
 
 

