@@ -1,5 +1,6 @@
 """One answer from the shell: `remecli -p hi` per fresh process, beside `remecli --help` and the
-floor (importing only the agentscope modules an answer runs on, no remecli code), against the
+floor (importing only the agentscope modules an answer runs on, no remecli code; then the same
+with the packages an answer does not use deferred, as `remecli.llm` does), against the
 fake OpenAI-compatible server of the tests. Each kind takes its turn in every round (order
 rotating), so load on the machine hits all alike; `--tree` adds other checkouts to the turns.
 
@@ -34,6 +35,9 @@ FLOOR = (  # the imports alone: ends as -p does, without freeing the modules one
     "import os, agentscope.agent, agentscope.event, agentscope.middleware, agentscope.state, "
     "agentscope.tool, agentscope.message, agentscope.model; os._exit(0)"
 )
+# The same, with the packages an answer does not use deferred as remecli defers them (the
+# floor of this tree's -p; remecli.llm installs the deferral and imports nothing else).
+FLOOR_DEFERRED = FLOOR.replace("import os, ", "import os, remecli.llm, ")
 
 
 @dataclass
@@ -80,6 +84,7 @@ def kinds(trees: list[Path], base_url: str, work: Path) -> list[Kind]:
     out = [
         Kind("--help", [sys.executable, "-m", "remecli", "--help"], ROOT),
         Kind("floor: import agentscope", [sys.executable, "-c", FLOOR], ROOT),
+        Kind("floor, deferred as remecli.llm", [sys.executable, "-c", FLOOR_DEFERRED], ROOT),
     ]
     for n, tree in enumerate(trees):
         label = "-p hi" if tree == ROOT else f"-p hi  [{tree}]"
