@@ -1,10 +1,11 @@
 """One answer from the shell: `remecli -p hi` per fresh process, beside `remecli --help` and the
-floor (importing only the agentscope modules an answer runs on, no remecli code), against the
+floor (importing only the agentscope modules an answer runs on, no remecli code; then the same
+with the packages an answer does not use deferred, as `remecli.llm` does), against the
 fake OpenAI-compatible server of the tests. Each kind takes its turn in every round (order
 rotating), so load on the machine hits all alike; `--tree` adds other checkouts to the turns.
 
 Per run: CPU seconds (user + sys of the child, from wait4), wall seconds to the first byte of the
-answer on stdout and to exit. The working dir is warm (one untimed `-p` first), as in daily use;
+answer on stdout and to exit, and the child's peak resident memory (ru_maxrss). The working dir is warm (one untimed `-p` first), as in daily use;
 every run leaves its own failed summary pending (the fake model answers text, no tool call),
 which the next run must leave alone. Python writes bytecode to a temp prefix (warmed by the
 untimed runs), as an installed wheel has it; `--no-bytecode` compiles every module every run
@@ -34,6 +35,9 @@ FLOOR = (  # the imports alone: ends as -p does, without freeing the modules one
     "import os, agentscope.agent, agentscope.event, agentscope.middleware, agentscope.state, "
     "agentscope.tool, agentscope.message, agentscope.model; os._exit(0)"
 )
+# The same, with the packages an answer does not use deferred as remecli defers them (the
+# floor of this tree's -p; remecli.llm installs the deferral and imports nothing else).
+FLOOR_DEFERRED = FLOOR.replace("import os, ", "import os, remecli.llm, ")
 
 
 @dataclass
@@ -41,6 +45,7 @@ class Run:
     cpu: float
     first_byte: float
     wall: float
+    peak_mb: float
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ def timed(kind: Kind, env: dict[str, str], cwd: Path) -> Run:
         raise RuntimeError(f"{kind.label} exited {child.returncode}: {(first + rest)[:300]!r}")
     if kind.label.startswith("-p") and (first + rest).strip() != b"hello":
         raise RuntimeError(f"{kind.label} answered {(first + rest)[:300]!r}")
-    return Run(usage.ru_utime + usage.ru_stime, first_byte, wall)
+    return Run(usage.ru_utime + usage.ru_stime, first_byte, wall, usage.ru_maxrss / 1024)
 
 
 def kinds(trees: list[Path], base_url: str, work: Path) -> list[Kind]:
@@ -80,6 +85,7 @@ def kinds(trees: list[Path], base_url: str, work: Path) -> list[Kind]:
     out = [
         Kind("--help", [sys.executable, "-m", "remecli", "--help"], ROOT),
         Kind("floor: import agentscope", [sys.executable, "-c", FLOOR], ROOT),
+        Kind("floor, deferred as remecli.llm", [sys.executable, "-c", FLOOR_DEFERRED], ROOT),
     ]
     for n, tree in enumerate(trees):
         label = "-p hi" if tree == ROOT else f"-p hi  [{tree}]"
@@ -93,9 +99,11 @@ def show(label: str, runs: list[Run]) -> None:
     cpu = statistics.median(r.cpu for r in runs)
     first = statistics.median(r.first_byte for r in runs)
     wall = statistics.median(r.wall for r in runs)
+    peak = statistics.median(r.peak_mb for r in runs)
     print(
         f"{label:34s} CPU {cpu:5.2f} s (min {min(r.cpu for r in runs):5.2f})   "
-        f"answer at {first:5.2f} s   exit at {wall:5.2f} s   (medians of {len(runs)})"
+        f"answer at {first:5.2f} s   exit at {wall:5.2f} s   peak {peak:4.0f} MB"
+        f"   (medians of {len(runs)})"
     )
 
 

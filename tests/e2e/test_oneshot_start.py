@@ -3,7 +3,8 @@ model server): only what answering needs is imported before the model call, and 
 answer exits without freeing the interpreter's modules one by one, at-exit handlers still run.
 
 agentscope (and the mcp, openai and uvicorn it imports itself) is the agent loop an answer runs
-on, so it is loaded; benchmarks/oneshot.py measures it as the floor."""
+on, so it is loaded; benchmarks/oneshot.py measures it as the floor. The packages it imports but
+an answer does not use (remecli.llm.deferred_imports) are imported without their code running."""
 
 from __future__ import annotations
 
@@ -38,9 +39,17 @@ class FreedAtTeardown:
         self.opener(self.path, "w").close()
 
 
+def ran(module):  # its code has run: exec() puts __builtins__ into a module's namespace
+    try:
+        return "__builtins__" in object.__getattribute__(module, "__dict__")
+    except AttributeError:  # not a module of Python code (a cffi library)
+        return False
+
+
 def at_exit():
+    ran_by_exit = sorted(name for name, module in list(sys.modules.items()) if ran(module))
     with open(out, "w") as handle:
-        json.dump(seen.get("modules", []), handle)
+        json.dump({"before_answer": seen.get("modules", []), "ran_by_exit": ran_by_exit}, handle)
 
 
 sys.addaudithook(at_model_call)
@@ -110,10 +119,20 @@ def test_one_shot_loads_what_answering_needs_and_exits_without_teardown(
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Forty-two."
     assert out.exists(), "the at-exit handlers ran"
-    loaded = set(json.loads(out.read_text(encoding="utf-8")))
+    loaded = set(json.loads(out.read_text(encoding="utf-8"))["before_answer"])
     assert "remecli.agent.assistant" in loaded  # the snapshot is the answer's own model call
     early = [name for name in NOT_BEFORE_THE_ANSWER if name in loaded]
     assert not early, f"imported before the model call by -p: {early}"
     assert not Path(f"{out}.teardown").exists(), "the interpreter was torn down module by module"
     log = tmp_path / ".reme" / "logs" / "remecli.log"
     assert "chat/completions" in log.read_text(encoding="utf-8")  # the log was flushed
+
+
+def test_one_shot_never_runs_the_packages_the_runtime_imports_but_does_not_use(
+    fake_llm, tmp_path: Path
+) -> None:
+    proc, out = _run_probe(fake_llm, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    ran = set(json.loads(out.read_text(encoding="utf-8"))["ran_by_exit"])
+    assert "agentscope.agent" in ran and "openai" in ran  # the probe sees what did run
+    assert not {"numpy", "requests", "trio"} & ran, "imported by agentscope, unused by an answer"
