@@ -32,7 +32,7 @@ from remecli.knowledge.resources_extract import (
     is_temp_name,
     unsupported,
 )
-from remecli.knowledge.resources_paths import link_not_followed, readable_resource
+from remecli.knowledge.resources_paths import not_read, readable_resource
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -159,13 +159,14 @@ class ResourceCards:
         with the one line that says why: a type it cannot read, or a link it does not follow."""
         prefix = under.rstrip("/") + "/"
         return [
-            (rel, unsupported(rel) if why == "type" else link_not_followed(rel))
+            (rel, unsupported(rel) if why == "type" else not_read(rel))
             for rel, why in self._listing()
             if why != "ok" and rel.startswith(prefix)
         ]
 
     def _listing(self) -> list[tuple[str, str]]:
-        """(`resource/<file>`, "ok" | "type" | "link") of every visible file or link."""
+        """(`resource/<file>`, "ok" | "type" | "unread") of every visible file or link; "unread":
+        `readable` refuses it (a link out of the working dir or to nothing, remecli's own files)."""
         if not self.folder.is_dir():
             return []
         found = []
@@ -176,8 +177,8 @@ class ResourceCards:
             rel = f"{RESOURCE_FOLDER}/{'/'.join(inner)}"
             if path.is_file() and self.readable(path):
                 found.append((rel, "ok" if is_resource_name(path.name) else "type"))
-            elif path.is_symlink() and not path.is_dir():
-                found.append((rel, "link"))  # out of the working dir, private, or dangling
+            elif (path.is_file() or path.is_symlink()) and not path.is_dir():
+                found.append((rel, "unread"))
         return found
 
     def readable(self, path: Path) -> bool:

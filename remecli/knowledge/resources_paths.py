@@ -29,11 +29,11 @@ def readable_resource(path: Path, root: Path) -> bool:
     return not any(_same_file(real, base / name) for name in TOKEN_FILES)
 
 
-def link_not_followed(label: str) -> str:
-    """The one-line skip of a link in `resource/` that `readable_resource` refuses."""
+def not_read(label: str) -> str:
+    """The one-line skip of a file in `resource/` that `readable_resource` refuses."""
     return (
-        f"{label}: a link remecli does not follow (it leads out of the working dir, to its "
-        "private files, or nowhere); copy the file into resource/ instead"
+        f"{label}: not read: it leads out of the working dir, to nothing, or to remecli's own "
+        "files (tokens, logs, index); put a copy of the file itself into resource/"
     )
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 
 import pytest
@@ -53,12 +54,21 @@ async def test_links_to_the_memorys_secrets_are_never_ingested(runner, tmp_path,
     result = await runner.run("memory_ingest", {"path": "resource"})
     assert [(o["resource"], o["status"]) for o in result["outcomes"]] == [
         ("resource/runbook.md", "created"),
-        ("resource/diagram.png", "skipped"),  # a type remecli cannot read: said, not dropped
+        # said, not dropped: links and a hard link to the memory's own files, and a type
+        # remecli cannot read; none is read, and no message carries what they hold
+        ("resource/app.log", "skipped"),
+        ("resource/copy-of-token.txt", "skipped"),
+        ("resource/diagram.png", "skipped"),
+        ("resource/keys.json", "skipped"),
+        ("resource/token.txt", "skipped"),
     ]
+    said = json.dumps(result)
+    assert TOKEN not in said and "REME-LOG-SECRET" not in said
     for rel in ("resource/token.txt", "resource/copy-of-token.txt", "resource/app.log"):
         outcome = await cards.ingest(rel)  # asked by name: refused, never read
         assert outcome.status == "refused" and "never read" in outcome.message
-    assert await cards.sync({"resource/token.txt", "resource/logs", "resource/search"}) == []
+    synced = await cards.sync({"resource/token.txt", "resource/logs", "resource/search"})
+    assert [(o.resource, o.status) for o in synced] == [("resource/token.txt", "skipped")]
     for path in ("resource/token.txt", "resource/keys.json", "resource/app.log"):
         with pytest.raises(PathRefused):
             await runner.run("memory_ingest", {"path": path})

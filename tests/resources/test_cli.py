@@ -77,6 +77,6 @@ def test_ingest_names_the_links_it_does_not_follow(tmp_path, fake_llm):
     assert done.returncode == 0, done.stderr
     assert "Nothing to ingest" not in done.stdout
     for name in ("out.txt", "gone.md"):
-        assert f"resource/{name}: a link remecli does not follow" in done.stderr
-    assert "copy the file into resource/" in done.stderr
+        assert f"resource/{name}: not read: it leads out of the working dir" in done.stderr
+    assert "put a copy of the file itself into resource/" in done.stderr
     assert fake_llm.chat_requests() == []

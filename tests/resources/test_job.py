@@ -61,7 +61,7 @@ async def test_memory_ingest_stays_inside_resource(runner, tmp_path):
     assert [(o["resource"], o["status"]) for o in result["outcomes"]] == [
         ("resource/link.txt", "skipped")
     ]
-    assert "does not follow" in result["outcomes"][0]["message"]
+    assert "leads out of the working dir" in result["outcomes"][0]["message"]
 
 
 async def test_memory_ingest_is_refused_read_only(tmp_path, fake_llm):
