@@ -12,21 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_process import FREED_AT_TEARDOWN
 from tests.fakes import FakeOpenAIServer
 from tests.surfaces.helpers import start_surface, surface_settings, wait_until_healthy
 
-PROBE = r"""
+PROBE = (
+    FREED_AT_TEARDOWN
+    + r"""
 import atexit, json, sys
 
 out = sys.argv.pop(1)
-
-
-class FreedAtTeardown:
-    def __init__(self, path):
-        self.path, self.opener = path, open  # kept: module globals are gone by then
-
-    def __del__(self):  # runs when the interpreter frees __main__'s globals at exit
-        self.opener(self.path, "w").close()
 
 
 def at_exit():
@@ -41,6 +36,7 @@ from remecli.__main__ import main
 
 sys.exit(main())
 """
+)
 
 
 @pytest.fixture(scope="module")
