@@ -64,3 +64,16 @@ def fake_llm_settings(working_dir: Path, base_url: str) -> list[str]:
         "llm.max_retries=0",
         "search.embedding.backend=none",
     ]
+
+
+# Code for a probe run with `python -c`: `FreedAtTeardown(path)` creates `path` only if the
+# interpreter is torn down at exit (it frees __main__'s globals), not when the process ends at once.
+FREED_AT_TEARDOWN = r"""
+
+class FreedAtTeardown:
+    def __init__(self, path):
+        self.path, self.opener = path, open  # kept: module globals are gone by then
+
+    def __del__(self):  # runs when the interpreter frees __main__'s globals at exit
+        self.opener(self.path, "w").close()
+"""

@@ -66,7 +66,7 @@ class Dreaming:
 
     async def maybe_start(self) -> bool:
         """Start a background dream if one is due; True if started."""
-        from remecli.knowledge.dream.runner import dream_due
+        from remecli.knowledge.dream.due import dream_due
 
         memory = self.settings.memory
         busy = self._task is not None and not self._task.done()

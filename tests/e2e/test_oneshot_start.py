@@ -15,8 +15,11 @@ import sys
 from pathlib import Path
 
 from remecli.knowledge.summarizer import NOTHING_MARKER
+from tests.cli_process import FREED_AT_TEARDOWN
 
-PROBE = r"""
+PROBE = (
+    FREED_AT_TEARDOWN
+    + r"""
 import atexit, json, os, sys
 
 out = os.environ["PROBE_OUT"]
@@ -29,14 +32,6 @@ def at_model_call(event, args):
         address = args[1]
         if isinstance(address, tuple) and address[1] == port:
             seen["modules"] = sorted(sys.modules)
-
-
-class FreedAtTeardown:
-    def __init__(self, path):
-        self.path, self.opener = path, open  # kept: module globals are gone by then
-
-    def __del__(self):  # runs when the interpreter frees __main__'s globals at exit
-        self.opener(self.path, "w").close()
 
 
 def ran(module):  # its code has run: exec() puts __builtins__ into a module's namespace
@@ -60,6 +55,7 @@ from remecli.__main__ import main
 
 sys.exit(main())
 """
+)
 
 NOT_BEFORE_THE_ANSWER = (
     "tavily",  # web_search imports it when it searches

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_process import fake_llm_settings, run_remecli
+from tests.fakes.faulty_openai import FaultyOpenAIServer
 
 CARD = "We deploy with make ship on Fridays."
 
@@ -56,18 +57,32 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
 }
 
 
-@pytest.fixture
-def memory(tmp_path: Path, fake_llm) -> tuple[Path, list[str]]:
-    """A working dir with one card, indexed by a first job."""
-    root = tmp_path / ".reme"
-    settings = fake_llm_settings(root, fake_llm.base_url)
-    done = run_remecli(
-        "job", "memory_write_card", "--name", "deploy notes", "--description",
-        "how we deploy", "--content", CARD, *settings, cwd=tmp_path,
-    )  # fmt: skip
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A working dir with one card, indexed by a first job (made once: each test copies it)."""
+    root = tmp_path_factory.mktemp("indexed") / ".reme"
+    server = FaultyOpenAIServer(plain_only=True).start()
+    try:
+        with pytest.MonkeyPatch.context() as env:  # the autouse private memory home is per test
+            env.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+            done = run_remecli(
+                "job", "memory_write_card", "--name", "deploy notes", "--description",
+                "how we deploy", "--content", CARD, *fake_llm_settings(root, server.base_url),
+                cwd=root.parent,
+            )  # fmt: skip
+    finally:
+        server.stop()
     assert done.returncode == 0, done.stderr
     assert (root / "index" / "links.sqlite3").exists()
-    return root, settings
+    return root
+
+
+@pytest.fixture
+def memory(indexed: Path, tmp_path: Path, fake_llm) -> tuple[Path, list[str]]:
+    """This test's copy of the indexed working dir (modes and times kept), and its settings."""
+    root = tmp_path / ".reme"
+    shutil.copytree(indexed, root, symlinks=True)
+    return root, fake_llm_settings(root, fake_llm.base_url)
 
 
 def assert_rebuilt(root: Path) -> None:

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from remecli.surfaces.auth import load_token
+from remecli.surfaces.studio.access import login_url
 from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -119,9 +121,10 @@ def studio(tmp_path: Path, fake_llm) -> Iterator[Studio]:
         surface.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium per test module (the distribution's, never a downloaded one)."""
+    """One headless Chromium for the Studio tests (the distribution's, never a downloaded one);
+    each test gets its own context (cookies, storage), so sharing the process is safe."""
     assert Path(CHROMIUM).exists(), "install the browser: apt-get install -y chromium"
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
@@ -145,8 +148,11 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def logged_in(page: Page, studio: Studio) -> Page:
-    """`page` logged in to `studio` with a one-time link, on Studio's home page."""
-    page.goto(studio.login_url())
+    """`page` logged in to `studio` with a one-time link, on Studio's home page. The link is
+    minted here as `remecli studio` mints it (a process per login cost ~5 s on the loaded test
+    machine); tests/studio/test_launch.py checks the command itself."""
+    token = load_token(studio.root).value
+    page.goto(login_url(studio.url, token))
     page.wait_for_selector("article.note[data-path='MEMORY.md']")
     return page
 

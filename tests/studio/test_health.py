@@ -4,12 +4,23 @@ they finish (the jobs run through the operations layer: memory_reindex, memory_d
 
 from __future__ import annotations
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from tests.studio.conftest import DAY, Studio, logged_in, screenshot
+from tests.surfaces.helpers import poll
+
+
+def _indexed(studio: Studio) -> int:
+    token = (studio.root / "serve.token").read_text().strip()
+    answer = httpx.post(
+        f"{studio.url}/api/memory_health", json={}, headers={"authorization": f"Bearer {token}"}
+    )
+    return int(answer.json()["files_indexed"]) if answer.status_code == 200 else 0
 
 
 def test_health_lists_stale_files_and_reindex_reports_progress(page: Page, studio: Studio) -> None:
+    poll(lambda: _indexed(studio) == 5, "the first sync")  # the edit comes after it: stale
     logged_in(page, studio)
     (studio.root / DAY).write_text((studio.root / DAY).read_text() + "\nEdited in vim.\n")
     page.locator("#nav a[data-page='health']").click()

@@ -41,11 +41,16 @@ class Surface:
 
 
 def start_surface(
-    args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+    args: list[str],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    program: list[str] | None = None,
 ) -> Surface:
-    """Run `python -m remecli ARGS` and wait (with a deadline) for its URL on stderr."""
+    """Run `python -m remecli ARGS` (or `program ARGS`) and wait (with a deadline) for its URL
+    on stderr."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "remecli", *args],
+        [*(program or [sys.executable, "-m", "remecli"]), *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -1,4 +1,5 @@
-"""`dream()`: one consolidation run; `dream_due()`: whether the background should start one.
+"""`dream()`: one consolidation run (`dream_due()`, whether the background should start one, is
+in `due`: asking it loads no agent runtime).
 
 A run: take the lock; recover what an interrupted dream left (`recovery`); find cards new or changed since the last successful runs (the catalog);
 one extraction call turns at most `memory.dream.max_cards` of them into at most
@@ -20,6 +21,7 @@ from typing import Any
 from remecli.config.settings import Settings
 from remecli.knowledge.dream.changesets import PENDING, new_run_id
 from remecli.knowledge.dream.day_pages import refresh_looked_at_days
+from remecli.knowledge.dream.due import dream_due, local_now
 from remecli.knowledge.dream.extract import CARD_CHARS, ExtractionError, extract_units
 from remecli.knowledge.dream.integrate import UnitIntegrator, UnitOutcome
 from remecli.knowledge.dream.interests import recent_titles, write_interests
@@ -31,11 +33,11 @@ from remecli.knowledge.dream.state import (
     DreamBusy,
     changed_cards,
     dream_lock,
-    has_changed_cards,
 )
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
+__all__ = ["DreamResult", "dream", "dream_due"]
 log = logging.getLogger(__name__)
 EXTRACTION_SHARE = 0.5  # share of the window the cards of one extraction may take
 
@@ -57,24 +59,6 @@ class DreamResult:
     def ok(self) -> bool:
         """True when the run completed and no unit failed."""
         return self.status in ("done", "nothing")
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now().astimezone()
-
-
-def dream_due(
-    settings: Settings, working_dir: WorkingDir | None = None, now: dt.datetime | None = None
-) -> bool:
-    """True when the last successful dream is older than `memory.dream.interval_hours` (or
-    there was none) and some card is new or changed. Cheap: file stats only."""
-    wd = working_dir or WorkingDir(Path(settings.working_dir))
-    catalog = Catalog.load(wd)
-    last = catalog.last_success_time()
-    interval = dt.timedelta(hours=settings.memory.dream.interval_hours)
-    if last is not None and (now or _now()) - last < interval:
-        return False
-    return has_changed_cards(wd, catalog)
 
 
 async def dream(
@@ -107,7 +91,7 @@ async def _dream_locked(
     changed = await asyncio.to_thread(changed_cards, wd, catalog, today)
     await asyncio.to_thread(refresh_looked_at_days, wd, writer, catalog, changed)
     if not changed:
-        catalog.last_success = _now().isoformat(timespec="seconds")
+        catalog.last_success = local_now().isoformat(timespec="seconds")
         catalog.save()
         message = "Dream: no new or changed cards since the last dream."
         if recovered:
@@ -162,7 +146,7 @@ async def _dream_locked(
         else:
             catalog.record(card)
     interests = write_interests(wd, today, extraction.interests, writer)
-    catalog.last_success = _now().isoformat(timespec="seconds")
+    catalog.last_success = local_now().isoformat(timespec="seconds")
     catalog.save()
     status = "partial" if failed else ("done" if outcomes or interests else "nothing")
     message = _message(outcomes, interests, pending, wd)
