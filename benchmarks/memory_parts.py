@@ -11,14 +11,15 @@ Reproduce:  python benchmarks/memory_parts.py [--runs 3]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.import_steps import step_costs  # noqa: E402
 
 STEPS = {
     "interpreter and site": "",
@@ -31,35 +32,16 @@ STEPS = {
     "onnxruntime (e5 runtime; not loaded by an answer)": "import onnxruntime",
 }
 
-CHILD = """
-import json, os, sys
-
-def rss_mb():
+RSS = """
+def mark():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
-
-marks = []
-for label, code in json.loads(sys.argv[1]).items():
-    exec(code)
-    marks.append(rss_mb())
-print(json.dumps(marks), flush=True)
-os._exit(0)
 """
 
 
 def one_run() -> list[float]:
     """MB of RSS each step added, in one fresh process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(ROOT)
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps(STEPS)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    ).stdout
-    marks = json.loads(out)
-    return [after - before for before, after in zip([0.0, *marks], marks, strict=False)]
+    return step_costs(STEPS, RSS)
 
 
 def main() -> None:

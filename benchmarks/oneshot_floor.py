@@ -9,14 +9,15 @@ Reproduce:  python benchmarks/oneshot_floor.py [--runs 5]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.import_steps import step_costs  # noqa: E402
 
 STEPS = {
     "interpreter and site": "",
@@ -30,36 +31,18 @@ STEPS = {
     ),
 }
 
-CHILD = """
-import json, os, resource, sys
+CPU = """
+import resource
 
-def cpu():
+def mark():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-marks = []
-for label, modules in json.loads(sys.argv[1]).items():
-    if modules:
-        exec("import " + modules)
-    marks.append(cpu())
-print(json.dumps(marks), flush=True)
-os._exit(0)
 """
 
 
 def one_run() -> list[float]:
     """CPU seconds each step added, in one fresh process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(ROOT)
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps(STEPS)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    ).stdout
-    marks = json.loads(out)
-    return [after - before for before, after in zip([0.0, *marks], marks, strict=False)]
+    return step_costs({label: f"import {m}" if m else "" for label, m in STEPS.items()}, CPU)
 
 
 def main() -> None:
