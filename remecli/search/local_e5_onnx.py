@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Literal
+from collections.abc import Iterator
+from typing import Literal
 
 import numpy as np
 
@@ -73,14 +74,9 @@ class E5OnnxEncoder:
     def encode(self, texts: list[str], kind: Literal["passage", "query"]) -> np.ndarray:
         """L2-normalized vectors, shape (len(texts), 384), in the order of `texts`."""
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        if not texts:
-            return out
-        ids = self.token_ids(texts, kind)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for batch in self._batches(order, ids):
-            out[batch] = self._run([ids[i] for i in batch])
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(norms == 0, 1.0, norms)
+        for batch, pooled, _ in self._runs(self.token_ids(texts, kind), with_states=False):
+            out[batch] = pooled
+        return _normalized(out)
 
     def encode_lines(
         self, texts: list[str], kind: Literal["passage", "query"] = "passage"
@@ -91,15 +87,12 @@ class E5OnnxEncoder:
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         lines: list[np.ndarray] = [np.zeros((0, self.dimensions), np.float32)] * len(texts)
         ids = self.token_ids(texts, kind)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for batch in self._batches(order, ids):
-            pooled, states = self._run([ids[i] for i in batch], with_states=True)
+        for batch, pooled, states in self._runs(ids, with_states=True):
             out[batch] = pooled
             for row, i in enumerate(batch):
                 spans = self.line_spans(texts[i], kind, len(ids[i]) - 1)
                 lines[i] = _span_means(states[row], spans, self.dimensions)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(norms == 0, 1.0, norms), lines
+        return _normalized(out), lines
 
     def line_spans(self, text: str, kind: Literal["passage", "query"], end: int) -> list[range]:
         """Token positions of each line of `text` (after `<s>` and the prefix), cut at `end`."""
@@ -127,7 +120,16 @@ class E5OnnxEncoder:
             batches.append(current)
         return batches
 
-    def _run(self, batch_ids: list[list[int]], with_states: bool = False) -> Any:
+    def _runs(
+        self, ids: list[list[int]], with_states: bool
+    ) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
+        """(indexes into `ids`, their pooled vectors, their token states or an empty array)
+        per batch of the length-sorted texts."""
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for batch in self._batches(order, ids):
+            yield batch, *self._run([ids[i] for i in batch], with_states)
+
+    def _run(self, batch_ids: list[list[int]], with_states: bool) -> tuple[np.ndarray, np.ndarray]:
         length = max(len(row) for row in batch_ids)
         tokens = np.zeros((len(batch_ids), length), dtype=np.int64)
         mask = np.zeros((len(batch_ids), length), dtype=np.float32)
@@ -136,12 +138,17 @@ class E5OnnxEncoder:
             mask[row, : len(row_ids)] = 1.0
         words = dequantize(self._words[tokens.reshape(-1)]).reshape(*tokens.shape, -1)
         embeddings = (words + self._positions[:length] + self._token_type).astype(np.float32)
-        feed = {"embeddings": embeddings, "mask": mask}
-        if with_states:
-            pooled, states = self._session.run(["pooled", "states"], feed)
-            return np.asarray(pooled, dtype=np.float32), np.asarray(states, dtype=np.float32)
-        (pooled,) = self._session.run(["pooled"], feed)
-        return np.asarray(pooled, dtype=np.float32)
+        names = ["pooled", "states"] if with_states else ["pooled"]
+        found = self._session.run(names, {"embeddings": embeddings, "mask": mask})
+        pooled = np.asarray(found[0], dtype=np.float32)
+        states = np.asarray(found[1], dtype=np.float32) if with_states else np.zeros(0, np.float32)
+        return pooled, states
+
+
+def _normalized(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (zero rows stay zero)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)
 
 
 def _span_means(states: np.ndarray, spans: list[range], dimensions: int) -> np.ndarray:
