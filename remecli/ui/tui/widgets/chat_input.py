@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from remecli.notes.atomic_write import atomic_write_text
+from remecli.ui.tui import early_keys
 
 HISTORY_LIMIT = 1_000
 PASTE_COLLAPSE_LINES = 20  # a paste this long shows as one "[pasted N lines]" placeholder
@@ -156,18 +156,13 @@ class ChatInput(TextArea):
         self.focus()
 
     def on_mount(self) -> None:
-        self._mounted_at = time.monotonic()
+        for line in early_keys.take_lines():  # sent while remecli started: first, one by one
+            self._send(line)
         if self.app.animation_level == "none":  # TEXTUAL_ANIMATIONS=none: a steady cursor
             self.cursor_blink = False
 
-    def _typed_before_the_prompt(self, event: events.Key) -> bool:
-        """True for a key read from what was typed before the prompt existed. Until Textual
-        takes the terminal raw, the terminal turns Enter into LF, read as Ctrl+J: such a
-        Ctrl+J was an Enter (see `early_keys`); nobody presses Ctrl+J at an unpainted screen."""
-        return event.time < getattr(self, "_mounted_at", float("inf"))
-
     async def _on_key(self, event: events.Key) -> None:
-        if event.key == "enter" or (event.key == "ctrl+j" and self._typed_before_the_prompt(event)):
+        if event.key == "enter":
             event.stop()
             event.prevent_default()
             self.submit()
@@ -219,9 +214,12 @@ class ChatInput(TextArea):
             text = text.replace(placeholder, pasted)
         text = text.strip()  # a pasted block's last line end too
         self.pastes.clear()
-        self.input_history.add(text)
         self._browse = None
         self.load_text("")
+        self._send(text)
+
+    def _send(self, text: str) -> None:
+        self.input_history.add(text)
         self.post_message(self.Submitted(text))
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
