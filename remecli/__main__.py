@@ -13,14 +13,12 @@ import click
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader has gone
 SIGINT_EXIT = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl+C
-# Servers run until stopped and close their runtime before they return: nothing is left but
-# the exit, whose teardown of the web stack took ~2.3 s after Ctrl+C (0.25 s without it).
-SERVERS = frozenset({"serve", "studio", "mcp"})
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run remecli; returns the process exit code. Run as the program (`argv` None), a
-    finished one-shot answer (`-p`) or server ends the process here (see `leave_now`)."""
+    finished one-shot answer (`-p`) or server ends the process here (see `leave_now`): a
+    server's teardown of the web stack took ~2.3 s after Ctrl+C (0.25 s without it)."""
     try:
         code = run(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # here, so a closed pipe is caught here and not at interpreter exit
@@ -31,9 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl+C in a command (the chat handles its own): one line
         print("remecli: interrupted", file=sys.stderr)
         return SIGINT_EXIT
-    from remecli.cli import ONE_SHOT
+    from remecli.surfaces.process_end import PROCESS_END
 
-    if argv is None and (ONE_SHOT.finished or sys.argv[1:2] and sys.argv[1] in SERVERS):
+    if argv is None and PROCESS_END.nothing_left:
         leave_now(code)
     return code
 

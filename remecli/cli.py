@@ -5,7 +5,6 @@ tables load here; a front-end or a command imports its implementation when it ru
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 
 import click
 
@@ -26,6 +25,7 @@ from remecli.surfaces.cli.surface_commands import job, mcp, serve
 from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
+from remecli.surfaces.process_end import nothing_left_but_exit
 
 USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
@@ -52,17 +52,6 @@ REME_EMBEDDING_BASE_URL, REME_EMBEDDING_MODEL, REME_WORKING_DIR, TAVILY_API_KEY.
 Options: -h/--help  this text   -V/--version  print the version
 Each command explains itself: remecli COMMAND --help
 """
-
-
-@dataclass
-class OneShot:
-    """Set once a one-shot answer (`-p`) has run and closed its memory runtime: nothing is
-    left to do but exit (`remecli.__main__` then ends the process without tearing it down)."""
-
-    finished: bool = False
-
-
-ONE_SHOT = OneShot()
 
 
 class RemecliGroup(CommandGroup):
@@ -148,7 +137,7 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
         from remecli.ui.plain import run_once
 
         code = run_once(settings, settings.prompt)
-        ONE_SHOT.finished = True
+        nothing_left_but_exit()  # its runtime is closed
         return code
     if settings.ui == "plain" or not sys.stdout.isatty():
         from remecli.ui.plain import run_repl

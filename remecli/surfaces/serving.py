@@ -19,6 +19,7 @@ from typing import Any
 
 from remecli.ops import JobRunner
 from remecli.surfaces.daemon import loopback_url, remove_daemon_file, write_daemon_file
+from remecli.surfaces.process_end import nothing_left_but_exit
 
 
 async def start_runner(runner: JobRunner) -> None:
@@ -95,6 +96,7 @@ async def serve_http(
         sock.close()
         _restore(previous)
         await runner.close()
+        nothing_left_but_exit()
 
 
 def _absorb_stop_signals(stop: Callable[[], None]) -> dict[int, Any]:
@@ -131,6 +133,7 @@ async def serve_until_stopped(runner: JobRunner, main: Callable[[], Awaitable[No
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
         await runner.close()
+        nothing_left_but_exit()
 
 
 def say(text: str) -> None:
