@@ -11,6 +11,10 @@ import threading
 
 import click
 
+from remecli.llm.deferred_imports import install as defer_unused_imports
+
+defer_unused_imports()  # the program's choice, before agentscope can be imported (see there)
+
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader has gone
 SIGINT_EXIT = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl+C
 

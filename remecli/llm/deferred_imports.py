@@ -3,7 +3,7 @@ runs at their first real use instead of at import.
 
 agentscope 2.0.11 (and the HTTP transport openai runs on) import these at their package top
 level; an answer through an OpenAI-compatible model never touches them. `install()` (called by
-`remecli/llm/__init__.py`, so before any agentscope import) puts a finder first on
+`remecli/__main__.py`, so before any agentscope import, and only in the program) puts a finder first on
 `sys.meta_path` that imports each name in `DEFERRED` as a deferred module: in `sys.modules` at
 once, its code run, under a lock, at the first read of any attribute the import system did not
 set itself. `import numpy`, said again anywhere, does not run it; `from numpy import x`,

@@ -33,6 +33,7 @@ def test_the_runtime_imports_them_without_running_them_and_they_run_at_first_use
     _python(
         """
         import sys
+        import remecli.__main__  # the program installs the finder
         import remecli.llm.runtime.agents, remecli.llm.runtime.tooling
         from remecli.llm.deferred_imports import has_run
 
@@ -55,7 +56,7 @@ def test_threads_that_first_use_it_at_once_all_see_it_whole() -> None:
     out = _python(
         """
         import threading
-        import remecli.llm  # installs the finder
+        import remecli.__main__  # installs the finder
         import numpy
 
         results, start = [], threading.Barrier(8)
@@ -106,4 +107,17 @@ def test_failures_attributes_set_early_and_a_module_class_of_its_own(tmp_path: P
         assert own_class.Own and type(own_class).__name__ == "Own"  # the class it set is kept
         """,
         cwd=tmp_path,
+    )
+
+
+def test_remecli_imported_as_a_library_changes_no_import() -> None:
+    _python(
+        """
+        import sys
+        import remecli.llm.runtime.agents
+        from remecli.llm.deferred_imports import DeferringFinder, has_run
+
+        assert not any(isinstance(finder, DeferringFinder) for finder in sys.meta_path)
+        assert has_run("numpy")  # agentscope's own import ran it, as without remecli
+        """
     )
