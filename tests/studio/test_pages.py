@@ -72,6 +72,10 @@ def test_edit_with_preview_and_save(page: Page, studio: Studio) -> None:
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.locator("a.button", has_text="Cancel").click()  # unsaved: asks, and stays
+    for _ in range(200):  # the dialog event can reach the handler after click() returned
+        if asked:
+            break
+        page.wait_for_timeout(50)
     expect(source).to_be_visible()
     assert asked and "unsaved changes" in asked[0]
     assert "Run **all** the tests." in source.input_value()
