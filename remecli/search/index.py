@@ -41,6 +41,7 @@ from remecli.search.types import (
     build_search_request,
 )
 from remecli.search.vectors import VectorIndex
+from remecli.search.watcher import Watch
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,7 @@ class MemoryIndex(OwnedParts):
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._written, self._written_lock = set[str](), threading.Lock()
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
-        self._watch_task: asyncio.Task[None] | None = None
-        self._stop_event: asyncio.Event | None = None
+        self._watch = Watch()
         self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
         self._seen = self.shared.read()  # the change marker the open parts reflect
         self.recovered = note  # a damaged index was rebuilt: one line for the user ("" if not)
@@ -83,6 +83,7 @@ class MemoryIndex(OwnedParts):
         if not embed_on_demand:
             self._embedding_wanted.set()
         self._embedding_thread: threading.Thread | None = None
+        self.closed = False  # `close()` was called
 
     @classmethod
     def open(
@@ -164,6 +165,8 @@ class MemoryIndex(OwnedParts):
         the files `note_written` named)."""
         only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
+            if self.closed:  # a late sync (a write's, the watcher's): the files stay announced
+                return SyncReport()
             try:
                 if only is not None and self._nothing_to_read(only):
                     report = SyncReport()
@@ -222,6 +225,8 @@ class MemoryIndex(OwnedParts):
         """Rebuild the index from scratch (embedding cache kept), vectors included."""
         self._embedding_wanted.set()  # an explicit rebuild loads the model
         with self._write_lock:
+            if self.closed:
+                return SyncReport()
             with self.shared.writer():
                 self._replace_parts()
                 self._seen = self.shared.bump(rebuilt=True)
@@ -289,9 +294,11 @@ class MemoryIndex(OwnedParts):
         self.want_embedding()
         for attempt in (1, 2):
             try:
-                self.follow_others()
                 embed = self._query_vector if self.embedder is not None else None
-                with self._parts_lock:
+                with self._parts_lock:  # not closed meanwhile: closed parts are not damage
+                    if self.closed:
+                        return []
+                    self.follow_others()
                     return search_parts(
                         self.parts, request, filters, variant, embed, self._query_failed
                     )
@@ -354,37 +361,18 @@ class MemoryIndex(OwnedParts):
     ) -> None:
         """Watch the working dir and sync changed files (needs a running event loop); then
         `on_changed(paths)` lets other derived state (the link graph) follow the same burst."""
-        from remecli.search.watcher import watch_and_sync
-
-        if self._watch_task is not None and not self._watch_task.done():
-            return
 
         async def sync_changed(changed: set[str]) -> None:
             await self.sync(paths=changed)
             if on_changed is not None:
                 await on_changed(changed)
 
-        self._stop_event = asyncio.Event()
-        self._watch_task = asyncio.get_running_loop().create_task(
-            watch_and_sync(
-                self.working_dir,
-                self.is_indexed_path,
-                sync_changed,
-                self._stop_event,
-                debounce_ms or self.settings.watch_debounce_ms,
-            )
-        )
+        debounce = debounce_ms or self.settings.watch_debounce_ms
+        self._watch.start(self.working_dir, self.is_indexed_path, sync_changed, debounce)
 
     async def stop(self) -> None:
         """Stop watching (waits for a sync in progress to finish)."""
-        if self._stop_event is not None:
-            self._stop_event.set()
-        if self._watch_task is not None:
-            try:
-                await asyncio.wait_for(self._watch_task, timeout=10)
-            except (TimeoutError, asyncio.CancelledError):
-                self._watch_task.cancel()
-            self._watch_task = None
+        await self._watch.stop()
 
     def request_stop(self) -> None:
         """Ask a sync in progress to stop embedding after its current batch (it resumes at the
@@ -392,8 +380,20 @@ class MemoryIndex(OwnedParts):
         self.syncer.stopping.set()
 
     def close(self) -> None:
-        """Release files and databases (call `stop()` first if watching); a sync in progress
-        stops embedding after its current batch."""
+        """Read the files this process wrote (keyword side: their vectors come at the next
+        sync), then release files and databases (call `stop()` first if watching); a sync in
+        progress stops embedding after its current batch. Later syncs and searches do nothing."""
         self.request_stop()
-        with self._write_lock, self._parts_lock:
-            self.parts.close()
+        with self._write_lock:
+            if self.closed:
+                return
+            if self._written:  # a write's own sync may not have run yet: other processes
+                self.syncer.stopping.clear()  # see it now, not at their next sync
+                try:
+                    self.sync_blocking(paths=(), embed=False)
+                except Exception:
+                    log.exception("indexing this process's last writes failed")
+                self.request_stop()
+            with self._parts_lock:
+                self.closed = True
+                self.parts.close()

@@ -29,6 +29,7 @@ class OwnedParts:
     syncer: Syncer
     parts: IndexParts
     recovered: str
+    closed: bool  # `close()` was called: syncs, searches and checks do nothing
     _seen: Marker
     _write_lock: threading.RLock
     _parts_lock: threading.RLock
@@ -103,6 +104,8 @@ class OwnedParts:
     def check_and_recover_blocking(self) -> bool:
         """Check the parts; if damaged, rebuild (keyword side first). True if it was damaged."""
         with self._write_lock:
+            if self.closed:
+                return False
             try:
                 with self._parts_lock:
                     self.parts.check()

@@ -47,3 +47,37 @@ async def watch_and_sync(
             await sync(changed)
         except Exception:  # a failed sync must not end the watcher
             log.exception("memory index sync after a file change failed")
+
+
+class Watch:
+    """One `watch_and_sync` task at a time: started on the running loop, stopped on request."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
+        self._stop_event: asyncio.Event | None = None
+
+    def start(
+        self,
+        root: Path,
+        wanted: Callable[[str], bool],
+        sync: Callable[[set[str]], Awaitable[object]],
+        debounce_ms: int,
+    ) -> None:
+        """Start watching (needs a running event loop); no-op while a watch runs."""
+        if self._task is not None and not self._task.done():
+            return
+        self._stop_event = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(
+            watch_and_sync(root, wanted, sync, self._stop_event, debounce_ms)
+        )
+
+    async def stop(self) -> None:
+        """Stop watching (waits up to 10 s for a sync in progress to finish)."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout=10)
+            except (TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+            self._task = None

@@ -1,0 +1,73 @@
+"""A closed index is closed, not damaged. A one-shot process (`remecli job`) wrote a card and
+closed its index before the sync its write had started ran; that sync met "Cannot operate on a
+closed database", took it for damage, and the exiting process deleted and rebuilt the index every
+other process shares (tests/search/test_coherence.py: the serves then did not find the card).
+
+Now a sync, check, rebuild or search after `close()` does nothing, and `close()` first reads the
+files this process wrote, so the others find them without waiting for their watchers."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from remecli.search import MemoryIndex
+from remecli.search.types import SyncReport
+from tests.search.helpers import settings
+
+
+def _working_dir(tmp_path: Path) -> Path:
+    root = tmp_path / ".reme"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# MEMORY\n\n- The team ships on Fridays.\n")
+    return root
+
+
+def test_work_after_close_neither_fails_nor_rebuilds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = _working_dir(tmp_path)
+    index = MemoryIndex.open(root, settings())
+    index.sync_blocking()
+    marker = index.shared.read()
+    index.close()
+    card = root / "memory" / "late.md"
+    card.write_text("# Late\n\nThe codeword is quince.\n")
+    index.note_written("memory/late.md")  # a write whose own sync runs after close
+
+    with caplog.at_level(logging.WARNING):
+        assert index.sync_blocking(paths=()) == SyncReport()
+        assert index.sync_blocking() == SyncReport()
+        assert index.search_blocking("Fridays") == []
+        assert index.check_and_recover_blocking() is False
+        assert index.reindex_blocking() == SyncReport()
+        index.close()  # twice: no error
+
+    assert "rebuild" not in caplog.text and "failed" not in caplog.text, caplog.text
+    assert index.shared.read() == marker  # no process was told the index was rebuilt
+    reopened = MemoryIndex.open(root, settings())
+    try:
+        assert "MEMORY.md" in reopened.store.files()  # what was indexed is still there
+        assert not reopened.recovered
+    finally:
+        reopened.close()
+
+
+def test_close_reads_the_files_this_process_wrote(tmp_path: Path) -> None:
+    root = _working_dir(tmp_path)
+    index = MemoryIndex.open(root, settings())
+    index.sync_blocking()
+    (root / "memory" / "card.md").write_text("# Card\n\nThe codeword is rutabaga.\n")
+    index.note_written("memory/card.md")  # written; its own sync has not run yet
+    before = index.shared.read()
+    index.close()
+
+    assert index.shared.read() != before  # the others are told at once
+    other = MemoryIndex.open(root, settings())
+    try:
+        hits = other.search_blocking("rutabaga")
+        assert [hit.path for hit in hits] == ["memory/card.md"]
+    finally:
+        other.close()
