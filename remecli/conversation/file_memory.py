@@ -111,8 +111,7 @@ class FileMemory:
             writer=self.writer,
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
-        # Auto Resource: resource/ files become cards. Front-ends set `resources.on_gone` to ask
-        # before removing the cards of deleted files (`resources.prune(remove=True)`).
+        # resource/ files become cards; front-ends set `resources.on_gone` to ask before pruning
         self.resources = ResourceCards(self.layout, self.settings, lambda: self.model, self.writer)
         self._resource_watcher: ResourceWatcher | None = None
         self.search_enabled = search
@@ -183,9 +182,10 @@ class FileMemory:
             )
             self._opening = index  # close() can stop its first sync
             self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
-            await index.sync(progress)
             if watch and self.settings.search.watch:
-                index.start_watching(on_changed=self._notes_changed)
+                index.start_watching(on_changed=self._notes_changed)  # before the first sync:
+                await asyncio.sleep(0)  # its watches are set now, so no change is missed (/clear)
+            await index.sync(progress)
             self.index = index
             self.index_ready.set()
             # this process's writes: searchable everywhere without the watcher's wait
@@ -193,6 +193,8 @@ class FileMemory:
         except Exception as exc:
             self.index_failure = exc
             log.exception("memory index failed to open; memory_search stays off")
+            if self._opening is not None:
+                await self._opening.stop()  # no watcher syncs into a closed index
             for part in (self._opening, self.links):
                 if part is not None:
                     try:
@@ -351,8 +353,7 @@ class FileMemory:
     async def search_memory(
         self, request: SearchRequest, *, links: bool = True
     ) -> list[dict[str, Any]]:
-        """`memory_search` of one resolved `SearchRequest` (what the memory_search operation
-        calls; build one with `remecli.search.types.build_search_request`)."""
+        """`memory_search` of one `SearchRequest` (`search.types.build_search_request`)."""
         index = await self.wait_for_index()
         if index is None:
             return []

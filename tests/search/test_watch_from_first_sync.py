@@ -1,11 +1,7 @@
-"""A known bug, kept as a strict xfail: the app starts watching the working dir only after its
-first index sync, so a file changed while that sync runs is missed until the next start; on a
+"""The app watches the working dir from before its first index sync, so a file changed while
+that sync runs is synced after it. It used to start watching only after the first sync: on a
 loaded machine a conversation cleared with /clear stayed in the index
-(tests/faults/test_cleared_conversation.py failed 3 of 6 runs with three busy loops running).
-Watching before the first sync, or syncing once more after the watcher is armed, fixed this test
-but made tests/search/test_coherence.py fail (3 of 8: a search met "Cannot operate on a closed
-database" and the index was rebuilt), so neither landed. When a fix lands, this test XPASSes and
-fails: remove the mark."""
+(tests/faults/test_cleared_conversation.py failed 3 of 6 runs with three busy loops running)."""
 
 from __future__ import annotations
 
@@ -13,14 +9,11 @@ import asyncio
 import time
 from pathlib import Path
 
-import pytest
-
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
 from remecli.search.sync import Syncer
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: changes during the first sync are missed")
 async def test_a_file_deleted_while_the_first_sync_ends_leaves_the_index(
     tmp_path: Path, monkeypatch
 ) -> None:
