@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.locomo_cards import through_cards, write_cards  # noqa: E402
 from benchmarks.search_variants import search_variant  # noqa: E402
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
@@ -234,6 +235,12 @@ def main() -> int:
         "--index-setting", action="append", default=[], help="key=value: index-time setting"
     )
     parser.add_argument(
+        "--cards",
+        choices=("session", "fact"),
+        default="",
+        help="add LoCoMo's facts as cards, one per session or per fact (locomo_cards.py)",
+    )
+    parser.add_argument(
         "--depth", type=int, default=0, help="also print the hybrid baseline's all@DEPTH"
     )
     args = parser.parse_args()
@@ -274,6 +281,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
             where = write_transcripts(sample, working_dir)
         else:
             where = write_conversation(sample, working_dir)
+        cites = write_cards(sample, working_dir, where, args.cards) if args.cards else {}
         t0 = time.perf_counter()
         index = MemoryIndex.open(working_dir, settings)
         index.sync_blocking()
@@ -291,12 +299,13 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
                 deep = search_variant(index, qa["question"], args.depth, 0.0, overrides=PLAIN)
                 hits = [(r.path, r.start_line, r.end_line) for r in deep]
                 depth_sums[qa["category"]][0] += 1
-                depth_sums[qa["category"]][1] += all(covered(hits, evidence))
+                depth_sums[qa["category"]][1] += all(covered(through_cards(hits, cites), evidence))
             for mode, hits in search_modes(
                 index, tool, qa["question"], variants, latencies
             ).items():
                 row = sums[mode][qa["category"]]
-                hit5, hit10 = covered(hits[:5], evidence), covered(hits[:10], evidence)
+                hit5 = covered(through_cards(hits[:5], cites), evidence)
+                hit10 = covered(through_cards(hits[:10], cites), evidence)
                 row[0] += 1
                 row[1] += any(hit5)
                 row[2] += all(hit5)
@@ -365,6 +374,8 @@ def report(sums, stats, chunks, index_seconds, total_seconds, settings, args, mo
         command += f" --as {args.form}"
     command += "".join(f" --variant {v}" for v in args.variant)
     command += "".join(f" --index-setting {v}" for v in args.index_setting)
+    if args.cards:
+        command += f" --cards {args.cards}"
     if args.depth:
         command += f" --depth {args.depth}"
     if args.conversations:
