@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from remecli.config.search import SearchSettings
 from remecli.search.dates import Window, chunk_day
 from remecli.search.fusion import Fused, fuse
+from remecli.search.snippets import SNIPPET_CHARS
 from remecli.search.types import Chunk, SearchResult
 
-SNIPPET_CHARS = 700
 DUPLICATE_OVERLAP = 0.8
 _MIN_WORDS_FOR_DEDUP = 8
 _WORD = re.compile(r"\w+")
@@ -58,14 +58,21 @@ def is_duplicate(words: set[str], kept: list[set[str]]) -> bool:
     return False
 
 
-def to_result(chunk: Chunk, score: float, signals: list[str]) -> SearchResult:
-    """A search result for one chunk."""
+def head(text: str) -> str:
+    """The first `SNIPPET_CHARS` of a chunk's text."""
+    return text[:SNIPPET_CHARS]
+
+
+def to_result(
+    chunk: Chunk, score: float, signals: list[str], snippet: Callable[[str], str] = head
+) -> SearchResult:
+    """A search result for one chunk; `snippet` picks what of its text it shows."""
     return SearchResult(
         path=chunk.path,
         start_line=chunk.start_line,
         end_line=chunk.end_line,
         score=score,
-        snippet=chunk.text[:SNIPPET_CHARS],
+        snippet=snippet(chunk.text),
         signals=sorted(signals),
         heading_path=chunk.heading_path,
         source=chunk.source,
@@ -154,12 +161,14 @@ def select(
     get_chunks: Callable[[list[int]], dict[int, Chunk]],
     max_results: int,
     diversity: float = 0.0,
+    snippet: Callable[[str], str] = head,
 ) -> list[SearchResult]:
     """The best `max_results` distinct hits of `fused` (best first).
 
     A near-duplicate of a better hit is dropped. With `diversity` > 0 each pick is the
     candidate whose fused score minus `diversity` × (hits already taken from its file) is
-    highest, and that is its score, so scores still fall from the first hit down.
+    highest, and that is its score, so scores still fall from the first hit down. `snippet`
+    picks what of each chunk's text a result shows (`snippets.SnippetPicker`).
     """
     chunks = get_chunks([f.chunk_id for f in fused])
     pool = [(item, chunks[item.chunk_id]) for item in fused if item.chunk_id in chunks]
@@ -180,5 +189,5 @@ def select(
             continue
         kept_words.append(words)
         taken[chunk.path] = taken.get(chunk.path, 0) + 1
-        results.append(to_result(chunk, score, item.signals))
+        results.append(to_result(chunk, score, item.signals, snippet))
     return results

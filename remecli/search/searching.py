@@ -29,6 +29,7 @@ from remecli.search.ranking import (
     select,
     split_floor,
 )
+from remecli.search.snippets import SnippetPicker
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
 from remecli.search.types import SearchRequest, SearchResult, SearchVariant
 
@@ -71,7 +72,10 @@ def search_parts(
     if windows:
         chunks = parts.store.get_chunks([f.chunk_id for f in fused])
         fused = date_boosted(fused, chunks, windows, settings.date_boost)
-    return select(fused, parts.store.get_chunks, request.max_results, settings.file_diversity)
+    snippet = SnippetPicker(request.query)  # the lines of each hit that hold the query's words
+    return select(
+        fused, parts.store.get_chunks, request.max_results, settings.file_diversity, snippet
+    )
 
 
 def candidates(
