@@ -1,4 +1,5 @@
-"""The snippet of a hit: the run of its chunk's lines that holds most of the query's words.
+"""The snippet of a hit: the run of its chunk's lines (or, for a line too long to show whole,
+of its pieces) that holds most of the query's words.
 
 A chunk is ~1,600 characters and a hit shows `SNIPPET_CHARS` of it, so which part it shows
 decides what the model reads without opening the file. The first 700 characters held the
@@ -31,36 +32,53 @@ class SnippetPicker:
         self.limit = limit
 
     def __call__(self, text: str) -> str:
-        """The best window of whole lines of `text` within the limit (the head when no line
-        holds a query word, or when the text fits)."""
+        """The best window of `text` within the limit: whole lines, or pieces of a line too
+        long to show whole (the head when nothing holds a query word, or when it all fits)."""
         if len(text) <= self.limit:
             return text
-        lines = text.split("\n")
-        found = [self.terms.intersection(self._analyzer(line)) for line in lines]
-        budget = self.limit - 2 * len(MORE) - 2  # room for the marks and their newlines
+        budget = self.limit - 2 * len(MORE) - 2  # room for the marks and their separators
+        pieces = _pieces(text, budget // 2)
+        found = [self.terms.intersection(self._analyzer(piece)) for piece, _ in pieces]
         best, best_key = (0, 0), (-1, -1)
-        for start in range(len(lines)):
-            if not (found[start] or (start + 1 < len(lines) and found[start + 1])):
-                continue  # a window starts at a line with a query word, or the line before
-            end, size, words, matched = start, 0, set[str](), 0
-            while end < len(lines) and size + len(lines[end]) + 1 <= budget:
-                size += len(lines[end]) + 1
+        for start in range(len(pieces)):
+            if not (found[start] or (start + 1 < len(pieces) and found[start + 1])):
+                continue  # a window starts at a piece with a query word, or the one before
+            end, size, words = start, 0, set[str]()
+            while end < len(pieces) and size + len(pieces[end][0]) + 1 <= budget:
+                size += len(pieces[end][0]) + 1
                 words |= found[end]
-                matched += bool(found[end])
                 end += 1
             key = (sum(len(f) for f in found[start:end]), len(words))
             if end > start and key > best_key:
                 best, best_key = (start, end), key
         start, end = best
-        if end == 0:  # no query word (a vector-only hit), or a first line over the limit
+        if end == 0:  # no query word (a vector-only hit)
             return text[: self.limit]
-        return self._marked(lines, start, end)
+        return _joined(pieces, start, end)
 
-    def _marked(self, lines: list[str], start: int, end: int) -> str:
-        """Lines `start`..`end` with "…" where the chunk goes on."""
-        shown = "\n".join(lines[start:end])
-        if start > 0:
-            shown = f"{MORE}\n{shown}"
-        if end < len(lines):
-            shown = f"{shown}\n{MORE}"
-        return shown
+
+def _pieces(text: str, longest: int) -> list[tuple[str, bool]]:
+    """`text` as (piece, starts a line): its lines, a line longer than `longest` cut at spaces
+    into pieces of at most that many characters (a longer word cut where it must)."""
+    pieces: list[tuple[str, bool]] = []
+    for line in text.split("\n"):
+        first = True
+        while len(line) > longest:
+            cut = line.rfind(" ", 1, longest + 1)
+            cut = cut if cut > 0 else longest
+            pieces.append((line[:cut], first))
+            line, first = line[cut:].lstrip(" "), False
+        pieces.append((line, first))
+    return pieces
+
+
+def _joined(pieces: list[tuple[str, bool]], start: int, end: int) -> str:
+    """Pieces `start`..`end` as text, with "…" where the chunk goes on."""
+    shown = pieces[start][0]
+    for piece, new_line in pieces[start + 1 : end]:
+        shown += ("\n" if new_line else " ") + piece
+    if start > 0:
+        shown = MORE + ("\n" if pieces[start][1] else " ") + shown
+    if end < len(pieces):
+        shown += ("\n" if pieces[end][1] else " ") + MORE
+    return shown

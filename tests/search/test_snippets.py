@@ -37,7 +37,19 @@ def test_no_query_word_or_a_short_chunk_shows_the_head() -> None:
     assert SnippetPicker("astronomy telescope")(text) == text[:SNIPPET_CHARS]  # a vector hit
     assert SnippetPicker("painting")("short chunk about painting") == "short chunk about painting"
     one_long_line = "painting " * 200
-    assert SnippetPicker("painting")(one_long_line) == one_long_line[:SNIPPET_CHARS]
+    assert SnippetPicker("astronomy")(one_long_line) == one_long_line[:SNIPPET_CHARS]
+
+
+def test_a_paragraph_too_long_to_show_whole_shows_the_part_with_the_query_words() -> None:
+    words = [f"word{i}" for i in range(400)]
+    words[300] = "kiwi4471"
+    paragraph = " ".join(words)  # one line of ~3,000 characters
+    text = f"# Notes\n\n{paragraph}\nThe last line."
+    snippet = SnippetPicker("kiwi4471")(text)
+
+    assert "kiwi4471" in snippet and len(snippet) <= SNIPPET_CHARS
+    assert snippet.startswith(f"{MORE} ") and snippet.endswith(f" {MORE}")  # mid-line on both
+    assert " ".join(snippet.split(" ")[1:-1]) in paragraph  # the paragraph's own words, in order
 
 
 def test_chinese_query_words_pick_their_lines() -> None:
