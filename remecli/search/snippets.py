@@ -10,6 +10,7 @@ with "…", one that stops before its last line ends with "…".
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from remecli.search.analysis import Analyzer, make_analyzer, make_query_analyzer, query_terms
@@ -39,7 +40,13 @@ class SnippetPicker:
         budget = self.limit - 2 * len(MORE) - 2  # room for the marks and their separators
         pieces = _pieces(text, budget // 2)
         found = [self.terms.intersection(self._analyzer(piece)) for piece, _ in pieces]
-        best, best_key = (0, 0), (-1, -1)
+        counts: dict[str, int] = {}  # a word on every other line (a name) weighs little
+        for terms in found:
+            for term in terms:
+                counts[term] = counts.get(term, 0) + 1
+        weight = {t: math.log(1 + len(pieces) / c) for t, c in counts.items()}
+        worth = [sum(weight[t] for t in sorted(terms)) for terms in found]  # same on every run
+        best, best_key = (0, 0), (-1.0, -1)
         for start in range(len(pieces)):
             if not (found[start] or (start + 1 < len(pieces) and found[start + 1])):
                 continue  # a window starts at a piece with a query word, or the one before
@@ -48,7 +55,7 @@ class SnippetPicker:
                 size += len(pieces[end][0]) + 1
                 words |= found[end]
                 end += 1
-            key = (sum(len(f) for f in found[start:end]), len(words))
+            key = (sum(worth[start:end], 0.0), len(words))
             if end > start and key > best_key:
                 best, best_key = (start, end), key
         start, end = best
