@@ -49,8 +49,10 @@ class SearchSettings(SettingsSection, frozen=True):
     # [0, 1]): a tie goes to the project, a clearly better hit from elsewhere still wins.
     # 0 turns the preference off.
     project_boost: float = Field(default=0.1, ge=0, le=1)
-    chunk_tokens: int = Field(default=400, ge=16)
-    chunk_overlap: int = Field(default=80, ge=0)
+    # ~800 characters: a hit's 700-character snippet shows nearly all of it, so what the model
+    # reads is what the search found (LoCoMo: more evidence per character read than 400 / 80).
+    chunk_tokens: int = Field(default=200, ge=16)
+    chunk_overlap: int = Field(default=40, ge=0)
     fusion: Literal["weighted", "rrf"] = "weighted"
     vector_weight: float = Field(default=0.5, ge=0, le=1)
     normalization: Literal["min-max", "max"] = "min-max"

@@ -234,8 +234,8 @@ class MarkdownChunker:
 
     def __init__(
         self,
-        max_tokens: int = 400,
-        overlap_tokens: int = 80,
+        max_tokens: int = 200,
+        overlap_tokens: int = 40,
         counter: Callable[[str], int] | None = None,
     ) -> None:
         from remecli.llm.tokens import get_token_counter
