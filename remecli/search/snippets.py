@@ -1,10 +1,12 @@
 """The snippet of a hit: the run of its chunk's lines (or, for a line too long to show whole,
 of its pieces) that holds most of the query's words.
 
-A chunk is ~1,600 characters and a hit shows `SNIPPET_CHARS` of it, so which part it shows
-decides what the model reads without opening the file. The first 700 characters held the
-evidence of about half the LoCoMo questions whose evidence the hits' line ranges held
-(benchmarks/snippet_recall.py). A snippet that does not start at the chunk's first line begins
+A chunk is ~800 characters (~200 tokens) and a hit shows `SNIPPET_CHARS` of it, so which part
+it shows decides what the model reads without opening the file (with 1,600-character chunks,
+their first 700 characters held the evidence of about half the LoCoMo questions whose evidence
+the hits' line ranges held; benchmarks/snippet_recall.py). A window starts at a line holding a
+query word or at the line before it (the question a reply answers; past blank lines, so a
+heading right above is shown). A snippet that does not start at the chunk's first line begins
 with "…", one that stops before its last line ends with "…".
 """
 
@@ -47,9 +49,7 @@ class SnippetPicker:
         weight = {t: math.log(1 + len(pieces) / c) for t, c in counts.items()}
         worth = [sum(weight[t] for t in sorted(terms)) for terms in found]  # same on every run
         best, best_key = (0, 0), (-1.0, -1)
-        for start in range(len(pieces)):
-            if not (found[start] or (start + 1 < len(pieces) and found[start + 1])):
-                continue  # a window starts at a piece with a query word, or the one before
+        for start in _starts(pieces, found):
             end, size, words = start, 0, set[str]()
             while end < len(pieces) and size + len(pieces[end][0]) + 1 <= budget:
                 size += len(pieces[end][0]) + 1
@@ -61,7 +61,24 @@ class SnippetPicker:
         start, end = best
         if end == 0:  # no query word (a vector-only hit)
             return text[: self.limit]
+        while not pieces[end - 1][0].strip():  # no blank lines before the closing mark
+            end -= 1
         return _joined(pieces, start, end)
+
+
+def _starts(pieces: list[tuple[str, bool]], found: list[frozenset[str]]) -> list[int]:
+    """Where a window may start: a piece with a query word, or the last non-blank piece
+    before it."""
+    starts: set[int] = set()
+    before = -1  # the last non-blank piece so far
+    for k, (piece, _) in enumerate(pieces):
+        if found[k]:
+            starts.add(k)
+            if before >= 0:
+                starts.add(before)
+        if piece.strip():
+            before = k
+    return sorted(starts)
 
 
 def _pieces(text: str, longest: int) -> list[tuple[str, bool]]:

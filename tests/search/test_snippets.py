@@ -123,3 +123,12 @@ def test_at_the_default_chunking_a_snippet_shows_nearly_all_of_its_hit(tmp_path:
         index.close()
     shown = sum(min(1.0, SNIPPET_CHARS / size) for size in sizes) / len(sizes)
     assert len(sizes) > 5 and shown >= 0.65
+
+
+def test_a_heading_above_the_first_matching_line_is_shown_and_no_blank_line_is_framed() -> None:
+    text = "\n".join(
+        ["# Session 3 (8 May, 2023)", "", "Jon: still looking for a dance studio", *FILLER, ""]
+    )
+    snippet = SnippetPicker("dance studio")(text)
+    assert snippet.startswith("# Session 3 (8 May, 2023)\n\nJon: still looking")  # no "…"
+    assert snippet.endswith(f"\n{MORE}") and not snippet.endswith(f"\n\n{MORE}")
