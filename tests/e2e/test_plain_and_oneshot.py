@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -74,8 +76,10 @@ class Pty:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child
             os.chdir(cwd)
-            os.execvpe(args[0], args, {**env(), "TERM": "dumb"})
+            # PYTHONFAULTHANDLER: a child that does not exit dumps every thread's stack (wait)
+            os.execvpe(args[0], args, {**env(), "TERM": "dumb", "PYTHONFAULTHANDLER": "1"})
         self.output = b""
+        self.cwd = cwd
 
     def read_until(self, needle: str, timeout: float = 60.0) -> str:
         deadline = time.monotonic() + timeout
@@ -105,8 +109,15 @@ class Pty:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 return os.waitstatus_to_exitcode(status)
-        os.kill(self.pid, 9)
-        raise AssertionError("plain REPL did not exit")
+        os.kill(self.pid, signal.SIGABRT)  # the faulthandler prints where each thread waits
+        with contextlib.suppress(AssertionError):
+            self.read_until("\x00", timeout=3)
+        os.kill(self.pid, signal.SIGKILL)
+        logs = "".join(
+            log.read_text(errors="replace")[-4000:] for log in self.cwd.glob(".reme/logs/*.log")
+        )
+        screen = self.output.decode(errors="replace")[-8000:]
+        raise AssertionError(f"plain REPL did not exit; output:\n{screen}\nlog:\n{logs}")
 
 
 def test_plain_repl_answers_and_runs_slash_commands(fake_llm, tmp_path: Path) -> None:
