@@ -348,7 +348,8 @@ def index_sample(workdir: Path, count: int):
     """The first `count` chunks of the workspace (for timing the local model)."""
     from remecli.search.chunker import MarkdownChunker
 
-    chunker = MarkdownChunker()
+    defaults = SearchSettings()
+    chunker = MarkdownChunker(defaults.chunk_tokens, defaults.chunk_overlap)
     chunks = []
     for path in sorted((workdir / "memory").rglob("*.md")):
         chunks += chunker.chunk(path.name, path.read_text(encoding="utf-8"))

@@ -106,6 +106,7 @@ def main() -> int:
         write = write_transcripts if args.form == "transcripts" else write_conversation
         where = write(sample, working_dir)
         said = {t["dia_id"]: t["text"] for t in _turns(sample)}
+        lines_of: dict[str, list[str]] = {}  # each session file's lines, read once
         index = MemoryIndex.open(working_dir, settings)
         index.sync_blocking()
         tool = memory_search_tool(index)
@@ -125,7 +126,10 @@ def main() -> int:
                 if args.form == "transcripts":  # a chunk shows "speaker: text" of each message
                     text = said[dia].strip()
                 else:
-                    text = (working_dir / path).read_text(encoding="utf-8").splitlines()[line - 1]
+                    if path not in lines_of:
+                        text = (working_dir / path).read_text(encoding="utf-8")
+                        lines_of[path] = text.splitlines()
+                    text = lines_of[path][line - 1]
                 for mode, seen in seen_by_mode(index, hits, (path, line), text[:80]).items():
                     turns[mode] += seen
                     every[mode] &= seen

@@ -234,10 +234,11 @@ class MarkdownChunker:
 
     def __init__(
         self,
-        max_tokens: int = 200,
-        overlap_tokens: int = 40,
+        max_tokens: int,
+        overlap_tokens: int,
         counter: Callable[[str], int] | None = None,
     ) -> None:
+        """Sizes in tokens; their defaults live in `SearchSettings` (chunk_tokens, chunk_overlap)."""
         from remecli.llm.tokens import get_token_counter
 
         token_counter = get_token_counter()

@@ -7,6 +7,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from remecli.config.search import SearchSettings
 from remecli.search.chunker import MarkdownChunker
 
 
@@ -15,6 +16,12 @@ def _word_count(text: str) -> int:
 
 
 CHUNKER = MarkdownChunker(max_tokens=40, overlap_tokens=10, counter=_word_count)
+DEFAULTS = SearchSettings()
+
+
+def _default_chunker() -> MarkdownChunker:
+    return MarkdownChunker(DEFAULTS.chunk_tokens, DEFAULTS.chunk_overlap)
+
 
 word = st.sampled_from(["alpha", "beta", "gamma", "delta", "部署", "脚本", "x1", "deploy.md"])
 sentence = st.lists(word, min_size=1, max_size=12).map(" ".join)
@@ -86,7 +93,7 @@ def test_real_token_counter_respects_the_budget_and_overlaps() -> None:
 
 def test_headings_start_chunks_and_track_the_heading_path() -> None:
     text = "# Project\n## Deploy\nsteps here\n## Backups\nnightly at 2am\n"
-    chunks = MarkdownChunker().chunk("MEMORY.md", text)
+    chunks = _default_chunker().chunk("MEMORY.md", text)
     assert [(c.start_line, c.end_line, c.headings) for c in chunks] == [
         (1, 3, ("Project", "Deploy")),
         (4, 5, ("Project", "Backups")),
@@ -102,4 +109,4 @@ def test_an_overlong_line_is_split_at_sentences_on_the_same_line_number() -> Non
 
 
 def test_blank_text_has_no_chunks() -> None:
-    assert MarkdownChunker().chunk("a.md", "\n  \n\n") == []
+    assert _default_chunker().chunk("a.md", "\n  \n\n") == []
