@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,11 +93,9 @@ async def show_until_handled(
     """Render the session's events until the submitted line is handled (Ctrl+C cancels the
     reply meanwhile, not the REPL); False when an error was reported."""
     failed = False
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, session.cancel)
     try:
-        with typing_hidden():  # type-ahead is not echoed into the answer; it waits for the prompt
+        # type-ahead is not echoed into the answer; it waits for the prompt
+        with ctrl_c_calls(session.cancel), typing_hidden():
             async for event in session.events():
                 if isinstance(event, ev.ApprovalRequest | se.PickSession):
                     renderer.end_text()
@@ -108,10 +107,28 @@ async def show_until_handled(
                 if isinstance(event, se.InputHandled):
                     break
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
         renderer.end_text()
     return not failed
+
+
+@contextlib.contextmanager
+def ctrl_c_calls(callback: Callable[[], object]) -> Iterator[None]:
+    """Inside, Ctrl+C (SIGINT) calls `callback` on the event loop; after, the handler from
+    before is back. (asyncio's `remove_signal_handler` would install Python's default, which
+    raises KeyboardInterrupt wherever the main thread happens to be, in the middle of the
+    save at exit too.)"""
+    loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        loop.add_signal_handler(signal.SIGINT, callback)
+    except (NotImplementedError, RuntimeError):  # no signals here (Windows, not main thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous)
 
 
 def _cancel_on_sigterm() -> None:
@@ -126,9 +143,21 @@ def _cancel_on_sigterm() -> None:
 
 async def _close(session: ChatSession) -> list[str]:
     """Save memory on the way out; a Ctrl+C meanwhile stops waiting (work stays pending)."""
+    waiting = asyncio.current_task()
+    interrupted = False
+
+    def stop_waiting() -> None:
+        nonlocal interrupted
+        interrupted = True
+        if waiting is not None:
+            waiting.cancel()
+
     try:
-        return await session.close()
+        with ctrl_c_calls(stop_waiting):
+            return await session.close()
     except (KeyboardInterrupt, asyncio.CancelledError):
+        if interrupted and waiting is not None:
+            waiting.uncancel()  # Ctrl+C ends the wait, not the front-end task
         return await session.close(force=True)
 
 

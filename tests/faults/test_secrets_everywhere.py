@@ -135,7 +135,9 @@ def test_plain_mode_history_and_a_pending_summary_store_no_secret(
         time.sleep(0.2)
     assert list(pending.glob("*.json")), "no pending summary record was written"
     term.write("\x03")  # "Ctrl+C to quit now"
-    term.wait(60)
+    assert term.wait(60) == 0  # a quit as asked, not an interrupt out of the middle of the save
+    out = term.output.decode(errors="replace")
+    assert "was interrupted; its 2 messages are kept" in out and "remecli: interrupted" not in out
 
     history = (working_dir / "plain_history").read_text()
     assert "password is [REDACTED:password]" in history  # the line itself was kept
