@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
+from remecli.agent.model_notes import ModelNotes
 from remecli.config.settings import Settings
 from remecli.llm.endpoint import missing_key_message
 from remecli.llm.runtime.logs import route_agentscope_logs
@@ -53,6 +54,7 @@ class Assistant:
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
         self._starting: asyncio.Future | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
+        self.model_notes = ModelNotes()  # e.g. "/undo put files back", with the next message
 
     @functools.cached_property  # made at first use: not needed for the first frame
     def checkpoints(self) -> Checkpoints:  # the workspace files before each reply (/diff, /undo)
@@ -189,7 +191,7 @@ class Assistant:
             settings.memory.memory_md_max_tokens,
             memory.counter.count,
         )
-        prompt = build_system_prompt(
+        return build_system_prompt(
             language=settings.language,
             workspace=self.workspace,
             working_dir=self.working_dir,
@@ -197,11 +199,6 @@ class Assistant:
             memory=head,
             now=now,
         )
-        if any(name == "memory_links" for name, _ in self.tool_names):
-            from remecli.notes.links import prompt_text
-
-            prompt += "\n" + prompt_text(settings.language).strip() + "\n"
-        return prompt
 
     async def _ask(self, request: Any) -> str:
         """The approval middleware's question, sent out as an event; waits for its answer."""
@@ -253,7 +250,8 @@ class Assistant:
         from remecli.llm.runtime.messages import UserMsg
         from remecli.tools.mentions import with_attachments
 
-        msg = UserMsg(name="user", content=await with_attachments(text, self.tool_context))
+        content = await with_attachments(self.model_notes.attach(text), self.tool_context)
+        msg = UserMsg(name="user", content=content)
         self.checkpoints.begin_reply(text)
         translator = EventTranslator()
         async with self._lock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from remecli.agent import events as ev
+from remecli.agent.model_notes import without_notes
 from remecli.llm.blocks import output_text
 from remecli.tools.mentions import without_attachments
 
@@ -19,7 +20,8 @@ def replay_events(state: Any) -> list[ev.CoreEvent]:
     for msg in state.context:
         if msg.role == "user":
             text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
-            events.append(ev.UserMessage(without_attachments(text)))  # the typed text
+            typed = without_notes(without_attachments(text))
+            events.append(ev.UserMessage(typed))
             continue
         names: dict[str, str] = {}
         for block in msg.content:

@@ -62,10 +62,11 @@ def build_system_prompt(
     memory: str = "",
     now: datetime | None = None,
 ) -> str:
-    """The system prompt: name, workspace, memory folder, current time, tools, MEMORY.md head."""
+    """The system prompt: name, workspace, memory folder, current time, tools, MEMORY.md head
+    (and how to read wikilinks when the `memory_links` tool is offered)."""
     now = now or datetime.now().astimezone()
     tool_lines = "\n".join(f"- `{name}`: {desc}" for name, desc in tools) or "- (none)"
-    return (
+    prompt = (
         render(
             load_prompt(PROMPTS, "system", language),
             now=now.strftime("%Y-%m-%d %H:%M %Z (%A)"),
@@ -76,3 +77,8 @@ def build_system_prompt(
         ).rstrip()
         + "\n"
     )
+    if any(name == "memory_links" for name, _ in tools):
+        from remecli.notes.links import prompt_text
+
+        prompt += "\n" + prompt_text(language).strip() + "\n"
+    return prompt

@@ -124,4 +124,8 @@ async def undo(ctx: CommandContext) -> Events:
         parts.append("restored " + ", ".join(outcome.restored))
     if outcome.deleted:
         parts.append("deleted " + ", ".join(outcome.deleted) + " (created by that reply)")
+    from remecli.agent.model_notes import undo_note
+
+    language = ctx.assistant.settings.language  # the model's replies still say they changed
+    ctx.assistant.model_notes.add(undo_note(outcome.restored, outcome.deleted, language))
     yield ev.Notice(f"Undid reply #{picked.number}: {'; '.join(parts)}.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from tests.agent.test_chat_session import new_session, read_until_handled
+from tests.fakes.messages import content_text
 
 
 async def test_the_model_writes_a_file_and_undo_restores_it(fake_llm, tmp_path) -> None:
@@ -77,4 +78,32 @@ async def test_undo_of_an_earlier_reply_names_the_later_one_to_undo_first(
         "Undid reply #1: restored a.txt" in e.text for e in events if isinstance(e, ev.Notice)
     )
     assert (tmp_path / "a.txt").read_text() == "0\n"
+    await session.close()
+
+
+async def test_after_undo_the_model_is_told_once_and_a_replay_shows_only_what_was_typed(
+    fake_llm, tmp_path
+) -> None:
+    (tmp_path / "a.txt").write_text("old\n")
+    fake_llm.add_tool_calls([("write", {"path": "a.txt", "content": "new\n"})])
+    fake_llm.add_text("Wrote it.")
+    fake_llm.add_text("Reading it again.")
+    fake_llm.add_text("Fine.")
+    session = new_session(fake_llm, tmp_path, "tools.approval=never")
+    session.submit("rewrite a.txt")
+    await read_until_handled(session)
+    session.submit("/undo")
+    await read_until_handled(session)
+    for line in ("what does a.txt say now?", "thanks"):
+        session.submit(line)
+        await read_until_handled(session)
+    first, second = (
+        [content_text(m) for m in r.body["messages"] if m["role"] == "user"]
+        for r in fake_llm.chat_requests()[-2:]
+    )
+    assert first[-1].startswith("what does a.txt say now?\n\n[remecli: the user ran /undo")
+    assert "before that reply: a.txt. Deleted (that reply created them): -." in first[-1]
+    assert second[-1] == "thanks" and second[-2] == first[-1]  # told once, kept in the context
+    typed = [e.text for e in session.assistant.replay() if isinstance(e, ev.UserMessage)]
+    assert typed == ["rewrite a.txt", "what does a.txt say now?", "thanks"]
     await session.close()
