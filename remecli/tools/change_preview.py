@@ -33,7 +33,8 @@ def change_preview(tool_name: str, arguments: Mapping[str, Any], ctx: ToolContex
         if not isinstance(content, str):
             return ""
         if current is None:
-            return f"new file {path} ({len(content.splitlines())} lines)\n" + _diff(
+            count = len(content.splitlines())
+            return f"new file {path} ({count} line{'' if count == 1 else 's'})\n" + _diff(
                 path, None, content
             )
         return f"overwrite {path}\n" + _diff(path, current, content)
@@ -56,8 +57,8 @@ def _diff(path: str, before: str | None, after: str) -> str:
         difflib.unified_diff(
             (before or "").splitlines(),
             after.splitlines(),
-            "/dev/null" if before is None else f"a/{path}",
-            f"b/{path}",
+            "/dev/null" if before is None else _label("a", path),
+            _label("b", path),
             lineterm="",
         )
     )
@@ -67,3 +68,8 @@ def _diff(path: str, before: str | None, after: str) -> str:
         cut = len(lines) - MAX_PREVIEW_LINES
         lines = lines[:MAX_PREVIEW_LINES] + [f"… [{cut} more diff lines not shown]"]
     return "\n".join(lines)
+
+
+def _label(side: str, path: str) -> str:
+    """`a/notes.txt` for a workspace path (as git writes it); an absolute path as it is."""
+    return path if path.startswith(("/", "~")) else f"{side}/{path}"

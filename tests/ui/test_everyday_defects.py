@@ -45,10 +45,27 @@ async def test_text_typed_while_a_page_is_open_waits_in_the_prompt(fake_llm, tmp
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen))
         await pilot.press("w", "h", "y", "space", "n", "o", "t")
         assert isinstance(app.screen, TextScreen)  # the page's own keys still work below
-        await pilot.press("escape")
+        await pilot.press("q")  # closes the page, and is not typed
         await wait_until(pilot, lambda: not isinstance(app.screen, TextScreen))
         box = app.query_one(ChatInput)
         assert box.text == "why not" and app.focused is box
+
+
+async def test_the_key_that_answers_a_dialog_is_not_typed_into_the_prompt(
+    fake_llm, tmp_path
+) -> None:
+    from remecli.ui.tui.screens.approval_screen import ApprovalScreen
+
+    fake_llm.add_tool_calls([("write", {"path": "/etc/x.conf", "content": "a\n"})])
+    fake_llm.add_text("Left it.")
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "write it")
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press("n")
+        await wait_until(pilot, lambda: not app.replying)
+        assert app.query_one(ChatInput).text == ""
 
 
 async def test_ctrl_o_opens_and_closes_the_newest_tool_panel(fake_llm, tmp_path) -> None:

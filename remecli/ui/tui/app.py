@@ -236,8 +236,12 @@ class RemeApp(App):
         typing on a page or dialog that is not one of its keys goes to the prompt underneath,
         kept for when it closes (the user was writing their next message, not to the page)."""
         box = self.screen_stack[0].query_one(ChatInput)
-        if not event.is_printable or self.focused is box:
-            return
+        if (
+            not event.is_printable
+            or self.focused is box
+            or event.key in self.screen.active_bindings
+        ):
+            return  # a page's or dialog's own key (q, y, n, a) is theirs alone
         if self.screen is self.screen_stack[0]:
             box.focus()
         box.insert(event.character or "")

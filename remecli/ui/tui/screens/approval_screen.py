@@ -62,7 +62,8 @@ def describe_call(tool_name: str, arguments: dict[str, Any], workspace: Path | N
         old = _read(target)
         if old is None:
             lines = content.splitlines()
-            return f"new file {path} ({len(lines)} lines)\n" + _cut(lines, "lines")
+            count = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
+            return f"new file {path} ({count})\n" + _cut(lines, "lines")
         diff = list(
             difflib.unified_diff(
                 old.splitlines(),
