@@ -121,7 +121,9 @@ def main() -> int:
         print(f"{mb(sizes[name])}  {name}  (needed by: {', '.join(owners.get(name, ['remecli']))})")
     if args.tree:
         dep = canonical(args.tree)
-        only = sorted((n for n in reach.get(dep, ()) if owners[n] == [dep]), key=lambda n: -sizes[n])
+        only = sorted(
+            (n for n in reach.get(dep, ()) if owners[n] == [dep]), key=lambda n: -sizes[n]
+        )
         print()
         print(f"   MB  pulled in by {dep} alone")
         for name in only[: args.top * 3]:
