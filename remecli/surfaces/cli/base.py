@@ -133,10 +133,14 @@ class WholeNumber(click.ParamType):
     name = "integer"
 
     def __init__(
-        self, minimum: int = 1, message: str = "{label} needs a whole number, got {value!r}"
+        self,
+        minimum: int = 1,
+        message: str = "{label} needs a whole number, got {value!r}",
+        below: str = "{label} must be at least {minimum}",
     ) -> None:
         self.minimum = minimum
         self.message = message
+        self.below = below
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         label = param_label(param)
@@ -145,7 +149,8 @@ class WholeNumber(click.ParamType):
         except (TypeError, ValueError):
             raise click.UsageError(self.message.format(label=label, value=value), ctx) from None
         if number < self.minimum:
-            raise click.UsageError(f"{label} must be at least {self.minimum}", ctx)
+            below = self.below.format(label=label, minimum=self.minimum, value=value)
+            raise click.UsageError(below, ctx)
         return number
 
 

@@ -178,7 +178,14 @@ def history(path: str, as_json: bool, setting_args: list[str]) -> int:
 
 @memory.command(cls=SettingsCommand)
 @click.argument("path")
-@click.argument("version", type=WholeNumber(0, "{label} must be a number, got {value!r}"))
+@click.argument(
+    "version",
+    type=WholeNumber(
+        1,
+        "{label} must be a number, got {value!r}",
+        "versions start at 1, got {value}; `remecli memory history PATH` lists them",
+    ),
+)
 def restore(path: str, version: int, setting_args: list[str]) -> int:
     """Bring back VERSION of a memory file (the replaced content is kept)."""
     from remecli.surfaces.cli.history import restore as run_restore
