@@ -28,11 +28,15 @@ from remecli.knowledge.resources_extract import (
     Extracted,
     ResourceRefused,
     extract,
-    is_resource_name,
-    is_temp_name,
     unsupported,
 )
-from remecli.knowledge.resources_paths import not_read, readable_resource
+from remecli.knowledge.resources_paths import (
+    not_read,
+    not_regular,
+    readable_resource,
+    resource_listing,
+    special_kind,
+)
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -159,27 +163,14 @@ class ResourceCards:
         with the one line that says why: a type it cannot read, or a link it does not follow."""
         prefix = under.rstrip("/") + "/"
         return [
-            (rel, unsupported(rel) if why == "type" else not_read(rel))
+            (rel, unsupported(rel) if why == "type" else not_read(rel) if why == "unread" else why)
             for rel, why in self._listing()
             if why != "ok" and rel.startswith(prefix)
         ]
 
     def _listing(self) -> list[tuple[str, str]]:
-        """(`resource/<file>`, "ok" | "type" | "unread") of every visible file or link; "unread":
-        `readable` refuses it (a link out of the working dir or to nothing, remecli's own files)."""
-        if not self.folder.is_dir():
-            return []
-        found = []
-        for path in sorted(self.folder.rglob("*")):
-            inner = path.relative_to(self.folder).parts
-            if any(part.startswith((".", "~")) for part in inner) or is_temp_name(path.name):
-                continue
-            rel = f"{RESOURCE_FOLDER}/{'/'.join(inner)}"
-            if path.is_file() and self.readable(path):
-                found.append((rel, "ok" if is_resource_name(path.name) else "type"))
-            elif (path.is_file() or path.is_symlink()) and not path.is_dir():
-                found.append((rel, "unread"))
-        return found
+        """Every visible file or link under `resource/` (`resources_paths.resource_listing`)."""
+        return resource_listing(self.folder, Path(self.layout.root), RESOURCE_FOLDER)
 
     def readable(self, path: Path) -> bool:
         """True when `path` may be read as a resource (`resources_paths.readable_resource`)."""
@@ -242,6 +233,9 @@ class ResourceCards:
 
         root = Path(self.layout.root)
         source = root / rel
+        kind = special_kind(source)
+        if kind is not None:
+            raise ResourceRefused(not_regular(rel, kind))
         if not source.is_file():
             raise ResourceRefused(f"{rel} does not exist; put the file into {self.folder}")
         if not self.readable(source):

@@ -28,6 +28,7 @@ from remecli.knowledge.resources_extract import (
     kind_of,
     unsupported,
 )
+from remecli.knowledge.resources_paths import not_regular, special_kind
 from remecli.notes.locks import FileLock
 
 ORIGINS_FILE = ".origins.json"  # in resource/ (a dot file: never a resource itself)
@@ -57,6 +58,9 @@ class ResourcePlacer:
         source = Path(raw).expanduser()
         if not source.exists():
             return [Placed(raw, problem="usage", message=f"{raw}: no such file or folder")]
+        kind = special_kind(source)
+        if kind is not None:
+            return [Placed(raw, problem="refused", message=not_regular(raw, kind))]
         with contextlib.suppress(ValueError):
             return [Placed(raw, self.cards.relative(source))]  # already in resource/
         if self._is_private(source):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import subprocess
 
 from remecli.notes.writer import MemoryWriter
@@ -80,3 +82,23 @@ def test_ingest_names_the_links_it_does_not_follow(tmp_path, fake_llm):
         assert f"resource/{name}: not read: it leads out of the working dir" in done.stderr
     assert "put a copy of the file itself into resource/" in done.stderr
     assert fake_llm.chat_requests() == []
+
+
+def test_ingest_refuses_a_fifo_at_once_naming_it(tmp_path, fake_llm):
+    """A named pipe is never opened (reading one waits for a writer forever): refused at once,
+    named, whether given as PATH or dropped into resource/, and the other files go on."""
+    pipe = tmp_path / "pipe.md"
+    os.mkfifo(pipe)
+    done = remecli(tmp_path, fake_llm, str(pipe))
+    assert done.returncode == 1, done.stderr
+    assert "pipe.md is a named pipe (FIFO), not a regular file" in done.stderr
+    resource = tmp_path / ".reme" / "resource"
+    resource.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(resource / "inside.md")
+    (resource / "plan.md").write_text("# Plan\n\nShip it.\n", encoding="utf-8")
+    fake_llm.add_text(answer("Plan", "The plan is to ship it this week."))
+    every = remecli(tmp_path, fake_llm, "--json")
+    outcomes = {o["resource"]: o for o in json.loads(every.stdout)}
+    assert outcomes["resource/plan.md"]["status"] == "created", outcomes
+    assert outcomes["resource/inside.md"]["status"] == "skipped"
+    assert "named pipe (FIFO)" in outcomes["resource/inside.md"]["message"]

@@ -4,6 +4,7 @@ deleted file's card reported to the `on_gone` hook (asked about, never removed b
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -69,5 +70,27 @@ async def test_the_runtime_watches_resources(tmp_path, fake_llm) -> None:
             await asyncio.sleep(0.1)
         else:
             raise AssertionError("the resource card never became searchable")
+    finally:
+        await memory.close()
+
+
+async def test_a_fifo_dropped_into_resource_is_reported_not_opened(tmp_path, fake_llm) -> None:
+    root = tmp_path / ".reme"
+    (root / "resource").mkdir(parents=True)
+    memory = FileMemory(root, settings=resource_settings(tmp_path, fake_llm.base_url, watch=True))
+    await memory.start()
+    try:
+        fake_llm.add_text(answer("Live note", "Dropped in once the watcher was running."))
+        (root / "resource" / "live.md").write_text("# Live\n\nThe watch is on.\n")
+        await until(lambda: len(resource_cards(root)) == 1, "the watched card")
+        os.mkfifo(root / "resource" / "pipe.md")
+        watcher = memory._resource_watcher
+        assert watcher is not None
+        outcomes = await until(
+            lambda: [o for o in watcher.outcomes if o.resource == "resource/pipe.md"],
+            "the FIFO's outcome",
+        )
+        assert outcomes[0].status == "skipped" and "named pipe (FIFO)" in outcomes[0].message
+        assert len(fake_llm.chat_requests()) == 1  # the live note's only
     finally:
         await memory.close()
