@@ -24,10 +24,16 @@ class EventRenderer:
         self.cancel_noted = False
         self.waiting: str | None = None
         self.shown_notices: set[str] = set()  # so the exit message repeats none of them
+        self.held: list[str] = []  # notices that arrived while an answer streamed
         self.cost: Callable[[Mapping[str, int]], float | None] = lambda usage: None
 
     async def render(self, event: ev.CoreEvent) -> None:
-        """Show one event."""
+        """Show one event; notices held back during a streamed answer follow it once it ends."""
+        await self._render(event)
+        if self.message is None:
+            await self._show_held()
+
+    async def _render(self, event: ev.CoreEvent) -> None:
         if isinstance(event, ev.UserMessage):
             await self._close_message()
             await self.chat.add_user(event.text)
@@ -68,11 +74,10 @@ class EventRenderer:
             | ev.ToolResultOffloaded
             | ev.DiskFull,
         ):
-            await self._close_message()
             line = notice_line(event)
             if line:
                 self.shown_notices.add(line)
-                await self.chat.add_notice(f"• {line}")
+                self.held.append(f"• {line}")  # never inside an answer still streaming
             if isinstance(event, ev.CompactionDone) and event.messages_compacted:
                 self.status.compactions += 1
         elif isinstance(event, ev.BackgroundTasks):
@@ -114,6 +119,11 @@ class EventRenderer:
             self.cancel_noted = True
             await self.chat.add_notice("• Reply cancelled.")
 
+    async def _show_held(self) -> None:
+        """The notices held back while an answer streamed, in order."""
+        while self.held:
+            await self.chat.add_notice(self.held.pop(0))
+
     async def _close_message(self) -> None:
         if self.message is not None:
             await self.message.finish()
@@ -126,3 +136,4 @@ class EventRenderer:
         for panel in self.panels.values():
             panel.finish("interrupted", "", None)  # no duration: it never finished
         self.panels.clear()
+        await self._show_held()

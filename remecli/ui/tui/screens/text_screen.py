@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from remecli.ui.tui.widgets.markdown_parser import tui_markdown_parser
+
 
 class TextScreen(ModalScreen[None]):
     """Shows Markdown in a scrollable frame."""
@@ -29,7 +31,7 @@ class TextScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = self.title_text
-            yield Markdown(self.markdown)
+            yield Markdown(self.markdown, parser_factory=tui_markdown_parser)
         yield Static("Esc / q to close · ↑↓ PgUp PgDn to scroll", classes="hint")
 
     def on_mount(self) -> None:

@@ -95,13 +95,16 @@ class ChatView(VerticalScroll):
             self.scroll_to(y=y, animate=False, immediate=True, release_anchor=False)
         self._place = self._top_place()
 
-    async def _add(self, widget) -> None:
-        await self.mount(widget)
+    async def _add(self, widget: Widget) -> None:
+        """Mount `widget` last, but above the messages still queued: what the running reply
+        shows (its "Reply cancelled.", notices, tool panels) belongs before them."""
+        queued = next((w for w in self.children if isinstance(w, UserMessage) and w.queued), None)
+        await self.mount(widget, before=queued)
 
     async def add_user(self, text: str, *, queued: bool = False) -> Static:
         """A user turn (marked "queued" until the agent takes it); the view follows it."""
         widget = UserMessage(text, queued=queued)
-        await self._add(widget)
+        await self.mount(widget)  # last: after the messages queued before it
         self.anchor()  # back to the bottom even if the user had scrolled up
         return widget
 

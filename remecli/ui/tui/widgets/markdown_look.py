@@ -21,6 +21,8 @@ from rich.syntax import Syntax
 from rich.theme import Theme as RichTheme
 from textual.color import Color, ColorParseError
 
+from remecli.ui.tui.widgets.markdown_parser import tui_markdown_parser
+
 
 @dataclass(frozen=True)
 class MarkdownLook:
@@ -93,7 +95,7 @@ class _CodeBlock(CodeBlock):
 
 
 class ChatMarkdown(Markdown):
-    """Rich Markdown the way chat UIs show answers."""
+    """Rich Markdown the way chat UIs show answers (parsed by `tui_markdown_parser`)."""
 
     elements: ClassVar[dict[str, Any]] = {
         **Markdown.elements,
@@ -107,7 +109,9 @@ class ChatMarkdown(Markdown):
     def __init__(
         self, markup: str, look: MarkdownLook, *, continued: bool = False, continues: bool = False
     ) -> None:
-        super().__init__(markup, code_theme=look.code_theme, hyperlinks=True)
+        super().__init__("", code_theme=look.code_theme, hyperlinks=True)
+        self.markup = markup  # parsed as everywhere in the TUI (Rich's own parser keeps HTML)
+        self.parsed = tui_markdown_parser().parse(markup)
         self.code_background = look.code_background
         for token in self.parsed:  # a single newline is a line break
             for child in token.children or ():

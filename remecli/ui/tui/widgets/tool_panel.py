@@ -26,6 +26,26 @@ def short_arguments(arguments: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def full_arguments(arguments: str) -> Text:
+    """A tool call's arguments as an open panel shows them: one per line, a multi-line text
+    (a file's content, a script) below its name as written, indentation and blank lines kept."""
+    try:
+        data = json.loads(arguments) if arguments else {}
+    except json.JSONDecodeError:
+        return Text(arguments)
+    if not isinstance(data, dict):
+        return Text(str(data))
+    shown = Text()
+    for key, value in data.items():
+        if isinstance(value, str) and "\n" in value.rstrip("\n"):
+            shown.append(f"{key}:\n", style="bold")
+            shown.append(value.rstrip("\n") + "\n")
+        else:
+            shown.append(f"{key}=", style="bold")
+            shown.append(json.dumps(value, ensure_ascii=False) + "\n")
+    return shown
+
+
 class ToolPanel(Collapsible):
     """Collapsed: a title line with status. Expanded: the arguments and the full result."""
 
@@ -63,8 +83,14 @@ class ToolPanel(Collapsible):
         preview = "\n".join(lines[:PREVIEW_LINES])
         if len(lines) > PREVIEW_LINES:
             preview += f"\n… {len(lines) - PREVIEW_LINES} more lines (click or Ctrl+O to expand)"
-        body = Text(f"{self.tool_name} {short_arguments(self.arguments, 400)}\n", style="bold")
-        body.append(self.output if not self.collapsed else preview)
+        if self.collapsed:
+            body = Text(f"{self.tool_name} {short_arguments(self.arguments, 400)}\n", style="bold")
+            body.append(preview)
+        else:
+            body = Text(f"{self.tool_name}\n", style="bold")
+            body.append_text(full_arguments(self.arguments))
+            if self.output:  # apart from the arguments (a file's content ends just above)
+                body.append("\n" + self.output)
         self._body.update(body)
 
     def set_arguments(self, arguments: str) -> None:
