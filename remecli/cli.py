@@ -34,24 +34,46 @@ usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
 ABOUT = """\
 A terminal assistant with long-term memory kept as Markdown files you own.
 
-  remecli config=cli                         open the chat (Textual TUI)
-  remecli config=cli ui=plain                line-mode REPL for dumb terminals, SSH, screen readers
-  remecli config=cli -p "question"           answer once, print to stdout, exit (also prompt="…")
-  cat q.txt | remecli config=cli -p -        the same, the question read from stdin
-  remecli config=cli resume=last             continue the last conversation (or resume=<id>)
+  remecli                         open the chat (Textual TUI)
+  remecli ui=plain                line-mode REPL for dumb terminals, SSH, screen readers
+  remecli -p "question"           answer once, print to stdout, exit (also prompt="…")
+  cat q.txt | remecli -p -        the same, the question read from stdin
+  remecli resume=last             continue the last conversation (or resume=<id>)
 """
 SETTINGS_HELP = """\
 Settings: config=a,b merges YAML files in order (a name is looked up in the packaged config
-folder, then the current directory; a path works too). Any setting can be overridden as
-key=value or dotted (llm.model_name=gpt-4o, tools.approval=never). Precedence:
-defaults < YAML files in order < environment (.env too) < key=value.
+folder, then the current directory; a path works too; `remecli` alone loads the packaged
+defaults). Any setting can be overridden as key=value or dotted (llm.model_name=gpt-4o,
+tools.approval=never). Precedence: defaults < YAML files in order < environment (.env too) <
+key=value.
 
-Environment: REME_LLM_API_KEY, REME_LLM_BASE_URL, REME_LLM_MODEL, REME_EMBEDDING_API_KEY,
-REME_EMBEDDING_BASE_URL, REME_EMBEDDING_MODEL, REME_WORKING_DIR, TAVILY_API_KEY.
+Environment (a .env in the current folder fills in the first group):
+{settings_env}
+{other_env}
 
 Options: -h/--help  this text   -V/--version  print the version
 Each command explains itself: remecli COMMAND --help
 """
+# Environment variables remecli reads besides ENV_VARS (config/loader.py), each where it is read.
+OTHER_ENV: tuple[tuple[str, str], ...] = (
+    ("REME_SERVE_TOKEN", "bearer token of serve / mcp --http / studio (else serve.token)"),
+    ("REMECLI_NO_DAEMON", "set: commands never hand their work to a running `remecli serve`"),
+    ("XDG_DATA_HOME", "the memory home is $XDG_DATA_HOME/remecli (else ~/.local/share/remecli)"),
+    ("HOME", "the memory home's fallback (~/.local/share/remecli)"),
+    ("XDG_CACHE_HOME", "the tokenizer cache folder's parent (else ~/.cache)"),
+    ("TIKTOKEN_CACHE_DIR", "the tokenizer cache folder itself"),
+    ("SHELL", "the shell the bash tool runs (else /bin/bash, /bin/sh)"),
+)
+
+
+def environment_help() -> dict[str, str]:
+    """The two groups of environment variables of `--help`, one per line."""
+    from remecli.config.loader import ENV_VARS
+
+    width = max(len(name) for name in [*ENV_VARS, *(name for name, _ in OTHER_ENV)])
+    settings_env = "".join(f"  {name:<{width}}  {key}\n" for name, key in ENV_VARS.items())
+    other_env = "".join(f"  {name:<{width}}  {what}\n" for name, what in OTHER_ENV)
+    return {"settings_env": settings_env.rstrip("\n"), "other_env": other_env.rstrip("\n")}
 
 
 class RemecliGroup(CommandGroup):
@@ -77,7 +99,7 @@ class RemecliGroup(CommandGroup):
             if token in self.commands:
                 raise click.UsageError(f"put the command first: remecli {token} …", ctx)
             if "=" not in token:
-                raise unknown_command(token, self.list_commands(ctx), ctx)
+                raise unknown_command(token, self.list_commands(ctx), ctx, question=True)
         ctx.params["setting_args"] = list(rest)
         ctx.args = []
         return []
@@ -86,7 +108,8 @@ class RemecliGroup(CommandGroup):
         rows = [(name, command.get_short_help_str(86)) for name, command in self.commands.items()]
         width = max(len(name) for name, _ in rows)
         commands = "".join(f"  {name:<{width}}  {what}\n" for name, what in rows)
-        formatter.write(f"{USAGE}\n{ABOUT}\nCommands:\n{commands}\n{SETTINGS_HELP}")
+        settings_help = SETTINGS_HELP.format(**environment_help())
+        formatter.write(f"{USAGE}\n{ABOUT}\nCommands:\n{commands}\n{settings_help}")
 
 
 @click.group(

@@ -250,7 +250,8 @@ class Assistant:
         from remecli.llm.runtime.messages import UserMsg
         from remecli.tools.mentions import with_attachments
 
-        content = await with_attachments(self.model_notes.attach(text), self.tool_context)
+        tell = lambda note: self.notices.put(ev.Notice(note, "warning"))  # noqa: E731
+        content = await with_attachments(self.model_notes.attach(text), self.tool_context, tell)
         msg = UserMsg(name="user", content=content)
         self.checkpoints.begin_reply(text)
         translator = EventTranslator()

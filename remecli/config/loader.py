@@ -157,6 +157,11 @@ def read_yaml(path: Path) -> dict[str, Any]:
         ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
+        if mark is not None and _tab_at(text, mark.line, mark.column):
+            raise ConfigError(
+                f"malformed YAML in {path}:{mark.line + 1}: a tab character (column "
+                f"{mark.column + 1}); YAML indents with spaces only, replace the tab with spaces"
+            ) from None
         where = f" line {mark.line + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"malformed YAML in {path}{where}: {problem}") from None
@@ -167,6 +172,12 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must be a mapping of settings, not {type(data).__name__}")
     return data
+
+
+def _tab_at(text: str, line: int, column: int) -> bool:
+    """Whether YAML stopped at a tab (libyaml's message does not name the character)."""
+    lines = text.splitlines()
+    return line < len(lines) and "\t" in lines[line][: column + 1]
 
 
 def set_dotted(target: dict[str, Any], dotted: str, value: Any, source: str) -> None:
@@ -315,4 +326,5 @@ def describe_validation_error(exc: ValidationError) -> str:
     value = err.get("input")
     shown = f" (got {value!r})" if not isinstance(value, dict) else ""
     more = f"; {len(exc.errors()) - 1} more problem(s)" if len(exc.errors()) > 1 else ""
-    return f"invalid setting '{key}'{shown}: {err['msg']}{more}"
+    message = err["msg"].removeprefix("Value error, ")  # a validator's own sentence
+    return f"invalid setting '{key}'{shown}: {message}{more}"

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from remecli.config.section import SettingsSection
+from remecli.config.section import SettingsSection, checked_endpoint
 
 
 class EmbeddingSettings(SettingsSection, frozen=True):
@@ -26,6 +26,11 @@ class EmbeddingSettings(SettingsSection, frozen=True):
     def _none_means_keyword_only(cls, value: object) -> object:
         # `backend=none` on the command line arrives as None (the loader types "none" as null).
         return "none" if value is None else value
+
+    @field_validator("base_url")
+    @classmethod
+    def _with_scheme(cls, value: str) -> str:
+        return checked_endpoint(value)
 
 
 class SearchSettings(SettingsSection, frozen=True):

@@ -7,6 +7,8 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
+_SCHEMES = ("http://", "https://")
+
 
 class SettingsSection(BaseModel, frozen=True):
     """A frozen settings model: a change is a validated copy (`with_changes`), never an
@@ -33,3 +35,18 @@ class SettingsSection(BaseModel, frozen=True):
                 node = child
             node[key] = value
         return self.model_validate(data)
+
+
+def checked_endpoint(value: str, example_path: str = "/v1") -> str:
+    """An OpenAI-compatible endpoint's URL, refused unless it starts with http:// or https://
+    (`localhost:8000` otherwise fails only when the first request cannot be sent). The error
+    says exactly what to write; empty stays empty (not configured)."""
+    text = value.strip()
+    if not text or text.lower().startswith(_SCHEMES):
+        return text
+    host = text.split("://", 1)[-1].rstrip("/")
+    path = "" if "/" in host else example_path
+    raise ValueError(
+        f"needs http:// or https:// in front: write http://{host}{path} (https:// for a "
+        "remote server)"
+    )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from remecli.config.search import SearchSettings
-from remecli.config.section import SettingsSection
+from remecli.config.section import SettingsSection, checked_endpoint
 
 
 class LLMSettings(SettingsSection, frozen=True):
@@ -25,6 +25,11 @@ class LLMSettings(SettingsSection, frozen=True):
     # what the model costs, per million tokens (the status line shows each reply's cost when set)
     price_per_mtok_in: float | None = Field(default=None, ge=0)
     price_per_mtok_out: float | None = Field(default=None, ge=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _with_scheme(cls, value: str) -> str:
+        return checked_endpoint(value)
 
 
 class ToolSettings(SettingsSection, frozen=True):

@@ -39,20 +39,25 @@ class TailOutput:
     first_shown: int  # 1-based number of the first kept line
     truncated: bool
 
-    @property
-    def notice(self) -> str:
-        """The line telling the model what was cut and how to see it ('' when nothing was)."""
+    def notice(self, saved: bool = False) -> str:
+        """The line telling the model what was cut and how to see it ('' when nothing was);
+        `saved`: the whole output is in the file named just above, so that is where to look."""
         if not self.truncated:
             return ""
+        shown = f"showing lines {self.first_shown}-{self.total_lines} of {self.total_lines}"
+        if saved:
+            return (
+                f"[Output truncated: {shown}. The rest is in the file named above: `read` it "
+                f"(offset/limit) or grep it; no need to run the command again.]"
+            )
         return (
-            f"[Output truncated: showing lines {self.first_shown}-{self.total_lines} of "
-            f"{self.total_lines}. To see the rest, redirect the output to a file and read it "
-            f"with `read` (offset/limit), or filter it with grep/head/tail.]"
+            f"[Output truncated: {shown}. To see the rest, redirect the output to a file and "
+            f"read it with `read` (offset/limit), or filter it with grep/head/tail.]"
         )
 
-    def render(self) -> str:
+    def render(self, saved: bool = False) -> str:
         """The text the model sees: notice first (when cut), then the kept tail."""
-        return f"{self.notice}\n{self.text}" if self.truncated else self.text
+        return f"{self.notice(saved)}\n{self.text}" if self.truncated else self.text
 
 
 def tail_truncate(

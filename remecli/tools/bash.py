@@ -64,7 +64,7 @@ def format_process_result(
     result: ProcessResult, timeout_s: float, max_timeout_s: float
 ) -> ToolChunk:
     """The model-facing text of a finished process: output, then its exit status."""
-    body = result.output.render() or "(no output)"
+    body = result.output.render(saved=bool(result.full_output)) or "(no output)"
     if result.full_output:
         body = f"{result.full_output}\n{body}"
     metadata = {

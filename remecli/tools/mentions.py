@@ -2,6 +2,8 @@
 
 A mention is `@` followed by a workspace-relative path (trailing punctuation ignored) of an
 existing file inside the workspace; anything else (`@alice`, an e-mail address) stays text.
+A mention that looks like a file (`@nosuch.txt`, `@src/x`) but names none in the workspace is
+not attached, and both the user (`tell`) and the model (a line after the message) are told.
 Each file is attached as the `read` tool shows it — numbered lines, one page at most, saying
 where it was cut and how to go on — and an image as an image block when the model takes
 images (`llm.supports_images`), else as its description.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -25,13 +28,21 @@ MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
 TRAILING = ".,;:!?)]}'\"`"
 MAX_MENTIONS = 10
 ATTACHED = "\n\n[Attached @"  # where the attachments start in the text the model gets
+NOT_ATTACHED = "\n\n[Not attached: @"  # a mentioned file that is not there
+FILE_LIKE = re.compile(r"/|\.[A-Za-z0-9]{1,8}$")  # a folder part or an extension
 
 Content: TypeAlias = "str | list[TextBlock | DataBlock]"
 
 
 def mentioned_files(text: str, ctx: ToolContext) -> list[str]:
     """The workspace files `text` mentions, as written (first mention first, each once)."""
+    return _mentions(text, ctx)[0]
+
+
+def _mentions(text: str, ctx: ToolContext) -> tuple[list[str], list[str]]:
+    """(the workspace files `text` mentions, the file-like mentions that name none)."""
     found: list[str] = []
+    missing: list[str] = []
     for match in MENTION.finditer(text):
         name = match.group(1)
         while name and not _is_workspace_file(name, ctx):
@@ -41,7 +52,20 @@ def mentioned_files(text: str, ctx: ToolContext) -> list[str]:
             name = name[:-1]
         if name and name not in found:
             found.append(name)
-    return found[:MAX_MENTIONS]
+        if not name:
+            written = match.group(1).rstrip(TRAILING)
+            if FILE_LIKE.search(written) and written not in missing:
+                missing.append(written)
+    return found[:MAX_MENTIONS], missing[:MAX_MENTIONS]
+
+
+def _why_not(name: str, ctx: ToolContext) -> str:
+    target = ctx.resolve(name)
+    if target.is_dir():
+        return "a folder, not a file (mention the files in it)"
+    if not ctx.is_inside_workspace(target) or os.path.isabs(name) or name.startswith("~"):
+        return f"outside the workspace {ctx.workspace} (only files inside it are attached)"
+    return f"no such file in the workspace {ctx.workspace}"
 
 
 def _is_workspace_file(name: str, ctx: ToolContext) -> bool:
@@ -51,9 +75,16 @@ def _is_workspace_file(name: str, ctx: ToolContext) -> bool:
     return target.is_file() and ctx.is_inside_workspace(target)
 
 
-async def with_attachments(text: str, ctx: ToolContext) -> Content:
-    """`text` with the files it mentions attached (plain `text` when it mentions none)."""
-    names = mentioned_files(text, ctx)
+async def with_attachments(
+    text: str, ctx: ToolContext, tell: Callable[[str], object] = lambda _: None
+) -> Content:
+    """`text` with the files it mentions attached (plain `text` when it mentions none); each
+    file-like mention that is not there is said to the user (`tell`) and to the model."""
+    names, missing = _mentions(text, ctx)
+    for name in missing:
+        tell(f"@{name}: {_why_not(name, ctx)}; sent as plain text, nothing attached")
+    if missing:
+        text += "".join(f"{NOT_ATTACHED}{name}: {_why_not(name, ctx)}]" for name in missing)
     if not names:
         return text
     from remecli.llm.runtime.messages import DataBlock, TextBlock
@@ -78,7 +109,7 @@ async def with_attachments(text: str, ctx: ToolContext) -> Content:
 
 def without_attachments(text: str) -> str:
     """A user message as it was typed: the attached files' contents cut off (a replay)."""
-    return text.split(ATTACHED, 1)[0]
+    return text.split(ATTACHED, 1)[0].split(NOT_ATTACHED, 1)[0]
 
 
 @dataclass(frozen=True)

@@ -95,3 +95,31 @@ async def test_a_resumed_conversation_shows_the_mention_not_the_content(fake_llm
     [user] = [e for e in replay.events if isinstance(e, ev.UserMessage)]
     assert user.text == "summarize @notes.txt"
     await resumed.close()
+
+
+async def test_a_mentioned_file_that_is_not_there_is_said_to_user_and_model(
+    fake_llm, tmp_path
+) -> None:
+    fake_llm.add_text("There is no such file.")
+    session = new_session(fake_llm, tmp_path)
+    session.submit("what is in @nosuch.txt? ask @alice")
+    events = await read_until_handled(session)
+    notes = [e.text for e in events if isinstance(e, ev.Notice) and e.kind == "warning"]
+    assert notes == [
+        f"@nosuch.txt: no such file in the workspace {tmp_path.resolve()}; sent as plain "
+        "text, nothing attached"
+    ]
+    sent = content_text(last_user_message(fake_llm))
+    assert sent == (
+        "what is in @nosuch.txt? ask @alice\n\n[Not attached: @nosuch.txt: no such file in "
+        f"the workspace {tmp_path.resolve()}]"
+    )
+    await session.close()
+    resumed = new_session(fake_llm, tmp_path, "resume=last")
+    await resumed.start()
+    async for event in resumed.events():
+        if isinstance(event, se.Replay):
+            [user] = [e for e in event.events if isinstance(e, ev.UserMessage)]
+            assert user.text == "what is in @nosuch.txt? ask @alice"  # as typed
+            break
+    await resumed.close()

@@ -114,6 +114,23 @@ def test_values_are_typed(text: str, value) -> None:
         ),
         (["justaword"], {}, "is not key=value"),
         (["llm.model_name.x=1"], {}, "unknown setting 'llm.model_name.x'"),
+        (
+            ["config=tabbed"],
+            {"tabbed.yaml": "llm:\n\tmodel_name: x\n"},
+            "tabbed.yaml:2: a tab character (column 1); YAML indents with spaces only, "
+            "replace the tab with spaces",
+        ),
+        (
+            ["llm.base_url=localhost:18431"],
+            {},
+            "invalid setting 'llm.base_url' (got 'localhost:18431'): needs http:// or https:// "
+            "in front: write http://localhost:18431/v1",
+        ),
+        (
+            ["search.embedding.base_url=10.0.0.2:8080/v1/"],
+            {},
+            "write http://10.0.0.2:8080/v1 (https:// for a remote server)",
+        ),
     ],
 )
 def test_bad_config_is_one_clear_line(tmp_path: Path, args, files, expected) -> None:

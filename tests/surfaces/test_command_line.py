@@ -199,3 +199,46 @@ def test_job_with_only_settings_lists_the_jobs(tmp_path: Path, capsys) -> None:
     assert main(["job", f"working_dir={tmp_path}", "search.embedding.backend=none"]) == 0
     listed = capsys.readouterr().err
     assert "memory_search" in listed and "memory_write_card" in listed
+
+
+# Read only to pass on to the processes remecli starts, never to configure remecli itself.
+PASSED_THROUGH = {"REMECLI_TOOL_RUN", "PYTHONPATH"}
+
+
+def environment_variables_read() -> set[str]:
+    """Every environment variable name the package's code reads (`environ.get("X")`,
+    `environ["X"]`, `getenv("X")`, a `…_ENV = "X"` constant, the loader's ENV_VARS)."""
+    import re
+
+    from remecli.config.loader import ENV_VARS
+
+    pattern = re.compile(
+        r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\(\s*|_ENV\s*=\s*)["']([A-Z][A-Z0-9_]+)["']"""
+    )
+    names = set(ENV_VARS)
+    for path in Path(remecli_package_dir()).rglob("*.py"):
+        names |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    return names - PASSED_THROUGH
+
+
+def remecli_package_dir() -> str:
+    import remecli as package
+
+    return os.path.dirname(package.__file__)
+
+
+def test_the_root_help_lists_every_environment_variable_and_plain_remecli(capsys) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    read = environment_variables_read()
+    assert {"REME_PROJECT", "REME_SERVE_TOKEN", "XDG_DATA_HOME"} <= read  # the scan works
+    missing = sorted(name for name in read if f"\n  {name} " not in out)
+    assert not missing, f"read by the code, missing from --help: {missing}"
+    assert "config=cli" not in out.split("Commands:")[0]  # the examples are `remecli …`
+
+
+def test_a_question_without_p_is_shown_how_to_ask_it(tmp_path: Path) -> None:
+    proc = run_remecli("what is 2+2", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "remecli -p 'what is 2+2'" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -41,3 +41,17 @@ async def test_short_output_leaves_no_file_and_zero_turns_it_off(workspace: Path
     assert not folder.exists() or list(folder.iterdir()) == []
     off = make_ctx(workspace, max_output_lines=10, full_output_max_bytes=0)
     assert FULL_OUTPUT_PREFIX not in text_of(await bash(off, "seq 1 1000"))
+
+
+async def test_a_saved_output_is_not_also_told_to_be_redirected(workspace: Path) -> None:
+    ctx = make_ctx(workspace, max_output_lines=50, max_output_bytes=1_000)
+    text = text_of(await bash(ctx, "seq 1 100000"))
+    reference, notice = text.splitlines()[:2]
+    assert reference.startswith(FULL_OUTPUT_PREFIX)
+    assert notice == (
+        "[Output truncated: showing lines 99951-100000 of 100000. The rest is in the file named "
+        "above: `read` it (offset/limit) or grep it; no need to run the command again.]"
+    )
+    assert "redirect" not in text
+    off = make_ctx(workspace, max_output_lines=10, full_output_max_bytes=0)  # nothing saved
+    assert "redirect the output to a file" in text_of(await bash(off, "seq 1 1000"))

@@ -22,7 +22,7 @@ def test_nothing_cut_when_within_limits() -> None:
 def test_line_limit_keeps_last_lines() -> None:
     out = tail_truncate("\n".join(str(i) for i in range(1, 21)), max_bytes=10_000, max_lines=5)
     assert out.text == "16\n17\n18\n19\n20"
-    assert out.truncated and "lines 16-20 of 20" in out.notice
+    assert out.truncated and "lines 16-20 of 20" in out.notice()
 
 
 def test_byte_limit_and_a_single_huge_line() -> None:

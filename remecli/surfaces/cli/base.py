@@ -107,14 +107,20 @@ class CommandGroup(click.Group):
         lowercase_usage(self, ctx, formatter)
 
 
-def unknown_command(name: str, known: list[str], ctx: click.Context | None) -> click.UsageError:
-    """The error for `remecli … NAME` when there is no command NAME."""
+def unknown_command(
+    name: str, known: list[str], ctx: click.Context | None, question: bool = False
+) -> click.UsageError:
+    """The error for `remecli … NAME` when there is no command NAME. `question`: NAME stands
+    where a question could have been meant (`remecli "what is 2+2"`), so `-p` is shown."""
     import difflib
+    import shlex
 
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
+    ask = f"; to ask it once: remecli -p {shlex.quote(name)}" if question and not close else ""
     return click.UsageError(
-        f"invalid choice: {name!r} is not a command{hint}; choose from {', '.join(known)}", ctx
+        f"invalid choice: {name!r} is not a command{hint}{ask}; choose from {', '.join(known)}",
+        ctx,
     )
 
 
