@@ -49,6 +49,9 @@ class CardResult(JobResult):
     path: str
     created: bool
     version: int | None
+    day_page: str | None = Field(
+        description="The day page whose index of cards was rewritten (None: it was unchanged)"
+    )
 
 
 class DreamAction(JobResult):
@@ -107,7 +110,7 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     """Write a topic card `memory/YYYY-MM-DD/<slug>.md` (from another agent, a script, …).
 
     A card of the same name that day is replaced only if nothing of it would be lost (else use
-    memory_edit); the day page's index of cards is regenerated. Its frontmatter names the
+    memory_edit); the day page's index of cards is regenerated (`day_page`). Its frontmatter names the
     project (`project`, else the current project).
     """
     from remecli.knowledge.cards import day_folder, slugify
@@ -126,8 +129,14 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
                 result = ctx.writer.write(target, text, source="memory_write_card")
             except ShrinkRefused as exc:
                 raise EditConflict(str(exc)) from None
-        refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
-        return CardResult(path=relative, created=result.created, version=result.version)
+        page = layout.daily_file(day)
+        rewritten = refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
+        return CardResult(
+            path=relative,
+            created=result.created,
+            version=result.version,
+            day_page=page.relative_to(ctx.root).as_posix() if rewritten else None,
+        )
 
     return await asyncio.to_thread(write)
 
