@@ -11,8 +11,10 @@ import asyncio
 import datetime as dt
 import hashlib
 import os
+import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -72,6 +74,9 @@ class ReadResult(JobResult):
     content: str
     truncated: bool
     next_start_line: int | None
+    sha256: str = Field(
+        description="SHA-256 of the whole file (pass as expected_sha256 to change it)"
+    )
 
 
 class ListEntry(JobResult):
@@ -98,6 +103,7 @@ class EditResult(JobResult):
     path: str
     replaced: int
     line: int = Field(description="1-based line where the replaced text started")
+    sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
 class WriteParams(JobParams):
@@ -144,8 +150,24 @@ def _read_text(path: Path, relative: str) -> str:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
 
 
+def _lines_of(handle: BinaryIO, digest: Any) -> Iterator[str]:
+    """The file's lines as text (ends kept, split at \\n, \\r\\n and \\r like a text file opened
+    with newline=''), feeding every byte to `digest` on the way."""
+    for raw in handle:
+        digest.update(raw)
+        line = raw.decode("utf-8")
+        if "\r" in line:  # a lone CR ends a line too
+            yield from _LONE_CR.split(line)
+        else:
+            yield line
+
+
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)(?=.)", re.DOTALL)
+
+
 def _read_lines(path: Path, relative: str, start: int, end: int | None) -> ReadResult:
-    """Stream the file (any size): keep the wanted lines up to the page limits, count all."""
+    """Stream the file (any size): keep the wanted lines up to the page limits, count all, and
+    hash every byte (the `sha256` a later change passes as `expected_sha256`)."""
     _check_file(path, relative)
     if end is not None and end < start:
         raise InvalidParams(f"end_line {end} is before start_line {start}")
@@ -154,9 +176,10 @@ def _read_lines(path: Path, relative: str, start: int, end: int | None) -> ReadR
     size = 0
     full = False
     total = 0
+    digest = hashlib.sha256()
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            for total, line in enumerate(handle, start=1):
+        with open(path, "rb") as handle:
+            for total, line in enumerate(_lines_of(handle, digest), start=1):
                 if start <= total <= last_wanted and not full:
                     if picked and size + len(line) > READ_MAX_CHARS:
                         full = True
@@ -178,6 +201,7 @@ def _read_lines(path: Path, relative: str, start: int, end: int | None) -> ReadR
         content="".join(picked),
         truncated=more,
         next_start_line=shown_end + 1 if more else None,
+        sha256=digest.hexdigest(),
     )
 
 
@@ -186,6 +210,7 @@ async def memory_read(ctx: JobContext, params: ReadParams) -> ReadResult:
     """Read lines of a memory file (MEMORY.md, memory/*.md, a transcript under sessions/, …).
 
     Long files come in pages: when `truncated` is true, call again with `next_start_line`.
+    `sha256` is the whole file's version: pass it as `expected_sha256` to memory_edit/write.
     """
     target = ctx.confine(params.path)
     return await asyncio.to_thread(
@@ -268,6 +293,12 @@ def _read_or_none(path: Path) -> bytes | None:
         return None
 
 
+def current_sha256(path: Path) -> str | None:
+    """The SHA-256 of the file now (None: it does not exist)."""
+    data = _read_or_none(path)
+    return None if data is None else sha256_hex(data)
+
+
 def check_expected(path: Path, relative: str, expected_sha256: str | None) -> bytes | None:
     """The file's bytes now (None: absent); ChangedOnDisk when they are not the version
     `expected_sha256` names. Call it holding the file's lock."""
@@ -311,10 +342,11 @@ def _edit(ctx: JobContext, target: Path, relative: str, params: EditParams) -> E
         except ChangedMeanwhile as exc:
             if params.expected_sha256 is None:
                 raise EditConflict(str(exc)) from None
-            raise ChangedOnDisk(str(exc), None) from None
+            raise ChangedOnDisk(str(exc), current_sha256(target)) from None
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
-    return EditResult(path=relative, replaced=1, line=done.line)
+        now = _read_or_none(target) or b""
+    return EditResult(path=relative, replaced=1, line=done.line, sha256=sha256_hex(now))
 
 
 @JOBS.define("memory_edit", params=EditParams, result=EditResult, read_only=False)
@@ -384,7 +416,7 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
     except ChangedMeanwhile as exc:  # a writer that skipped the job lock got in: nothing lost
         if params.expected_sha256 is None:
             raise EditConflict(str(exc)) from None
-        raise ChangedOnDisk(str(exc), None) from None
+        raise ChangedOnDisk(str(exc), current_sha256(path)) from None
     except ShrinkRefused as exc:  # it would drop lines: say so, keep the file
         raise EditConflict(f"{exc} Here: memory_edit, or allow_shrink=true if meant.") from None
     except MemoryWriteError as exc:

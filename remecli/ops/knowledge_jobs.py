@@ -49,6 +49,7 @@ class CardResult(JobResult):
     path: str
     created: bool
     version: int | None
+    sha256: str = Field(description="SHA-256 of the card now (pass as expected_sha256 to edit it)")
     day_page: str | None = Field(
         description="The day page whose index of cards was rewritten (None: it was unchanged)"
     )
@@ -116,6 +117,7 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     from remecli.knowledge.cards import day_folder, slugify
     from remecli.knowledge.day_page import refresh_day_page
     from remecli.notes.writer import ShrinkRefused
+    from remecli.ops.file_jobs import current_sha256
 
     day = params.date or dt.date.today()
     layout = ctx.memory.layout
@@ -129,12 +131,14 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
                 result = ctx.writer.write(target, text, source="memory_write_card")
             except ShrinkRefused as exc:
                 raise EditConflict(str(exc)) from None
+            sha256 = current_sha256(target) or ""
         page = layout.daily_file(day)
         rewritten = refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
         return CardResult(
             path=relative,
             created=result.created,
             version=result.version,
+            sha256=sha256,
             day_page=page.relative_to(ctx.root).as_posix() if rewritten else None,
         )
 

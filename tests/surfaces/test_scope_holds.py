@@ -4,12 +4,16 @@ rewrites, and the access log listing every file written."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
@@ -105,3 +109,95 @@ def test_the_access_log_lists_every_file_a_card_wrote(
     entry = access_log(root)[-1]
     assert (entry["operation"], entry["outcome"]) == ("memory_write_card", "ok")
     assert entry["paths"] == ["memory/2025-01-16.md", "memory/2025-01-16/hotfix.md"]
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_every_read_and_write_returns_the_hash_a_conflict_names_the_current_one(
+    served: Surface, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, tokens = memory
+    note = root / "memory" / "2025-01-31.md"
+    read = call(served, tokens["notes"], "memory_read", {"path": "memory/2025-01-31.md"}).json()
+    assert read["sha256"] == sha256_of(note)
+    first = call(
+        served,
+        tokens["notes"],
+        "memory_edit",
+        {"path": "memory/2025-01-31.md", "old": "Fridays", "new": "Thursdays"},
+    )
+    assert first.status_code == 200 and first.json()["sha256"] == sha256_of(note)
+    again = call(  # the client's own previous edit is the version it passes on
+        served,
+        tokens["notes"],
+        "memory_edit",
+        {
+            "path": "memory/2025-01-31.md",
+            "old": "Thursdays",
+            "new": "Wednesdays",
+            "expected_sha256": first.json()["sha256"],
+        },
+    )
+    assert again.status_code == 200, again.text
+    stale = call(
+        served,
+        tokens["notes"],
+        "memory_edit",
+        {
+            "path": "memory/2025-01-31.md",
+            "old": "We",
+            "new": "They",
+            "expected_sha256": read["sha256"],
+        },
+    )
+    assert stale.status_code == 409
+    assert stale.json() == {
+        "error": stale.json()["error"],
+        "code": "changed_on_disk",
+        "current_sha256": sha256_of(note),
+    }
+    card = {"name": "Canary", "description": "a first look", "content": "x", "date": "2025-01-17"}
+    written = call(served, tokens["notes"], "memory_write_card", card).json()
+    assert written["sha256"] == sha256_of(root / written["path"])
+
+
+@pytest.fixture(scope="module")
+def mcp_url(memory: tuple[Path, dict[str, str]]) -> Iterator[str]:
+    root, _ = memory
+    surface = start_surface(["mcp", "--http", "--port", "0", *surface_settings(root, NO_LLM)])
+    try:
+        yield f"{surface.url}/mcp"
+    finally:
+        surface.stop()
+
+
+def mcp_client(url: str, token: str) -> tuple[httpx2.AsyncClient, Client]:
+    http = httpx2.AsyncClient(headers=bearer(token), timeout=60)
+    return http, Client(streamable_http_client(url, http_client=http))
+
+
+async def test_mcp_conflict_is_a_structured_error_with_the_current_hash(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, tokens = memory
+    note = root / "memory" / "2024-06-01.md"
+    http, client = mcp_client(mcp_url, tokens["notes"])
+    async with http, client:
+        read = await client.call_tool("memory_read", {"path": "memory/2024-06-01.md"})
+        seen = read.structured_content["sha256"]
+        assert seen == sha256_of(note)
+        edit = {"path": "memory/2024-06-01.md", "old": "Old note", "new": "Older note"}
+        done = await client.call_tool("memory_edit", {**edit, "expected_sha256": seen})
+        assert not done.is_error and done.structured_content["sha256"] == sha256_of(note)
+        stale = await client.call_tool(
+            "memory_edit",
+            {"path": "memory/2024-06-01.md", "old": "we", "new": "they", "expected_sha256": seen},
+        )
+        assert stale.is_error and "read it again" in stale.content[0].text
+        assert stale.structured_content == {
+            "error": stale.content[0].text,
+            "code": "changed_on_disk",
+            "current_sha256": sha256_of(note),
+        }
