@@ -1,6 +1,7 @@
-"""A confined token's scope holds on every path a job touches, against a live `remecli serve`
-(httpx) and `remecli mcp --http` (the official MCP SDK client): hits' links, the day page a card
-rewrites, and the access log listing every file written."""
+"""A scope that holds and a protocol that can be followed, against a live `remecli serve` (httpx)
+and `remecli mcp --http` (the official MCP SDK client): a confined token's scope on every path a
+job touches (hits' links, the day page a card rewrites) and the access log listing every file
+written; the version hashes every read and write returns; pages a client can bound."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ WIKI = "# Deploy\n\nThe deploy wiki: see [[memory/2025-01-15/deploy-steps.md]].\
 def memory(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     root = tmp_path_factory.mktemp("scope") / ".reme"
     seed(root)
+    (root / "memory" / "one-line.md").write_text("x" * 989_990 + "END\n", encoding="utf-8")
     (root / "memory" / "2025-01-15").mkdir(parents=True)
     (root / "memory" / "2025-01-15" / "deploy-steps.md").write_text(CARD, encoding="utf-8")
     (root / "digest" / "wiki").mkdir(parents=True)
@@ -201,3 +203,27 @@ async def test_mcp_conflict_is_a_structured_error_with_the_current_hash(
             "code": "changed_on_disk",
             "current_sha256": sha256_of(note),
         }
+
+
+def test_a_one_line_note_comes_in_bounded_pages_that_say_where_the_next_starts(
+    served: Surface, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, tokens = memory
+    whole = (root / "memory" / "one-line.md").read_text()
+    parts: list[str] = []
+    arguments = {"path": "memory/one-line.md"}
+    while True:
+        answer = call(served, tokens["notes"], "memory_read", arguments)
+        assert answer.status_code == 200, answer.text
+        page = answer.json()
+        assert len(page["content"]) <= 50_000 and len(answer.content) < 60_000
+        parts.append(page["content"])
+        if not page["truncated"]:
+            break
+        assert (page["next_start_line"], page["end_line"], page["total_lines"]) == (1, 1, 1)
+        arguments = {
+            "path": "memory/one-line.md",
+            "start_line": page["next_start_line"],
+            "start_char": page["next_start_char"],
+        }
+    assert "".join(parts) == whole and len(parts) == 20
