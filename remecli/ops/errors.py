@@ -18,6 +18,11 @@ class JobError(Exception):
         if code is not None:
             cls.code = code
 
+    def body(self) -> dict[str, object]:
+        """The error as every surface answers it: `{"error": <what to do>, "code": …}` (plus
+        what a subclass adds for the caller to act on)."""
+        return {"error": str(self), "code": self.code}
+
 
 class InvalidParams(JobError, code="invalid_params"):
     """The parameters do not match the job's schema."""
@@ -41,6 +46,10 @@ class ChangedOnDisk(JobError, status=409, code="changed_on_disk"):
     def __init__(self, message: str, current_sha256: str | None) -> None:
         super().__init__(message)
         self.current_sha256 = current_sha256
+
+    def body(self) -> dict[str, object]:
+        """With the file's current SHA-256 (None: it is gone), to read again or pass on."""
+        return {**super().body(), "current_sha256": self.current_sha256}
 
 
 class ReadOnlyRefused(JobError, status=403, code="read_only"):

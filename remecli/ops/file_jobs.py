@@ -1,4 +1,5 @@
-"""Jobs on the memory files themselves: memory_read, memory_list, memory_edit, memory_write.
+"""Jobs on the memory files themselves: memory_list, memory_edit, memory_write (memory_read:
+`read_job`).
 
 memory_edit and memory_write take an optional `expected_sha256`: the change is made only if the
 file still is that version, checked while the file is locked (no write can land between the
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -21,10 +21,9 @@ from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, ShrinkRefus
 from remecli.ops.context import JobContext
 from remecli.ops.errors import ChangedOnDisk, EditConflict, InvalidParams, NotFound, PathRefused
 from remecli.ops.paths import is_private
+from remecli.ops.read_job import check_file, sha256_hex
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
-READ_MAX_LINES = 2_000
-READ_MAX_CHARS = 50_000
 LIST_MAX_ENTRIES = 1_000
 ABSENT = "absent"
 EXPECTED_SHA256 = Field(
@@ -33,19 +32,6 @@ EXPECTED_SHA256 = Field(
     description="Change the file only if its content now has this SHA-256 (hex; 'absent': only "
     "if the file does not exist yet); else refused with code changed_on_disk",
 )
-
-
-def sha256_hex(data: bytes) -> str:
-    """The version marker `expected_sha256` compares: the SHA-256 of the file's bytes."""
-    return hashlib.sha256(data).hexdigest()
-
-
-class ReadParams(JobParams):
-    path: str = Field(description="File relative to the working dir, e.g. MEMORY.md")
-    start_line: int = Field(1, ge=1, description="First line to return (1-based)")
-    end_line: int | None = Field(
-        None, ge=1, description="Last line to return (inclusive); default: as much as fits"
-    )
 
 
 class ListParams(JobParams):
@@ -62,16 +48,6 @@ class EditParams(JobParams):
     )
     new: str = Field(description="Replacement text ('' deletes `old`)")
     expected_sha256: str | None = EXPECTED_SHA256
-
-
-class ReadResult(JobResult):
-    path: str
-    start_line: int
-    end_line: int
-    total_lines: int
-    content: str
-    truncated: bool
-    next_start_line: int | None
 
 
 class ListEntry(JobResult):
@@ -98,6 +74,7 @@ class EditResult(JobResult):
     path: str
     replaced: int
     line: int = Field(description="1-based line where the replaced text started")
+    sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
 class WriteParams(JobParams):
@@ -128,69 +105,13 @@ def _modified(path: Path) -> str:
     return stamp.isoformat(timespec="seconds")
 
 
-def _check_file(path: Path, relative: str) -> None:
-    if path.is_dir():
-        raise InvalidParams(f"{relative!r} is a folder; use memory_list to see what is in it")
-    if not path.is_file():
-        raise NotFound(f"no file {relative!r}; use memory_list to see what exists")
-
-
 def _read_text(path: Path, relative: str) -> str:
-    _check_file(path, relative)
+    check_file(path, relative)
     try:
         with open(path, encoding="utf-8", newline="") as handle:  # CRLF kept as it is on disk
             return handle.read()
     except UnicodeDecodeError:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
-
-
-def _read_lines(path: Path, relative: str, start: int, end: int | None) -> ReadResult:
-    """Stream the file (any size): keep the wanted lines up to the page limits, count all."""
-    _check_file(path, relative)
-    if end is not None and end < start:
-        raise InvalidParams(f"end_line {end} is before start_line {start}")
-    last_wanted = end if end is not None else start - 1 + READ_MAX_LINES
-    picked: list[str] = []
-    size = 0
-    full = False
-    total = 0
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            for total, line in enumerate(handle, start=1):
-                if start <= total <= last_wanted and not full:
-                    if picked and size + len(line) > READ_MAX_CHARS:
-                        full = True
-                    else:
-                        picked.append(line)
-                        size += len(line)
-    except UnicodeDecodeError:
-        raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
-    if start > max(total, 1):
-        raise InvalidParams(f"start_line {start} is past the end of {relative!r} ({total} lines)")
-    shown_end = start - 1 + len(picked)
-    wanted_end = total if end is None else min(end, total)
-    more = shown_end < wanted_end
-    return ReadResult(
-        path=relative,
-        start_line=start,
-        end_line=shown_end,
-        total_lines=total,
-        content="".join(picked),
-        truncated=more,
-        next_start_line=shown_end + 1 if more else None,
-    )
-
-
-@JOBS.define("memory_read", params=ReadParams, result=ReadResult, read_only=True)
-async def memory_read(ctx: JobContext, params: ReadParams) -> ReadResult:
-    """Read lines of a memory file (MEMORY.md, memory/*.md, a transcript under sessions/, …).
-
-    Long files come in pages: when `truncated` is true, call again with `next_start_line`.
-    """
-    target = ctx.confine(params.path)
-    return await asyncio.to_thread(
-        _read_lines, target.path, target.relative, params.start_line, params.end_line
-    )
 
 
 def _entry(path: Path, root: Path) -> ListEntry | None:
@@ -268,6 +189,12 @@ def _read_or_none(path: Path) -> bytes | None:
         return None
 
 
+def current_sha256(path: Path) -> str | None:
+    """The SHA-256 of the file now (None: it does not exist)."""
+    data = _read_or_none(path)
+    return None if data is None else sha256_hex(data)
+
+
 def check_expected(path: Path, relative: str, expected_sha256: str | None) -> bytes | None:
     """The file's bytes now (None: absent); ChangedOnDisk when they are not the version
     `expected_sha256` names. Call it holding the file's lock."""
@@ -311,10 +238,11 @@ def _edit(ctx: JobContext, target: Path, relative: str, params: EditParams) -> E
         except ChangedMeanwhile as exc:
             if params.expected_sha256 is None:
                 raise EditConflict(str(exc)) from None
-            raise ChangedOnDisk(str(exc), None) from None
+            raise ChangedOnDisk(str(exc), current_sha256(target)) from None
         except MemoryWriteError as exc:
             raise EditConflict(str(exc)) from None
-    return EditResult(path=relative, replaced=1, line=done.line)
+        now = _read_or_none(target) or b""
+    return EditResult(path=relative, replaced=1, line=done.line, sha256=sha256_hex(now))
 
 
 @JOBS.define("memory_edit", params=EditParams, result=EditResult, read_only=False)
@@ -384,7 +312,7 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
     except ChangedMeanwhile as exc:  # a writer that skipped the job lock got in: nothing lost
         if params.expected_sha256 is None:
             raise EditConflict(str(exc)) from None
-        raise ChangedOnDisk(str(exc), None) from None
+        raise ChangedOnDisk(str(exc), current_sha256(path)) from None
     except ShrinkRefused as exc:  # it would drop lines: say so, keep the file
         raise EditConflict(f"{exc} Here: memory_edit, or allow_shrink=true if meant.") from None
     except MemoryWriteError as exc:

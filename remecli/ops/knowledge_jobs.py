@@ -49,6 +49,10 @@ class CardResult(JobResult):
     path: str
     created: bool
     version: int | None
+    sha256: str = Field(description="SHA-256 of the card now (pass as expected_sha256 to edit it)")
+    day_page: str | None = Field(
+        description="The day page whose index of cards was rewritten (None: it was unchanged)"
+    )
 
 
 class DreamAction(JobResult):
@@ -107,12 +111,13 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     """Write a topic card `memory/YYYY-MM-DD/<slug>.md` (from another agent, a script, …).
 
     A card of the same name that day is replaced only if nothing of it would be lost (else use
-    memory_edit); the day page's index of cards is regenerated. Its frontmatter names the
+    memory_edit); the day page's index of cards is regenerated (`day_page`). Its frontmatter names the
     project (`project`, else the current project).
     """
     from remecli.knowledge.cards import day_folder, slugify
     from remecli.knowledge.day_page import refresh_day_page
     from remecli.notes.writer import ShrinkRefused
+    from remecli.ops.file_jobs import current_sha256
 
     day = params.date or dt.date.today()
     layout = ctx.memory.layout
@@ -126,8 +131,16 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
                 result = ctx.writer.write(target, text, source="memory_write_card")
             except ShrinkRefused as exc:
                 raise EditConflict(str(exc)) from None
-        refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
-        return CardResult(path=relative, created=result.created, version=result.version)
+            sha256 = current_sha256(target) or ""
+        page = layout.daily_file(day)
+        rewritten = refresh_day_page(layout, day, ctx.writer, reason="memory_write_card")
+        return CardResult(
+            path=relative,
+            created=result.created,
+            version=result.version,
+            sha256=sha256,
+            day_page=page.relative_to(ctx.root).as_posix() if rewritten else None,
+        )
 
     return await asyncio.to_thread(write)
 

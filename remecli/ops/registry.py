@@ -72,6 +72,7 @@ class Job:
 
 BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.search_jobs",
+    "remecli.ops.read_job",
     "remecli.ops.file_jobs",
     "remecli.ops.record_job",
     "remecli.ops.knowledge_jobs",

@@ -94,7 +94,7 @@ def _endpoint(gate: Gate, job: Job) -> Any:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(JobError)
     async def _job_error(request: Request, exc: JobError) -> JSONResponse:
-        return _error(exc.status, str(exc), exc.code)
+        return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

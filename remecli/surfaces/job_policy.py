@@ -60,6 +60,11 @@ ADDITIVE = frozenset(
 )
 
 
+# the fields of an answer that name files the job read or wrote (the access log lists them all)
+WRITTEN_KEYS = ("path", "new_path", "transcript", "day_page")
+WRITTEN_LISTS = ("rewritten",)
+
+
 def required_scope(job: Job) -> Scope:
     """`read` for a read-only job, `write` for one that changes memory."""
     return "read" if job.read_only else "write"
@@ -86,8 +91,9 @@ def folder_may_hold(glob: str, folder: str) -> bool:
     return literal.startswith(folder + "/") or (folder + "/").startswith(literal)
 
 
-def card_path(root: Path, memory: Any, arguments: dict[str, Any]) -> str:
-    """The file `memory_write_card` writes for these arguments (refused: a name with no slug)."""
+def card_paths(root: Path, memory: Any, arguments: dict[str, Any]) -> list[str]:
+    """The files `memory_write_card` writes for these arguments: the card, then its day page
+    (the job rewrites the day's index of cards); refused: a name with no slug."""
     from remecli.knowledge.cards import day_folder, slugify
 
     name = str(arguments.get("name") or "")
@@ -101,17 +107,18 @@ def card_path(root: Path, memory: Any, arguments: dict[str, Any]) -> str:
     try:
         day = dt.date.fromisoformat(str(raw_day)) if raw_day else dt.date.today()
     except ValueError:
-        return ""  # the job refuses the date itself
-    target: Path = day_folder(memory.layout, day) / f"{slug}.md"
-    return target.relative_to(root).as_posix()
+        return []  # the job refuses the date itself
+    card: Path = day_folder(memory.layout, day) / f"{slug}.md"
+    page: Path = memory.layout.daily_file(day)
+    return [card.relative_to(root).as_posix(), page.relative_to(root).as_posix()]
 
 
 def paths_of_call(job: Job, root: Path, memory: Any, arguments: dict[str, Any] | None) -> list[str]:
-    """The working-dir-relative paths a call names (before it runs); [] when it names none."""
+    """The working-dir-relative paths a call names or would write (before it runs); [] when it
+    names none. A card's call names the card and its day page, which the job rewrites too."""
     arguments = arguments if isinstance(arguments, dict) else {}
     if job.name == "memory_write_card":
-        path = card_path(root, memory, arguments)
-        return [path] if path else []
+        return card_paths(root, memory, arguments)
     key = PATH_PARAM.get(job.name) or ("folder" if job.name == "memory_list" else None)
     raw = arguments.get(key) if key else None
     if not isinstance(raw, str):
@@ -137,8 +144,14 @@ def check_paths(principal: Principal, job: Job, paths: list[str]) -> None:
             folder_may_hold(glob, path) if job.name == "memory_list" else glob_matches(glob, path)
         )
         if not allowed:
+            also = (
+                f"{job.name} also rewrites the day page {path!r} (its index of cards), which is "
+                if job.name == "memory_write_card" and path != paths[0]
+                else f"{path!r} is "
+            )
             raise Forbidden(
-                f"{path!r} is outside {glob!r}, the paths token {principal.name!r} may use"
+                f"{also}outside {glob!r}, the paths token {principal.name!r} may use; use a "
+                "token whose --paths cover it"
             )
 
 
@@ -148,7 +161,11 @@ def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[
     if glob is None:
         return data
     if job.name == "memory_search":
-        data["results"] = [h for h in data["results"] if glob_matches(glob, str(h.get("path")))]
+        data["results"] = [
+            _links_within(glob, h)
+            for h in data["results"]
+            if glob_matches(glob, str(h.get("path")))
+        ]
     elif job.name == "memory_list":
         data["entries"] = [
             e
@@ -170,6 +187,17 @@ def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[
     return data
 
 
+def _links_within(glob: str, hit: dict[str, Any]) -> dict[str, Any]:
+    """A search hit whose `links` (out/in) name only notes inside `glob`."""
+    links = hit.get("links")
+    if isinstance(links, dict):
+        hit["links"] = {
+            side: [n for n in notes if glob_matches(glob, str(n.get("path")))]
+            for side, notes in links.items()
+        }
+    return hit
+
+
 def named_paths(arguments: Any) -> list[str]:
     """The paths a call's arguments name, as given (for the access log, also when refused)."""
     if not isinstance(arguments, dict):
@@ -178,10 +206,10 @@ def named_paths(arguments: Any) -> list[str]:
 
 
 def paths_of_result(job: Job, data: dict[str, Any]) -> list[str]:
-    """The paths an answer names (for the access log: which files were touched or returned)."""
+    """The paths an answer names (for the access log: which files were touched or returned):
+    a search's hits, else every file a job says it read or wrote."""
     if job.name == "memory_search":
         return [str(hit.get("path")) for hit in data.get("results", [])]
-    for key in ("path", "transcript"):
-        if isinstance(data.get(key), str) and data[key]:
-            return [data[key]]
-    return []
+    named = [data[key] for key in WRITTEN_KEYS if isinstance(data.get(key), str) and data[key]]
+    listed = [p for key in WRITTEN_LISTS for p in data.get(key) or [] if isinstance(p, str)]
+    return [*named, *listed]

@@ -19,7 +19,6 @@ import json
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.shared.exceptions import MCPError
@@ -76,8 +75,12 @@ class JobTool(Tool):
     async def run(self, arguments: Any, context: Any, convert_result: bool = False) -> Any:
         try:
             data = await self.gate.run(caller_of(context), self.name, arguments, "mcp")
-        except JobError as exc:
-            raise ToolError(str(exc)) from None
+        except JobError as exc:  # the text says what to do; the structure as HTTP's error body
+            return CallToolResult(
+                content=[TextContent(type="text", text=str(exc))],
+                structured_content=exc.body(),
+                is_error=True,
+            )
         text = json.dumps(data, ensure_ascii=False, indent=2)
         return CallToolResult(
             content=[TextContent(type="text", text=text)], structured_content=data

@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from remecli.ops.errors import InvalidParams, TooLarge
+from remecli.ops.read_job import next_page
 from remecli.surfaces.access import Gate
 from remecli.surfaces.tokens import Principal
 
@@ -44,15 +45,14 @@ async def read_note(gate: Gate, caller: Principal, path: str) -> str:
     limit = gate.runner.max_result_bytes
     parts: list[str] = []
     size = 0
-    start = 1
-    while True:
-        page = await gate.run(caller, "memory_read", {"path": path, "start_line": start}, "mcp")
+    following: dict[str, int] | None = {"start_line": 1}
+    while following is not None:
+        page = await gate.run(caller, "memory_read", {"path": path, **following}, "mcp")
         parts.append(page["content"])
         size += len(page["content"].encode("utf-8"))
         if size > limit:
             raise TooLarge(
                 f"{path!r} is over the {limit}-byte limit; read it in pages with memory_read"
             )
-        if not page["truncated"]:
-            return "".join(parts)
-        start = page["next_start_line"]
+        following = next_page(page)
+    return "".join(parts)

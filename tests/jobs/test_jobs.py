@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -109,8 +110,14 @@ async def test_list_hides_private_files_and_links_out(runner: JobRunner, tmp_pat
 
 async def test_edit_replaces_exactly_once(runner: JobRunner) -> None:
     done = await runner.run("memory_edit", {"path": "MEMORY.md", "old": "stg-7", "new": "stg-8"})
-    assert done == {"path": "MEMORY.md", "replaced": 1, "line": 3}
-    assert "stg-8" in (runner.context.root / "MEMORY.md").read_text()
+    now = (runner.context.root / "MEMORY.md").read_bytes()
+    assert done == {
+        "path": "MEMORY.md",
+        "replaced": 1,
+        "line": 3,
+        "sha256": hashlib.sha256(now).hexdigest(),
+    }
+    assert "stg-8" in now.decode()
     with pytest.raises(EditConflict, match="memory_read"):
         await runner.run("memory_edit", {"path": "MEMORY.md", "old": "stg-7", "new": "x"})
     with pytest.raises(EditConflict, match="2 times"):

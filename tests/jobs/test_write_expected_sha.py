@@ -50,7 +50,7 @@ async def test_write_checks_the_version_and_answers_the_new_one(runner: JobRunne
         "memory_edit",
         {"path": "memory/new.md", "old": "new", "new": "old", "expected_sha256": sha("# new\n")},
     )
-    assert edited == {"path": "memory/new.md", "replaced": 1, "line": 1}
+    assert edited == {"path": "memory/new.md", "replaced": 1, "line": 1, "sha256": sha("# old\n")}
 
 
 async def test_a_write_landing_while_the_check_waits_is_never_overwritten(

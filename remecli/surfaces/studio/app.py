@@ -162,7 +162,7 @@ def _with_headers(response: Response) -> Response:
 
 async def _job_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, JobError)
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status)
 
 
 def build_studio(runner: JobRunner, token: ServeToken) -> Any:

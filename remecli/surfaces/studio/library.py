@@ -13,6 +13,7 @@ from typing import Any
 
 from remecli.notes.links.parse import LINK_TEXT, split_link
 from remecli.ops import JobError, JobRunner
+from remecli.ops.read_job import next_page
 from remecli.surfaces.studio.render import render_note, render_plain
 
 MAX_NOTE_CHARS = 2_000_000
@@ -99,16 +100,15 @@ async def read_whole(runner: JobRunner, path: str) -> tuple[str, bool]:
     """(content, complete) of a file, read page by page with memory_read."""
     parts: list[str] = []
     size = 0
-    start = 1
-    while True:
-        page = await runner.run("memory_read", {"path": path, "start_line": start})
+    following: dict[str, int] | None = {"start_line": 1}
+    while following is not None:
+        page = await runner.run("memory_read", {"path": path, **following})
         parts.append(page["content"])
         size += len(page["content"])
-        if page["next_start_line"] is None:
-            return "".join(parts), True
-        if size >= MAX_NOTE_CHARS:
+        following = next_page(page)
+        if following is not None and size >= MAX_NOTE_CHARS:
             return "".join(parts), False
-        start = page["next_start_line"]
+    return "".join(parts), True
 
 
 async def _links(runner: JobRunner, path: str) -> dict[str, Any]:
