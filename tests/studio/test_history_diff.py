@@ -13,18 +13,22 @@ from tests.studio.conftest import Studio, logged_in
 NOTE = "digest/wiki/loop.md"
 
 
-def write(studio: Studio, path: str, content: str) -> None:
-    """memory_write through the HTTP API (a version is kept, as for any write)."""
+def call_api(studio: Studio, job: str, body: dict) -> dict:
+    """POST /api/<job> with the server's bearer token, as any API client does."""
     token = (studio.root / "serve.token").read_text().strip()
-    body = {"path": path, "content": content, "allow_shrink": True}
     request = urllib.request.Request(
-        f"{studio.url}/api/memory_write",
+        f"{studio.url}/api/{job}",
         data=json.dumps(body).encode(),
         headers={"authorization": f"Bearer {token}", "content-type": "application/json"},
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=60) as answer:
-        assert answer.status == 200
+        return json.loads(answer.read())
+
+
+def write(studio: Studio, path: str, content: str) -> None:
+    """memory_write through the HTTP API (a version is kept, as for any write)."""
+    call_api(studio, "memory_write", {"path": path, "content": content, "allow_shrink": True})
 
 
 def test_the_diff_keeps_lines_that_start_with_dashes_or_pluses(page: Page, studio: Studio) -> None:
