@@ -2,7 +2,7 @@
 // and restore (itself a new version, so it can be undone the same way).
 
 import { get, post } from "./api.js";
-import { bytes, fill, h, noteHref, when } from "./dom.js";
+import { bytes, fill, h, noteHref, pathText, when } from "./dom.js";
 import { t } from "./i18n.js";
 import { flash } from "./ui.js";
 
@@ -86,14 +86,18 @@ export async function renderHistory(main, path, live) {
     h(
       "div",
       { class: "note-head" },
-      h("h1", {}, t("History of "), h("a", { class: "note-path", href: noteHref(path) }, path)),
+      h("h1", {}, t("History of "), h("a", { class: "note-path", href: noteHref(path) }, pathText(path))),
     ),
     versions.length
       ? h(
+          "div",
+          { class: "table-scroll" },
+          h(
           "table",
           { class: "versions" },
           h("thead", {}, h("tr", {}, ["Old", "New", "Version", "Time (UTC)", "Size", "Made by", ""].map((label) => h("th", {}, t(label))))),
           h("tbody", {}, now, rows),
+          ),
         )
       : h("p", { class: "muted" }, t("No versions yet: the first save through remecli keeps one.")),
     versions.length ? h("div", { class: "editor-bar" }, h("button", { id: "compare", onclick: compare }, t("Compare"))) : null,

@@ -1,7 +1,7 @@
 // A note: rendered Markdown (wikilinks are links), frontmatter as fields, links and backlinks.
 
 import { ApiError, get } from "./api.js";
-import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { fieldList, fill, h, noteHref, pathText, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { deleteButton, renameButton } from "./manage.js";
 import { graphHref } from "./graph.js";
@@ -13,7 +13,7 @@ function linkList(title, notes, empty) {
       {},
       h("a", { href: noteHref(n.path) }, n.name || n.path),
       n.description ? h("span", { class: "meta" }, n.description) : null,
-      h("span", { class: "path" }, n.path),
+      h("span", { class: "path" }, pathText(n.path)),
     ),
   );
   return h(
@@ -60,7 +60,7 @@ async function renderMissing(main, path, error, live) {
     h(
       "div",
       { class: "error-box missing-note", "data-path": path },
-      h("h1", {}, h("span", { class: "note-path" }, path)),
+      h("h1", {}, h("span", { class: "note-path" }, pathText(path))),
       h("p", {}, deleted ? t("This note was deleted; its history keeps every version.") : t("There is no note here yet.")),
       h(
         "div",
@@ -112,7 +112,7 @@ export async function renderNote(main, path, params, live) {
       h(
         "article",
         { class: "note", "data-path": path },
-        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path), actions),
+        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, pathText(path)), actions),
         renaming?.panel,
         deleting?.panel,
         fieldList(note.fields),
