@@ -1,5 +1,6 @@
 """A note's history diff keeps every changed line, also those that begin like a diff's own file
-names (`---`, `+++`): a C loop's `++i`, a command's `--flag`, a Markdown rule `---` (issue 38)."""
+names (`---`, `+++`): a C loop's `++i`, a command's `--flag`, a Markdown rule `---`; and a
+restore of the version the file already is says there is nothing to restore (issue 38)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,16 @@ def test_the_diff_keeps_lines_that_start_with_dashes_or_pluses(page: Page, studi
     diff = page.locator("pre.diff")
     expect(diff.locator(".diff-add")).to_have_text(["+ ++i", "+ --flag", "+ ---"])
     expect(diff.locator(".diff-del")).to_have_text(["- -- old flag"])
+
+
+def test_restoring_the_version_the_file_already_is_says_so(page: Page, studio: Studio) -> None:
+    write(studio, NOTE, "# Loop\n\nfirst\n")
+    write(studio, NOTE, "# Loop\n\nsecond\n")  # version 2 is the file as it is
+    logged_in(page, studio)
+    page.goto(f"{studio.url}/#/history/{NOTE}")
+    newest = page.locator("table.versions tbody tr[data-version='2']")
+    newest.locator("button[data-restore]").click()
+    newest.locator("button[data-confirm-restore]").click()
+    expect(page.locator("#status")).to_contain_text(f"Nothing to restore: {NOTE} is already")
+    expect(page.locator("#status")).not_to_contain_text("null")
+    expect(page.locator("table.versions tbody tr[data-version]")).to_have_count(2)

@@ -47,7 +47,9 @@ export async function renderHistory(main, path, live) {
       yes.addEventListener("click", async () => {
         try {
           const done = await post("restore", { path, version: v.version });
-          flash(`Restored version ${done.restored} of ${path} (now version ${done.version})`);
+          flash(done.version === null || done.version === undefined // the same content: no new version
+            ? `${t("Nothing to restore")}: ${path} ${t("is already the same as version")} ${done.restored}`
+            : `Restored version ${done.restored} of ${path} (now version ${done.version})`);
           await renderHistory(main, path, live);
         } catch (error) {
           flash(`Not restored: ${error.message}`, "bad");
