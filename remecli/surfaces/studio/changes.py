@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import itertools
 from typing import Any
 
 from remecli.notes.versions import VersionNotFound
@@ -98,12 +99,8 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
         version_text(runner, path, old), version_text(runner, path, new)
     )
     rows: list[dict[str, str]] = []
-    lines = difflib.unified_diff(
-        before.splitlines(), after.splitlines(), f"version {old}", f"version {new}", lineterm=""
-    )
-    for line in lines:
-        if line.startswith(("---", "+++")):
-            continue
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="")
+    for line in itertools.islice(lines, 2, None):  # past the `---`/`+++` file names only
         kind = {"@": "hunk", "+": "add", "-": "del"}.get(line[:1], "same")
         rows.append({"kind": kind, "text": line if kind == "hunk" else line[1:]})
         if len(rows) >= MAX_DIFF_LINES:

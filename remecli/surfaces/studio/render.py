@@ -14,7 +14,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -42,6 +42,23 @@ def note_href(path: str, anchor: str = "") -> str:
     return href
 
 
+def new_note_path(target: str) -> str:
+    """Where a note that `[[target]]` would resolve to can be created: the target itself when
+    it is a path (`.md` added), else a wiki page named after it (`digest/wiki/<slug>.md`,
+    found by its stem, as the link resolver matches names: case, spaces and `-` alike)."""
+    path = target.strip().lstrip("/")
+    if "/" in path or path.lower().endswith(".md"):
+        return path if path.lower().endswith(".md") else path + ".md"
+    slug = re.sub(r"[^\w]+", "-", path.casefold()).strip("-") or "new-note"
+    return f"digest/wiki/{slug}.md"
+
+
+def new_note_href(target: str) -> str:
+    """The Studio address that offers to create the note `[[target]]` is missing."""
+    query = urlencode({"path": new_note_path(target), "name": target.strip()})
+    return f"#/new?{query}"
+
+
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     """`[[…]]` on one line becomes a `wikilink` token (before links and emphasis)."""
     if not state.src.startswith("[[", state.pos):
@@ -62,8 +79,9 @@ def _link_html(link: WikiLink | None, raw: str, resolve: Resolve) -> str:
     shown = html.escape(link.alias or link.target + (f"#{link.anchor}" if link.anchor else ""))
     target = resolve(link.target) if link.target else None
     if target is None:
-        title = html.escape(f"nothing is named {link.target!r} yet", quote=True)
-        return f'<a class="wikilink dangling" title="{title}">{shown}</a>'
+        title = html.escape(f"nothing is named {link.target!r} yet: click to create it", quote=True)
+        href = html.escape(new_note_href(link.target), quote=True)
+        return f'<a class="wikilink dangling" href="{href}" title="{title}">{shown}</a>'
     href = html.escape(note_href(target, link.anchor), quote=True)
     return f'<a class="wikilink" href="{href}" data-path="{html.escape(target, quote=True)}">{shown}</a>'
 

@@ -27,6 +27,13 @@ export function noteHref(path, params = {}) {
   return "#/note/" + encodeURI(path) + (query ? "?" + query : "");
 }
 
+// A path that wraps after a `/`, not in the middle of a name: each part (with its `/`) is a box
+// of its own, broken inside only when that part alone is wider than the line.
+export function pathText(path) {
+  const parts = String(path).split("/");
+  return parts.map((part, i) => h("span", { class: "path-part" }, i < parts.length - 1 ? part + "/" : part));
+}
+
 export function debounce(fn, ms) {
   let timer = null;
   return (...args) => {

@@ -15,8 +15,10 @@ function flash(text, kind = "ok") {
 
 function diffView(diff) {
   if (!diff) return h("p", { class: "muted" }, "No change to the text.");
+  let header = true; // the `---`/`+++` file names come before the first `@@` only
   const rows = diff.replace(/\n$/, "").split("\n").map((line) => {
-    const kind = line.startsWith("+++") || line.startsWith("---") || line.startsWith("@@")
+    if (line.startsWith("@@")) header = false;
+    const kind = header || line.startsWith("@@")
       ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "same";
     return h("div", { class: `diff-${kind}` }, line);
   });

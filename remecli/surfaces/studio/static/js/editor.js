@@ -2,7 +2,7 @@
 // file that changed on disk since it was loaded (then both versions are shown side by side).
 
 import { ApiError, get, post } from "./api.js";
-import { debounce, fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { debounce, fieldList, fill, h, noteHref, pathText, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { flash, guardUnsaved, navigate } from "./ui.js";
 
@@ -12,7 +12,7 @@ export async function renderEditor(main, path, live) {
   if (!note.editable) {
     fill(
       main,
-      h("h1", {}, h("span", { class: "note-path" }, path)),
+      h("h1", {}, h("span", { class: "note-path" }, pathText(path))),
       h("p", { class: "warning" }, "Studio cannot edit this file: the server is read-only, or it is not a Markdown memory file (MEMORY.md, memory/, digest/)."),
       h("a", { class: "button secondary", href: noteHref(path) }, t("Back to the note")),
     );
@@ -104,7 +104,7 @@ export async function renderEditor(main, path, live) {
   }
 
   fill(main,
-    h("div", { class: "note-head" }, h("h1", {}, t("Editing "), h("span", { class: "note-path" }, path))),
+    h("div", { class: "note-head" }, h("h1", {}, t("Editing "), h("span", { class: "note-path" }, pathText(path)))),
     h("p", { class: "warning changed-on-disk", hidden: true },
       t("This file changed on disk while you edit it: saving will show both versions to choose from.")),
     h("div", { class: "editor-grid" }, source, preview),

@@ -2,7 +2,7 @@
 // and restore (itself a new version, so it can be undone the same way).
 
 import { get, post } from "./api.js";
-import { bytes, fill, h, noteHref, when } from "./dom.js";
+import { bytes, fill, h, noteHref, pathText, when } from "./dom.js";
 import { t } from "./i18n.js";
 import { flash } from "./ui.js";
 
@@ -47,7 +47,9 @@ export async function renderHistory(main, path, live) {
       yes.addEventListener("click", async () => {
         try {
           const done = await post("restore", { path, version: v.version });
-          flash(`Restored version ${done.restored} of ${path} (now version ${done.version})`);
+          flash(done.version === null || done.version === undefined // the same content: no new version
+            ? `${t("Nothing to restore")}: ${path} ${t("is already the same as version")} ${done.restored}`
+            : `Restored version ${done.restored} of ${path} (now version ${done.version})`);
           await renderHistory(main, path, live);
         } catch (error) {
           flash(`Not restored: ${error.message}`, "bad");
@@ -86,14 +88,18 @@ export async function renderHistory(main, path, live) {
     h(
       "div",
       { class: "note-head" },
-      h("h1", {}, t("History of "), h("a", { class: "note-path", href: noteHref(path) }, path)),
+      h("h1", {}, t("History of "), h("a", { class: "note-path", href: noteHref(path) }, pathText(path))),
     ),
     versions.length
       ? h(
+          "div",
+          { class: "table-scroll" },
+          h(
           "table",
           { class: "versions" },
           h("thead", {}, h("tr", {}, ["Old", "New", "Version", "Time (UTC)", "Size", "Made by", ""].map((label) => h("th", {}, t(label))))),
           h("tbody", {}, now, rows),
+          ),
         )
       : h("p", { class: "muted" }, t("No versions yet: the first save through remecli keeps one.")),
     versions.length ? h("div", { class: "editor-bar" }, h("button", { id: "compare", onclick: compare }, t("Compare"))) : null,

@@ -164,4 +164,12 @@ export const ZH = {
   "No notes here yet: the digest fills as Auto Dream consolidates cards.": "这里还没有笔记：Auto Dream 整理卡片后知识摘要会逐渐充实。",
   "Click a note to open it; Shift+click to focus on its neighbourhood; drag to move; the wheel zooms.":
     "单击笔记打开；Shift+单击聚焦到它的周边；拖动平移；滚轮缩放。",
+  // a note that is not there
+  "This note was deleted; its history keeps every version.": "这条笔记已删除；历史中保留了它的每个版本。",
+  "There is no note here yet.": "这里还没有笔记。",
+  "Open its history": "打开历史",
+  "Create it": "创建它",
+  // history
+  "Nothing to restore": "无需恢复",
+  "is already the same as version": "已与此版本相同：",
 };

@@ -15,7 +15,7 @@ export function renderCreate(main, params) {
     size: 48,
   });
   const source = h("textarea", { id: "source", spellcheck: "false", "aria-label": t("Source") });
-  source.value = "# New note\n\n";
+  source.value = `# ${params.get("name") || "New note"}\n\n`; // a dangling link passes its name
   const state = h("span", { class: "editor-state muted" });
   async function create() {
     state.textContent = t("creating…");

@@ -1,7 +1,7 @@
 // A note: rendered Markdown (wikilinks are links), frontmatter as fields, links and backlinks.
 
-import { get } from "./api.js";
-import { fieldList, fill, h, noteHref, serverHtml } from "./dom.js";
+import { ApiError, get } from "./api.js";
+import { fieldList, fill, h, noteHref, pathText, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { deleteButton, renameButton } from "./manage.js";
 import { graphHref } from "./graph.js";
@@ -13,7 +13,7 @@ function linkList(title, notes, empty) {
       {},
       h("a", { href: noteHref(n.path) }, n.name || n.path),
       n.description ? h("span", { class: "meta" }, n.description) : null,
-      h("span", { class: "path" }, n.path),
+      h("span", { class: "path" }, pathText(n.path)),
     ),
   );
   return h(
@@ -44,8 +44,45 @@ function focus(body, params) {
   if (targets.length) targets[0].scrollIntoView({ block: "center" });
 }
 
+async function versionsOf(path) {
+  try {
+    return (await get("history", { path })).versions;
+  } catch {
+    return []; // not a versioned memory file
+  }
+}
+
+async function renderMissing(main, path, error, live) {
+  const versions = await versionsOf(path);
+  if (!live()) return;
+  const deleted = versions.length > 0;
+  fill(main,
+    h(
+      "div",
+      { class: "error-box missing-note", "data-path": path },
+      h("h1", {}, h("span", { class: "note-path" }, pathText(path))),
+      h("p", {}, deleted ? t("This note was deleted; its history keeps every version.") : t("There is no note here yet.")),
+      h(
+        "div",
+        { class: "actions" },
+        deleted ? h("a", { class: "button", id: "missing-history", href: `#/history/${encodeURI(path)}` }, t("Open its history")) : null,
+        path.endsWith(".md")
+          ? h("a", { class: `button${deleted ? " secondary" : ""}`, id: "missing-create", href: `#/new?${new URLSearchParams({ path })}` }, t("Create it"))
+          : null,
+      ),
+      h("p", { class: "muted small" }, error.message),
+    ),
+  );
+}
+
 export async function renderNote(main, path, params, live) {
-  const note = await get("note", { path });
+  let note;
+  try {
+    note = await get("note", { path });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return renderMissing(main, path, error, live);
+    throw error;
+  }
   if (!live()) return;
   const movable = note.editable && path !== "MEMORY.md"; // MEMORY.md stays where the app reads it
   const renaming = movable ? renameButton(path) : null;
@@ -75,7 +112,7 @@ export async function renderNote(main, path, params, live) {
       h(
         "article",
         { class: "note", "data-path": path },
-        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path), actions),
+        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, pathText(path)), actions),
         renaming?.panel,
         deleting?.panel,
         fieldList(note.fields),

@@ -1,7 +1,7 @@
 // Search as you type: the box waits for a pause, then shows the hits; a hit opens at its line.
 
 import { get } from "./api.js";
-import { debounce, fill, h, noteHref } from "./dom.js";
+import { debounce, fill, h, noteHref, pathText } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./ui.js";
 
@@ -39,15 +39,19 @@ export async function renderSearch(main, q, source, live) {
       "li",
       { class: "hit" },
       h(
-        "a",
-        { href: noteHref(hit.path, { line: hit.start_line, end: hit.end_line }) },
-        h("span", { class: "hit-path" }, hit.path),
-        h("span", { class: "meta" }, ` lines ${hit.start_line}–${hit.end_line}`),
-      ),
-      h(
-        "span",
-        { class: "score", title: "fused score, and the signals that found this hit" },
-        `${(hit.signals || []).join(" + ")} ${Number(hit.score || 0).toFixed(3)}`,
+        "div",
+        { class: "hit-head" },
+        h(
+          "a",
+          { href: noteHref(hit.path, { line: hit.start_line, end: hit.end_line }) },
+          h("span", { class: "hit-path" }, pathText(hit.path)),
+          h("span", { class: "meta" }, ` lines ${hit.start_line}–${hit.end_line}`),
+        ),
+        h(
+          "span",
+          { class: "score", title: "fused score, and the signals that found this hit" },
+          `${(hit.signals || []).join(" + ")} ${Number(hit.score || 0).toFixed(3)}`,
+        ),
       ),
       hit.heading_path || hit.name ? h("div", { class: "hit-name" }, hit.heading_path || hit.name) : null,
       h("p", { class: "snippet" }, hit.snippet || ""),

@@ -2,7 +2,7 @@
 // are marked, and choosing a card marks only its lines.
 
 import { get } from "./api.js";
-import { fill, h, noteHref, when } from "./dom.js";
+import { fill, h, noteHref, pathText, when } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function isTranscript(path) {
@@ -57,7 +57,7 @@ export async function renderSession(main, path, params, live) {
       h(
         "article",
         { class: "session", "data-path": path },
-        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, path),
+        h("div", { class: "note-head" }, h("h1", { class: "note-path" }, pathText(path)),
           h("a", { class: "button secondary", href: `#/raw/${encodeURI(path)}` }, t("Raw lines"))),
         data.complete ? null : h("p", { class: "warning" }, t("This file is large: only its beginning is shown.")),
         turns.length ? h("ol", { class: "conversation" }, turns) : h("p", { class: "muted" }, t("No messages with text in this session.")),
