@@ -89,7 +89,7 @@ async def test_ctrl_c_copies_a_selection_and_slash_copy_copies_answers(fake_llm,
         await wait_until(pilot, lambda: app.clipboard == "print('done')")
         await type_and_send(pilot, "/copy")
         await wait_until(pilot, lambda: app.clipboard == answer.strip())
-        assert any("Copied the last answer" in str(w.render()) for w in app.query(".notice"))
+        assert any("the last answer (" in str(w.render()) for w in app.query(".notice"))
         await type_and_send(pilot, "/copy 3")
         await wait_until(
             pilot, lambda: any("blocks: 1–2" in str(w.render()) for w in app.query(".error"))

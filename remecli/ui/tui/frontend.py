@@ -15,6 +15,7 @@ from remecli.agent import events as ev
 from remecli.commands import COMMANDS
 from remecli.commands import session_events as se
 from remecli.commands.frontend import FrontEndInfo
+from remecli.ui.clipboard import copied_line
 from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
@@ -157,12 +158,12 @@ class TuiFrontEnd:
         self.app.input_history.mark_conversation()
 
     async def copy(self, text: str, what: str) -> None:
-        self.app.copy_to_clipboard(text)
+        """`/copy`: the text to the clipboard, and a notice that says where it went."""
+        self.app.copy_to_clipboard(text)  # OSC 52
         lines = text.count("\n") + 1
-        await self.app.chat.add_notice(
-            f"• Copied {what} ({lines} line{'s' if lines > 1 else ''}, {len(text):,} characters) "
-            "to the clipboard."
-        )
+        size = f"{lines} line{'s' if lines > 1 else ''}, {len(text):,} characters"
+        line = await asyncio.to_thread(copied_line, text, f"{what} ({size})")
+        await self.app.chat.add_notice(f"• {line}")
 
     def copy_selection(self) -> bool:
         """Copy selected text (in the chat or in the prompt) to the clipboard; True if any."""
@@ -175,9 +176,9 @@ class TuiFrontEnd:
             selected = box.selected_text
         if not selected:
             return False
-        app.copy_to_clipboard(selected)
+        app.copy_to_clipboard(selected)  # OSC 52
         app.screen.clear_selection()
-        app.notify(f"Copied {len(selected):,} characters to the clipboard.", timeout=2)
+        app.notify(copied_line(selected, f"{len(selected):,} characters"), timeout=4)
         return True
 
 

@@ -41,21 +41,89 @@ class StatusLine(Static):
         if self.background_tasks or self.state.endswith("…"):
             self._frame = (self._frame + 1) % len(SPINNER)
 
+    def on_resize(self) -> None:
+        self.refresh()  # what fits is chosen again at the new width
+
     def render(self) -> Text:
+        """The fields that fit the width: the least needed go first (see `NARROWER`), the
+        state (ready, answering…) last of all."""
+        fields = self._fields()
+        width = self.content_size.width
+        line = _joined(fields)
+        for name, drop in NARROWER:
+            if not width or line.cell_len <= width:
+                break
+            forms = fields.get(name, [])
+            if drop and forms:
+                del fields[name]
+            elif len(forms) > 1:
+                forms.pop(0)
+            line = _joined(fields)
+        if width and line.cell_len > width:
+            line.truncate(width, overflow="ellipsis")
+        return line
+
+    def _fields(self) -> dict[str, list[Text]]:
+        """Each field shown, in order, as its forms from longest to shortest."""
         ratio = self.tokens / self.max_tokens if self.max_tokens else 0.0
         style = "red" if ratio > 0.85 else "yellow" if ratio > 0.6 else "green"
-        line = Text()
-        line.append(f" {self.model_name} ", style="bold")
-        line.append(" ctx ")
-        line.append(meter(ratio), style=style)
-        line.append(f" {self.tokens:,}/{self.max_tokens:,} ({ratio:.0%})")
+        bar = Text("ctx ").append(meter(ratio), style=style)
+        fields: dict[str, list[Text]] = {}
+        if self.model_name:
+            fields["model"] = [Text(f" {self.model_name} ", style="bold")]
+        fields |= {
+            "ctx": [
+                bar.copy().append(f" {self.tokens:,}/{self.max_tokens:,} ({ratio:.0%})"),
+                bar.copy().append(f" ({ratio:.0%})"),
+                Text("ctx ").append(f"{ratio:.0%}", style=style),
+            ],
+        }
         if self.reply_usage:
-            line.append(f" · {self.reply_usage}")
+            fields["usage"] = [Text(self.reply_usage)]
         if self.compactions:
-            line.append(f" · {self.compactions} compaction{'s' if self.compactions > 1 else ''}")
+            plural = "s" if self.compactions > 1 else ""
+            fields["compactions"] = [Text(f"{self.compactions} compaction{plural}")]
         if self.background_tasks:
-            line.append(f" · {SPINNER[self._frame]} memory ×{self.background_tasks}", style="cyan")
+            spinner = SPINNER[self._frame]
+            fields["tasks"] = [
+                Text(f"{spinner} memory ×{self.background_tasks}", style="cyan"),
+                Text(f"{spinner} ×{self.background_tasks}", style="cyan"),
+            ]
         spin = SPINNER[self._frame] + " " if self.state.endswith("…") else ""
-        line.append(f" · {spin}{self.state}")
-        line.append(f" · {self.working_dir}", style="dim")
-        return line
+        fields["state"] = [Text(f"{spin}{self.state}")]
+        if self.working_dir:
+            memory = [Text(self.working_dir, style="dim")]
+            if len(self.working_dir) > MEMORY_SHORT:  # a long project name or path
+                memory.append(Text(self.working_dir[: MEMORY_SHORT - 1] + "…", style="dim"))
+            fields["memory"] = memory
+        return fields
+
+
+# what gives way first when the line is too narrow: (field, True) drops it, (field, False)
+# shortens it to its next form; the state is never dropped
+NARROWER = (
+    ("ctx", False),  # the token counts go, the meter and percentage stay
+    ("usage", True),
+    ("ctx", False),  # "ctx 2%"
+    ("memory", False),
+    ("compactions", True),
+    ("memory", True),
+    ("model", True),
+    ("ctx", True),
+    ("tasks", False),
+)
+MEMORY_SHORT = 24  # the memory's label shortened to this many characters
+
+
+def _joined(fields: dict[str, list[Text]]) -> Text:
+    """The line: the shown form of each field, apart by " · " (the context meter follows the
+    model's name after a space)."""
+    line = Text()
+    previous = ""
+    for name, forms in fields.items():
+        text = forms[0]
+        lead = (" " if previous == "model" else " · ") if previous else " " * (name != "model")
+        spans = [span.move(len(lead)) for span in text.spans]  # the lead in the field's style
+        line.append_text(Text(lead + text.plain, style=text.style, spans=spans))
+        previous = name
+    return line
