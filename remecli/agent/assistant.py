@@ -222,7 +222,8 @@ class Assistant:
         return self.memory
 
     def _on_summary_done(self, outcome: SummaryOutcome) -> None:
-        kind: Literal["memory", "warning"] = "memory" if outcome.status != "failed" else "warning"
+        bad = outcome.status in ("failed", "paused")  # paused: no model configured
+        kind: Literal["memory", "warning"] = "warning" if bad else "memory"
         self.notices.put(ev.Notice(outcome.message, kind))
 
     async def send(self, text: str) -> AsyncGenerator[ev.CoreEvent, None]:

@@ -99,11 +99,13 @@ async def _dream_locked(
         return DreamResult("nothing", message, recovered=recovered)
     batch = _batch(changed, options.max_cards, settings)
     later = changed[len(batch) :]
-    if model is None:
-        from remecli.llm.model import build_chat_model
-
-        model = build_chat_model(settings.llm, context_size=settings.max_input_length, stream=False)
     try:
+        if model is None:  # refused (ModelNotConfigured) without a configured model
+            from remecli.llm.model import build_chat_model
+
+            model = build_chat_model(
+                settings.llm, context_size=settings.max_input_length, stream=False
+            )
         extraction = await extract_units(
             model,
             batch,
