@@ -138,6 +138,10 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
 
     try:
         settings = load_settings(setting_args)
+        if settings.resume:  # the model and endpoint the conversation was held with
+            from remecli.conversation.started_with import with_resumed_settings
+
+            settings = with_resumed_settings(settings, setting_args)
         if prompt is not None:
             settings = settings.with_changes({"prompt": _question(prompt)})
     except (ConfigError, ValueError) as exc:

@@ -9,12 +9,20 @@ import sys
 from pathlib import Path
 
 
-def run_remecli(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """`python -m remecli ARGS` in `cwd`; stdout and stderr captured as text."""
+def run_remecli(
+    *args: str,
+    cwd: Path,
+    timeout: float = 60,
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`python -m remecli ARGS` in `cwd` (`input` on stdin, `env` added to the user's
+    environment); stdout and stderr captured as text."""
     return subprocess.run(
         [sys.executable, "-m", "remecli", *args],
         cwd=cwd,
-        env=_user_env(),
+        env={**_user_env(), **(env or {})},
+        input=input,
         capture_output=True,
         text=True,
         timeout=timeout,

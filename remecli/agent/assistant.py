@@ -14,12 +14,13 @@ import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
 from remecli.agent.model_notes import ModelNotes
 from remecli.config.settings import Settings
+from remecli.conversation.started_with import resumed_note
 from remecli.llm.endpoint import missing_key_message
 from remecli.llm.runtime.logs import route_agentscope_logs
 
@@ -143,6 +144,7 @@ class Assistant:
             state = await memory.conversation.restore(self.settings.resume)
             if memory.conversation.restore_problem:
                 self.notices.put(ev.Notice(memory.conversation.restore_problem, "warning"))
+            self.notices.put(ev.Notice(resumed_note(self.settings), "memory"))  # which model
         self.memory = memory
         ctx = ToolContext(
             workspace=self.workspace,
@@ -222,8 +224,8 @@ class Assistant:
         return self.memory
 
     def _on_summary_done(self, outcome: SummaryOutcome) -> None:
-        kind: Literal["memory", "warning"] = "memory" if outcome.status != "failed" else "warning"
-        self.notices.put(ev.Notice(outcome.message, kind))
+        bad = outcome.status in ("failed", "paused")  # paused: no model configured
+        self.notices.put(ev.Notice(outcome.message, "warning" if bad else "memory"))
 
     async def send(self, text: str) -> AsyncGenerator[ev.CoreEvent, None]:
         """Send one user message and stream the reply as core events.

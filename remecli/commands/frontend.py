@@ -48,4 +48,25 @@ def resume_hint(assistant: Assistant) -> str | None:
     session = context.session
     if not session.live_entries() and not session.summary:
         return None
-    return f"To continue this conversation: remecli resume={context.session_id}"
+    return f"To continue this conversation: {resume_command(assistant, context.session_id)}"
+
+
+def resume_command(assistant: Assistant, session_id: str) -> str:
+    """The command that continues `session_id` as printed: its memory named when this folder
+    would not find it, and a note when the API key (never recorded) came from nowhere else."""
+    import os
+    import shlex
+    from pathlib import Path
+
+    from remecli.config.loader import env_values
+    from remecli.config.locations import choose_memory
+
+    cwd = Path.cwd()
+    memory = Path(assistant.working_dir).resolve()
+    words = ["remecli", f"resume={session_id}"]
+    if choose_memory(cwd, os.environ).root.resolve() != memory:
+        words.append(shlex.quote(f"working_dir={memory}"))
+    command = " ".join(words)
+    if assistant.settings.llm.api_key and "REME_LLM_API_KEY" not in env_values(os.environ, cwd):
+        command += " (give llm.api_key=… again: keys are never recorded)"
+    return command

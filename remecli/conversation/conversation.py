@@ -36,6 +36,7 @@ from remecli.conversation.notices import (
 )
 from remecli.conversation.session import Session
 from remecli.conversation.session_lock import SessionInUse, SessionLock, is_live
+from remecli.conversation.started_with import recorded_settings
 from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.notes.layout import WorkingDir
@@ -236,15 +237,10 @@ class Conversation:
         await self.sync()
         agent_state = self.state.model_dump(mode="json")
         session_state = self.session.state_dict(include_messages=False)
+        settings = recorded_settings(self.settings)  # a resume answers with the same model
+        args = (self.layout, self.session_id, agent_state, session_state, settings)
         async with self._io_lock:  # a full disk: not saved; the transcript rebuilds it later
-            await asyncio.to_thread(
-                unless_disk_full,
-                persistence.write_state,
-                self.layout,
-                self.session_id,
-                agent_state,
-                session_state,
-            )
+            await asyncio.to_thread(unless_disk_full, persistence.write_state, *args)
         return self.layout.state_file(self.session_id)
 
     async def restore(self, ref: str) -> AgentState:

@@ -86,11 +86,7 @@ class FileMemory:
         self.writer = MemoryWriter.from_settings(self.layout.root, self.settings.memory)
         self.summarizer = Summarizer(self.settings, self.layout, model=model, writer=self.writer)
         self.conversation = Conversation(
-            self.settings,
-            self.layout,
-            self.counter,
-            lambda: self.model,
-            display_root=workspace,
+            self.settings, self.layout, self.counter, lambda: self.model, display_root=workspace
         )
         self.conversation.on_compacted = self.hand_over
         self.conversation.on_notice = on_notice
@@ -109,6 +105,7 @@ class FileMemory:
             on_change=lambda _running: self._tasks_changed(),
             on_done=on_dream_done,
             writer=self.writer,
+            gate=self.tasks.gate,  # one gate: no model job without a model, said once
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
         # resource/ files become cards; front-ends set `resources.on_gone` to ask before pruning

@@ -49,14 +49,17 @@ def write_state(
     session_id: str,
     agent_state: dict[str, Any],
     session_state: dict[str, Any],
+    settings: dict[str, Any] | None = None,
 ) -> None:
-    """Replace `sessions/<id>.state.json` atomically (blocking: call off the event loop)."""
+    """Replace `sessions/<id>.state.json` atomically (blocking: call off the event loop);
+    `settings`: what the conversation runs with (`started_with`, no secret), for a resume."""
     payload = {
         "version": STATE_FILE_VERSION,
         "session_id": session_id,
         "saved_at": now_iso(),
         # before the (long) agent state, so a listing finds it in the file's first bytes
         "kind": ONE_SHOT if session_state.get("one_shot") else CONVERSATION,
+        "settings": settings or {},
         "agent_state": agent_state,
         "session": session_state,
     }

@@ -4,7 +4,7 @@
 a task summarizes them and deletes the record on success. A failure, a cancel, a crash or a
 kill -9 leaves them recorded; `retry_pending()` (start, `/compact`) runs them again, never a
 second run of a record a live task owns. A failed record notes its `attempts` and `retry_after`
-(doubling from RETRY_FIRST_WAIT to RETRY_LONGEST_WAIT); a start skips it after RETRY_LIMIT
+(the one policy of background model jobs, `backoff`); a start skips it after RETRY_LIMIT
 failures (`/compact` still runs it). On a full disk a summary is not run unrecorded: it waits in
 memory and is recorded and run once space returns (the next summary, `/compact` or the exit).
 Summaries run one at a time, in order; a running record is locked, so a second remecli skips it.
@@ -19,20 +19,20 @@ import inspect
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
+from remecli.knowledge.backoff import after_failure, retry_due
+from remecli.knowledge.model_gate import ModelGate
 from remecli.knowledge.pending_records import (
+    SummaryOutcome,
     _claim,
     _load_record,
     _parse_date,
     _remove,
     _write_record,
     failure_message,
-    retry_due,
-    retry_wait,
 )
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
 from remecli.knowledge.summary_waits import SpaceWaits
@@ -49,19 +49,6 @@ def pending_dir_of(working_dir: WorkingDir) -> Path:
     return working_dir.pending_dir
 
 
-@dataclass
-class SummaryOutcome:
-    """How one background summary ended; `message` is the line shown to the user. `status`:
-    written, nothing, failed, cancelled, skipped (another process owns it) or waiting (for
-    space); `pending_file` is set when the messages stay recorded for a later retry."""
-
-    task_id: str
-    status: str
-    message: str
-    result: SummaryResult | None = None
-    pending_file: Path | None = None
-
-
 class SummaryTasks:
     """Runs summaries as asyncio tasks and keeps unsaved messages recorded on disk.
 
@@ -76,8 +63,11 @@ class SummaryTasks:
         *,
         on_change: Callable[[int], Any] | None = None,
         on_done: Callable[[SummaryOutcome], Any] | None = None,
+        gate: ModelGate | None = None,
     ) -> None:
         self.summarizer = summarizer
+        # no summary starts without a configured model (the runtime shares one gate)
+        self.gate = gate or ModelGate(summarizer.model_problem)
         self.pending_dir = Path(pending_dir)
         self.on_change = on_change
         self.on_done = on_done
@@ -151,8 +141,8 @@ class SummaryTasks:
             if due_only and not retry_due(record, now):
                 continue
             day = _parse_date(record.get("date"))
-            self._start(task_id, messages, day, record, recorded=True)
-            started.append(task_id)
+            if self._start(task_id, messages, day, record, recorded=True):
+                started.append(task_id)
         return started
 
     async def await_all(self, timeout: float | None = None) -> list[str]:
@@ -184,8 +174,8 @@ class SummaryTasks:
         """Start the summaries that waited for space and can run now; their task ids."""
         started = []
         for task_id, messages, day, record in self.waits.ready(set(self._running)):
-            self._start(task_id, messages, day, record, recorded=True)
-            started.append(task_id)
+            if self._start(task_id, messages, day, record, recorded=True):
+                started.append(task_id)
         return started
 
     async def cancel_all(self) -> list[str]:
@@ -202,7 +192,12 @@ class SummaryTasks:
     # ---------------------------------------------------------------- running
     def _start(
         self, task_id: str, messages: list[Any], day: dt.date, record: dict, *, recorded: bool
-    ) -> None:
+    ) -> bool:
+        """Run the summary as a task; False (not started, its record kept) without a model."""
+        refusal = self.gate.refusal("card summaries")
+        if refusal is not None:
+            self._paused(task_id, refusal, recorded)
+            return False
         previous, turn = self._last_turn, asyncio.Event()
         self._last_turn = turn
         task = asyncio.create_task(
@@ -217,6 +212,19 @@ class SummaryTasks:
 
         task.add_done_callback(ended)
         self._changed()
+        return True
+
+    def _paused(self, task_id: str, refusal: str, recorded: bool) -> None:
+        """A summary not started for want of a model: its record stays for a later start;
+        the gate's explanation is shown once."""
+        if not recorded:
+            log.warning("summary %s: no model configured and not recorded", task_id)
+        if not refusal:
+            return
+        outcome = SummaryOutcome(task_id, "paused", refusal, pending_file=self.record_file(task_id))
+        self._unreported.append(outcome)
+        if self.on_done is not None:
+            self._keep(self._call(self.on_done, outcome))
 
     def _never_started(self, task_id: str, record: dict, recorded: bool) -> None:
         """A task cancelled before its first step skips `_run`'s handlers: record it here."""
@@ -330,12 +338,9 @@ class SummaryTasks:
             outcome = self._failed(task_id, path, detail, count, waits=True)
             outcome.result = result
             return outcome
-        attempts = int(record.get("attempts", 0)) + 1
-        retry_after = dt.datetime.now() + dt.timedelta(seconds=retry_wait(attempts))
-        record = {**record, "attempts": attempts, "last_error": result.detail}
-        record["retry_after"] = retry_after.isoformat(timespec="seconds")
+        record = {**record, **after_failure(record), "last_error": result.detail}
         await asyncio.to_thread(_write_record, path, record)
-        outcome = self._failed(task_id, path, result.detail, count, attempts)
+        outcome = self._failed(task_id, path, result.detail, count, record["attempts"])
         outcome.result = result
         return outcome
 
@@ -362,8 +367,11 @@ class SummaryTasks:
     def _changed(self) -> None:
         if self.on_change is None:
             return
-        result = self._call(self.on_change, len(self._running))
-        if result is not None:  # an async callback: keep the task until it ends
+        self._keep(self._call(self.on_change, len(self._running)))
+
+    def _keep(self, result: Any) -> None:
+        """An async callback's awaitable: run it, kept referenced until it ends."""
+        if result is not None:
             task = asyncio.ensure_future(result)
             self._callbacks.add(task)
             task.add_done_callback(self._callbacks.discard)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from remecli.config.settings import Settings
+from remecli.knowledge.model_gate import ModelGate
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -42,8 +43,10 @@ class Dreaming:
         on_done: Callable[[DreamResult], Any] | None = None,
         *,
         writer: MemoryWriter,
+        gate: ModelGate,
     ) -> None:
         self.settings = settings
+        self.gate = gate  # no dream starts without a configured model
         self.layout = layout
         self.writer = writer  # the composition root's one writer (versions, redaction)
         self._model_of = model_of
@@ -77,10 +80,18 @@ class Dreaming:
         except Exception:  # a damaged catalog must not break a turn
             log.exception("could not tell whether a dream is due")
             return False
-        if due:
-            self._task = asyncio.create_task(self._dream(None))
-            self._task.add_done_callback(_log_failure)
-        return due
+        if not due:
+            return False
+        refusal = self.gate.refusal("Auto Dream")
+        if refusal is not None:
+            if refusal:
+                from remecli.knowledge.dream.runner import DreamResult
+
+                self._report(DreamResult("failed", refusal))
+            return False
+        self._task = asyncio.create_task(self._dream(None))
+        self._task.add_done_callback(_log_failure)
+        return True
 
     async def stop(self) -> None:
         """Cancel a running dream (safe: the digest stays as it was, the cards stay pending)."""
@@ -90,8 +101,13 @@ class Dreaming:
         self._task = None
 
     async def _dream(self, date: dt.date | None) -> DreamResult:
-        from remecli.knowledge.dream.runner import dream
+        from remecli.knowledge.dream.runner import DreamResult, dream
 
+        problem = self.gate.problem()
+        if problem is not None:  # asked for (/dream) without a model: nothing is sent
+            result = DreamResult("failed", f"Dream did not run: {problem}")
+            self._report(result)
+            return result
         self._busy = True
         self._changed(True)
         try:
@@ -109,12 +125,15 @@ class Dreaming:
                 await asyncio.to_thread(refresh_memory_md, self.layout, self.writer)
             except Exception:  # the digest is written; the block follows next time
                 log.exception("could not refresh MEMORY.md's digest block")
+        self._report(result)
+        return result
+
+    def _report(self, result: DreamResult) -> None:
         if self.on_done is not None:
             try:
                 self.on_done(result)
             except Exception:
                 log.exception("dream on_done callback failed")
-        return result
 
     def _changed(self, running: bool) -> None:
         if self.on_change is not None:

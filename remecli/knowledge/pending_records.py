@@ -1,5 +1,7 @@
 """Pending summary records on disk (`sessions/pending/<id>.json`): write, read, claim, remove,
-and when a start may retry a failed one (a doubling wait, RETRY_LIMIT failures at most)."""
+how a summary ended (`SummaryOutcome`, its line),
+and when a start may retry a failed one (the policy of `backoff`: a doubling wait, RETRY_LIMIT
+failures at most)."""
 
 from __future__ import annotations
 
@@ -7,38 +9,33 @@ import contextlib
 import datetime as dt
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from remecli.knowledge.backoff import RETRY_LIMIT, retry_wait
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_data
 
+if TYPE_CHECKING:
+    from remecli.knowledge.summarizer import SummaryResult
+
 log = logging.getLogger(__name__)
 
-RETRY_LIMIT = 5  # failures after which a start no longer retries a record (/compact still does)
-RETRY_FIRST_WAIT = 600.0  # seconds after the first failure before a start retries it
-RETRY_LONGEST_WAIT = 86_400.0
 
+@dataclass
+class SummaryOutcome:
+    """How one background summary ended; `message` is the line shown to the user. `status`:
+    written, nothing, failed, cancelled, skipped (another process owns it), waiting (for
+    space) or paused (no model configured: not started); `pending_file` is set when the
+    messages stay recorded for a later retry."""
 
-def retry_wait(attempts: int) -> float:
-    """Seconds a start waits before retrying a record that failed `attempts` times."""
-    return min(RETRY_FIRST_WAIT * 2 ** max(attempts - 1, 0), RETRY_LONGEST_WAIT)
-
-
-def retry_due(record: dict, now: dt.datetime) -> bool:
-    """A start may retry this record: under RETRY_LIMIT failures and past its `retry_after`."""
-    try:
-        attempts = int(record.get("attempts", 0))
-    except (TypeError, ValueError):
-        attempts = 0
-    if attempts >= RETRY_LIMIT:
-        return False
-    try:
-        after = dt.datetime.fromisoformat(str(record.get("retry_after") or ""))
-    except ValueError:
-        return True  # an older record without one: due
-    return now >= after
+    task_id: str
+    status: str
+    message: str
+    result: SummaryResult | None = None
+    pending_file: Path | None = None
 
 
 def _write_record(path: Path, record: dict) -> None:

@@ -157,9 +157,19 @@ class Summarizer:
         self.max_iters = max_iters
         self._model = model
 
+    def model_problem(self) -> str | None:
+        """Why `model` cannot be built (no configured endpoint), None when it can (or was
+        given): the question `remecli.knowledge.model_gate.ModelGate` asks."""
+        if self._model is not None:
+            return None
+        from remecli.llm.endpoint import missing_key_message
+
+        return missing_key_message(self.settings.llm)
+
     @property
     def model(self) -> ChatModel:
-        """The chat model (built from settings on first use, non-streaming)."""
+        """The chat model (built from settings on first use, non-streaming; raises
+        `ModelNotConfigured` without a configured endpoint)."""
         if self._model is None:
             from remecli.llm.model import build_chat_model
 

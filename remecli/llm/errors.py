@@ -26,6 +26,14 @@ class LLMError(Exception):
         return f"LLMError({self.message!r}, retryable={self.retryable}, kind={self.kind!r})"
 
 
+class ModelNotConfigured(LLMError):
+    """No usable model is configured (OpenAI's URL without a key): no request is sent.
+    `remecli.llm.model.build_chat_model` raises it, so no model call of any part passes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=False, kind="config")
+
+
 class EmptyAnswerError(Exception):
     """The server answered 200 with no choices, or with choices holding no text and no tool
     calls: nothing to show, nothing to keep."""

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 
 from remecli.knowledge.background import SummaryTasks, pending_dir_of
-from remecli.knowledge.pending_records import RETRY_FIRST_WAIT, RETRY_LIMIT, retry_wait
+from remecli.knowledge.backoff import RETRY_FIRST_WAIT, RETRY_LIMIT, retry_wait
 from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
 from tests.memory_summary.conftest import DAY, make_settings, user
 

@@ -7,6 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 from remecli.config.settings import Settings
+from remecli.knowledge.backoff import retry_due
 from remecli.knowledge.dream.state import Catalog, has_changed_cards
 from remecli.notes.layout import WorkingDir
 
@@ -20,9 +21,12 @@ def dream_due(
     settings: Settings, working_dir: WorkingDir | None = None, now: dt.datetime | None = None
 ) -> bool:
     """True when the last successful dream is older than `memory.dream.interval_hours` (or
-    there was none) and some card is new or changed. Cheap: file stats only."""
+    there was none), a failed one has waited out its backoff (`knowledge.backoff`, as pending
+    summaries do) and some card is new or changed. Cheap: file stats only."""
     wd = working_dir or WorkingDir(Path(settings.working_dir))
     catalog = Catalog.load(wd)
+    if not retry_due(catalog.backoff, dt.datetime.now()):
+        return False
     last = catalog.last_success_time()
     interval = dt.timedelta(hours=settings.memory.dream.interval_hours)
     if last is not None and (now or local_now()) - last < interval:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
+from remecli.knowledge.backoff import after_failure, when_retried
 from remecli.knowledge.dream.changesets import PENDING, new_run_id
 from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.due import dream_due, local_now
@@ -92,6 +93,7 @@ async def _dream_locked(
     await asyncio.to_thread(refresh_looked_at_days, wd, writer, catalog, changed)
     if not changed:
         catalog.last_success = local_now().isoformat(timespec="seconds")
+        catalog.backoff = {}
         catalog.save()
         message = "Dream: no new or changed cards since the last dream."
         if recovered:
@@ -99,11 +101,13 @@ async def _dream_locked(
         return DreamResult("nothing", message, recovered=recovered)
     batch = _batch(changed, options.max_cards, settings)
     later = changed[len(batch) :]
-    if model is None:
-        from remecli.llm.model import build_chat_model
-
-        model = build_chat_model(settings.llm, context_size=settings.max_input_length, stream=False)
     try:
+        if model is None:  # refused (ModelNotConfigured) without a configured model
+            from remecli.llm.model import build_chat_model
+
+            model = build_chat_model(
+                settings.llm, context_size=settings.max_input_length, stream=False
+            )
         extraction = await extract_units(
             model,
             batch,
@@ -113,18 +117,12 @@ async def _dream_locked(
             today=today,
             max_retries=settings.llm.max_retries,
         )
-    except ExtractionError as exc:
-        catalog.save()
-        return DreamResult("failed", f"Dream failed: {exc}; the cards are kept for the next run.")
-    except Exception as exc:  # the provider's error
+    except Exception as exc:  # an unusable answer, or the provider's error
         from remecli.llm.errors import classify
 
         log.warning("dream extraction failed: %s", exc)
-        catalog.save()
-        reason = classify(exc, settings.llm).message.rstrip(". ")
-        return DreamResult(
-            "failed", f"Dream failed: {reason}. The cards are kept for the next run."
-        )
+        reason = exc if isinstance(exc, ExtractionError) else classify(exc, settings.llm).message
+        return _failed(catalog, str(reason))
     integrator = UnitIntegrator(
         wd,
         model,
@@ -147,6 +145,7 @@ async def _dream_locked(
             catalog.record(card)
     interests = write_interests(wd, today, extraction.interests, writer)
     catalog.last_success = local_now().isoformat(timespec="seconds")
+    catalog.backoff = {}  # a run that completed: Auto Dream is due by its interval again
     catalog.save()
     status = "partial" if failed else ("done" if outcomes or interests else "nothing")
     message = _message(outcomes, interests, pending, wd)
@@ -168,6 +167,17 @@ async def _dream_locked(
             f"`--approve {run_id}` or `--reject {run_id}` (nothing is in the digest yet)."
         )
     return DreamResult(status, message, outcomes, interests, len(batch), pending, recovered, run_id)
+
+
+def _failed(catalog: Catalog, reason: str) -> DreamResult:
+    """A run that failed: noted in the catalog, so Auto Dream backs off (`knowledge.backoff`,
+    persisted) instead of retrying after every summary and at every start."""
+    catalog.backoff = after_failure(catalog.backoff)
+    catalog.save()
+    again = when_retried(catalog.backoff["attempts"], "/dream")
+    return DreamResult(
+        "failed", f"Dream failed: {reason.rstrip('. ')}. The cards are kept; Auto Dream: {again}."
+    )
 
 
 def _recovered_text(recovered: list[Recovered]) -> str:

@@ -48,6 +48,8 @@ class Catalog:
     path: Path
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_success: str | None = None
+    # failed runs since the last success (`knowledge.backoff`: attempts, retry_after)
+    backoff: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, working_dir: WorkingDir) -> Catalog:
@@ -60,11 +62,13 @@ class Catalog:
         if not isinstance(data, dict):
             return cls(path)
         cards = data.get("cards") if isinstance(data.get("cards"), dict) else {}
-        return cls(path, dict(cards or {}), data.get("last_success"))
+        backoff = data.get("backoff") if isinstance(data.get("backoff"), dict) else {}
+        return cls(path, dict(cards or {}), data.get("last_success"), dict(backoff or {}))
 
     def save(self) -> None:
         """Write the catalog atomically."""
-        payload = {"version": 1, "last_success": self.last_success, "cards": self.cards}
+        payload = {"version": 1, "last_success": self.last_success, "backoff": self.backoff}
+        payload["cards"] = self.cards
         atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
 
     def record(self, card: ChangedCard) -> None:
