@@ -2,9 +2,10 @@
 
 Read straight from the transcripts (`<id>.jsonl`, one JSON record a line) without building
 agentscope messages, so listing many sessions stays cheap. A session nobody typed into (opened
-and closed without a message) is *empty*: it is listed but never picked as `resume=last`. A
-`-p` answer is a *one-shot* (its state file says `"kind": "one-shot"`): listed apart, and never
-picked as `resume=last`.
+and closed without a message) is *empty*: never picked as `resume=last`, nor shown by
+`remecli sessions` or `/resume`. A `-p` answer is a *one-shot* (its state file says
+`"kind": "one-shot"`): listed in time order with the others, marked, and never picked as
+`resume=last`.
 """
 
 from __future__ import annotations
@@ -68,12 +69,6 @@ def last_session_id(sessions_dir: Path | str) -> str | None:
         if not info.empty and not info.one_shot:
             return info.session_id
     return None
-
-
-def conversations_first(sessions: list[SessionInfo]) -> list[SessionInfo]:
-    """`sessions` with the one-shots moved after the conversations (each group keeps its order),
-    for a picker that lists them apart."""
-    return sorted(sessions, key=lambda info: info.one_shot)
 
 
 def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:
