@@ -203,7 +203,11 @@ def file_digest(path: Path) -> str | None:
     try:
         if not path.is_file():
             return None
-        return content_hash(path.read_bytes())
+        digest = hashlib.sha256()  # read by pieces: a file of gigabytes never sits in memory
+        with path.open("rb") as handle:
+            while piece := handle.read(1 << 20):
+                digest.update(piece)
+        return digest.hexdigest()
     except OSError:
         return None
 
