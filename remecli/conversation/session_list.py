@@ -63,6 +63,14 @@ def list_sessions(sessions_dir: Path | str) -> list[SessionInfo]:
     return sorted(infos, key=lambda info: info.last_activity_ts, reverse=True)
 
 
+def describe_session(sessions_dir: Path | str, session_id: str) -> SessionInfo | None:
+    """One saved conversation as `list_sessions` shows it (None when nothing of it is saved)."""
+    folder = Path(sessions_dir)
+    paths = [folder / f"{session_id}{suffix}" for suffix in (".state.json", ".jsonl")]
+    found = [path for path in paths if path.exists()]
+    return _describe(folder, session_id, found) if found else None
+
+
 def last_session_id(sessions_dir: Path | str) -> str | None:
     """The most recently active conversation that is neither empty nor a one-shot."""
     for info in list_sessions(sessions_dir):

@@ -104,3 +104,28 @@ def test_a_bad_resume_id_says_how_to_list_sessions_in_one_line(fake_llm, tmp_pat
     [line] = proc.stderr.strip().splitlines()
     assert "no-such-id" in line and "`remecli sessions`" in line
     assert ".." not in line and "Details" not in line
+
+
+def test_a_conversation_whose_only_message_failed_gets_its_resume_hint(fake_llm, tmp_path) -> None:
+    """Issue 37.4: `remecli sessions` and /resume list it (the transcript keeps the message),
+    so the exit line says how to come back to it too."""
+    from remecli.commands.frontend import resume_hint
+    from remecli.conversation.session_list import list_sessions
+
+    fake_llm.add_error(500, "the server is down")
+
+    async def fail_once() -> str | None:
+        session = ChatSession(make_settings(fake_llm, tmp_path, "llm.max_retries=0"), cwd=tmp_path)
+        session.submit("plan the garden")
+        async for event in session.events():
+            if isinstance(event, se.InputHandled):
+                break
+        hint = resume_hint(session.assistant)
+        session_id = session.assistant.context.session_id
+        await session.close()
+        [listed] = list_sessions(session.assistant.locations.sessions_dir)
+        assert listed.session_id == session_id and listed.first_user_line == "plan the garden"
+        assert hint == f"To continue this conversation: remecli resume={session_id}"
+        return hint
+
+    asyncio.run(fail_once())
