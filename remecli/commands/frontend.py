@@ -47,7 +47,13 @@ def resume_hint(assistant: Assistant) -> str | None:
         return None
     session = context.session
     if not session.live_entries() and not session.summary:
-        return None
+        # its only messages may have failed (taken back out of the context) while the
+        # transcript keeps them: then `remecli sessions` and /resume list it, and so does this
+        from remecli.conversation.session_list import describe_session
+
+        saved = describe_session(assistant.locations.sessions_dir, context.session_id)
+        if saved is None or saved.empty:
+            return None
     return f"To continue this conversation: {resume_command(assistant, context.session_id)}"
 
 

@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from remecli.config.privacy import tighten_derived, tighten_working_dir
+from remecli.config.privacy import private_dirs, tighten_derived, tighten_working_dir
 
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 MEMORY_MD_HEADER = "# MEMORY\n\nLong-term memory: preferences, decisions and project facts.\n"
-FOLDER_MODE = 0o700  # the working dir holds conversations: private to the user
 PROJECT_FOLDER = ".reme"  # a project memory: this folder in the project (found like `.git`)
 HOME_FOLDER = "remecli"  # the memory home: this folder in the XDG data dir
 GITIGNORE_LINE = f"{PROJECT_FOLDER}/"
@@ -319,10 +318,7 @@ class Locations:
             self.tool_result_dir,
             self.sessions_dir,
         ):
-            created = not folder.exists()
-            folder.mkdir(parents=True, exist_ok=True)
-            if created:
-                os.chmod(folder, FOLDER_MODE)
+            private_dirs(folder)
         self.ensure_index_dir()
         tighten_derived(self.root)
         if _create_if_missing(self.memory_md, MEMORY_MD_HEADER):  # a new memory
@@ -345,10 +341,7 @@ class Locations:
             folder.unlink()
             note = f"the search index at {folder} was a file, not a folder; rebuilding it"
             log.warning(note)
-        created = not folder.exists()
-        folder.mkdir(parents=True, exist_ok=True)
-        if created:
-            os.chmod(folder, FOLDER_MODE)
+        private_dirs(folder)
         return note
 
 

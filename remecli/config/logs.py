@@ -8,7 +8,8 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from remecli.config.disk_full import is_disk_full
-from remecli.config.locations import FOLDER_MODE, Locations
+from remecli.config.locations import Locations
+from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 
 
@@ -21,9 +22,7 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
     and what to do when remecli could not keep memory there."""
     root = Locations.from_settings(settings, cwd).root
     try:
-        if not root.exists():
-            root.mkdir(parents=True)
-            root.chmod(FOLDER_MODE)  # conversations live here: private to the user
+        private_dirs(root)  # conversations live here: private to the user
         probe = root / f".remecli-write-test-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
@@ -49,7 +48,7 @@ class LogFile(RotatingFileHandler):
 def setup_logging(settings: Settings, cwd: Path | None = None) -> Path:
     """Send all logging to a rotating file under the working dir; return its path."""
     path = Locations.from_settings(settings, cwd).log_file
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dirs(path.parent)
     handler = LogFile(path, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
     path.chmod(0o600)  # logs quote conversations: readable by the user only
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -12,6 +12,27 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 OPEN_BITS = 0o077  # group and other
+PRIVATE_FOLDER_MODE = 0o700
+
+
+def private_dirs(folder: Path, stop: Path | None = None) -> Path:
+    """Create `folder` and its missing parents, each 0700 (below `stop` when given): the one
+    way remecli makes a folder under its memory and state dirs (a plain `mkdir` gives 0755).
+    Folders that exist keep their mode. Returns `folder`."""
+    missing: list[Path] = []
+    current = Path(folder)
+    while not current.is_dir() and current != stop and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, PRIVATE_FOLDER_MODE)
+        except FileExistsError:
+            if not path.is_dir():
+                raise
+            continue  # made meanwhile (another thread or process): its maker set its mode
+        os.chmod(path, PRIVATE_FOLDER_MODE)  # exactly 0700 whatever the umask
+    return folder
 
 
 def is_private(path: Path) -> bool:

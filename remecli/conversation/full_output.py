@@ -14,6 +14,7 @@ import re
 import uuid
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.redact import redact_text
 
 FULL_OUTPUT_PREFIX = "[Full output saved to: "
@@ -27,7 +28,7 @@ class FullOutputSpool:
     """
 
     def __init__(self, folder: Path, max_bytes: int) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dirs(folder)
         self.path = folder / f"{uuid.uuid4().hex}{SPOOL_SUFFIX}"
         self.max_bytes = max_bytes
         self.kept = 0

@@ -2,9 +2,10 @@
 
 Read straight from the transcripts (`<id>.jsonl`, one JSON record a line) without building
 agentscope messages, so listing many sessions stays cheap. A session nobody typed into (opened
-and closed without a message) is *empty*: it is listed but never picked as `resume=last`. A
-`-p` answer is a *one-shot* (its state file says `"kind": "one-shot"`): listed apart, and never
-picked as `resume=last`.
+and closed without a message) is *empty*: never picked as `resume=last`, nor shown by
+`remecli sessions` or `/resume`. A `-p` answer is a *one-shot* (its state file says
+`"kind": "one-shot"`): listed in time order with the others, marked, and never picked as
+`resume=last`.
 """
 
 from __future__ import annotations
@@ -62,18 +63,20 @@ def list_sessions(sessions_dir: Path | str) -> list[SessionInfo]:
     return sorted(infos, key=lambda info: info.last_activity_ts, reverse=True)
 
 
+def describe_session(sessions_dir: Path | str, session_id: str) -> SessionInfo | None:
+    """One saved conversation as `list_sessions` shows it (None when nothing of it is saved)."""
+    folder = Path(sessions_dir)
+    paths = [folder / f"{session_id}{suffix}" for suffix in (".state.json", ".jsonl")]
+    found = [path for path in paths if path.exists()]
+    return _describe(folder, session_id, found) if found else None
+
+
 def last_session_id(sessions_dir: Path | str) -> str | None:
     """The most recently active conversation that is neither empty nor a one-shot."""
     for info in list_sessions(sessions_dir):
         if not info.empty and not info.one_shot:
             return info.session_id
     return None
-
-
-def conversations_first(sessions: list[SessionInfo]) -> list[SessionInfo]:
-    """`sessions` with the one-shots moved after the conversations (each group keeps its order),
-    for a picker that lists them apart."""
-    return sorted(sessions, key=lambda info: info.one_shot)
 
 
 def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:

@@ -14,6 +14,7 @@ import os
 
 from remecli.config.disk_full import disk_full_text, is_disk_full
 from remecli.config.locations import Locations
+from remecli.config.privacy import private_dirs
 from remecli.notes.locks import FileLock, is_locked
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class SessionLock:
         path = self.locations.session_lock(session_id)
         lock = FileLock(path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dirs(path.parent)
             acquired = lock.acquire(blocking=False)
         except OSError as exc:  # a full disk: the conversation goes on, unmarked
             if not is_disk_full(exc):

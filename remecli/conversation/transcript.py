@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.conversation import transcript_page
 from remecli.notes.redact import redact_data
 
@@ -104,7 +105,7 @@ class Transcript:
         payload = "".join(
             json.dumps(redact_data(r), ensure_ascii=False) + "\n" for r in records
         ).encode()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dirs(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             size = os.fstat(fd).st_size

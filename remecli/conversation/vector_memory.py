@@ -17,6 +17,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.notes.layout import WorkingDir
 
@@ -51,7 +52,7 @@ def move_old_store(layout: WorkingDir) -> None:
             new,
         )
         return
-    new.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dirs(new.parent)
     old.rename(new)
     log.info("vector memory: moved %s to %s", old, new)
 
@@ -75,7 +76,7 @@ class VectorMemory:
         if self._reme is None:
             from remecli.vector import ReMe
 
-            self.layout.vector_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dirs(self.layout.vector_dir)
             move_old_store(self.layout)
             llm, embedding = self.settings.llm, self.settings.search.embedding
             backend = "openai" if embedding.backend == "api" else embedding.backend

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.writer import MemoryWriter
 
@@ -20,7 +21,7 @@ def write_memory_file(
     """Replace the memory file `path` with `text` (parents created); `reason` e.g. "summarizer".
     `base`, the content `text` was made from: lines appended to the file since are kept."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dirs(target.parent)
     if writer.is_memory_file(target):
         writer.write(target, text, source=reason, allow_shrink=True, base=base)
     else:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from remecli.config.privacy import private_dirs
 from remecli.knowledge.cards import join_frontmatter, read_meta, slugify
 from remecli.knowledge.resources_extract import (
     Extracted,
@@ -218,7 +219,7 @@ class ResourceCards:
         """Hold `index/locks/resources.lock` (polled so a cancel never hangs): the app's
         watcher and `remecli ingest` of the same file never both create a card."""
         folder = self.layout.locks_dir
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dirs(folder)
         lock = FileLock(folder / "resources.lock")
         while not lock.acquire(blocking=False):
             await asyncio.sleep(0.05)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from remecli.config.privacy import private_dirs
 from remecli.knowledge.resources import RESOURCE_FOLDER, ResourceCards
 from remecli.knowledge.resources_extract import (
     ResourceRefused,
@@ -129,14 +130,14 @@ class ResourcePlacer:
     def _origins(self) -> Iterator[dict[str, str]]:
         """`resource/.origins.json` as a dict, saved when the block ends (one process at a
         time: `index/locks/resource-origins.lock`)."""
-        self.cards.layout.locks_dir.mkdir(parents=True, exist_ok=True)
+        private_dirs(self.cards.layout.locks_dir)
         path = self.cards.folder / ORIGINS_FILE
         with FileLock(self.cards.layout.locks_dir / "resource-origins.lock"):
             origins = read_origins(path)
             before = dict(origins)
             yield origins
             if origins != before:
-                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                private_dirs(path.parent)
                 temporary = path.with_name(f"{ORIGINS_FILE}.{os.getpid()}.tmp")
                 temporary.touch(mode=0o600)
                 text = json.dumps(origins, indent=1, sort_keys=True) + "\n"
@@ -155,7 +156,7 @@ def read_origins(path: Path) -> dict[str, str]:
 
 def _copy_atomically(source: Path, target: Path) -> None:
     """`target` becomes a copy of `source` at once (a reader never sees half a file)."""
-    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dirs(target.parent)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")  # a dot file: not watched
     try:
         shutil.copy2(source, temporary)

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from pathlib import PurePosixPath
 
+from remecli.config.privacy import private_dirs
 from remecli.knowledge.resources import RESOURCE_FOLDER, IngestOutcome, ResourceCards
 from remecli.knowledge.resources_extract import is_temp_name
 
@@ -47,7 +48,7 @@ class ResourceWatcher:
     async def _run(self) -> None:
         from remecli.search.watcher import watch_and_sync
 
-        self.cards.folder.mkdir(parents=True, exist_ok=True)
+        private_dirs(self.cards.folder)
         watching = asyncio.create_task(
             watch_and_sync(self.cards.folder, wanted, self._changed, self._stop, self.debounce_ms)
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
 from typing import Any
 
@@ -12,10 +13,14 @@ from agentscope.tool import FunctionTool, ToolChunk, ToolResponse
 
 from remecli.llm.tool_results import error
 
+log = logging.getLogger(__name__)
+
 
 class CheckedFunctionTool(FunctionTool):
     """A FunctionTool that refuses unknown arguments with a message naming the accepted ones,
-    and accepts a returned (or yielded) `ToolResponse` as well as a `ToolChunk`.
+    and accepts a returned (or yielded) `ToolResponse` as well as a `ToolChunk`. It is the one
+    place every tool result passes: an error never reaches the model empty (an exception
+    without a message, e.g. MemoryError, became an empty text in agentscope).
 
     agentscope 2.0.11's FunctionTool stringifies a returned ToolResponse into a text block, so
     the function is wrapped to hand back chunks (`as_chunk`); the tool's name, description and
@@ -32,7 +37,7 @@ class CheckedFunctionTool(FunctionTool):
     ) -> None:
         described = FunctionTool(func, name, description, input_schema)
         super().__init__(
-            _returning_chunks(func),
+            _returning_chunks(func, f"`{described.name}`"),
             name=described.name,
             description=described.description,
             input_schema=described.input_schema,
@@ -52,45 +57,80 @@ class CheckedFunctionTool(FunctionTool):
         return await super().call(**kwargs)
 
 
-def as_chunk(result: Any) -> Any:
-    """A `ToolResponse` as the `ToolChunk` that says the same; anything else unchanged."""
-    if not isinstance(result, ToolResponse):
-        return result
-    state = ToolResultState.RUNNING
-    if result.state != ToolResultState.SUCCESS:
-        state = result.state
-    return ToolChunk(content=result.content, state=state, metadata=result.metadata)
+def as_chunk(result: Any, name: str = "the tool") -> Any:
+    """A `ToolResponse` as the `ToolChunk` that says the same; an error chunk with no text
+    gets one; anything else unchanged."""
+    if isinstance(result, ToolResponse):
+        state = ToolResultState.RUNNING
+        if result.state != ToolResultState.SUCCESS:
+            state = result.state
+        result = ToolChunk(content=result.content, state=state, metadata=result.metadata)
+    if isinstance(result, ToolChunk) and result.state == ToolResultState.ERROR:
+        texts = [getattr(block, "text", "") for block in result.content or []]
+        if not any(str(text).strip() for text in texts):
+            said = error(f"{name} failed without saying why; try another way.").content
+            result = ToolChunk(
+                content=[*said, *(result.content or [])],
+                state=result.state,
+                metadata=result.metadata,
+            )
+    return result
 
 
-def _returning_chunks(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`func` with every `ToolResponse` it returns or yields turned into a `ToolChunk`."""
+def failure(exc: BaseException, name: str) -> ToolChunk:
+    """The error result of a tool that raised: never empty (MemoryError has no message)."""
+    log.warning("tool %s raised", name, exc_info=exc)
+    if isinstance(exc, MemoryError):
+        return error(
+            f"{name} ran out of memory (the file or output is too large to handle at once); "
+            "work on a smaller part, e.g. with `bash` (head, tail, sed, grep)."
+        )
+    said = str(exc).strip()
+    return error(f"{name} failed: {type(exc).__name__}{': ' + said if said else ''}")
+
+
+def _returning_chunks(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """`func` (the tool `name`) with every `ToolResponse` it returns or yields turned into a
+    `ToolChunk`, and an exception it raises into an error chunk that says what happened."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        result = func(*args, **kwargs)
+        try:
+            result = func(*args, **kwargs)
+        except Exception as exc:
+            return failure(exc, name)
         if inspect.isawaitable(result):
-            return _awaited_chunk(result)
+            return _awaited_chunk(result, name)
         if isinstance(result, AsyncGenerator):
-            return _async_chunks(result)
+            return _async_chunks(result, name)
         if isinstance(result, Generator):
-            return _chunks(result)
-        return as_chunk(result)
+            return _chunks(result, name)
+        return as_chunk(result, name)
 
     return wrapper
 
 
-async def _awaited_chunk(result: Any) -> Any:
-    value = await result
+async def _awaited_chunk(result: Any, name: str) -> Any:
+    try:
+        value = await result
+    except Exception as exc:
+        return failure(exc, name)
     if isinstance(value, AsyncGenerator):
-        return _async_chunks(value)
-    return as_chunk(value)
+        return _async_chunks(value, name)
+    return as_chunk(value, name)
 
 
-async def _async_chunks(results: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    async for item in results:
-        yield as_chunk(item)
+async def _async_chunks(results: AsyncIterator[Any], name: str) -> AsyncIterator[Any]:
+    try:
+        async for item in results:
+            yield as_chunk(item, name)
+    except Exception as exc:
+        yield failure(exc, name)
 
 
-def _chunks(results: Iterator[Any]) -> Iterator[Any]:
-    for item in results:
-        yield as_chunk(item)
+def _chunks(results: Iterator[Any], name: str) -> Iterator[Any]:
+    try:
+        for item in results:
+            yield as_chunk(item, name)
+    except Exception as exc:
+        yield failure(exc, name)

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from remecli.config.privacy import private_dirs
+
 TEMP_SUFFIX = ".tmp"
 PRIVATE_FILE_MODE = 0o600  # conversations, states, records: readable by the user only
 
@@ -25,10 +27,14 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, new_mode: int | None = 
 
     A symlink is followed (its target is replaced, the link stays); an existing file keeps its
     permission bits, a new one gets `new_mode` (default: the usual umask-based mode). Missing
-    parents are created.
+    parents are created: 0700 for a private file (`new_mode` without group/other bits), else
+    with the usual umask-based mode (a file the user's tools write in their workspace).
     """
     target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if new_mode is not None and not new_mode & 0o077:
+        private_dirs(target.parent)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from remecli.config.privacy import private_dirs
+
 try:
     import fcntl
 except ImportError:  # Windows: in-process locking only
@@ -179,7 +181,7 @@ class FileLocks:
     @contextlib.contextmanager
     def hold(self, target: Path) -> Iterator[None]:
         """Hold the lock of `target` (in-process, then cross-process) for the block."""
-        self.lock_dir.mkdir(parents=True, exist_ok=True)
+        private_dirs(self.lock_dir)
         name = hashlib.sha1(str(target).encode("utf-8")).hexdigest()[:20] + ".lock"
         with FileLock(self.lock_dir / name):
             yield

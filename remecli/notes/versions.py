@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.locations import Locations
+from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.locks import FileLock
 
 LOG_NAME = "versions.jsonl"
 LOCK_NAME = ".lock"
-FOLDER_MODE = 0o700
 FILE_MODE = 0o600
 
 logger = logging.getLogger(__name__)
@@ -66,15 +66,7 @@ def sha256_of(data: bytes) -> str:
 
 def make_private_dirs(folder: Path, root: Path) -> None:
     """Create `folder` and its missing parents (up to and including `root`) with mode 0700."""
-    missing = []
-    current = folder
-    while not current.exists() and current != root.parent and current != current.parent:
-        missing.append(current)
-        current = current.parent
-    for path in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(path, FOLDER_MODE)
-        os.chmod(path, FOLDER_MODE)
+    private_dirs(folder, stop=root.parent)
 
 
 class VersionStore:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from remecli.config.locations import Locations
+from remecli.config.privacy import private_dirs
 from remecli.config.settings import MemorySettings
 from remecli.notes.atomic_write import (
     appended_since,
@@ -364,7 +365,7 @@ def _plain_lock(root: Path, relative: str) -> Iterator[None]:
     import hashlib
 
     folder = Locations(root).locks_dir
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dirs(folder)
     name = hashlib.sha1(relative.encode("utf-8")).hexdigest()
     with FileLock(folder / f"writer-{name}.lock"):
         yield

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from remecli.config.privacy import private_dirs
+
 
 def cache_key(model_id: str, dimensions: int, text: str) -> bytes:
     """The cache key of one text under one model and dimension count."""
@@ -19,7 +21,7 @@ class EmbeddingCache:
     """A small SQLite table of float32 vectors; safe to share between threads."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dirs(path.parent)
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB)")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import tantivy
 
+from remecli.config.privacy import private_dirs
 from remecli.search.analysis import make_analyzer, make_query_analyzer, query_terms
 
 META_BOOST = 0.5
@@ -78,7 +79,7 @@ class KeywordIndex:
         if folder is None:
             self._index = tantivy.Index(self._schema)
         else:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_dirs(folder)
             self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
         self._analyzer = make_analyzer()
         self._query_analyzer = make_query_analyzer()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from remecli.config.disk_full import is_disk_full, no_space_left
+from remecli.config.privacy import private_dirs
 from remecli.search.cache import EmbeddingCache
 from remecli.search.keyword import KeywordIndex
 from remecli.search.sharing import SharedIndex
@@ -52,7 +53,7 @@ class IndexParts:
         """
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(f"{folder} is a file, not the index folder")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # derived from private notes
+        private_dirs(folder)  # derived from private notes
         store = ChunkStore(folder / STORE_FILE)
         try:
             store.check()

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.locks import FileLock
 
 WRITER_LOCK = "writer.lock"
@@ -81,7 +82,7 @@ class SharedIndex:
         name = hashlib.sha1(rel.encode("utf-8")).hexdigest()
         temp = folder / f".{name}.{os.getpid()}.{uuid.uuid4().hex}"
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_dirs(folder)
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(rel)
@@ -126,7 +127,7 @@ class SharedIndex:
 
     @contextlib.contextmanager
     def _hold(self, name: str, timeout: float | None) -> Iterator[bool]:
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dirs(self.folder)
         lock = FileLock(self.folder / name)
         if timeout is None:
             with lock:

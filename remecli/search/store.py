@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from remecli.config.privacy import private_dirs
 from remecli.search.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class ChunkStore:
     """Thread-safe access to the index database."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dirs(path.parent)
         _create_private(path)  # SQLite gives its -wal and -shm files the database's mode
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")

@@ -11,6 +11,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
+
 log = logging.getLogger(__name__)
 
 
@@ -32,7 +34,7 @@ async def watch_and_sync(
     """Call `sync(changed)` after each burst of changes to wanted files until `stop_event`."""
     from watchfiles import awatch
 
-    root.mkdir(parents=True, exist_ok=True)
+    private_dirs(root)
     resolved = root.resolve()
     async for changes in awatch(
         root,

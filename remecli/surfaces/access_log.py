@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
+
 ACCESS_LOG = Path("logs") / "access.jsonl"
 
 
@@ -58,7 +60,7 @@ class AccessLog:
         )
         line = (json.dumps(asdict(entry), ensure_ascii=False) + "\n").encode("utf-8", "replace")
         with self._guard:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_dirs(self.path.parent)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 os.write(fd, line)

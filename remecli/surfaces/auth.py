@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.ops.paths import TOKEN_FILE
 from remecli.surfaces.access_log import AccessLog
 from remecli.surfaces.tokens import Principal, TokenStore
@@ -45,7 +46,7 @@ def load_token(working_dir: Path, explicit: str | None = None) -> ServeToken:
     if os.environ.get(TOKEN_ENV):
         return ServeToken(os.environ[TOKEN_ENV], TOKEN_ENV)
     path = working_dir / TOKEN_FILE
-    working_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dirs(working_dir)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.locks import FileLock
 from remecli.ops.paths import TOKENS_FILE
 
@@ -86,7 +87,7 @@ class TokenStore:
         return [TokenRecord(**entry) for entry in raw.get("tokens", [])]
 
     def _save(self, records: list[TokenRecord]) -> None:
-        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dirs(self.root)
         text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
         temporary = self.path.with_name(f".{TOKENS_FILE}.{os.getpid()}.tmp")
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -97,7 +98,7 @@ class TokenStore:
         os.replace(temporary, self.path)
 
     def _locked(self) -> FileLock:
-        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dirs(self.root)
         return FileLock(self.path.with_name(f".{TOKENS_FILE}.lock"))
 
     def add(self, name: str, scope: Scope, paths: str | None = None) -> str:

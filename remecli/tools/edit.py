@@ -41,6 +41,9 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
     writer = ctx.writer
     memory = writer if writer.is_memory_file(target) else None
     limit = ctx.settings.edit_max_bytes
+    too_big = _over_limit(target, limit)  # before the checkpoint copies or hashes the file
+    if too_big:
+        return error(too_big)
     if memory is not None or ctx.checkpoints is None:
         return await asyncio.to_thread(_edit, target, old, new, limit, memory)
     return await asyncio.to_thread(_checkpointed_edit, ctx.checkpoints, target, old, new, limit)
@@ -108,6 +111,22 @@ def _edit(
 _CAS_ATTEMPTS = 5
 
 
+def _over_limit(target: Path, max_bytes: int) -> str:
+    """Why `target` is too big to edit ("" when it is not, or is no file: said later)."""
+    try:
+        size = target.stat().st_size
+    except OSError:
+        return ""
+    return _too_big(target, size, max_bytes) if size > max_bytes else ""
+
+
+def _too_big(target: Path, size: int, max_bytes: int) -> str:
+    return (
+        f"{target} is {human_size(size)}, over the {human_size(max_bytes)} `edit` limit "
+        f"(tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
+    )
+
+
 def _edit_opened(
     target: Path,
     opened: OpenedFile,
@@ -118,10 +137,7 @@ def _edit_opened(
 ) -> ToolChunk | None:
     """One compare-and-swap attempt on an open file; None when the file changed under it."""
     if opened.size > max_bytes:
-        return error(
-            f"{target} is {human_size(opened.size)}, over the {human_size(max_bytes)} `edit` "
-            f"limit (tools.edit_max_bytes). Change it with `bash` (e.g. `sed -i`) instead."
-        )
+        return error(_too_big(target, opened.size, max_bytes))
     data = opened.data
     if data is None:
         return error(f"File not found: {target}. To create it, use `write`.")

@@ -26,6 +26,8 @@ async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
         text = as_text(content, "content")
     except ToolArgumentError as exc:
         return error(str(exc))
+    if target.is_dir():  # before the checkpoint looks at it
+        return error(f"{target} is a folder: pass a file path.")
     writer = ctx.writer
     if writer.is_memory_file(target):  # versioned, redacted, never drops lines silently
         return await asyncio.to_thread(_write_memory, writer, target, text)

@@ -23,6 +23,7 @@ from remecli.agent.notice_text import notice_line
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
 from remecli.commands.frontend import resume_hint
+from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 from remecli.ui.plain_typing import typing_hidden, typing_shown
@@ -195,7 +196,7 @@ def run_repl(settings: Settings) -> int:
         renderer = PlainRenderer(out, err, frontend.shown_calls)
         session = ChatSession(settings, about=ABOUT_PLAIN)
         assistant = session.assistant
-        assistant.working_dir.mkdir(parents=True, exist_ok=True)
+        private_dirs(assistant.working_dir)
         history_file = assistant.locations.plain_history
         if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
             os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))

@@ -94,9 +94,7 @@ class PlainFrontEnd:
             self.out.print(text, markup=False, highlight=False)
 
     async def pick_session(self, event: se.PickSession) -> str | None:
-        from remecli.conversation.session_list import conversations_first
-
-        shown = conversations_first(list(event.sessions))[:20]  # one-shots listed after
+        shown = list(event.sessions)[:20]  # most recent first, one-shots among them
         for n, info in enumerate(shown, 1):
             when = info.last_activity.replace("T", " ")[:16]
             kind = "one-shot (-p)  " if info.one_shot else ""

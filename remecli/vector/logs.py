@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
+
 LOGGER = "remecli.vector"
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -29,7 +31,7 @@ class VectorLogs:
         if self.to_console:
             self._handlers.append(logging.StreamHandler(sys.stderr))
         if self.to_file:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dirs(self.path.parent)
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             os.close(fd)
             self._handlers.append(logging.FileHandler(self.path, encoding="utf-8"))

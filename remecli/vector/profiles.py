@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.vector.node import PERSONAL, MemoryNode
 from remecli.vector.redaction import redact_text
 
@@ -61,7 +62,7 @@ class ProfileHandler:
     def _save(self, nodes: list[MemoryNode], *, trim: bool = True) -> None:
         if trim and len(nodes) > self.max_capacity:
             nodes = sorted(nodes, key=lambda n: n.message_time)[-self.max_capacity :]
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dirs(self.path.parent)
         text = "".join(
             json.dumps(n.model_dump(exclude={"vector", "action"}), ensure_ascii=False) + "\n"
             for n in nodes

@@ -61,3 +61,32 @@ async def test_yielded_responses_become_chunks_and_plain_values_stay_text() -> N
     ]
     plain = [_text(c) async for c in await CheckedFunctionTool(parts)()]
     assert plain == ["a", "b"]
+
+
+async def test_an_error_never_reaches_the_model_empty() -> None:
+    """Issue 37.2: a tool that ran out of memory came back as an empty error text."""
+
+    async def huge(path: str) -> ToolChunk:
+        """Read everything.
+
+        Args:
+            path: Which file.
+        """
+        raise MemoryError
+
+    def silent() -> ToolChunk:
+        """Fail quietly."""
+        return ToolChunk(content=[TextBlock(text="")], state=ToolResultState.ERROR)
+
+    def stream() -> Iterator[ToolChunk]:
+        """Fail half-way."""
+        yield ToolChunk(content=[TextBlock(text="first")], state=ToolResultState.RUNNING)
+        raise OSError()
+
+    chunk = await CheckedFunctionTool(huge)(path="app.log")
+    assert chunk.state == ToolResultState.ERROR
+    assert _text(chunk).startswith("`huge` ran out of memory (the file or output is too large")
+    chunk = await CheckedFunctionTool(silent)()
+    assert _text(chunk) == "`silent` failed without saying why; try another way."
+    chunks = [c async for c in await CheckedFunctionTool(stream)()]
+    assert [_text(c) for c in chunks] == ["first", "`stream` failed: OSError"]

@@ -42,3 +42,66 @@ def test_an_existing_working_dir_others_could_read_is_made_private(tmp_path: Pat
     root.chmod(0o755)
     Locations(root).ensure()
     assert _mode(root) == 0o700  # it holds conversations (issue 25.9: tightened, and logged)
+
+
+def test_every_folder_a_conversation_creates_is_private(fake_llm, memory_model, tmp_path) -> None:
+    """Issue 37.7: the folders made after the start (a day's cards under memory/<date>/, the
+    /undo checkpoints) were 0755; every folder under the working dir is 0700."""
+    from tests.cli_process import run_one_shot
+
+    root, workspace = tmp_path / "mem", tmp_path / "ws"
+    workspace.mkdir()
+    fake_llm.add_tool_calls([("write", {"path": "plan/a.txt", "content": "tea\n"})])
+    fake_llm.add_text("Written.")
+    proc = run_one_shot(
+        fake_llm.base_url,
+        root,
+        "write the plan",
+        "tools.approval=never",
+        "memory.dream.auto=false",
+        cwd=workspace,
+        summarize=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert _mode(workspace / "plan") == 0o755 & ~_umask()  # the user's own folder: untouched
+    folders = [p for p in root.rglob("*") if p.is_dir()]
+    assert any(p.parent.name == "memory" for p in folders), folders  # memory/<date>/ is there
+    assert any(p.name == "checkpoints" for p in folders), folders
+    loose = {str(p.relative_to(root)): oct(_mode(p)) for p in folders if _mode(p) != 0o700}
+    assert loose == {}
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# The folders made with a plain mkdir, and why they are not the memory's: every other folder is
+# made by `private_dirs` (0700), the one owner.
+PLAIN_MKDIR = {
+    "config/privacy.py": "private_dirs itself",
+    "notes/atomic_write.py": "a file that is not private (the workspace's), private_dirs else",
+    "llm/tokens.py": "the tokenizer cache under ~/.cache",
+    "surfaces/cli/where.py": "`remecli init FOLDER`: the user's project folder",
+    "surfaces/memory_dir.py": "the memory's parent folder; the memory itself 0700",
+    "surfaces/cli/read_only.py": "a temporary copy of the index, 0700 with no parents",
+    "ui/tui/widgets/chat_input.py": "the working dir itself, made 0700 at the start",
+}
+
+
+def test_folders_are_made_by_the_one_owner() -> None:
+    import re
+
+    import remecli
+
+    package = Path(remecli.__file__).parent
+    makers = re.compile(r"\.mkdir\(|os\.makedirs\(|os\.mkdir\(")
+    found = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if makers.search(path.read_text(encoding="utf-8"))
+    }
+    assert found - set(PLAIN_MKDIR) == set(), "use remecli.config.privacy.private_dirs"

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from agentscope.message import ToolResultState
 
 from remecli.tools.bash import bash
 from remecli.tools.checkpoints import Checkpoints, change_kind, reply_diff, undo_reply
@@ -14,7 +15,7 @@ from remecli.tools.checkpoints.store import content_hash, file_digest
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.write import write
-from tests.tools.conftest import make_ctx
+from tests.tools.conftest import make_ctx, text_of
 
 
 @pytest.fixture
@@ -166,3 +167,25 @@ async def test_old_conversations_and_unused_objects_are_pruned(workspace: Path) 
     assert (workspace / "a.txt").read_text() == "v2"
     assert current.store.has(file_digest(workspace / "b.txt") or "")
     assert not current.store.has(content_hash(b"v1"))  # only the pruned conversation used it
+
+
+async def test_a_file_over_the_edit_limit_is_refused_before_any_checkpoint(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37.2: the /undo checkpoint hashed (and, under a memory limit, failed on) a 1 GB log
+    before `edit` refused it over tools.edit_max_bytes; now the size is checked first."""
+    from remecli.tools.checkpoints import tracker
+
+    log = workspace / "app.log"
+    with log.open("wb") as handle:
+        handle.write(b"".join(b"line %d of the log\n" % n for n in range(300)))
+        handle.truncate(1 << 30)  # a hole: a gigabyte that takes no disk
+    looked_at: list[Path] = []
+    monkeypatch.setattr(tracker, "file_digest", lambda path: looked_at.append(path))
+    checkpoints, ctx = make(workspace)
+    checkpoints.begin_reply("fix line 5")
+    result = await edit(ctx, "app.log", "line 5 of the log", "line five")
+    assert result.state == ToolResultState.ERROR
+    assert f"{log} is 1.0 GB, over the 19.1 MB `edit` limit" in text_of(result)
+    assert looked_at == []  # the checkpoint never read it
+    assert log.stat().st_size == 1 << 30

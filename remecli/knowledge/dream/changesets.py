@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.layout import WorkingDir
 
@@ -107,7 +108,7 @@ def is_run_id(text: str) -> bool:
 def save(working_dir: WorkingDir, changeset: Changeset) -> Path:
     """Write `changeset` atomically (private: it holds node texts)."""
     folder = runs_dir(working_dir)
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dirs(folder)
     path = folder / f"{changeset.id}.json"
     atomic_write_text(path, changeset.to_json())
     os.chmod(path, 0o600)

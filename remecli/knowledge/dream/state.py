@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
@@ -166,7 +167,7 @@ def changed_cards(
 def dream_lock(working_dir: WorkingDir) -> Iterator[None]:
     """Hold the dream lock for the block; raises DreamBusy at once when another holds it."""
     folder = state_dir(working_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dirs(folder)
     lock = FileLock(folder / "lock")
     if not lock.acquire(blocking=False):
         raise DreamBusy("another dream is running on this working dir")

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.links.parse import ParsedNote, WikiLink
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class LinkStore:
         if self.path is None:
             return self._init(sqlite3.connect(":memory:", check_same_thread=False))
         try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_dirs(self.path.parent)
             _create_private(self.path)
             return self._init(sqlite3.connect(self.path, check_same_thread=False))
         except (sqlite3.DatabaseError, OSError) as exc:

@@ -1,4 +1,5 @@
-"""`remecli sessions`: the saved conversations, most recent first."""
+"""`remecli sessions`: the saved conversations, most recent first (one-shots among them,
+marked); the empty ones only counted (`--json` lists them all)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,18 @@ def print_sessions(settings: Settings, *, as_json: bool = False) -> int:
     if not sessions:
         print(f"No saved conversations in {folder}.")
         return 0
-    conversations = [s for s in sessions if not s.one_shot]
-    one_shots = [s for s in sessions if s.one_shot]
-    print(f"{'id':<32}  {'started':<16}  {'last activity':<16}  {'msgs':>4}  first line")
-    for info in conversations:
-        _print_line(info, info.first_user_line or "(empty: never resumed by resume=last)")
-    if one_shots:
-        print("\nOne-shot answers (-p; never resumed by resume=last):")
-        for info in one_shots:
-            _print_line(info, info.first_user_line)
-    print("Continue one with: remecli config=cli resume=<id>  (or resume=last, or /resume)")
+    shown = [s for s in sessions if not s.empty]  # in time order, one-shots among them
+    empty = len(sessions) - len(shown)
+    if shown:
+        print(f"{'id':<32}  {'started':<16}  {'last activity':<16}  {'msgs':>4}  first line")
+    for info in shown:
+        _print_line(info, ("(-p) " if info.one_shot else "") + info.first_user_line)
+    if empty:
+        print(f"({empty} empty conversation{'s' * (empty != 1)} not listed: nothing was said)")
+    if any(s.one_shot for s in shown):
+        print("(-p): a one-shot answer; resume=last never picks it, resume=<id> does")
+    if shown:
+        print("Continue one with: remecli resume=<id>  (or resume=last, or /resume)")
     return 0
 
 

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.redact import holds_secret, redact_text
 
@@ -178,7 +179,7 @@ class HoldsSecret(OSError):
 def _write_object(path: Path, data: bytes) -> None:
     """Write an object whole (temp name, rename) without fsync: the first scan of a workspace
     keeps thousands of them, and a crash at worst loses a checkpoint, never tears one."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dirs(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -202,7 +203,11 @@ def file_digest(path: Path) -> str | None:
     try:
         if not path.is_file():
             return None
-        return content_hash(path.read_bytes())
+        digest = hashlib.sha256()  # read by pieces: a file of gigabytes never sits in memory
+        with path.open("rb") as handle:
+            while piece := handle.read(1 << 20):
+                digest.update(piece)
+        return digest.hexdigest()
     except OSError:
         return None
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from remecli.config.privacy import private_dirs
 from remecli.vector.stores.base import DuplicateContentError, VectorStore, VectorStoreError
 
 BACKENDS = ("local", "pgvector", "chroma", "qdrant", "elasticsearch")
@@ -106,7 +107,7 @@ def _chroma(
     folder = Path(options.pop("path", "") or options.pop("db_path", "") or "")
     folder = folder if str(folder) not in ("", ".") else working_dir / "vector_store" / "chroma"
     if not options.get("host"):
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dirs(folder)
     collection = str(options.pop("collection_name", None) or DEFAULT_COLLECTION)
     client = connect(options, str(folder))
     _no_extra("chroma", options)
@@ -129,7 +130,7 @@ def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> Vect
     on_disk = bool(options.pop("on_disk", False))
     server = any(options.get(key) for key in ("url", "host", "api_key"))
     if not server and folder != ":memory:":
-        Path(folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dirs(Path(folder))
     connection = connect(options, folder)
     try:
         _no_extra("qdrant", options)

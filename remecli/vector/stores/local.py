@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from remecli.config.privacy import private_dirs
 from remecli.vector.filters import Condition, target_of
 from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
@@ -102,7 +103,7 @@ class LocalVectorStore:
     """SQLite + numpy; see the module docstring."""
 
     def __init__(self, folder: Path, dimensions: int, embedding_model: str = "") -> None:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dirs(folder)
         self.path = folder / "memories.sqlite3"
         private_files(self.path)
         self.dimensions = dimensions

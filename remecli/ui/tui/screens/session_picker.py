@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from remecli.conversation.session_list import SessionInfo, conversations_first
+from remecli.conversation.session_list import SessionInfo
 
 
 def session_label(info: SessionInfo) -> Text:
@@ -41,7 +41,7 @@ class SessionPicker(ModalScreen[str | None]):
 
     def __init__(self, sessions: Sequence[SessionInfo]) -> None:
         super().__init__()
-        self.sessions = conversations_first(list(sessions))  # one-shots listed after
+        self.sessions = list(sessions)  # most recent first, one-shots among them
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
