@@ -227,3 +227,25 @@ def test_a_one_line_note_comes_in_bounded_pages_that_say_where_the_next_starts(
             "start_char": page["next_start_char"],
         }
     assert "".join(parts) == whole and len(parts) == 20
+
+
+async def test_only_markdown_notes_can_be_written(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, tokens = memory
+    http, client = mcp_client(mcp_url, tokens["notes"])
+    async with http, client:
+        for path in ("memory/x.txt", "memory/notes.json", "memory/sub/"):
+            refused = await client.call_tool("memory_write", {"path": path, "content": "hi\n"})
+            assert refused.is_error, path
+            assert refused.structured_content["code"] == "path_refused"
+            assert "only Markdown notes" in refused.content[0].text
+            assert not (root / path.rstrip("/")).exists()
+        written = await client.call_tool(
+            "memory_write", {"path": "memory/ideas.md", "content": "hi\n"}
+        )
+        assert not written.is_error
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # what memory_write accepts, memory_delete accepts (admin token)
+        deleted = await client.call_tool("memory_delete", {"path": "memory/ideas.md"})
+        assert not deleted.is_error and not (root / "memory" / "ideas.md").exists()
