@@ -4,8 +4,9 @@ Each tool's input schema is its job's parameter model as is (optional means opti
 arguments refused: `additionalProperties: false`), its output schema the job's result model; the
 raw arguments go to the job runner, whose errors are one line saying what to do. Every call runs
 through the `Gate` (scope, paths, access log) as the caller: the token's owner over HTTP, the
-local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` only
-for jobs that change or drop what is there. A caller is listed only the tools its token may call.
+local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` for
+writing jobs that may change or drop what is there. An answer that says it failed (`ok: false`)
+is a tool error. A caller is listed only the tools its token may call.
 
 The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
 and read go through the same gate. A note changed by any process is announced to the clients
@@ -40,7 +41,7 @@ from mcp.types import (
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.access import Gate
-from remecli.surfaces.job_policy import DESTRUCTIVE, glob_matches, may_call
+from remecli.surfaces.job_policy import glob_matches, is_destructive, may_call, reports_failure
 from remecli.surfaces.note_changes import NoteChanges
 from remecli.surfaces.notes_resources import NOTE_URI, list_notes, note_path, read_note
 from remecli.surfaces.tokens import LOCAL_USER, Principal
@@ -83,7 +84,9 @@ class JobTool(Tool):
             )
         text = json.dumps(data, ensure_ascii=False, indent=2)
         return CallToolResult(
-            content=[TextContent(type="text", text=text)], structured_content=data
+            content=[TextContent(type="text", text=text)],
+            structured_content=data,
+            is_error=reports_failure(data),
         )
 
 
@@ -91,7 +94,7 @@ def annotations_of(job: Job) -> ToolAnnotations:
     """readOnlyHint from the job; destructiveHint true only for jobs that change what is there."""
     return ToolAnnotations(
         read_only_hint=job.read_only,
-        destructive_hint=(not job.read_only) and job.name in DESTRUCTIVE,
+        destructive_hint=is_destructive(job),
         idempotent_hint=job.read_only or job.name in ("memory_reindex", "memory_write"),
         open_world_hint=False,
     )

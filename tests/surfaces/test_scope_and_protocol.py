@@ -33,6 +33,8 @@ WIKI = "# Deploy\n\nThe deploy wiki: see [[memory/2025-01-15/deploy-steps.md]].\
 def memory(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     root = tmp_path_factory.mktemp("scope") / ".reme"
     seed(root)
+    (root / "resource").mkdir()
+    (root / "resource" / "plan.md").write_text("# Plan\n\nShip on Fridays.\n", encoding="utf-8")
     (root / "memory" / "one-line.md").write_text("x" * 989_990 + "END\n", encoding="utf-8")
     (root / "memory" / "2025-01-15").mkdir(parents=True)
     (root / "memory" / "2025-01-15" / "deploy-steps.md").write_text(CARD, encoding="utf-8")
@@ -249,3 +251,23 @@ async def test_only_markdown_notes_can_be_written(
     async with http, client:  # what memory_write accepts, memory_delete accepts (admin token)
         deleted = await client.call_tool("memory_delete", {"path": "memory/ideas.md"})
         assert not deleted.is_error and not (root / "memory" / "ideas.md").exists()
+
+
+async def test_failed_jobs_are_tool_errors_logged_as_failed_and_deleting_is_destructive(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # the model (NO_LLM) cannot be reached: both jobs fail
+        ingest = await client.call_tool("memory_ingest", {"path": "resource/plan.md"})
+        assert ingest.is_error and ingest.structured_content["ok"] is False
+        assert ingest.structured_content["outcomes"][0]["status"] == "failed"
+        dream = await client.call_tool("memory_dream", {"date": "2025-01-31"})
+        assert dream.is_error and dream.structured_content["ok"] is False
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    logged = {e["operation"]: e["outcome"] for e in access_log(root) if e["surface"] == "mcp"}
+    assert logged["memory_ingest"] == "failed" and logged["memory_dream"] == "failed"
+    for name in ("memory_delete", "memory_rename", "memory_edit"):
+        assert tools[name].annotations.destructive_hint is True, name
+    for name in ("memory_write_card", "memory_search"):
+        assert tools[name].annotations.destructive_hint is False, name
