@@ -22,6 +22,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -32,6 +33,7 @@ from mcp.types import (
     ReadResourceResult,
     Resource,
     SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
     TextContent,
     TextResourceContents,
     ToolAnnotations,
@@ -130,9 +132,13 @@ class MemoryServer(MCPServer):
         self._lowlevel_server.add_request_handler(
             "resources/unsubscribe", UnsubscribeRequestParams, self._handle_unsubscribe
         )
+        self._listen = ListenHandler(changes)
+        self._lowlevel_server.add_request_handler(
+            "subscriptions/listen", SubscriptionsListenRequestParams, self._handle_listen
+        )
 
-    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
-        uri = str(params.uri)
+    def _check_subscription(self, ctx: Any, uri: str) -> None:
+        """Refuse (INVALID_PARAMS) a URI that is not a note, or one the caller may not read."""
         caller = caller_of(_RequestOnly(ctx))
         try:
             path = note_path(uri)
@@ -141,6 +147,15 @@ class MemoryServer(MCPServer):
         if caller.paths is not None and not glob_matches(caller.paths, path):
             message = f"token {caller.name!r} may not read {path!r} (its paths: {caller.paths})"
             raise MCPError(code=INVALID_PARAMS, message=message, data={"uri": uri})
+
+    async def _handle_listen(self, ctx: Any, params: SubscriptionsListenRequestParams) -> Any:
+        for uri in params.notifications.resource_subscriptions or ():
+            self._check_subscription(ctx, str(uri))
+        return await self._listen(ctx, params)
+
+    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        uri = str(params.uri)
+        self._check_subscription(ctx, uri)
         self.changes.add_legacy(ctx.session, uri)
         return EmptyResult()
 

@@ -15,10 +15,11 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
-from tests.surfaces.test_scoped_tokens import NO_LLM, add_token, bearer
+from tests.surfaces.test_scoped_tokens import NO_LLM, add_token, bearer, remecli
 
 CARD = """---
 name: Deploy steps
@@ -271,3 +272,34 @@ async def test_failed_jobs_are_tool_errors_logged_as_failed_and_deleting_is_dest
         assert tools[name].annotations.destructive_hint is True, name
     for name in ("memory_write_card", "memory_search"):
         assert tools[name].annotations.destructive_hint is False, name
+
+
+async def test_subscriptions_outside_the_notes_are_refused(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    _, tokens = memory
+    climbing = ["remecli://notes/../serve.token", "remecli://notes/memory/../../tokens.json"]
+    http, client = mcp_client(mcp_url, tokens["notes"])
+    async with http, client:
+        for uri in climbing:
+            with pytest.raises(MCPError, match="is not a note"):
+                async with client.listen(resource_subscriptions=[uri]):
+                    pass
+        async with client.listen(resource_subscriptions=["remecli://notes/memory/a.md"]) as sub:
+            assert sub.honored.resource_subscriptions == ["remecli://notes/memory/a.md"]
+    http = httpx2.AsyncClient(headers=bearer(tokens["notes"]), timeout=60)
+    legacy = Client(streamable_http_client(mcp_url, http_client=http), mode="legacy")
+    async with http, legacy:
+        for uri in climbing:
+            with pytest.raises(MCPError, match="is not a note"):
+                await legacy.subscribe_resource(uri)
+
+
+def test_token_globs_that_leave_the_working_dir_are_refused(
+    memory: tuple[Path, dict[str, str]],
+) -> None:
+    root, _ = memory
+    for glob in ("../**", "memory/../../**", "/etc/**", "~/notes/**"):
+        done = remecli(root, "token", "add", "outside", "--scope", "read", "--paths", glob)
+        assert done.returncode == 1 and "leaves the working dir" in done.stderr, glob
+    assert "outside" not in (root / "tokens.json").read_text()
