@@ -6,7 +6,8 @@ raw arguments go to the job runner, whose errors are one line saying what to do.
 through the `Gate` (scope, paths, access log) as the caller: the token's owner over HTTP, the
 local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` for
 writing jobs that may change or drop what is there. An answer that says it failed (`ok: false`)
-is a tool error. A caller is listed only the tools its token may call.
+is a tool error. A caller is listed only the tools its token may call and that can work here (the
+vector tools only with memory.vector.enabled; called anyway, one says what to turn on).
 
 The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
 and read go through the same gate. A note changed by any process is announced to the clients
@@ -165,12 +166,12 @@ class MemoryServer(MCPServer):
 
     async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
         caller = caller_of(_RequestOnly(ctx))
-        listed = await self.list_tools()
-        return ListToolsResult(
+        runner = self.gate.runner
+        jobs = [(tool, runner.registry.get(tool.name)) for tool in await self.list_tools()]
+        return ListToolsResult(  # a job that cannot work here (vector memory off) is not listed;
+            # called anyway, it says what to turn on
             tools=[
-                tool
-                for tool in listed
-                if may_call(caller, self.gate.runner.registry.get(tool.name))
+                tool for tool, job in jobs if job.usable(runner.memory) and may_call(caller, job)
             ]
         )
 

@@ -303,3 +303,17 @@ def test_token_globs_that_leave_the_working_dir_are_refused(
         done = remecli(root, "token", "add", "outside", "--scope", "read", "--paths", glob)
         assert done.returncode == 1 and "leaves the working dir" in done.stderr, glob
     assert "outside" not in (root / "tokens.json").read_text()
+
+
+async def test_tools_that_cannot_work_here_are_not_listed(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # vector memory is off in this memory
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        assert "memory_search" in listed and "memory_write" in listed
+        assert not any(name.startswith("memory_vector_") for name in listed), listed
+        assert len(listed) == 25
+        called = await client.call_tool("memory_vector_list", {})
+        assert called.is_error and "memory.vector.enabled=true" in called.content[0].text
