@@ -259,11 +259,16 @@ async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
 
 
 def _memory_target(ctx: JobContext, raw: str, verb: str) -> tuple[Path, str]:
+    """The note `raw` names: a Markdown memory note by the links graph's one rule (MEMORY.md,
+    *.md under memory/ or digest/), the same notes memory_rename and memory_delete accept."""
+    from remecli.notes.links.graph import is_note_path
+
     target = ctx.confine(raw)
-    if not ctx.writer.is_memory_file(target.path):
+    relative = ctx.writer.relative(target.path)
+    if raw.strip().endswith("/") or relative is None or not is_note_path(relative):
         raise PathRefused(
-            f"{target.relative!r} cannot be {verb}; only Markdown memory files can (MEMORY.md, "
-            "memory/**, digest/**)"
+            f"{raw.strip()!r} cannot be {verb}; only Markdown notes can: MEMORY.md, or a file "
+            "ending in .md under memory/ or digest/ (e.g. memory/ideas.md)"
         )
     return target.path, target.relative
 

@@ -25,6 +25,7 @@ from remecli.ops.errors import NotFound
 
 if TYPE_CHECKING:
     from remecli.ops.context import JobContext
+    from remecli.ops.host import MemoryHost
 
 
 class JobParams(BaseModel):
@@ -60,6 +61,12 @@ class Job:
     result: type[JobResult]
     read_only: bool
     handler: Handler
+    needs: Callable[[MemoryHost], bool] | None = None  # e.g. vector memory turned on
+
+    def usable(self, memory: MemoryHost) -> bool:
+        """True when the job can work on `memory` (a surface lists only those: an MCP client
+        pays tokens for every tool it is shown); one that cannot still says how to turn it on."""
+        return self.needs is None or self.needs(memory)
 
     def input_schema(self) -> dict[str, Any]:
         """JSON schema of the parameters (what MCP lists and OpenAPI documents)."""
@@ -122,9 +129,16 @@ class JobRegistry:
         return job
 
     def define(
-        self, name: str, *, params: type[P], result: type[R], read_only: bool
+        self,
+        name: str,
+        *,
+        params: type[P],
+        result: type[R],
+        read_only: bool,
+        needs: Callable[[MemoryHost], bool] | None = None,
     ) -> Callable[[TypedHandler[P, R]], TypedHandler[P, R]]:
         """Decorator: register the handler as operation `name`; its docstring is the description.
+        `needs`: what the memory must have turned on for the job to work (see `Job.usable`).
 
         The handler is returned unchanged, so in-process callers keep its typed signature.
         """
@@ -133,7 +147,7 @@ class JobRegistry:
             description = inspect.cleandoc(handler.__doc__ or "").strip()
             if not description:
                 raise ValueError(f"job {name!r} needs a docstring (its description)")
-            self.add(Job(name, description, params, result, read_only, handler))
+            self.add(Job(name, description, params, result, read_only, handler, needs))
             return handler
 
         return register

@@ -20,6 +20,7 @@ from remecli.ops.errors import EditConflict, InvalidParams, JobError, NotFound, 
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 if TYPE_CHECKING:
+    from remecli.ops.host import MemoryHost
     from remecli.vector import MemoryNode, ReMe
 
 MAX_MESSAGES = 5_000
@@ -209,6 +210,11 @@ class DeleteResult(JobResult):
 
 
 # -- the shared parts ---------------------------------------------------------------------------
+def vector_on(memory: MemoryHost) -> bool:
+    """True when `memory.vector.enabled`: the vector jobs work (and are listed)."""
+    return bool(memory.vector.enabled)
+
+
 def vector_memory(ctx: JobContext) -> ReMe:
     """The process's vector memory, or VectorMemoryOff saying which setting turns it on."""
     vector = ctx.memory.vector
@@ -261,7 +267,11 @@ def retrieval_query(params: RetrieveParams) -> str:
 
 # -- the operations ------------------------------------------------------------------------------
 @JOBS.define(
-    "memory_vector_summarize", params=SummarizeParams, result=SummarizeResult, read_only=False
+    "memory_vector_summarize",
+    params=SummarizeParams,
+    result=SummarizeResult,
+    read_only=False,
+    needs=vector_on,
 )
 async def memory_vector_summarize(ctx: JobContext, params: SummarizeParams) -> SummarizeResult:
     """Turn a conversation into vector memories of the named user, task or tool.
@@ -283,7 +293,13 @@ async def memory_vector_summarize(ctx: JobContext, params: SummarizeParams) -> S
     return SummarizeResult(changed=[VectorMemoryNode.of(n) for n in nodes])
 
 
-@JOBS.define("memory_vector_retrieve", params=RetrieveParams, result=RetrieveResult, read_only=True)
+@JOBS.define(
+    "memory_vector_retrieve",
+    params=RetrieveParams,
+    result=RetrieveResult,
+    read_only=True,
+    needs=vector_on,
+)
 async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> RetrieveResult:
     """Find vector memories relevant to a query (and the conversation so far), best first.
 
@@ -317,7 +333,9 @@ async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> Ret
     )
 
 
-@JOBS.define("memory_vector_add", params=AddParams, result=MemoryResult, read_only=False)
+@JOBS.define(
+    "memory_vector_add", params=AddParams, result=MemoryResult, read_only=False, needs=vector_on
+)
 async def memory_vector_add(ctx: JobContext, params: AddParams) -> MemoryResult:
     """Add one vector memory to one user, task or tool (the same text twice is stored once)."""
     reme = vector_memory(ctx)
@@ -326,7 +344,9 @@ async def memory_vector_add(ctx: JobContext, params: AddParams) -> MemoryResult:
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define("memory_vector_get", params=IdParams, result=MemoryResult, read_only=True)
+@JOBS.define(
+    "memory_vector_get", params=IdParams, result=MemoryResult, read_only=True, needs=vector_on
+)
 async def memory_vector_get(ctx: JobContext, params: IdParams) -> MemoryResult:
     """Read one vector memory by its id."""
     reme = vector_memory(ctx)
@@ -336,7 +356,13 @@ async def memory_vector_get(ctx: JobContext, params: IdParams) -> MemoryResult:
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define("memory_vector_update", params=UpdateParams, result=MemoryResult, read_only=False)
+@JOBS.define(
+    "memory_vector_update",
+    params=UpdateParams,
+    result=MemoryResult,
+    read_only=False,
+    needs=vector_on,
+)
 async def memory_vector_update(ctx: JobContext, params: UpdateParams) -> MemoryResult:
     """Change a vector memory's content, when-to-use, time, author or metadata; naming another
     user, task or tool moves it there. The id never changes."""
@@ -346,7 +372,9 @@ async def memory_vector_update(ctx: JobContext, params: UpdateParams) -> MemoryR
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define("memory_vector_list", params=ListParams, result=ListResult, read_only=True)
+@JOBS.define(
+    "memory_vector_list", params=ListParams, result=ListResult, read_only=True, needs=vector_on
+)
 async def memory_vector_list(ctx: JobContext, params: ListParams) -> ListResult:
     """List vector memories, newest first: filter by user, task or tool, type, any field or
     metadata key; sort by any field."""
@@ -356,7 +384,13 @@ async def memory_vector_list(ctx: JobContext, params: ListParams) -> ListResult:
     return ListResult(count=len(nodes), memories=[VectorMemoryNode.of(n) for n in nodes])
 
 
-@JOBS.define("memory_vector_delete", params=DeleteParams, result=DeleteResult, read_only=False)
+@JOBS.define(
+    "memory_vector_delete",
+    params=DeleteParams,
+    result=DeleteResult,
+    read_only=False,
+    needs=vector_on,
+)
 async def memory_vector_delete(ctx: JobContext, params: DeleteParams) -> DeleteResult:
     """Delete vector memories by id (one id or a list); how many were deleted."""
     reme = vector_memory(ctx)
@@ -366,7 +400,11 @@ async def memory_vector_delete(ctx: JobContext, params: DeleteParams) -> DeleteR
 
 
 @JOBS.define(
-    "memory_vector_delete_all", params=DeleteAllParams, result=DeleteResult, read_only=False
+    "memory_vector_delete_all",
+    params=DeleteAllParams,
+    result=DeleteResult,
+    read_only=False,
+    needs=vector_on,
 )
 async def memory_vector_delete_all(ctx: JobContext, params: DeleteAllParams) -> DeleteResult:
     """Delete every vector memory, or every memory of the named users, tasks or tools.

@@ -20,6 +20,7 @@ from remecli.surfaces.job_policy import (
     named_paths,
     paths_of_call,
     paths_of_result,
+    reports_failure,
     required_scope,
 )
 from remecli.surfaces.tokens import Principal
@@ -57,7 +58,10 @@ class Gate:
         except Exception:
             self.log.record(principal.name, surface, name, paths, "error")
             raise
-        self.log.record(principal.name, surface, name, [*paths, *paths_of_result(job, data)])
+        outcome = "failed" if reports_failure(data) else "ok"
+        self.log.record(
+            principal.name, surface, name, [*paths, *paths_of_result(job, data)], outcome
+        )
         return data
 
     def refused(self, principal: Principal | None, surface: str, operation: str, code: str) -> None:

@@ -30,7 +30,7 @@ class AccessEntry:
     surface: str
     operation: str
     paths: list[str] = field(default_factory=list)
-    outcome: str = "ok"  # "ok" or the error code (unauthorized, forbidden, not_found, …)
+    outcome: str = "ok"  # "ok", "failed" (the answer says ok: false) or the error code
 
 
 class AccessLog:

@@ -31,22 +31,9 @@ PATH_PARAM = {
 # read-only jobs a confined token may run: their answers are filtered to the glob
 FILTERED = frozenset({"memory_search", "memory_list", "memory_links", "memory_status"})
 PATH_AWARE = frozenset({*PATH_PARAM, *FILTERED, "memory_write_card"})
-# writing jobs that change or drop what is there (the MCP destructiveHint); the other writing
-# jobs only add (a card, a transcript, ingested resources, index rows, vector memories)
-DESTRUCTIVE = frozenset(
-    {
-        "memory_edit",
-        "memory_write",
-        "memory_restore",
-        "memory_dream",
-        "memory_dream_revert",
-        "memory_dream_approve",
-        "memory_dream_reject",
-        "memory_vector_update",
-        "memory_vector_delete",
-        "memory_vector_reindex",
-    }
-)
+# writing jobs that only add (a card, a transcript, ingested resources, index rows, vector
+# memories); every other writing job may change or drop what is there (the MCP destructiveHint:
+# a new writing job counts as destructive until it is listed here)
 ADDITIVE = frozenset(
     {
         "memory_record",
@@ -63,6 +50,17 @@ ADDITIVE = frozenset(
 # the fields of an answer that name files the job read or wrote (the access log lists them all)
 WRITTEN_KEYS = ("path", "new_path", "transcript", "day_page")
 WRITTEN_LISTS = ("rewritten",)
+
+
+def is_destructive(job: Job) -> bool:
+    """True for a writing job that may change or drop what is there (not only add)."""
+    return not job.read_only and job.name not in ADDITIVE
+
+
+def reports_failure(data: dict[str, Any]) -> bool:
+    """True when a job's answer says it failed (`ok: false`, e.g. a dream or an ingest that
+    did not complete): the call is an error to MCP and "failed" in the access log."""
+    return data.get("ok") is False
 
 
 def required_scope(job: Job) -> Scope:

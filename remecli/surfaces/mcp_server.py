@@ -4,8 +4,10 @@ Each tool's input schema is its job's parameter model as is (optional means opti
 arguments refused: `additionalProperties: false`), its output schema the job's result model; the
 raw arguments go to the job runner, whose errors are one line saying what to do. Every call runs
 through the `Gate` (scope, paths, access log) as the caller: the token's owner over HTTP, the
-local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` only
-for jobs that change or drop what is there. A caller is listed only the tools its token may call.
+local user (admin) over stdio. Annotations: `readOnlyHint` from the job, `destructiveHint` for
+writing jobs that may change or drop what is there. An answer that says it failed (`ok: false`)
+is a tool error. A caller is listed only the tools its token may call and that can work here (the
+vector tools only with memory.vector.enabled; called anyway, one says what to turn on).
 
 The Markdown notes (MEMORY.md, memory/, digest/) are resources `remecli://notes/<path>`; list
 and read go through the same gate. A note changed by any process is announced to the clients
@@ -21,6 +23,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -31,6 +34,7 @@ from mcp.types import (
     ReadResourceResult,
     Resource,
     SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
     TextContent,
     TextResourceContents,
     ToolAnnotations,
@@ -40,7 +44,7 @@ from mcp.types import (
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
 from remecli.surfaces.access import Gate
-from remecli.surfaces.job_policy import DESTRUCTIVE, glob_matches, may_call
+from remecli.surfaces.job_policy import glob_matches, is_destructive, may_call, reports_failure
 from remecli.surfaces.note_changes import NoteChanges
 from remecli.surfaces.notes_resources import NOTE_URI, list_notes, note_path, read_note
 from remecli.surfaces.tokens import LOCAL_USER, Principal
@@ -83,7 +87,9 @@ class JobTool(Tool):
             )
         text = json.dumps(data, ensure_ascii=False, indent=2)
         return CallToolResult(
-            content=[TextContent(type="text", text=text)], structured_content=data
+            content=[TextContent(type="text", text=text)],
+            structured_content=data,
+            is_error=reports_failure(data),
         )
 
 
@@ -91,7 +97,7 @@ def annotations_of(job: Job) -> ToolAnnotations:
     """readOnlyHint from the job; destructiveHint true only for jobs that change what is there."""
     return ToolAnnotations(
         read_only_hint=job.read_only,
-        destructive_hint=(not job.read_only) and job.name in DESTRUCTIVE,
+        destructive_hint=is_destructive(job),
         idempotent_hint=job.read_only or job.name in ("memory_reindex", "memory_write"),
         open_world_hint=False,
     )
@@ -127,9 +133,13 @@ class MemoryServer(MCPServer):
         self._lowlevel_server.add_request_handler(
             "resources/unsubscribe", UnsubscribeRequestParams, self._handle_unsubscribe
         )
+        self._listen = ListenHandler(changes)
+        self._lowlevel_server.add_request_handler(
+            "subscriptions/listen", SubscriptionsListenRequestParams, self._handle_listen
+        )
 
-    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
-        uri = str(params.uri)
+    def _check_subscription(self, ctx: Any, uri: str) -> None:
+        """Refuse (INVALID_PARAMS) a URI that is not a note, or one the caller may not read."""
         caller = caller_of(_RequestOnly(ctx))
         try:
             path = note_path(uri)
@@ -138,6 +148,15 @@ class MemoryServer(MCPServer):
         if caller.paths is not None and not glob_matches(caller.paths, path):
             message = f"token {caller.name!r} may not read {path!r} (its paths: {caller.paths})"
             raise MCPError(code=INVALID_PARAMS, message=message, data={"uri": uri})
+
+    async def _handle_listen(self, ctx: Any, params: SubscriptionsListenRequestParams) -> Any:
+        for uri in params.notifications.resource_subscriptions or ():
+            self._check_subscription(ctx, str(uri))
+        return await self._listen(ctx, params)
+
+    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        uri = str(params.uri)
+        self._check_subscription(ctx, uri)
         self.changes.add_legacy(ctx.session, uri)
         return EmptyResult()
 
@@ -147,12 +166,12 @@ class MemoryServer(MCPServer):
 
     async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
         caller = caller_of(_RequestOnly(ctx))
-        listed = await self.list_tools()
-        return ListToolsResult(
+        runner = self.gate.runner
+        jobs = [(tool, runner.registry.get(tool.name)) for tool in await self.list_tools()]
+        return ListToolsResult(  # a job that cannot work here (vector memory off) is not listed;
+            # called anyway, it says what to turn on
             tools=[
-                tool
-                for tool in listed
-                if may_call(caller, self.gate.runner.registry.get(tool.name))
+                tool for tool, job in jobs if job.usable(runner.memory) and may_call(caller, job)
             ]
         )
 

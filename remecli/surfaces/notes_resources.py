@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from remecli.notes.links.graph import is_note_path
 from remecli.ops.errors import InvalidParams, TooLarge
 from remecli.ops.read_job import next_page
 from remecli.surfaces.access import Gate
@@ -21,10 +22,15 @@ def note_uri(path: str) -> str:
 
 
 def note_path(uri: str) -> str:
-    """The note path a resource URI names (InvalidParams for another URI)."""
-    if not uri.startswith(NOTE_URI) or len(uri) == len(NOTE_URI):
-        raise InvalidParams(f"{uri!r} is not a note; note URIs look like {NOTE_URI}MEMORY.md")
-    return unquote(uri[len(NOTE_URI) :])
+    """The note path a resource URI names (InvalidParams for another URI, or a path that is not
+    a note: '..', a folder, a file that is not Markdown under memory/ or digest/)."""
+    path = unquote(uri[len(NOTE_URI) :]) if uri.startswith(NOTE_URI) else ""
+    if not is_note_path(path):
+        raise InvalidParams(
+            f"{uri!r} is not a note; note URIs look like {NOTE_URI}MEMORY.md or "
+            f"{NOTE_URI}memory/2025-01-31.md (MEMORY.md, *.md under memory/ or digest/)"
+        )
+    return path
 
 
 async def list_notes(gate: Gate, caller: Principal) -> list[str]:

@@ -65,6 +65,13 @@ class TokenRecord:
         return Principal(self.name, self.scope, self.paths)
 
 
+def _leaves_working_dir(glob: str) -> bool:
+    """True for a glob that is absolute (/, ~, a drive) or climbs out with '..'."""
+    text = glob.strip().replace("\\", "/")
+    parts = text.split("/")
+    return text.startswith(("/", "~")) or ":" in parts[0] or ".." in parts
+
+
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
@@ -115,6 +122,11 @@ class TokenStore:
             )
         if paths is not None and not paths.strip():
             raise TokenError("--paths is empty; give a glob such as 'memory/**'")
+        if paths is not None and _leaves_working_dir(paths):
+            raise TokenError(
+                f"--paths {paths!r} leaves the working dir; give a glob relative to it, such "
+                "as 'memory/**'"
+            )
         secret = PREFIX + secrets.token_urlsafe(32)
         with self._locked():
             records = self.records()

@@ -28,7 +28,7 @@ async def test_write_creates_refuses_to_drop_lines_and_allows_it_when_asked(
     assert (root / "memory" / "notes.md").read_text() == "# notes\n"
     with pytest.raises(PathRefused, match="not a memory file"):  # logs/ is never a note
         await runner.run("memory_write", {"path": "logs/x.md", "content": "no"})
-    with pytest.raises(PathRefused, match="Markdown memory files"):
+    with pytest.raises(PathRefused, match="only Markdown notes"):
         await runner.run("memory_write", {"path": "notes/x.md", "content": "no"})
 
 

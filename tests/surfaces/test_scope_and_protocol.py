@@ -15,10 +15,11 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import Surface, start_surface, surface_settings, wait_until_healthy
-from tests.surfaces.test_scoped_tokens import NO_LLM, add_token, bearer
+from tests.surfaces.test_scoped_tokens import NO_LLM, add_token, bearer, remecli
 
 CARD = """---
 name: Deploy steps
@@ -33,6 +34,8 @@ WIKI = "# Deploy\n\nThe deploy wiki: see [[memory/2025-01-15/deploy-steps.md]].\
 def memory(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     root = tmp_path_factory.mktemp("scope") / ".reme"
     seed(root)
+    (root / "resource").mkdir()
+    (root / "resource" / "plan.md").write_text("# Plan\n\nShip on Fridays.\n", encoding="utf-8")
     (root / "memory" / "one-line.md").write_text("x" * 989_990 + "END\n", encoding="utf-8")
     (root / "memory" / "2025-01-15").mkdir(parents=True)
     (root / "memory" / "2025-01-15" / "deploy-steps.md").write_text(CARD, encoding="utf-8")
@@ -227,3 +230,90 @@ def test_a_one_line_note_comes_in_bounded_pages_that_say_where_the_next_starts(
             "start_char": page["next_start_char"],
         }
     assert "".join(parts) == whole and len(parts) == 20
+
+
+async def test_only_markdown_notes_can_be_written(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, tokens = memory
+    http, client = mcp_client(mcp_url, tokens["notes"])
+    async with http, client:
+        for path in ("memory/x.txt", "memory/notes.json", "memory/sub/"):
+            refused = await client.call_tool("memory_write", {"path": path, "content": "hi\n"})
+            assert refused.is_error, path
+            assert refused.structured_content["code"] == "path_refused"
+            assert "only Markdown notes" in refused.content[0].text
+            assert not (root / path.rstrip("/")).exists()
+        written = await client.call_tool(
+            "memory_write", {"path": "memory/ideas.md", "content": "hi\n"}
+        )
+        assert not written.is_error
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # what memory_write accepts, memory_delete accepts (admin token)
+        deleted = await client.call_tool("memory_delete", {"path": "memory/ideas.md"})
+        assert not deleted.is_error and not (root / "memory" / "ideas.md").exists()
+
+
+async def test_failed_jobs_are_tool_errors_logged_as_failed_and_deleting_is_destructive(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # the model (NO_LLM) cannot be reached: both jobs fail
+        ingest = await client.call_tool("memory_ingest", {"path": "resource/plan.md"})
+        assert ingest.is_error and ingest.structured_content["ok"] is False
+        assert ingest.structured_content["outcomes"][0]["status"] == "failed"
+        dream = await client.call_tool("memory_dream", {"date": "2025-01-31"})
+        assert dream.is_error and dream.structured_content["ok"] is False
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    logged = {e["operation"]: e["outcome"] for e in access_log(root) if e["surface"] == "mcp"}
+    assert logged["memory_ingest"] == "failed" and logged["memory_dream"] == "failed"
+    for name in ("memory_delete", "memory_rename", "memory_edit"):
+        assert tools[name].annotations.destructive_hint is True, name
+    for name in ("memory_write_card", "memory_search"):
+        assert tools[name].annotations.destructive_hint is False, name
+
+
+async def test_subscriptions_outside_the_notes_are_refused(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    _, tokens = memory
+    climbing = ["remecli://notes/../serve.token", "remecli://notes/memory/../../tokens.json"]
+    http, client = mcp_client(mcp_url, tokens["notes"])
+    async with http, client:
+        for uri in climbing:
+            with pytest.raises(MCPError, match="is not a note"):
+                async with client.listen(resource_subscriptions=[uri]):
+                    pass
+        async with client.listen(resource_subscriptions=["remecli://notes/memory/a.md"]) as sub:
+            assert sub.honored.resource_subscriptions == ["remecli://notes/memory/a.md"]
+    http = httpx2.AsyncClient(headers=bearer(tokens["notes"]), timeout=60)
+    legacy = Client(streamable_http_client(mcp_url, http_client=http), mode="legacy")
+    async with http, legacy:
+        for uri in climbing:
+            with pytest.raises(MCPError, match="is not a note"):
+                await legacy.subscribe_resource(uri)
+
+
+def test_token_globs_that_leave_the_working_dir_are_refused(
+    memory: tuple[Path, dict[str, str]],
+) -> None:
+    root, _ = memory
+    for glob in ("../**", "memory/../../**", "/etc/**", "~/notes/**"):
+        done = remecli(root, "token", "add", "outside", "--scope", "read", "--paths", glob)
+        assert done.returncode == 1 and "leaves the working dir" in done.stderr, glob
+    assert "outside" not in (root / "tokens.json").read_text()
+
+
+async def test_tools_that_cannot_work_here_are_not_listed(
+    mcp_url: str, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    http, client = mcp_client(mcp_url, (root / "serve.token").read_text().strip())
+    async with http, client:  # vector memory is off in this memory
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        assert "memory_search" in listed and "memory_write" in listed
+        assert not any(name.startswith("memory_vector_") for name in listed), listed
+        assert len(listed) == 25
+        called = await client.call_tool("memory_vector_list", {})
+        assert called.is_error and "memory.vector.enabled=true" in called.content[0].text
