@@ -22,6 +22,10 @@ from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
+OUTCOME = (
+    "What became of the run: its status, or 'reverted' (every node it changed was reverted), "
+    "'partly reverted', 'failed' (no unit succeeded)"
+)
 RUN_ID = Field(pattern=r"^\d{8}T\d{6}-[0-9a-f]{4}$", description="A run id (memory_dream_runs)")
 
 
@@ -42,6 +46,7 @@ class RunSummary(JobResult):
     id: str
     time: str
     status: str = Field(description="applied, pending, approved or rejected")
+    outcome: str = Field(description=OUTCOME)
     message: str
     units: int
     nodes: list[str] = Field(description="'ACTION path' per node the run changed")
@@ -78,6 +83,7 @@ class RunResult(JobResult):
     id: str
     time: str
     status: str
+    outcome: str = Field(description=OUTCOME)
     message: str
     units: list[UnitInfo]
     nodes: list[NodeInfo]
@@ -104,6 +110,7 @@ def _summary(run: Changeset) -> RunSummary:
         id=run.id,
         time=run.time,
         status=run.status,
+        outcome=run.outcome(),
         message=run.message,
         units=len(run.units),
         nodes=[f"{n.action} {n.path}" for n in run.nodes],
@@ -184,6 +191,7 @@ async def memory_dream_run(ctx: JobContext, params: RunParams) -> RunResult:
         id=run.id,
         time=run.time,
         status=run.status,
+        outcome=run.outcome(),
         message=run.message,
         units=[UnitInfo(**vars(u)) for u in run.units],
         nodes=[_node_info(n) for n in run.nodes],

@@ -94,6 +94,8 @@ def test_revert_a_dream_node_in_studio(page: Page, dreamed: tuple[Studio, str, s
     node.get_by_role("button", name=f"Yes, revert {NODE}").click()
     expect(page.locator("#status")).to_contain_text("reverted 1 node(s)")
     expect(node.locator(".actions")).to_contain_text("reverted (version 3)")
+    expect(runs.first.locator(".status")).to_have_text("reverted")  # its only node: the run too
+    expect(runs.last.locator(".status")).to_have_text("applied")
     assert (studio.root / NODE).read_text() == first  # the digest file as run 1 left it
 
 

@@ -4,6 +4,8 @@ they finish (the jobs run through the operations layer: memory_reindex, memory_d
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from playwright.sync_api import Page, expect
 
@@ -25,7 +27,9 @@ def _indexed(studio: Studio) -> int:
     return int(answer.json()["files_indexed"]) if answer.status_code == 200 else 0
 
 
-def test_health_lists_stale_files_and_reindex_reports_progress(page: Page, studio: Studio) -> None:
+def test_health_lists_stale_files_and_reindex_reports_progress(
+    page: Page, studio: Studio, fake_llm
+) -> None:
     poll(lambda: _indexed(studio) == 5, "the first sync")  # the edit comes after it: stale
     logged_in(page, studio)
     (studio.root / DAY).write_text((studio.root / DAY).read_text() + "\nEdited in vim.\n")
@@ -48,7 +52,13 @@ def test_health_lists_stale_files_and_reindex_reports_progress(page: Page, studi
     expect(page.locator("[data-field='last_reindex']")).not_to_have_text("never")
     screenshot(page, "health")
 
+    fake_llm.add_error(500, "the model is down", delay=3.0)  # the dream fails, after a while
     page.locator("#dream").click()
     dream = page.locator(".task[data-job='memory_dream']")
-    expect(dream).to_have_class("task finished", timeout=90_000)
-    expect(dream.locator(".task-log li").last).to_contain_text("finished")
+    expect(dream.locator(".task-clock")).to_have_text(re.compile(r"^[1-9]\d* s$"))  # alive
+    expect(dream.locator(".task-line")).to_have_text("started")
+    assert dream.locator("progress").get_attribute("value") is None  # moving, not a fixed 0
+    expect(dream).to_have_class("task failed", timeout=90_000)
+    expect(dream.locator(".task-log li").last).to_have_attribute("data-kind", "failed")
+    expect(dream.locator(".task-line")).to_contain_text("failed")
+    assert dream.locator("progress").evaluate("bar => bar.value") == 0  # not a full green bar

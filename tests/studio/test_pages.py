@@ -97,14 +97,36 @@ def test_save_after_a_change_on_disk_shows_the_conflict(page: Page, studio: Stud
 
     conflict = page.locator(".conflict")
     expect(conflict.locator(".conflict-message")).to_contain_text("changed on disk")
-    expect(conflict.locator("textarea.theirs")).to_have_value(theirs)
-    assert "Run the slow tests." in conflict.locator("textarea.mine").input_value()
+    expect(conflict.locator("pre.theirs")).to_contain_text("Added by an agent meanwhile.")
+    expect(conflict.locator("pre.mine .changed")).to_have_text(["1. Run the slow tests."])
+    marked = conflict.locator("pre.theirs .changed")  # the lines that differ, on each side
+    expect(marked.filter(has_text="Added by an agent meanwhile.")).to_have_count(1)
+    expect(marked.filter(has_text="1. Run the tests.")).to_have_count(1)
+    expect(conflict.locator("pre.theirs div:not(.changed)", has_text="Rollback")).to_have_count(1)
     assert (studio.root / CARD).read_text() == theirs  # nothing was overwritten
     screenshot(page, "conflict")
 
     conflict.locator("#overwrite").click()  # the user decides: keep mine
     expect(page.locator(f"article.note[data-path='{CARD}']")).to_be_visible()
     assert "Run the slow tests." in (studio.root / CARD).read_text()
+
+
+def test_take_the_version_on_disk_ends_the_conflict(page: Page, studio: Studio) -> None:
+    logged_in(page, studio)
+    page.goto(f"{studio.url}/#/edit/{CARD}")
+    source = page.locator("#source")
+    expect(source).to_have_value((studio.root / CARD).read_text())
+    page.wait_for_timeout(1500)  # the page has its first stamp
+    theirs = (studio.root / CARD).read_text() + "\nAdded by an agent meanwhile.\n"
+    (studio.root / CARD).write_text(theirs)
+    banner = page.locator(".changed-on-disk")
+    expect(banner).to_be_visible()
+    source.fill(source.input_value() + "\nmine\n")
+    page.locator("#save").click()
+    page.locator("#take-theirs").click()
+    expect(source).to_have_value(theirs)
+    expect(page.locator(".conflict")).to_be_hidden()
+    expect(banner).to_be_hidden()  # the editor holds the file as it is on disk now
 
 
 def test_history_shows_the_diff_and_restores_a_version(page: Page, studio: Studio) -> None:

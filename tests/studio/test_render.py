@@ -53,3 +53,15 @@ def test_blocks_carry_their_line_in_the_file_and_fields_show_links() -> None:
         '<ol class="plain-lines"><li data-line="1" value="1">{&quot;a&quot;: &quot;&lt;b&gt;'
         '&quot;}</li><li data-line="2" value="2">second</li></ol>'
     )
+
+
+def test_html_comments_are_left_out_and_code_keeps_them() -> None:
+    day = (
+        "# 2025-01-31\n\n<!-- cards:auto -->\n- [[Deploy checklist|Deploy]]: how we ship\n"
+        "<!-- /cards:auto -->\n\nIn code: `<!-- kept -->` and <b>escaped</b>\n"
+    )
+    out = render_markdown(day, resolve)
+    assert "cards:auto" not in out and "&lt;!--" not in out.split("<code>")[0]
+    assert 'href="#/note/memory/2025-01-31/deploy.md"' in out  # the index inside still links
+    assert "<code>&lt;!-- kept --&gt;</code>" in out
+    assert "&lt;b&gt;escaped&lt;/b&gt;" in out

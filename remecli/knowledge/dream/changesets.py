@@ -83,6 +83,20 @@ class Changeset:
             nodes=[NodeChange(**n) for n in data.get("nodes") or []],
         )
 
+    def outcome(self) -> str:
+        """What became of the run, as a reader asks: the status, except `reverted` (every node
+        it changed was reverted since), `partly reverted`, and `failed` (no unit succeeded)."""
+        if self.status in (APPLIED, APPROVED):
+            changed = [n for n in self.nodes if n.after != n.before]
+            undone = [n for n in changed if n.reverted is not None]
+            if changed and len(undone) == len(changed):
+                return "reverted"
+            if undone:
+                return "partly reverted"
+        if self.units and not any(u.ok for u in self.units):
+            return "failed"
+        return self.status
+
     def node(self, path: str) -> NodeChange | None:
         """The change of `path` in this run, None when the run did not touch it."""
         return next((n for n in self.nodes if n.path == path), None)

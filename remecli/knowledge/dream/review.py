@@ -104,15 +104,16 @@ def _current(writer: MemoryWriter, path: str) -> str | None:
 def decide(
     working_dir: WorkingDir, writer: MemoryWriter, run_id: str, approve: bool
 ) -> list[NodeResult]:
-    """Approve (write each proposed node still as the run saw it) or reject a pending run."""
+    """Approve (write each proposed node still as the run saw it) or reject a pending run
+    (every node dropped, nothing written: a result per node without a version)."""
     with dream_lock(working_dir):
         changeset = _run(working_dir, run_id)
         if changeset.status != PENDING:
             raise ReviewError(f"dream run {run_id} is {changeset.status}, not pending")
-        results = []
         if approve:
-            for node in changeset.nodes:
-                results.append(_approve_node(writer, run_id, node))
+            results = [_approve_node(writer, run_id, node) for node in changeset.nodes]
+        else:
+            results = [NodeResult(node.path) for node in changeset.nodes]
         changeset.status = APPROVED if approve else REJECTED
         changesets.save(working_dir, changeset)
         return results

@@ -62,7 +62,25 @@ async def save(
             "error": _conflict_message(path, base_sha256, current),
             "current": current,
             "current_sha256": None if current is None else sha256_text(current),
+            **await asyncio.to_thread(marked_sides, content, current or ""),
         }
+
+
+def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
+    """`{"mine": [...], "theirs": [...]}`: each text's lines as `{"text", "changed"}`, changed
+    where the other text differs (what the conflict view marks on each side)."""
+    left, right = mine.splitlines(), theirs.splitlines()
+    mine_rows = [{"text": line, "changed": False} for line in left]
+    theirs_rows = [{"text": line, "changed": False} for line in right]
+    matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for row in mine_rows[i1:i2]:
+            row["changed"] = True
+        for row in theirs_rows[j1:j2]:
+            row["changed"] = True
+    return {"mine": mine_rows, "theirs": theirs_rows}
 
 
 async def history(runner: JobRunner, path: str) -> dict[str, Any]:

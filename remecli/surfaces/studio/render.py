@@ -73,6 +73,20 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _comment_rule(state: StateInline, silent: bool) -> bool:
+    """`<!-- … -->` (a day page's `<!-- cards:auto -->` markers) is left out of the page, as a
+    Markdown viewer leaves it out; other raw HTML stays escaped text."""
+    if not state.src.startswith("<!--", state.pos):
+        return False
+    end = state.src.find("-->", state.pos + 4)
+    if end < 0:
+        return False
+    if not silent:
+        state.push("html_comment", "", 0)
+    state.pos = end + 3
+    return True
+
+
 def _link_html(link: WikiLink | None, raw: str, resolve: Resolve) -> str:
     if link is None:
         return html.escape(f"[[{raw}]]")
@@ -104,8 +118,10 @@ def _line_numbers(state: StateCore) -> None:
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
     parser.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    parser.inline.ruler.before("link", "html_comment", _comment_rule)
     parser.core.ruler.push("line_numbers", _line_numbers)
     parser.add_render_rule("wikilink", _render_wikilink)
+    parser.add_render_rule("html_comment", lambda *_: "")
     return parser
 
 

@@ -58,7 +58,7 @@ function nodeView(run, node) {
       confirmButton("Revert node", `Yes, revert ${node.path}`, async () => {
         const done = await post("dream/revert", { run_id: run.id, path: node.path });
         flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
-        await showRun(run.id);
+        await refresh(run.id); // the list too: the run may now be reverted
       }),
     );
   }
@@ -104,7 +104,7 @@ async function showRun(id) {
       confirmButton("Revert run", "Yes, revert every node of this run", async () => {
         const done = await post("dream/revert", { run_id: run.id });
         flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
-        await showRun(run.id);
+        await refresh(run.id); // the list too: the run may now be reverted
       }),
     );
   }
@@ -115,7 +115,7 @@ async function showRun(id) {
     main,
     h("article", { class: "dream-run", "data-run": run.id },
       h("h1", {}, `Dream run ${run.id}`),
-      h("p", { class: "muted" }, `${when(run.time)} · ${run.status}`),
+      h("p", { class: "muted" }, `${when(run.time)} · `, outcomeBadge(run)),
       h("p", {}, run.message),
       buttons,
       h("h2", {}, "Units"),
@@ -125,13 +125,19 @@ async function showRun(id) {
   );
 }
 
+// What became of the run (reverted, failed, …), not only its status when it was written.
+function outcomeBadge(run) {
+  const outcome = run.outcome || run.status;
+  return h("span", { class: `status status-${outcome.replace(/ /g, "-")}`, "data-outcome": outcome }, outcome);
+}
+
 async function refresh(selected) {
   const data = await get("dream/runs");
   const items = data.runs.map((run) =>
     h("li", { class: run.id === selected ? "current" : "" },
       h("a", { href: `#run=${run.id}`, "data-run": run.id },
         h("span", {}, when(run.time)), " ",
-        h("span", { class: `status status-${run.status}` }, run.status), " ",
+        outcomeBadge(run), " ",
         h("span", { class: "count" }, String(run.nodes.length)))),
   );
   fill(runsNav, h("h2", {}, "Dream runs"),

@@ -42,20 +42,21 @@ export async function renderEditor(main, path, live) {
     refresh();
   });
 
+  // One side of the conflict: its lines, those that differ from the other side marked.
+  const side = (name, rows, mark) =>
+    h("pre", { class: `side ${name}` }, rows.map((row) => h("div", { class: row.changed ? `diff-${mark} changed` : "" }, row.text || " ")));
+
   function showConflict(error) {
     const theirs = error.body.current ?? "";
-    const theirsArea = h("textarea", { class: "theirs", readonly: true });
-    theirsArea.value = theirs;
-    const mineArea = h("textarea", { class: "mine", readonly: true });
-    mineArea.value = source.value;
+    const changed = (error.body.theirs || []).filter((row) => row.changed).length;
     fill(conflict,
       h("h2", {}, t("Conflict: the file changed on disk")),
       h("p", { class: "conflict-message" }, error.message),
       h(
         "div",
         { class: "both" },
-        h("div", {}, h("h3", {}, t("Yours")), mineArea),
-        h("div", {}, h("h3", {}, t("On disk now")), theirsArea),
+        h("div", {}, h("h3", {}, t("Yours")), side("mine", error.body.mine || [], "del")),
+        h("div", {}, h("h3", {}, t("On disk now"), ` (${changed} ${t("lines differ")})`), side("theirs", error.body.theirs || [], "add")),
       ),
       h(
         "div",
@@ -71,6 +72,7 @@ export async function renderEditor(main, path, live) {
               base = error.body.current_sha256;
               saved = theirs;
               conflict.hidden = true;
+              main.querySelector(".changed-on-disk").hidden = true; // the editor now holds it
               state.textContent = t("loaded the version on disk");
               refresh();
             },

@@ -19,8 +19,19 @@ function fileList(title, key, files) {
   );
 }
 
+// A job that ended with `ok: false` (a dream whose model did not answer) failed, though it ran
+// to its end: it is shown as failed, not finished.
+function outcome(event) {
+  if (event.kind === "finished" && event.result && event.result.ok === false) return "failed";
+  return event.kind;
+}
+
 function describe(event) {
   if (event.kind === "started") return t("started");
+  if (outcome(event) === "failed" && event.kind === "finished") {
+    const result = event.result;
+    return `${t("failed")}: ${result.status} — ${result.message || ""}`;
+  }
   if (event.kind === "progress") return `${event.stage} ${event.done}/${event.total}`;
   if (event.kind === "failed") return `${t("failed")}: ${event.error}`;
   const result = event.result || {};
@@ -29,23 +40,31 @@ function describe(event) {
 }
 
 function follow(task, panel, onDone) {
-  const bar = h("progress", { max: 1, value: 0 });
+  const bar = h("progress", { max: 1 }); // no value: moving until a step is reported
   const line = h("span", { class: "task-line" }, t("started"));
+  const clock = h("span", { class: "task-clock muted" });
   const log = h("ol", { class: "task-log" });
-  fill(panel, h("div", { class: "task", "data-task": task.id, "data-job": task.job }, h("strong", {}, task.job), " ", bar, " ", line, log));
+  fill(panel, h("div", { class: "task", "data-task": task.id, "data-job": task.job }, h("strong", {}, task.job), " ", bar, " ", line, " ", clock, log));
+  const began = Date.now(); // a job that reports no steps (a dream) still shows it is working
+  const ticking = setInterval(() => {
+    if (!clock.isConnected) clearInterval(ticking);
+    else clock.textContent = `${Math.round((Date.now() - began) / 1000)} s`;
+  }, 1000);
   const source = new EventSource(`/studio/api/tasks/events?id=${encodeURIComponent(task.id)}`);
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
+    const kind = outcome(event);
     line.textContent = describe(event);
-    log.append(h("li", { "data-kind": event.kind }, describe(event)));
+    log.append(h("li", { "data-kind": kind }, describe(event)));
     if (event.kind === "progress" && event.total) {
       bar.max = event.total;
       bar.value = event.done;
     }
-    if (event.kind === "finished" || event.kind === "failed") {
+    if (kind === "finished" || kind === "failed") {
       bar.max = 1;
-      bar.value = event.kind === "finished" ? 1 : 0;
-      panel.querySelector(".task").classList.add(event.kind);
+      bar.value = kind === "finished" ? 1 : 0;
+      clearInterval(ticking);
+      panel.querySelector(".task").classList.add(kind);
       source.close();
       onDone();
     }

@@ -172,4 +172,6 @@ export const ZH = {
   // history
   "Nothing to restore": "无需恢复",
   "is already the same as version": "已与此版本相同：",
+  // conflict
+  "lines differ": "行不同",
 };
