@@ -11,6 +11,8 @@ import asyncio
 import datetime as dt
 import hashlib
 import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -123,8 +125,8 @@ class FileWriteResult(JobResult):
     sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
-def _modified(path: Path) -> str:
-    stamp = dt.datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+def _modified(mtime: float) -> str:
+    stamp = dt.datetime.fromtimestamp(mtime).astimezone()
     return stamp.isoformat(timespec="seconds")
 
 
@@ -199,15 +201,28 @@ def _entry(path: Path, root: Path) -> ListEntry | None:
         return None
     try:
         resolved = path.resolve()
+        info = resolved.stat()  # kind, size and time at once (gone meanwhile: not listed)
     except OSError:
         return None
     if resolved != root and not resolved.is_relative_to(root):
         return None  # a symlink out of the working dir is not shown
-    if resolved.is_dir():
-        return ListEntry(path=relative + "/", type="folder", modified=_modified(resolved))
+    if stat.S_ISDIR(info.st_mode):
+        return ListEntry(path=relative + "/", type="folder", modified=_modified(info.st_mtime))
     return ListEntry(
-        path=relative, type="file", size=resolved.stat().st_size, modified=_modified(resolved)
+        path=relative, type="file", size=info.st_size, modified=_modified(info.st_mtime)
     )
+
+
+def _candidates(root: Path, folder: Path, recursive: bool) -> Iterator[Path]:
+    """What a listing of `folder` looks at, in order, walked only as far as it is read (a
+    listing stops after LIST_MAX_ENTRIES: 10,000 notes below are never visited)."""
+    if not recursive:
+        yield from sorted(folder.iterdir())
+        return
+    for here, dirs, files in os.walk(folder):  # never follows symlinked folders
+        base = Path(here)
+        dirs[:] = sorted(d for d in dirs if not is_private((base / d).relative_to(root).as_posix()))
+        yield from [base / d for d in dirs] + [base / f for f in sorted(files)]
 
 
 def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResult:
@@ -215,19 +230,9 @@ def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResul
         if folder.exists():
             raise InvalidParams(f"{relative!r} is a file; use memory_read to read it")
         raise NotFound(f"no folder {relative!r}; call memory_list with folder='' to start")
-    candidates: list[Path] = []
-    if recursive:
-        for here, dirs, files in os.walk(folder):  # never follows symlinked folders
-            base = Path(here)
-            dirs[:] = sorted(
-                d for d in dirs if not is_private((base / d).relative_to(root).as_posix())
-            )
-            candidates += [base / d for d in dirs] + [base / f for f in sorted(files)]
-    else:
-        candidates = sorted(folder.iterdir())
     entries: list[ListEntry] = []
     truncated = False
-    for path in candidates:
+    for path in _candidates(root, folder, recursive):
         entry = _entry(path, root)
         if entry is None:
             continue
