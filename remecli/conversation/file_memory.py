@@ -172,7 +172,12 @@ class FileMemory:
     async def _open_index(self, watch: bool, progress: Progress | None) -> None:
         from remecli.notes.links import LinkGraph
         from remecli.search import MemoryIndex
-        from remecli.search.write_follower import changes_into, follow_links, follow_writes
+        from remecli.search.write_follower import (
+            changes_into,
+            follow_links,
+            follow_writes,
+            watched_paths,
+        )
 
         try:
             index = await asyncio.to_thread(
@@ -183,6 +188,7 @@ class FileMemory:
             self._opening = index  # close() can stop its first sync
             self.links = links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
             if watch and self.settings.search.watch:
+                index.watched = watched_paths(index)  # notes of the graph too, whatever patterns
                 index.start_watching(on_changed=changes_into(lambda: self.links))  # before the
                 await asyncio.sleep(0)  # first sync: its watches are set, no change is missed
                 await asyncio.to_thread(links.sync)  # (/clear): what changed while links opened

@@ -74,6 +74,7 @@ class MemoryIndex(OwnedParts):
         self._written, self._written_lock = set[str](), threading.Lock()
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
         self.watch = Watch()  # `watch.running()`: whether changes on disk are followed
+        self.watched: Callable[[str], bool] = self.is_indexed_path  # what the watcher reports
         self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
         self._seen = self.shared.read()  # the change marker the open parts reflect
         self.recovered = note  # a damaged index was rebuilt: one line for the user ("" if not)
@@ -368,7 +369,7 @@ class MemoryIndex(OwnedParts):
             await self.sync(paths=changed)
 
         debounce = debounce_ms or self.settings.watch_debounce_ms
-        self.watch.start(self.working_dir, self.is_indexed_path, sync_changed, debounce)
+        self.watch.start(self.working_dir, self.watched, sync_changed, debounce)
 
     async def stop(self) -> None:
         """Stop watching (waits for a sync in progress to finish)."""

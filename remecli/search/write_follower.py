@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from remecli.notes.links import LinkGraph
+from remecli.notes.links.graph import is_note_path
 from remecli.search.index import MemoryIndex
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,12 @@ def follow_links(
 
     on_written.append(written)
     links.followed_while(lambda: not links.closed and watching())
+
+
+def watched_paths(index: MemoryIndex) -> Callable[[str], bool]:
+    """What the watcher reports: the files the index reads and every note of the link graph
+    (`search.patterns` may leave some out: a followed graph must still hear of them)."""
+    return lambda rel: index.is_indexed_path(rel) or is_note_path(rel)
 
 
 def changes_into(links: Callable[[], LinkGraph | None]) -> Callable[[set[str]], Awaitable[None]]:

@@ -19,14 +19,17 @@ from tests.links.conftest import FILES, write_files
 ROLLBACK = "digest/procedure/rollback.md"
 
 
-@pytest.fixture
-async def watching(tmp_path: Path, fake_llm) -> AsyncIterator[JobRunner]:
+@pytest.fixture(params=[None, ["MEMORY.md", "memory/**/*.md"]], ids=["default", "no-digest"])
+async def watching(tmp_path: Path, fake_llm, request) -> AsyncIterator[JobRunner]:
+    """A watching runtime; also one whose search patterns leave the digest out (the watcher
+    must still report the digest's changes to the link graph)."""
     root = tmp_path / ".reme"
     seed(root)
     write_files(root, {**FILES, "digest/wiki/old.md": "---\nstatus: contradicted\n---\n"})
-    settings = job_settings(tmp_path, fake_llm.base_url).with_changes(
-        {"search.watch": True, "search.watch_debounce_ms": 50}
-    )
+    changes = {"search.watch": True, "search.watch_debounce_ms": 50}
+    if request.param is not None:
+        changes["search.patterns"] = request.param
+    settings = job_settings(tmp_path, fake_llm.base_url).with_changes(changes)
     runner = JobRunner.from_settings(settings)
     await runner.start(wait_for_index=True, background=False, watch=True)
     try:
