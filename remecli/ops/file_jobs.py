@@ -10,9 +10,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import hashlib
-import os
-import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,9 +17,9 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from remecli.notes.matching import EditRefused, apply_edit
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, ShrinkRefused
+from remecli.ops import listing
 from remecli.ops.context import JobContext
 from remecli.ops.errors import ChangedOnDisk, EditConflict, InvalidParams, NotFound, PathRefused
-from remecli.ops.paths import is_private
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 READ_MAX_LINES = 2_000
@@ -195,36 +192,6 @@ async def memory_read(ctx: JobContext, params: ReadParams) -> ReadResult:
     )
 
 
-def _entry(path: Path, root: Path) -> ListEntry | None:
-    relative = path.relative_to(root).as_posix()
-    if is_private(relative):
-        return None
-    try:
-        resolved = path.resolve()
-        info = resolved.stat()  # kind, size and time at once (gone meanwhile: not listed)
-    except OSError:
-        return None
-    if resolved != root and not resolved.is_relative_to(root):
-        return None  # a symlink out of the working dir is not shown
-    if stat.S_ISDIR(info.st_mode):
-        return ListEntry(path=relative + "/", type="folder", modified=_modified(info.st_mtime))
-    return ListEntry(
-        path=relative, type="file", size=info.st_size, modified=_modified(info.st_mtime)
-    )
-
-
-def _candidates(root: Path, folder: Path, recursive: bool) -> Iterator[Path]:
-    """What a listing of `folder` looks at, in order, walked only as far as it is read (a
-    listing stops after LIST_MAX_ENTRIES: 10,000 notes below are never visited)."""
-    if not recursive:
-        yield from sorted(folder.iterdir())
-        return
-    for here, dirs, files in os.walk(folder):  # never follows symlinked folders
-        base = Path(here)
-        dirs[:] = sorted(d for d in dirs if not is_private((base / d).relative_to(root).as_posix()))
-        yield from [base / d for d in dirs] + [base / f for f in sorted(files)]
-
-
 def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResult:
     if not folder.is_dir():
         if folder.exists():
@@ -232,14 +199,17 @@ def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResul
         raise NotFound(f"no folder {relative!r}; call memory_list with folder='' to start")
     entries: list[ListEntry] = []
     truncated = False
-    for path in _candidates(root, folder, recursive):
-        entry = _entry(path, root)
-        if entry is None:
-            continue
+    for found in listing.entries(root, folder, recursive):  # walked only as far as listed
         if len(entries) == LIST_MAX_ENTRIES:
             truncated = True
             break
-        entries.append(entry)
+        modified = _modified(found.mtime)
+        if found.folder:
+            entries.append(ListEntry(path=found.relative, type="folder", modified=modified))
+        else:
+            entries.append(
+                ListEntry(path=found.relative, type="file", size=found.size, modified=modified)
+            )
     entries.sort(key=lambda e: e.path)
     return ListResult(folder=relative, entries=entries, truncated=truncated)
 

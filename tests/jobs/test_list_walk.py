@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.ops import JobRunner, file_jobs
+from remecli.ops import JobRunner, listing
 from remecli.ops.file_jobs import LIST_MAX_ENTRIES
 
 
@@ -25,18 +25,17 @@ async def test_a_cut_listing_stops_walking_at_the_cut(
     (root / "memory" / "zz" / "deeper").mkdir(parents=True)
     (root / "memory" / "zz" / "deeper" / "late.md").write_text("x\n")
     visited: list[str] = []
-    real_walk = os.walk
+    real_scandir = os.scandir
 
-    def recorded_walk(top: Path, *args: object, **kwargs: object) -> Iterator[tuple]:
-        for here, dirs, files in real_walk(top, *args, **kwargs):  # type: ignore[arg-type]
-            visited.append(Path(here).relative_to(root).as_posix())
-            yield here, dirs, files
+    def recorded_scandir(path: str | Path) -> Iterator[os.DirEntry[str]]:
+        visited.append(Path(path).relative_to(root).as_posix())
+        return real_scandir(path)
 
-    monkeypatch.setattr(file_jobs.os, "walk", recorded_walk)
-    listing = await runner.run("memory_list", {"folder": "memory", "recursive": True})
-    assert listing["truncated"] and len(listing["entries"]) == LIST_MAX_ENTRIES
+    monkeypatch.setattr(listing.os, "scandir", recorded_scandir)
+    listed = await runner.run("memory_list", {"folder": "memory", "recursive": True})
+    assert listed["truncated"] and len(listed["entries"]) == LIST_MAX_ENTRIES
     assert visited == ["memory", "memory/many"]  # memory/zz and below: never walked
-    paths = [entry["path"] for entry in listing["entries"]]
+    paths = [entry["path"] for entry in listed["entries"]]
     assert paths == sorted(paths) and "memory/zz/" in paths and "memory/many/card-0000.md" in paths
 
 
