@@ -2,7 +2,9 @@
 `remecli serve` process on a generated working dir (default 10,000 notes: 2,000 digest nodes
 linked to each other and to their cards, ~3% contradicted, the rest cards and day pages).
 Search is keyword-only (`search.embedding.backend=none`: embedding 10k files here would take
-hours, and the page's cost is the same whatever the search costs). Reported:
+hours, and the page's cost is the same whatever the search costs). The server watches the
+working dir as `remecli studio` does (`--no-watch`: `search.watch=false`, so every link query
+scans the notes again). Reported:
 
 1. first meaningful paint of the navigator: a (re)load of `/` until the navigator shows its
    counts and MEMORY.md is rendered (the page's own clock), over `--reloads` loads;
@@ -10,12 +12,15 @@ hours, and the page's cost is the same whatever the search costs). Reported:
    page calls (`GET /studio/api/search?q=…`, fetched from the page, with its session cookie),
    p50/p95; and through the real page, the time from the last keystroke typed into the box until
    its hits are drawn (this includes the box's 250 ms pause before it searches);
-3. the graph of the digest's 2,000 nodes: from opening `#/graph` until the first frame is drawn
+3. a note page (a digest node, a card, a day page, MEMORY.md): from setting its address until
+   it is drawn with its links and backlinks, over `--pages` notes;
+4. the graph of the digest's 2,000 nodes: from opening `#/graph` until the first frame is drawn
    and answers the pointer (time to interactive; the layout then goes on settling a few steps
    per frame), until it settles, and the longest frame meanwhile;
-4. the server's RSS after start (index built) and at the end.
+5. the server's RSS after start (index built) and at the end.
 
     python benchmarks/studio.py [--notes 10000] [--digest 2000] [--reloads 5] [--queries 12]
+                                [--pages 8] [--no-watch]
 """
 
 from __future__ import annotations
@@ -44,7 +49,6 @@ from remecli.surfaces.studio.access import login_url  # noqa: E402
 
 SETTINGS = [
     "search.embedding.backend=none",
-    "search.watch=false",
     "memory.summarize=false",
     "memory.dream.auto=false",
 ]
@@ -166,6 +170,35 @@ def typed_in_page(page: Page, queries: list[str]) -> list[float]:
     return times
 
 
+UNTIL_NOTE = """async (path) => {
+  const start = performance.now();
+  location.hash = "#/note/" + encodeURI(path);
+  const drawn = `article.note[data-path="${CSS.escape(path)}"]`;
+  while (!document.querySelector(drawn)) await new Promise((r) => requestAnimationFrame(r));
+  return performance.now() - start;
+}"""
+
+
+def note_pages(page: Page, paths: list[str]) -> list[float]:
+    """ms from setting each note's address until it is drawn with its links and backlinks."""
+    return [page.evaluate(UNTIL_NOTE, path) for path in paths]
+
+
+def sample_notes(root: Path, count: int) -> list[str]:
+    """MEMORY.md, the most linked digest node, then digest nodes, cards and day pages."""
+    digest = sorted(p.relative_to(root).as_posix() for p in root.glob("digest/*/*.md"))
+    cards = sorted(p.relative_to(root).as_posix() for p in root.glob("memory/*/*.md"))
+    days = sorted(p.relative_to(root).as_posix() for p in root.glob("memory/*.md"))
+    rng = random.Random(3)
+    picks = ["MEMORY.md", digest[0]] if digest else ["MEMORY.md"]
+    groups = [group for group in (digest, cards, days) if group]
+    while len(picks) < min(count, len(digest) + len(cards) + len(days) + 1):
+        pick = rng.choice(groups[len(picks) % len(groups)])
+        if pick not in picks:  # the same address twice would not load anything
+            picks.append(pick)
+    return picks[:count]
+
+
 def graph_open(page: Page) -> dict[str, float]:
     """ms to the graph's first frame (interactive) and to rest, its longest frame, node count."""
     page.evaluate("location.hash = '#/'")
@@ -205,6 +238,8 @@ def main() -> None:
     parser.add_argument("--digest", type=int, default=2_000)
     parser.add_argument("--reloads", type=int, default=5)
     parser.add_argument("--queries", type=int, default=12)
+    parser.add_argument("--pages", type=int, default=8)
+    parser.add_argument("--no-watch", action="store_true", help="search.watch=false")
     args = parser.parse_args()
     command = "python benchmarks/studio.py " + " ".join(sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="remecli-studio-", ignore_cleanup_errors=True) as tmp:
@@ -212,15 +247,19 @@ def main() -> None:
         started = time.monotonic()
         vocab = write_memory(workdir, args.notes, args.digest)
         print(f"wrote {count_notes(workdir)} notes in {time.monotonic() - started:.0f} s")
-        with served(["serve", "--port", "0"], workdir, SETTINGS) as (proc, url):
+        settings = SETTINGS + ["search.watch=false"] * args.no_watch
+        with served(["serve", "--port", "0"], workdir, settings) as (proc, url):
             token = (workdir / "serve.token").read_text().strip()
             print(f"index ready after {wait_for_index(url, token, 3600, poll=0.5):.0f} s")
             rss_start = rss_mb(proc)
-            measure(url, token, vocab, args, proc, rss_start)
+            notes = sample_notes(workdir, args.pages)
+            measure(url, token, vocab, notes, args, proc, rss_start)
     print(f"command: {command}")
 
 
-def measure(url: str, token: str, vocab: list[str], args, proc, rss_start: float) -> None:
+def measure(
+    url: str, token: str, vocab: list[str], notes: list[str], args, proc, rss_start: float
+) -> None:
     queries = queries_from(vocab, args.queries)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -233,9 +272,14 @@ def measure(url: str, token: str, vocab: list[str], args, proc, rss_start: float
         paint = navigator_paint(page, args.reloads)
         keystrokes = page.evaluate(API_KEYSTROKES, queries)
         typed = typed_in_page(page, queries[:5])
+        pages = note_pages(page, notes)
         graph = graph_open(page)
         browser.close()
-    print(f"\nStudio on {args.notes} notes ({args.digest} digest nodes), 2-core machine:")
+    watching = "not watching" if args.no_watch else "watching"
+    print(
+        f"\nStudio on {args.notes} notes ({args.digest} digest nodes), 2-core machine, "
+        f"server {watching} the working dir:"
+    )
     print(
         f"  navigator first meaningful paint: median {statistics.median(paint):.0f} ms "
         f"(min {min(paint):.0f}, max {max(paint):.0f}; {len(paint)} loads)"
@@ -247,6 +291,10 @@ def measure(url: str, token: str, vocab: list[str], args, proc, rss_start: float
     print(
         f"  search through the page (last key -> hits drawn, incl. 250 ms pause): "
         f"median {statistics.median(typed):.0f} ms, max {max(typed):.0f} ms"
+    )
+    print(
+        f"  a note page (address -> drawn with links and backlinks, {len(pages)} notes): "
+        f"median {statistics.median(pages):.0f} ms, max {max(pages):.0f} ms"
     )
     print(
         f"  graph of {graph['nodes']:.0f} nodes: interactive {graph['interactive']:.0f} ms, "

@@ -169,7 +169,12 @@ class FileMemory:
     async def _open_index(self, watch: bool, progress: Progress | None) -> None:
         from remecli.notes.links import LinkGraph
         from remecli.search import MemoryIndex
-        from remecli.search.write_follower import follow_writes
+        from remecli.search.write_follower import (
+            changes_into,
+            follow_links,
+            follow_writes,
+            watched_paths,
+        )
 
         try:
             index = await asyncio.to_thread(
@@ -178,10 +183,13 @@ class FileMemory:
                 self.settings.search,
             )
             self._opening = index  # close() can stop its first sync
-            self.links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
+            self.links = links = await asyncio.to_thread(LinkGraph.open, self.layout.root)
             if watch and self.settings.search.watch:
-                index.start_watching(on_changed=self._notes_changed)  # before the first sync:
-                await asyncio.sleep(0)  # its watches are set now, so no change is missed (/clear)
+                index.watched = watched_paths(index)  # notes of the graph too, whatever patterns
+                index.start_watching(on_changed=changes_into(lambda: self.links))  # before the
+                await asyncio.sleep(0)  # first sync: its watches are set, no change is missed
+                await asyncio.to_thread(links.sync)  # (/clear): what changed while links opened
+            follow_links(links, self.writer.on_written, index.watch.running)
             await index.sync(progress)
             self.index = index
             self.index_ready.set()
@@ -199,18 +207,6 @@ class FileMemory:
                     except Exception:
                         log.exception("could not close a part of the failed index")
             self._opening = self.links = None
-
-    async def _notes_changed(self, paths: set[str]) -> None:
-        """Files changed on disk: the link graph follows (the index already has)."""
-        links = self.links
-        if links is None:
-            return
-
-        def follow() -> None:
-            for path in sorted(paths):
-                links.update_file(path)
-
-        await asyncio.to_thread(follow)
 
     async def close(self, *, wait: bool = True, timeout: float | None = None) -> list[str]:
         """Save the conversation, finish (or, with wait=False, cancel and record) background

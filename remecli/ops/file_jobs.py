@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,9 +17,9 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from remecli.notes.matching import EditRefused, apply_edit
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriteError, ShrinkRefused
+from remecli.ops import listing
 from remecli.ops.context import JobContext
 from remecli.ops.errors import ChangedOnDisk, EditConflict, InvalidParams, NotFound, PathRefused
-from remecli.ops.paths import is_private
 from remecli.ops.read_job import check_file, sha256_hex
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
@@ -100,8 +99,8 @@ class FileWriteResult(JobResult):
     sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
-def _modified(path: Path) -> str:
-    stamp = dt.datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+def _modified(mtime: float) -> str:
+    stamp = dt.datetime.fromtimestamp(mtime).astimezone()
     return stamp.isoformat(timespec="seconds")
 
 
@@ -114,48 +113,24 @@ def _read_text(path: Path, relative: str) -> str:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
 
 
-def _entry(path: Path, root: Path) -> ListEntry | None:
-    relative = path.relative_to(root).as_posix()
-    if is_private(relative):
-        return None
-    try:
-        resolved = path.resolve()
-    except OSError:
-        return None
-    if resolved != root and not resolved.is_relative_to(root):
-        return None  # a symlink out of the working dir is not shown
-    if resolved.is_dir():
-        return ListEntry(path=relative + "/", type="folder", modified=_modified(resolved))
-    return ListEntry(
-        path=relative, type="file", size=resolved.stat().st_size, modified=_modified(resolved)
-    )
-
-
 def _list(root: Path, folder: Path, relative: str, recursive: bool) -> ListResult:
     if not folder.is_dir():
         if folder.exists():
             raise InvalidParams(f"{relative!r} is a file; use memory_read to read it")
         raise NotFound(f"no folder {relative!r}; call memory_list with folder='' to start")
-    candidates: list[Path] = []
-    if recursive:
-        for here, dirs, files in os.walk(folder):  # never follows symlinked folders
-            base = Path(here)
-            dirs[:] = sorted(
-                d for d in dirs if not is_private((base / d).relative_to(root).as_posix())
-            )
-            candidates += [base / d for d in dirs] + [base / f for f in sorted(files)]
-    else:
-        candidates = sorted(folder.iterdir())
     entries: list[ListEntry] = []
     truncated = False
-    for path in candidates:
-        entry = _entry(path, root)
-        if entry is None:
-            continue
+    for found in listing.entries(root, folder, recursive):  # walked only as far as listed
         if len(entries) == LIST_MAX_ENTRIES:
             truncated = True
             break
-        entries.append(entry)
+        modified = _modified(found.mtime)
+        if found.folder:
+            entries.append(ListEntry(path=found.relative, type="folder", modified=modified))
+        else:
+            entries.append(
+                ListEntry(path=found.relative, type="file", size=found.size, modified=modified)
+            )
     entries.sort(key=lambda e: e.path)
     return ListResult(folder=relative, entries=entries, truncated=truncated)
 

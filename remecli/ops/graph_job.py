@@ -1,5 +1,6 @@
 """memory_graph: the link graph as nodes and edges — the digest, the whole memory, or one note's
-neighbourhood — with each node's kind and whether Auto Dream marked it contradicted."""
+neighbourhood — with each node's kind and whether Auto Dream marked it contradicted (the
+`status:` the link graph keeps of each note: no note file is read here)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.links import LinkGraph
 from remecli.ops.context import JobContext
 from remecli.ops.errors import NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 MAX_NODES = 10_000
-HEAD_CHARS = 65_536  # the frontmatter of a digest node sits at its top (sources included)
 _DAY = re.compile(r"memory/\d{4}-\d{2}-\d{2}\.md")
 _CARD = re.compile(r"memory/\d{4}-\d{2}-\d{2}/[^/]+\.md")
 
@@ -71,26 +70,10 @@ def node_kind(path: str) -> str:
     return "note"
 
 
-def node_status(ctx: JobContext, path: str) -> str:
-    """The `status` field of a digest node's frontmatter ('' when absent or not the digest)."""
-    if not path.startswith("digest/"):
-        return ""
-    try:
-        with open(ctx.root / path, encoding="utf-8", errors="replace") as handle:
-            head = handle.read(HEAD_CHARS)
-    except OSError:
-        return ""
-    status = read_frontmatter(head).meta.get("status")  # the one parser
-    return str(status) if isinstance(status, str) else ""
-
-
-def _adjacency(graph: LinkGraph, notes: list[str]) -> dict[str, set[str]]:
-    """Each note's distinct outlink targets among the notes (no self links)."""
-    known = set(notes)
-    return {
-        path: {e.target for e in graph.outlinks(path) if e.target in known and e.target != path}
-        for path in notes
-    }
+def node_status(graph: LinkGraph, path: str) -> str:
+    """The `status` field of a digest node's frontmatter ('' when absent or not the digest),
+    as the link graph last parsed it."""
+    return graph.status(path) if path.startswith("digest/") else ""
 
 
 def _around(out: dict[str, set[str]], start: str, depth: int) -> dict[str, int]:
@@ -112,10 +95,10 @@ def _around(out: dict[str, set[str]], start: str, depth: int) -> dict[str, int]:
     return hops
 
 
-def build_graph(ctx: JobContext, graph: LinkGraph, params: GraphParams) -> GraphResult:
+def build_graph(graph: LinkGraph, params: GraphParams) -> GraphResult:
     """The nodes and edges `params` asks for, from an up-to-date link graph."""
-    notes = graph.notes()
-    out = _adjacency(graph, notes)
+    out = graph.adjacency()
+    notes = sorted(out)
     degree = dict.fromkeys(notes, 0)
     for source, targets in out.items():
         degree[source] += len(targets)
@@ -138,7 +121,7 @@ def build_graph(ctx: JobContext, graph: LinkGraph, params: GraphParams) -> Graph
             path=path,
             name=graph.describe(path)["name"],
             kind=node_kind(path),
-            status=node_status(ctx, path),
+            status=node_status(graph, path),
             links=degree[path],
             depth=hops[path],
         )
@@ -169,6 +152,6 @@ async def memory_graph(ctx: JobContext, params: GraphParams) -> GraphResult:
 
     def build() -> GraphResult:
         with link_graph(ctx) as graph:
-            return build_graph(ctx, graph, params)
+            return build_graph(graph, params)
 
     return await asyncio.to_thread(build)

@@ -72,15 +72,15 @@ class DanglingResult(JobResult):
 
 @contextmanager
 def link_graph(ctx: JobContext) -> Iterator[LinkGraph]:
-    """The runtime's link graph, or (search off or still opening) one of our own, synced."""
+    """The runtime's link graph (synced unless a watcher follows it), or (search off or still
+    opening) one of our own, synced."""
     shared = ctx.memory.links
     if shared is not None:
-        shared.sync()
+        shared.refresh()
         yield shared
         return
     graph = LinkGraph.open(ctx.root)
     try:
-        graph.sync()
         yield graph
     finally:
         graph.close()

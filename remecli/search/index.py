@@ -73,7 +73,8 @@ class MemoryIndex(OwnedParts):
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._written, self._written_lock = set[str](), threading.Lock()
         self._query_cache: dict[tuple[str, str], np.ndarray] = {}
-        self._watch = Watch()
+        self.watch = Watch()  # `watch.running()`: whether changes on disk are followed
+        self.watched: Callable[[str], bool] = self.is_indexed_path  # what the watcher reports
         self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
         self._seen = self.shared.read()  # the change marker the open parts reflect
         self.recovered = note  # a damaged index was rebuilt: one line for the user ("" if not)
@@ -359,20 +360,20 @@ class MemoryIndex(OwnedParts):
         debounce_ms: int | None = None,
         on_changed: Callable[[set[str]], Awaitable[object]] | None = None,
     ) -> None:
-        """Watch the working dir and sync changed files (needs a running event loop); then
+        """Watch the working dir and sync changed files (needs a running event loop); first
         `on_changed(paths)` lets other derived state (the link graph) follow the same burst."""
 
         async def sync_changed(changed: set[str]) -> None:
-            await self.sync(paths=changed)
-            if on_changed is not None:
+            if on_changed is not None:  # the quick one first (the index may embed for long)
                 await on_changed(changed)
+            await self.sync(paths=changed)
 
         debounce = debounce_ms or self.settings.watch_debounce_ms
-        self._watch.start(self.working_dir, self.is_indexed_path, sync_changed, debounce)
+        self.watch.start(self.working_dir, self.watched, sync_changed, debounce)
 
     async def stop(self) -> None:
         """Stop watching (waits for a sync in progress to finish)."""
-        await self._watch.stop()
+        await self.watch.stop()
 
     def request_stop(self) -> None:
         """Ask a sync in progress to stop embedding after its current batch (it resumes at the

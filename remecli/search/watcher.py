@@ -73,6 +73,11 @@ class Watch:
             watch_and_sync(root, wanted, sync, self._stop_event, debounce_ms)
         )
 
+    def running(self) -> bool:
+        """True while the watch task runs (not stopped, not ended by an error)."""
+        stopping = self._stop_event is not None and self._stop_event.is_set()
+        return self._task is not None and not self._task.done() and not stopping
+
     async def stop(self) -> None:
         """Stop watching (waits up to 10 s for a sync in progress to finish)."""
         if self._stop_event is not None:

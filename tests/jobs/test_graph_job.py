@@ -3,6 +3,9 @@ neighbourhood, contradicted digest nodes, and the most linked notes first under 
 
 from __future__ import annotations
 
+import builtins
+import io
+
 import pytest
 
 from remecli.ops import JobRunner
@@ -76,3 +79,28 @@ async def test_focus_is_a_notes_neighbourhood_either_way(linked: JobRunner) -> N
     assert {"MEMORY.md", "digest/wiki/blue-green.md"} <= {n["path"] for n in wider["nodes"]}
     with pytest.raises(NotFound, match="memory_search"):
         await linked.run("memory_graph", {"focus": "no such note"})
+
+
+async def test_status_comes_from_the_link_graph_not_from_the_files(
+    linked: JobRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await linked.run("memory_graph", {})  # every note parsed by now
+    opened: list[str] = []
+    real_open = io.open
+
+    def counting_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", counting_open)
+    monkeypatch.setattr(builtins, "open", counting_open)
+    graph = await linked.run("memory_graph", {"scope": "all"})
+    monkeypatch.undo()
+    assert [path for path in opened if path.endswith(".md")] == []  # was one read per node
+    status = {n["path"]: n["status"] for n in graph["nodes"]}
+    assert status["digest/procedure/old.md"] == "contradicted"
+    # changed on disk: the next graph shows the new status (the note is parsed again)
+    node = linked.context.root / "digest/procedure/old.md"
+    node.write_text(CONTRADICTED.replace("status: contradicted", "status: active"))
+    graph = await linked.run("memory_graph", {})
+    assert {n["path"]: n["status"] for n in graph["nodes"]}["digest/procedure/old.md"] == "active"

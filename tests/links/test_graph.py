@@ -178,3 +178,49 @@ def test_incremental_updates_match_a_fresh_build(tmp_path_factory, operations) -
     reopened = LinkGraph.open(root)
     assert edges(reopened) == edges(LinkGraph.open(root, persist=False))
     reopened.close()
+
+
+def test_a_notes_status_is_kept_in_the_store_and_follows_the_file(linked_dir: Path) -> None:
+    node = linked_dir / "digest/wiki/blue-green.md"
+    node.write_text("---\nname: Blue/green deploys\nstatus: contradicted\n---\nTwo fleets.\n")
+    LinkGraph.open(linked_dir).close()
+    stored = LinkGraph(linked_dir)
+    assert stored.sync() == 0  # nothing parsed again: the status came from the store
+    assert stored.status("digest/wiki/blue-green.md") == "contradicted"
+    assert stored.status("digest/procedure/rollback.md") == ""  # no frontmatter
+    node.write_text("---\nname: Blue/green deploys\nstatus: active\n---\nTwo fleets, again.\n")
+    stored.update_file("digest/wiki/blue-green.md")
+    assert stored.status("digest/wiki/blue-green.md") == "active"
+    stored.close()
+
+
+def test_a_store_of_the_layout_before_status_is_made_anew(linked_dir: Path) -> None:
+    (linked_dir / "index").mkdir()
+    with sqlite3.connect(linked_dir / "index" / "links.sqlite3") as db:  # schema 2: no status
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('schema', '2');"
+            "CREATE TABLE notes (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL,"
+            " size INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL);"
+            "INSERT INTO notes VALUES ('MEMORY.md', 1, 1, 'stale', '');"
+        )
+    (linked_dir / "digest/wiki/blue-green.md").write_text("---\nstatus: contradicted\n---\n")
+    graph = LinkGraph.open(linked_dir)
+    assert graph.status("digest/wiki/blue-green.md") == "contradicted"
+    assert edges(graph) == edges(LinkGraph.open(linked_dir, persist=False))
+    graph.close()
+
+
+def test_a_followed_graph_is_trusted_until_its_follower_stops(linked_dir: Path) -> None:
+    graph = LinkGraph.open(linked_dir, persist=False)
+    watching = [True]
+    graph.followed_while(lambda: watching[0])
+    (linked_dir / "memory/new.md").write_text("[[Rollback]]\n")
+    graph.refresh()  # followed: the watcher will call update_file; no scan meanwhile
+    assert "memory/new.md" not in graph.notes()
+    graph.update_file("memory/new.md")
+    assert "memory/new.md" in {e.source for e in graph.backlinks("digest/procedure/rollback.md")}
+    (linked_dir / "memory/other.md").write_text("[[Rollback]]\n")
+    watching[0] = False  # e.g. the watcher failed: every query scans again
+    graph.refresh()
+    assert "memory/other.md" in graph.notes()

@@ -3,7 +3,9 @@
 Notes are `MEMORY.md`, `memory/**/*.md` and `digest/**/*.md`. Links may also point at other files
 of the working dir (e.g. `sessions/<id>.jsonl`). `sync()` re-parses only notes whose size or
 mtime changed; `update_file(path)` handles one changed (or deleted) note and re-resolves only the
-links its name or stem can affect. Parsed notes persist in `index/links.sqlite3`.
+links its name or stem can affect. Parsed notes persist in `index/links.sqlite3`. While a watcher
+and the writer's hooks call `update_file` (`followed_while`), `refresh()` trusts the graph instead
+of scanning every note again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +71,8 @@ class LinkGraph:
         self._exists_cache: dict[str, bool] = {}
         self._resolver = Resolver(self._notes, self._index, self._file_exists)
         self._loaded = False
+        self.closed = False
+        self._followed: Callable[[], bool] = lambda: False
 
     @classmethod
     def open(cls, root: Path | str, *, persist: bool = True) -> LinkGraph:
@@ -78,9 +83,20 @@ class LinkGraph:
 
     def close(self) -> None:
         """Release the store."""
+        self.closed = True
         self.store.close()
 
     # ------------------------------------------------------------ updating
+    def followed_while(self, live: Callable[[], bool]) -> None:
+        """Changes reach `update_file` (a watcher, the writer's hooks) while `live()` is true:
+        `refresh` then trusts the graph. Start following before the graph's last `sync`."""
+        self._followed = live
+
+    def refresh(self) -> None:
+        """Bring the graph up to date before a query: a full `sync` unless it is followed."""
+        if not self._followed():
+            self.sync()
+
     def sync(self) -> int:
         """Re-parse new and changed notes, forget deleted ones; returns how many changed."""
         with self._lock:
@@ -160,21 +176,30 @@ class LinkGraph:
             self._resolve(path)
 
     def _scan(self) -> dict[str, tuple[int, int]]:
+        """(mtime_ns, size) of every note on disk: one stat a file, no symlinked folders."""
         found: dict[str, tuple[int, int]] = {}
         stat = _stat(self.root / MEMORY_MD)
         if stat is not None:
             found[MEMORY_MD] = stat
-        for folder in NOTE_FOLDERS:
-            base = self.root / folder
-            for dirpath, dirnames, filenames in os.walk(base):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                rel_dir = Path(dirpath).relative_to(self.root).as_posix()
-                for filename in filenames:
-                    relative = f"{rel_dir}/{filename}"
-                    if is_note_path(relative):
-                        stat = _stat(Path(dirpath) / filename)
-                        if stat is not None:
-                            found[relative] = stat
+        folders = list(NOTE_FOLDERS)
+        while folders:
+            folder = folders.pop()
+            try:
+                entries = list(os.scandir(self.root / folder))
+            except OSError:
+                continue
+            for entry in entries:
+                relative = f"{folder}/{entry.name}"
+                try:
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(relative)
+                    elif entry.name.endswith(".md") and entry.is_file():
+                        info = entry.stat()
+                        found[relative] = (info.st_mtime_ns, info.st_size)
+                except OSError:  # gone meanwhile
+                    continue
         return found
 
     def _parse(self, relative: str, stat: tuple[int, int] | None) -> StoredNote | None:
@@ -324,6 +349,20 @@ class LinkGraph:
                 for edge in self.outlinks(source)
                 if edge.target is None
             ]
+
+    def status(self, relative: str) -> str:
+        """A note's frontmatter `status` (a digest node's: active, contradicted) or ''."""
+        with self._lock:
+            note = self._notes.get(relative)
+            return note.parsed.status if note is not None else ""
+
+    def adjacency(self) -> dict[str, set[str]]:
+        """Every note's distinct link targets that are notes (no self links), in one pass."""
+        with self._lock:
+            return {
+                path: {t for t in self._resolved.get(path, ()) if t in self._notes and t != path}
+                for path in self._notes
+            }
 
     def describe(self, relative: str) -> dict[str, str]:
         """`{"path", "name", "description"}` of a note or any linked file (no body)."""

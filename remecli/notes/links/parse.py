@@ -41,11 +41,13 @@ class WikiLink:
 
 @dataclass(slots=True)
 class ParsedNote:
-    """What the graph keeps of a note: frontmatter `name`/`description` and its wikilinks."""
+    """What the graph keeps of a note: frontmatter `name`/`description`/`status` (a digest
+    node's: active, contradicted) and its wikilinks."""
 
     name: str = ""
     description: str = ""
     links: list[WikiLink] = field(default_factory=list)
+    status: str = ""
 
 
 def split_link(inner: str, line: int) -> WikiLink | None:
@@ -85,12 +87,9 @@ def _parsers() -> tuple[MarkdownIt, MarkdownIt]:
 _BLOCKS, _INLINE = _parsers()
 
 
-def _fields(meta: dict[str, Any]) -> tuple[str, str]:
-    name, description = meta.get("name"), meta.get("description")
-    return (
-        " ".join(str(name).split()) if isinstance(name, str | int | float) else "",
-        " ".join(str(description).split()) if isinstance(description, str | int | float) else "",
-    )
+def _field(meta: dict[str, Any], key: str) -> str:
+    value = meta.get(key)
+    return " ".join(str(value).split()) if isinstance(value, str | int | float) else ""
 
 
 def _frontmatter_links(note: Note) -> list[WikiLink]:
@@ -103,11 +102,16 @@ def _frontmatter_links(note: Note) -> list[WikiLink]:
 def parse_note(text: str) -> ParsedNote:
     """Frontmatter fields and every wikilink of `text`, in order, with 1-based lines."""
     note = read_frontmatter(text)
-    name, description = _fields(note.meta)
     links = _frontmatter_links(note)
     if "[[" in note.body:
         links.extend(body_links(note.body, note.body_start_line))
-    return ParsedNote(name=name, description=description, links=links)
+    status = note.meta.get("status")
+    return ParsedNote(
+        name=_field(note.meta, "name"),
+        description=_field(note.meta, "description"),
+        links=links,
+        status=status if isinstance(status, str) else "",
+    )
 
 
 def link_in_value(value: object) -> WikiLink | None:

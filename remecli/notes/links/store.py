@@ -1,6 +1,6 @@
 """The persisted, rebuildable part of the link graph: `<working_dir>/index/links.sqlite3`.
 
-It keeps what parsing found per note (size, mtime, name, description, wikilinks) and where each
+It keeps what parsing found per note (size, mtime, name, description, status, wikilinks) and where each
 link resolved, so a start re-reads only changed notes and re-resolves only what they affect. A corrupt or unreadable file is
 deleted and rebuilt (it is derived from the Markdown files).
 """
@@ -21,13 +21,13 @@ from remecli.notes.links.parse import ParsedNote, WikiLink
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_NAME = "links.sqlite3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
-    name TEXT NOT NULL, description TEXT NOT NULL
+    name TEXT NOT NULL, description TEXT NOT NULL, status TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS links (
     source TEXT NOT NULL, position INTEGER NOT NULL, target TEXT NOT NULL,
@@ -80,11 +80,12 @@ class LinkStore:
         db.execute("PRAGMA synchronous=OFF")
         db.executescript(_SCHEMA)
         row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if row is None or row[0] != str(SCHEMA_VERSION):
+        if row is None or row[0] != str(SCHEMA_VERSION):  # an older layout: made anew
             with db:
-                db.execute("DELETE FROM notes")
-                db.execute("DELETE FROM links")
-                db.execute("DELETE FROM resolved")
+                for table in ("notes", "links", "resolved"):
+                    db.execute(f"DROP TABLE {table}")
+            db.executescript(_SCHEMA)
+            with db:
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
@@ -94,9 +95,9 @@ class LinkStore:
         """Every stored note by path, and the link targets last resolved per note."""
         try:
             notes = {
-                path: StoredNote(mtime_ns, size, ParsedNote(name, description, []))
-                for path, mtime_ns, size, name, description in self._db.execute(
-                    "SELECT path, mtime_ns, size, name, description FROM notes"
+                path: StoredNote(mtime_ns, size, ParsedNote(name, description, [], status))
+                for path, mtime_ns, size, name, description, status in self._db.execute(
+                    "SELECT path, mtime_ns, size, name, description, status FROM notes"
                 )
             }
             rows = self._db.execute(
@@ -135,9 +136,16 @@ class LinkStore:
                     [(path, json.dumps(targets)) for path, targets in resolved.items()],
                 )
                 self._db.executemany(
-                    "INSERT INTO notes VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
                     [
-                        (path, n.mtime_ns, n.size, n.parsed.name, n.parsed.description)
+                        (
+                            path,
+                            n.mtime_ns,
+                            n.size,
+                            n.parsed.name,
+                            n.parsed.description,
+                            n.parsed.status,
+                        )
                         for path, n in changed.items()
                     ],
                 )

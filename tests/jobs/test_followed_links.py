@@ -1,0 +1,95 @@
+"""A runtime that watches the working dir keeps its link graph current from the watcher and its
+own writes, so memory_links and memory_graph answer without scanning every note (a Studio note
+page re-scanned 10,000 files), and still see an edit made on disk or through a job."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from remecli.notes.links import LinkGraph
+from remecli.ops import JobRunner
+from tests.jobs.conftest import job_settings, seed
+from tests.links.conftest import FILES, write_files
+
+ROLLBACK = "digest/procedure/rollback.md"
+
+
+@pytest.fixture(params=[None, ["MEMORY.md", "memory/**/*.md"]], ids=["default", "no-digest"])
+async def watching(tmp_path: Path, fake_llm, request) -> AsyncIterator[JobRunner]:
+    """A watching runtime; also one whose search patterns leave the digest out (the watcher
+    must still report the digest's changes to the link graph)."""
+    root = tmp_path / ".reme"
+    seed(root)
+    write_files(root, {**FILES, "digest/wiki/old.md": "---\nstatus: contradicted\n---\n"})
+    changes = {"search.watch": True, "search.watch_debounce_ms": 50}
+    if request.param is not None:
+        changes["search.patterns"] = request.param
+    settings = job_settings(tmp_path, fake_llm.base_url).with_changes(changes)
+    runner = JobRunner.from_settings(settings)
+    await runner.start(wait_for_index=True, background=False, watch=True)
+    try:
+        yield runner
+    finally:
+        await runner.close()
+
+
+async def _eventually(check: Callable[[], Awaitable[bool]]) -> None:
+    """Wait for the watcher (generous: a loaded machine), then require `check()`."""
+    deadline = time.monotonic() + 30
+    while not await check() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert await check()
+
+
+async def _linking(runner: JobRunner) -> set[str]:
+    found = await runner.run("memory_links", {"path": ROLLBACK, "direction": "in"})
+    return {n["path"] for n in found["in"]}
+
+
+async def _status(runner: JobRunner, path: str) -> str:
+    graph = await runner.run("memory_graph", {})
+    return {n["path"]: n["status"] for n in graph["nodes"]}[path]
+
+
+async def test_a_watched_graph_answers_without_scanning_and_follows_edits(
+    watching: JobRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = watching.context.root
+    scans: list[str] = []
+    real_scan = LinkGraph._scan
+
+    def counted_scan(self: LinkGraph) -> dict[str, tuple[int, int]]:
+        scans.append("scan")
+        return real_scan(self)
+
+    monkeypatch.setattr(LinkGraph, "_scan", counted_scan)
+    assert "digest/procedure/release-checklist.md" in await _linking(watching)
+    assert await _status(watching, "digest/wiki/old.md") == "contradicted"
+    # edited on disk by something else: the watcher brings it
+    (root / "memory/2025-02-01.md").write_text("# 2025-02-01\n\nSee [[Rollback]].\n")
+    (root / "digest/wiki/old.md").write_text("---\nstatus: active\n---\nFixed.\n")
+    await _eventually(lambda: _has(watching, "memory/2025-02-01.md"))
+    await _eventually(lambda: _is_active(watching))
+    # written through a job: in the graph when the write returns, no watcher wait
+    await watching.run(
+        "memory_write", {"path": "memory/2025-02-02.md", "content": "[[Rollback]]\n"}
+    )
+    assert "memory/2025-02-02.md" in await _linking(watching)
+    assert scans == []  # every answer came from the followed graph (each call scanned before)
+    await watching.memory.index.stop()  # the watcher is gone: queries scan again
+    (root / "memory/2025-02-03.md").write_text("[[Rollback]]\n")
+    assert "memory/2025-02-03.md" in await _linking(watching)
+    assert scans
+
+
+async def _has(runner: JobRunner, path: str) -> bool:
+    return path in await _linking(runner)
+
+
+async def _is_active(runner: JobRunner) -> bool:
+    return await _status(runner, "digest/wiki/old.md") == "active"
