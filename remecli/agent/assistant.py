@@ -205,10 +205,9 @@ class Assistant:
     async def _ask(self, request: Any) -> str:
         """The approval middleware's question, sent out as an event; waits for its answer."""
         if not self.approvals:
-            raise RuntimeError(
-                "this call needs the user's approval and remecli is running non-interactively; "
-                "the user can allow such calls with tools.approval=never"
-            )
+            from remecli.tools.approval import NoApprover
+
+            raise NoApprover("no one can answer: remecli is running non-interactively")
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.notices.put(ev.ApprovalRequest(request, answer))
         try:

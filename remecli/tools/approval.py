@@ -1,7 +1,10 @@
 """The approval policy (`tools.approval`) and the agentscope middleware that applies it.
 
 Modes: `never` runs every call; `dangerous` asks only when `danger_reason` finds a risk;
-`always` asks for every call of a tool that is not read-only. Read-only tools never ask.
+`always` asks for every call of a tool that is not read-only. Read-only tools never ask. In
+every mode, `never` included, a file tool (read, write, edit, ls) whose real path is outside the
+workspace asks for that exact call (`file_reach`); when no one can answer (`NoApprover`: a `-p`
+run without a terminal), the call is refused with what to do instead.
 
 Answers: "yes" allows this one call; "no" denies it (the model gets "Denied by user" and the
 loop goes on); "always" allows, until the conversation ends (/new, /clear), later calls of the
@@ -24,6 +27,7 @@ from remecli.llm.runtime.tooling import PermissionBehavior, PermissionDecision
 from remecli.tools.change_preview import change_preview
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import classify, danger_reason
+from remecli.tools.file_reach import file_reach
 
 if TYPE_CHECKING:
     from remecli.llm.runtime.agents import Agent
@@ -33,6 +37,7 @@ __all__ = [
     "ApprovalMiddleware",
     "ApprovalMode",
     "ApprovalRequest",
+    "NoApprover",
     "danger_reason",
 ]
 
@@ -51,6 +56,7 @@ class ApprovalRequest:
     kind: str = ANY_KIND
     scope: str = "the workspace"  # what an "always" answer covers, for the prompt
     preview: str = ""  # a write/edit's diff against the file as it is now
+    outside: bool = False  # a file tool leaving the workspace: asked in every mode
 
     @property
     def always_covers(self) -> str:
@@ -58,6 +64,10 @@ class ApprovalRequest:
         if self.scope == "the workspace":
             return f"later {self.tool_name} calls that {self.kind} inside the workspace"
         return "this exact call again"
+
+
+class NoApprover(RuntimeError):
+    """Raised by an ask callback when no one can answer (a `-p` run without a terminal)."""
 
 
 AskCallback = Callable[[ApprovalRequest], Awaitable[str]]
@@ -69,8 +79,8 @@ class ApprovalMiddleware(MiddlewareBase):
     """Decides agentscope's permission ASKs for remecli's tools by asking the user.
 
     The lead's UI passes `ask`, which shows the request and returns "yes", "no" or "always".
-    Questions are asked one at a time. DENY and ALLOW decisions of agentscope's own permission
-    engine (user rules, bypass mode) are respected; only its ASK is decided here.
+    Questions are asked one at a time. agentscope's DENY is respected, and its ALLOW of a tool
+    that is not read-only; its ASK, and its blanket ALLOW of read-only tools, are decided here.
     """
 
     mode: ApprovalMode
@@ -86,17 +96,27 @@ class ApprovalMiddleware(MiddlewareBase):
             )
 
     def request_for(self, tool_name: str, arguments: Mapping[str, Any]) -> ApprovalRequest | None:
-        """The question this call needs under the current mode, or None to run it unasked."""
-        if self.mode == "never":
+        """The question this call needs under the current mode, or None to run it unasked.
+
+        A file tool leaving the workspace is asked about in every mode, for that exact call.
+        """
+        reach = file_reach(tool_name, arguments, self.ctx)
+        if reach is None and self.mode == "never":
             return None
-        found = classify(tool_name, arguments, self.ctx)
+        found = reach or classify(tool_name, arguments, self.ctx)
         scope = self._scope(arguments)
         preview = change_preview(tool_name, arguments, self.ctx)
         if found is not None:
-            if found.kind in _ALWAYS_EXACT:  # "always" never extends to other such reads
+            if reach is not None or found.kind in _ALWAYS_EXACT:  # "always": this call only
                 scope = json.dumps(dict(arguments), sort_keys=True, ensure_ascii=False)
             return ApprovalRequest(
-                tool_name, dict(arguments), found.reason, found.kind, scope, preview
+                tool_name,
+                dict(arguments),
+                found.reason,
+                found.kind,
+                scope,
+                preview,
+                outside=reach is not None,
             )
         if self.mode == "always":
             reason = f"run {tool_name}"
@@ -123,16 +143,25 @@ class ApprovalMiddleware(MiddlewareBase):
         input_kwargs: dict,
         next_handler: Callable[..., Awaitable[PermissionDecision]],
     ) -> PermissionDecision:
-        """Turn agentscope's ASK into ALLOW or DENY following the mode and the user's answer."""
+        """Turn agentscope's ASK into ALLOW or DENY following the mode and the user's answer.
+
+        agentscope ALLOWs every read-only tool outright (its read-only fast path; remecli sets
+        no permission rules): that ALLOW is decided here too, so a read through a symlink out
+        of the workspace, or of a secret, still asks.
+        """
         decision = await next_handler(**input_kwargs)
-        if decision.behavior in (PermissionBehavior.ALLOW, PermissionBehavior.DENY):
-            return decision
         tool = input_kwargs["tool"]
-        arguments = input_kwargs.get("tool_input") or {}
-        if tool.is_read_only and (
-            self.mode == "never" or classify(tool.name, arguments, self.ctx) is None
+        if decision.behavior == PermissionBehavior.DENY or (
+            decision.behavior == PermissionBehavior.ALLOW and not tool.is_read_only
         ):
-            return _allow("read-only tool")  # unless it reads a secret or follows a symlink out
+            return decision
+        arguments = input_kwargs.get("tool_input") or {}
+        if (
+            tool.is_read_only
+            and file_reach(tool.name, arguments, self.ctx) is None
+            and (self.mode == "never" or classify(tool.name, arguments, self.ctx) is None)
+        ):
+            return _allow("read-only tool")  # unless it reads a secret or outside the workspace
         request = self.request_for(tool.name, arguments)
         if request is None:
             return _allow(f"approval mode {self.mode!r} runs this call without asking")
@@ -151,6 +180,8 @@ class ApprovalMiddleware(MiddlewareBase):
                 answer = str(await self.ask(request)).strip().lower()
             except asyncio.CancelledError:
                 raise
+            except NoApprover:
+                return _deny(_unanswered(request, self.ctx))
             except Exception as exc:  # a broken prompt must not run the call
                 return _deny(f"Denied: the approval prompt failed ({exc}).")
             if answer == "always":
@@ -163,6 +194,22 @@ class ApprovalMiddleware(MiddlewareBase):
             f"({request.reason}). Do not retry it unchanged; ask the user how to proceed or "
             f"take another way."
         )
+
+
+def _unanswered(request: ApprovalRequest, ctx: ToolContext) -> str:
+    """The refusal the model gets when no one is there to approve: what the user can do."""
+    if request.outside:
+        return (
+            f"Refused: {request.reason}. A file tool leaving the workspace needs the user's "
+            f"approval in every approval mode, and no one can answer here (a -p one-shot or a "
+            f"front-end without prompts). Tell the user to run remecli interactively to approve "
+            f"it, or to move the file into the workspace ({ctx.workspace}); do not retry it."
+        )
+    return (
+        f"Refused: this {request.tool_name} call needs the user's approval ({request.reason}) "
+        f"and remecli is running non-interactively; the user can run remecli interactively to "
+        f"approve it, or allow such calls with tools.approval=never."
+    )
 
 
 def _allow(message: str) -> PermissionDecision:

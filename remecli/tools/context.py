@@ -22,7 +22,8 @@ class ToolContext:
     `workspace` is where file tools and bash operate (relative paths resolve against it);
     `working_dir` is remecli's own folder (`.reme`); `accepts_images` says whether the chat
     model takes image blocks in tool results. `scratch_dirs` are folders outside the workspace
-    that writing to is harmless (temp folders); the approval policy does not ask for them.
+    that bash may write to without being asked (temp folders); for the file tools they are
+    outside like any other folder (`file_reach`).
     `writer` is the working dir's one memory writer (versioned, redacted) that `edit` and
     `write` use for memory files, passed in by the composition root (the runtime's).
     `checkpoints` keeps workspace files before `write`/`edit`/`bash` change them (None: off).

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from remecli.tools import danger_shell as sh
-from remecli.tools._files import leaves_workspace
 from remecli.tools.context import ToolContext
 from remecli.tools.danger_reads import read_danger, secret_in_command
 from remecli.tools.danger_system import indirect_command, shell_rejects, system_danger
 from remecli.tools.danger_types import Danger
+from remecli.tools.file_reach import file_reach
 
 __all__ = ["Danger", "classify", "classify_code", "classify_command", "danger_reason"]
 
@@ -88,16 +88,7 @@ def classify(tool_name: str, args: Mapping[str, Any], ctx: ToolContext) -> Dange
     if tool_name == "bash":
         return classify_command(str(args.get("command") or ""), ctx)
     if tool_name in ("write", "edit"):
-        path = str(args.get("path") or "")
-        if path and leaves_workspace(ctx.resolve(path), ctx.workspace):
-            real = os.path.realpath(ctx.resolve(path))
-            return Danger(
-                "outside-workspace",
-                f"{tool_name} outside the workspace, through a symlink: {path} → {real}",
-            )
-        if path and not _writable_without_asking(path, ctx):
-            return Danger("outside-workspace", f"{tool_name} outside the workspace: {path}")
-        return None
+        return file_reach(tool_name, args, ctx)
     if tool_name == "execute_code":
         return classify_code(str(args.get("code") or ""), ctx)
     if tool_name in ("read", "ls"):

@@ -1,5 +1,5 @@
-"""Danger rules for reads: secret files (credentials, private keys) and symlinks that lead a
-read out of the workspace."""
+"""Danger rules for reads: secret files (credentials, private keys), and reads that leave the
+workspace (the file tools' one rule, `file_reach`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import os
 import re
 from pathlib import Path
 
-from remecli.tools._files import leaves_workspace
 from remecli.tools.context import ToolContext
 from remecli.tools.danger_types import Danger
+from remecli.tools.file_reach import file_reach
 
 # Paths under the home folder that hold credentials (public keys are not secrets).
 _SECRET_PATHS = re.compile(
@@ -39,16 +39,10 @@ def secret_in_command(command: str) -> Danger | None:
 
 
 def read_danger(tool_name: str, path: str, ctx: ToolContext) -> Danger | None:
-    """`read`/`ls` of a secret file, or through a symlink inside the workspace that leads out."""
-    if not path:
+    """`read`/`ls` of a secret file, or of a path whose real path is outside the workspace."""
+    if not path and tool_name == "read":
         return None
     target = ctx.resolve(path)
     if tool_name == "read" and is_secret_file(target):
         return Danger("secret-read", f"read of a secret file: {path}")
-    if leaves_workspace(target, ctx.workspace):  # also when it leads to a scratch folder
-        real = os.path.realpath(target)
-        return Danger(
-            "outside-workspace",
-            f"{tool_name} outside the workspace, through a symlink: {path} → {real}",
-        )
-    return None
+    return file_reach(tool_name, {"path": path}, ctx)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from agentscope.message import UserMsg
 
 from remecli.config.settings import LLMSettings
 from remecli.llm.model import build_chat_model
-from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest
+from remecli.notes.writer import MemoryWriter
+from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest, NoApprover
 from remecli.tools.context import ToolContext
 from remecli.tools.registry import build_toolkit, build_tools
 from tests.fakes.messages import tool_texts
@@ -194,3 +197,88 @@ async def test_a_failing_prompt_denies_the_call(fake_llm, project) -> None:
 def test_unknown_mode_is_refused(project) -> None:
     with pytest.raises(ValueError, match="never, dangerous or always"):
         ApprovalMiddleware("sometimes", project, ScriptedUser())  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def escape(project: ToolContext, tmp_path: Path) -> Path:
+    """A file outside the workspace, and `link.txt` in the workspace leading to it."""
+    outside = tmp_path / "elsewhere" / "precious.txt"
+    outside.parent.mkdir()
+    outside.write_text("outside\n")
+    (project.workspace / "link.txt").symlink_to(outside)
+    return outside
+
+
+async def test_never_mode_asks_before_write_follows_a_symlink_out(
+    fake_llm, project, escape
+) -> None:
+    fake_llm.add_tool_calls([("write", {"path": "link.txt", "content": "overwritten\n"})])
+    fake_llm.add_text("ok")
+    user = ScriptedUser("no")
+    await make_agent(fake_llm, project, "never", user).reply(UserMsg("user", "x"))
+    assert [(r.tool_name, r.kind) for r in user.asked] == [("write", "outside-workspace")]
+    assert user.asked[0].always_covers == "this exact call again"
+    assert escape.read_text() == "outside\n"
+    assert "Denied by user" in tool_results(fake_llm.chat_requests()[1].body)[0]
+
+
+async def test_never_mode_asks_before_read_follows_a_symlink_out(fake_llm, project, escape) -> None:
+    fake_llm.add_tool_calls([("read", {"path": "link.txt"}), ("read", {"path": "build/out.o"})])
+    fake_llm.add_text("ok")
+    user = ScriptedUser("no")
+    await make_agent(fake_llm, project, "never", user).reply(UserMsg("user", "x"))
+    assert [r.arguments["path"] for r in user.asked] == ["link.txt"]  # inside: not asked
+    denied, shown = tool_results(fake_llm.chat_requests()[1].body)
+    assert "Denied by user" in denied and "outside" not in denied.split("(")[0]
+    assert "obj" in shown
+
+
+async def test_never_mode_asks_before_writing_in_a_temp_folder(fake_llm, project) -> None:
+    target = Path(tempfile.gettempdir()) / f"remecli-test-{uuid.uuid4().hex}.txt"
+    fake_llm.add_tool_calls([("write", {"path": str(target), "content": "x"})])
+    fake_llm.add_tool_calls([("write", {"path": str(target), "content": "y"})])
+    fake_llm.add_text("ok")
+    user = ScriptedUser("always", "no")  # "always" covers the exact call, not the next one
+    try:
+        await make_agent(fake_llm, project, "never", user).reply(UserMsg("user", "x"))
+        assert [r.kind for r in user.asked] == ["outside-workspace"] * 2
+        assert target.read_text() == "x"
+    finally:
+        target.unlink(missing_ok=True)
+
+
+async def test_never_mode_still_writes_memory_files_unasked(fake_llm, workspace, tmp_path) -> None:
+    ctx = make_ctx(workspace)
+    ctx.working_dir = tmp_path / "wd"  # remecli's own folder, outside the workspace
+    ctx.writer = MemoryWriter(ctx.working_dir)
+    fake_llm.add_tool_calls(
+        [("write", {"path": str(ctx.working_dir / "MEMORY.md"), "content": "m\n"})]
+    )
+    fake_llm.add_text("ok")
+    user = ScriptedUser()
+    await make_agent(fake_llm, ctx, "never", user).reply(UserMsg("user", "x"))
+    assert user.asked == [] and (ctx.working_dir / "MEMORY.md").read_text() == "m\n"
+
+
+async def test_no_one_to_ask_refuses_a_file_tool_leaving_the_workspace(
+    fake_llm, project, escape
+) -> None:
+    async def nobody(request: ApprovalRequest) -> str:
+        raise NoApprover("non-interactive")
+
+    fake_llm.add_tool_calls([("write", {"path": "link.txt", "content": "overwritten\n"})])
+    fake_llm.add_text("ok")
+    llm = LLMSettings(base_url=fake_llm.base_url, api_key="sk-test", model_name="fake-model")
+    agent = Agent(
+        name="ReMe",
+        system_prompt="test",
+        model=build_chat_model(llm, context_size=32_000).agent_model(),
+        toolkit=build_toolkit(build_tools(project)),
+        middlewares=[ApprovalMiddleware("never", project, nobody)],
+        injection_config=InjectionConfig(inject_runtime_state=False),
+    )
+    await agent.reply(UserMsg("user", "x"))
+    [result] = tool_results(fake_llm.chat_requests()[1].body)
+    assert "Refused" in result and "run remecli interactively" in result
+    assert "move the file into the workspace" in result
+    assert escape.read_text() == "outside\n"

@@ -173,6 +173,7 @@ def test_write_and_edit_outside_the_workspace(ctx, tmp_path) -> None:
     assert danger_reason("edit", {"path": "../../outside.py"}, ctx)
     assert danger_reason("write", {"path": "~/.ssh/config", "content": ""}, ctx)
     assert danger_reason("write", {"path": str(ctx.working_dir / "MEMORY.md")}, ctx) is None
+    assert danger_reason("write", {"path": "/tmp/x", "content": ""}, ctx)  # temp: outside too
 
 
 def test_symlink_out_of_the_workspace_counts_as_outside(ctx, tmp_path) -> None:
@@ -196,9 +197,14 @@ def test_execute_code(ctx) -> None:
     assert danger_reason("execute_code", {"code": code}, ctx) is None
 
 
-def test_read_only_tools_are_never_risky(ctx) -> None:
-    assert danger_reason("read", {"path": "/etc/shadow"}, ctx) is None
-    assert danger_reason("ls", {"path": "/"}, ctx) is None
+def test_read_only_tools_are_risky_only_outside_the_workspace(ctx) -> None:
+    assert danger_reason("read", {"path": "notes.md"}, ctx) is None
+    assert danger_reason("ls", {"path": "."}, ctx) is None
+    assert danger_reason("read", {"path": str(ctx.working_dir / "MEMORY.md")}, ctx) is None
+    assert "outside the workspace: /etc/shadow" in danger_reason(
+        "read", {"path": "/etc/shadow"}, ctx
+    )
+    assert "outside the workspace" in danger_reason("ls", {"path": "/"}, ctx)
 
 
 def test_cd_moves_the_base_of_relative_paths(ctx) -> None:

@@ -109,13 +109,14 @@ def test_read_through_a_symlink_out_of_the_workspace_asks(ctx: ToolContext, tmp_
     assert classify("ls", {"path": "dirlink"}, ctx).kind == "outside-workspace"
     assert classify("read", {"path": "inner"}, ctx) is None
     assert classify("read", {"path": "inside.txt"}, ctx) is None
-    assert classify("read", {"path": str(outside / "secret.txt")}, ctx) is None  # asked for
+    assert classify("read", {"path": str(outside / "secret.txt")}, ctx).kind == "outside-workspace"
 
 
 def test_read_of_a_secret_file_asks(ctx: ToolContext) -> None:
     found = classify("read", {"path": "~/.aws/credentials"}, ctx)
     assert found is not None and found.kind == "secret-read"
-    assert classify("read", {"path": "~/.ssh/id_rsa.pub"}, ctx) is None
+    public = classify("read", {"path": "~/.ssh/id_rsa.pub"}, ctx)
+    assert public is not None and public.kind == "outside-workspace"  # not a secret; outside
 
 
 async def test_approval_asks_for_a_read_only_tool_that_leaves_the_workspace(
