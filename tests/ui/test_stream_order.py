@@ -63,3 +63,20 @@ async def test_a_message_queued_during_a_cancelled_answer_follows_reply_cancelle
             "answer",
         ]
         assert not any(w.queued for w in app.query(UserMessage))
+
+
+async def test_an_error_during_a_streamed_answer_follows_it(fake_llm, tmp_path) -> None:
+    answer = " ".join(f"w{n}" for n in range(150))
+    fake_llm.add_text(answer, chunk_size=6, chunk_delay=0.02)
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(pilot)
+        await type_and_send(pilot, "talk")
+        await wait_until(
+            pilot, lambda: "w20 " in "".join(m.text for m in app.query(AssistantMessage))
+        )
+        await type_and_send(pilot, "/nosuchcommand")  # answered at once, with an error
+        await wait_until(pilot, lambda: not app.replying)
+        [message] = app.query(AssistantMessage)
+        assert message.text == answer
+        assert _shown(app)[-2] == "answer" and "nosuchcommand" in _shown(app)[-1]

@@ -24,11 +24,12 @@ class EventRenderer:
         self.cancel_noted = False
         self.waiting: str | None = None
         self.shown_notices: set[str] = set()  # so the exit message repeats none of them
-        self.held: list[str] = []  # notices that arrived while an answer streamed
+        self.held: list[tuple[str, bool]] = []  # (text, is an error) that came mid-answer
         self.cost: Callable[[Mapping[str, int]], float | None] = lambda usage: None
 
     async def render(self, event: ev.CoreEvent) -> None:
-        """Show one event; notices held back during a streamed answer follow it once it ends."""
+        """Show one event; notices and errors held back during a streamed answer follow it
+        once it ends."""
         await self._render(event)
         if self.message is None:
             await self._show_held()
@@ -77,15 +78,14 @@ class EventRenderer:
             line = notice_line(event)
             if line:
                 self.shown_notices.add(line)
-                self.held.append(f"• {line}")  # never inside an answer still streaming
+                self.held.append((f"• {line}", False))  # never inside a streaming answer
             if isinstance(event, ev.CompactionDone) and event.messages_compacted:
                 self.status.compactions += 1
         elif isinstance(event, ev.BackgroundTasks):
             self.status.background_tasks = event.running
-        elif isinstance(event, ev.ErrorReport):
-            await self._close_message()
+        elif isinstance(event, ev.ErrorReport):  # (a command typed meanwhile, a failed reply)
             hint = " Your message was not answered; press ↑ to edit and resend it."
-            await self.chat.add_error(event.message + (hint if event.unanswered else ""))
+            self.held.append((event.message + (hint if event.unanswered else ""), True))
         elif isinstance(event, ev.ReplyFinished):
             await self._close_message()
             if event.usage:
@@ -120,9 +120,10 @@ class EventRenderer:
             await self.chat.add_notice("• Reply cancelled.")
 
     async def _show_held(self) -> None:
-        """The notices held back while an answer streamed, in order."""
+        """The notices and errors held back while an answer streamed, in order."""
         while self.held:
-            await self.chat.add_notice(self.held.pop(0))
+            text, error = self.held.pop(0)
+            await (self.chat.add_error(text) if error else self.chat.add_notice(text))
 
     async def _close_message(self) -> None:
         if self.message is not None:
