@@ -27,6 +27,7 @@ from remecli.conversation.tool_results import offload_messages
 from remecli.conversation.vector_memory import VectorMemory
 from remecli.knowledge.background import SummaryOutcome, SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
+from remecli.knowledge.remember_requests import one_shot_worth_a_card
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
 from remecli.notes.atomic_write import remove_stale_temp_files
@@ -271,6 +272,8 @@ class FileMemory:
         unsaved = [m for m in self.conversation.state.context if not m.metadata.get(SAVED_MARK)]
         for msg in unsaved:
             msg.metadata[SAVED_MARK] = True
+        if self.conversation.session.one_shot and not one_shot_worth_a_card(unsaved):
+            return 0  # a plain -p question: its transcript is kept, no card, no model call
         self._summarize([m.model_copy(deep=True) for m in unsaved], self._session_id())
         return len(unsaved)
 

@@ -62,9 +62,10 @@ class Transcript:
         self.project = project
 
     @staticmethod
-    def message_record(msg: Any) -> dict[str, Any]:
-        """Record of a message seen for the first time."""
-        return {"t": "msg", "at": now_iso(), "msg": msg.model_dump(mode="json")}
+    def message_record(msg: Any, at: str | None = None) -> dict[str, Any]:
+        """Record of a message seen for the first time, `at` now (an imported one: when it
+        was said)."""
+        return {"t": "msg", "at": at or now_iso(), "msg": msg.model_dump(mode="json")}
 
     @staticmethod
     def blocks_record(msg_id: str, blocks: list[Any]) -> dict[str, Any]:

@@ -108,7 +108,7 @@ class SummaryTasks:
             "version": RECORD_VERSION,
             "id": task_id,
             "date": day.isoformat(),
-            "created_at": dt.datetime.now().isoformat(timespec="seconds"),
+            "created_at": dt.datetime.now().isoformat(),  # the order retries keep
             "attempts": 0,
             "last_error": "",
             "session_id": session_id,  # its topic card; None: the day page's log
@@ -130,14 +130,15 @@ class SummaryTasks:
         failed RETRY_LIMIT times; without it (`/compact`, asked for) every record runs."""
         started = self.start_waiting()
         now = dt.datetime.now()
+        found = []
         for path in await asyncio.to_thread(self.pending_records):
-            task_id = path.stem
-            if task_id in self._running:
+            if path.stem not in self._running:
+                loaded = await asyncio.to_thread(_load_record, path)
+                found += [(path.stem, *loaded)] if loaded is not None else []
+        found.sort(key=lambda item: str(item[1].get("created_at") or ""))  # oldest first
+        for task_id, record, messages in found:  # (a card's Timeline stays in order)
+            if task_id in self._running:  # a concurrent retry started it
                 continue
-            loaded = await asyncio.to_thread(_load_record, path)
-            if loaded is None or task_id in self._running:  # a concurrent retry started it
-                continue
-            record, messages = loaded
             if due_only and not retry_due(record, now):
                 continue
             day = _parse_date(record.get("date"))

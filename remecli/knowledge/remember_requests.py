@@ -86,6 +86,19 @@ def wrote_memory_md(messages: Iterable[Any]) -> bool:
     return False
 
 
+def one_shot_worth_a_card(messages: Iterable[Any]) -> bool:
+    """Whether a `-p` one-shot earns a topic card (one more model call): it used a tool, or the
+    user asked to remember something. A plain question and its answer keep only their
+    transcript (searchable), no card and no call beyond the answer."""
+    messages = list(messages)
+    for msg in messages:
+        content = getattr(msg, "content", None)
+        blocks = content if isinstance(content, list) else []
+        if any(getattr(block, "type", "") == "tool_call" for block in blocks):
+            return True
+    return bool(remember_requests(messages))
+
+
 def _plain(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 

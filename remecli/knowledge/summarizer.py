@@ -348,8 +348,12 @@ class Summarizer:
             return SummaryResult("written", path, text, list(tools.written))
         if NOTHING_MARKER in text.lower():
             return SummaryResult("nothing", path, NOTHING_MARKER)
+        refused = clip(tools.refused[-1], 300) if tools.refused else ""  # the real cause
         if reply.finished_reason == "exceed_max_iters":
             why = f"the summarizer stopped after {self.max_iters} steps without saving anything"
+            why += f"; its last change: {refused}" if refused else ""
+        elif refused:
+            why = f"nothing was saved: the model's {refused}"
         else:
             why = (
                 "the model answered without saving anything and without saying "

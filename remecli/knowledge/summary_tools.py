@@ -30,7 +30,7 @@ from remecli.llm.runtime.tooling import (
     PermissionDecision,
     ToolChunk,
 )
-from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
+from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, is_error, ok
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
@@ -128,6 +128,7 @@ class MemoryFileTools:
         self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)
         self.written: list[str] = []
+        self.refused: list[str] = []  # each refused write/edit, with the error the model got
         self._known: dict[Path, str | None] = {}  # what this run last saw in each file
 
     # ----------------------------------------------------------------- paths
@@ -189,8 +190,9 @@ class MemoryFileTools:
             target = self.resolve(as_text(path, "path"), for_change=True)
             text = as_text(content, "content")
         except ToolArgumentError as exc:
-            return error(str(exc))
-        return await asyncio.to_thread(self._guarded, self._write, target, text)
+            return self._noted("write", path, error(str(exc)))
+        chunk = await asyncio.to_thread(self._guarded, self._write, target, text)
+        return self._noted("write", path, chunk)
 
     async def edit(self, path: str, old_text: str, new_text: str) -> ToolChunk:
         """Replace `old_text` with `new_text` in a memory file; `old_text` must occur once.
@@ -208,10 +210,22 @@ class MemoryFileTools:
             old = as_text(old_text, "old_text")
             new = as_text(new_text, "new_text")
         except ToolArgumentError as exc:
-            return error(str(exc))
+            return self._noted("edit", path, error(str(exc)))
         if not old:
-            return error("`old_text` is empty. To create a file, use `write`.")
-        return await asyncio.to_thread(self._guarded, self._edit, target, old, new)
+            return self._noted(
+                "edit", path, error("`old_text` is empty. To create a file, use `write`.")
+            )
+        chunk = await asyncio.to_thread(self._guarded, self._edit, target, old, new)
+        return self._noted("edit", path, chunk)
+
+    def _noted(self, tool: str, path: Any, chunk: ToolChunk) -> ToolChunk:
+        """`chunk`, a refused change noted in `refused` (a failed summary names the cause)."""
+        if is_error(chunk):
+            said = " ".join(" ".join(getattr(b, "text", "") for b in chunk.content).split())
+            self.refused.append(
+                f"`{tool}` of {path} was refused ({said.removeprefix('Refused: ')})"
+            )
+        return chunk
 
     def function_tools(self) -> list[FunctionTool]:
         """The three tools, allowed without asking (they can only touch memory files)."""

@@ -187,9 +187,15 @@ def plain_formatter_class() -> type:
 def _bounded_model_class() -> type[OpenAIChatModel]:
     """`OpenAIChatModel` with a deadline on every request (built once, agentscope loads lazily).
 
-    The private overrides are explained in the module docstring.
+    The private overrides are explained in the module docstring. agentscope's own log lines
+    ("All 1 attempt(s) failed …") go to the log file, never the terminal, in every process that
+    builds a model.
     """
     from agentscope.model import OpenAIChatModel
+
+    from remecli.llm.runtime.logs import route_agentscope_logs
+
+    route_agentscope_logs()
 
     class BoundedOpenAIChatModel(OpenAIChatModel):
         """An OpenAI chat model whose requests cannot hang: see `build_chat_model`."""

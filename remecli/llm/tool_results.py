@@ -30,6 +30,11 @@ def error(text: str, **metadata: Any) -> ToolChunk:
     return ToolChunk(content=[TextBlock(text=text)], state=ToolResultState.ERROR, metadata=metadata)
 
 
+def is_error(chunk: ToolChunk) -> bool:
+    """True for a result made by `error` (the model was told the call failed)."""
+    return bool(chunk.state == ToolResultState.ERROR)
+
+
 def as_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Coerce an integer argument (5.0 and "5" are accepted); raise ToolArgumentError."""
     number = _as_number(value, name)

@@ -8,8 +8,9 @@ ones go to the runtime's background summarizer, which records them in `sessions/
 it returns: the job answers at once and a crash loses nothing.
 
 Secrets in the messages (keys, tokens, passwords) are redacted before anything is stored, the
-transcript included: every surface can serve transcripts back. The summary is dated by the
-conversation (the local day of the first new message), not by the day it is recorded.
+transcript included: every surface can serve transcripts back. Every record and the summary are
+dated by the conversation (each message's time; the summary: the local day of the first new
+message), not by the day it is recorded. With `memory.summarize=false` nothing is summarized.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def _append_new(ctx: JobContext, params: RecordParams) -> tuple[list[Any], int, 
             if msg.id not in known:
                 known.add(msg.id)
                 fresh.append(msg)
-        transcript.append([Transcript.message_record(msg) for msg in fresh])
+        # each record dated when it was said: listing, page, search and day keep its own time
+        transcript.append([Transcript.message_record(msg, at=msg.created_at) for msg in fresh])
     return fresh, len(params.messages) - len(fresh), path.relative_to(ctx.root).as_posix()
 
 
@@ -129,7 +131,8 @@ async def memory_record(ctx: JobContext, params: RecordParams) -> RecordResult:
     fresh, skipped, transcript = await asyncio.to_thread(_append_new, ctx, params)
     days = _days(fresh)
     task_id = None
-    if fresh:  # dated by the conversation; `tasks` is the runtime's background summarizer
+    if fresh and ctx.memory.settings.memory.summarize:  # memory.summarize=false: none
+        # dated by the conversation; `tasks` is the background summarizer (gated: no model, no run)
         task_id = ctx.memory.tasks.add(fresh, date=dt.date.fromisoformat(days[0]))
     return RecordResult(
         session_id=params.session_id,

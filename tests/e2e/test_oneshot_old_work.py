@@ -1,5 +1,6 @@
 """`remecli -p` never waits for an earlier run's pending summary: it answers, summarizes its own
-question, and leaves the old record for the next session, untouched."""
+question (one worth a card: tests/e2e/test_oneshot_cards.py), and leaves the old record for the
+next session, untouched."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_one_shot_leaves_old_pending_summaries_alone(fake_llm, tmp_path: Path) -
     proc = run_one_shot(
         fake_llm.base_url,
         root,
-        "what is six times seven",
+        "please remember: the lab room is B-12",  # a one-shot worth a card
         "llm.max_retries=1",
         "memory.dream.auto=false",
         cwd=tmp_path,

@@ -91,8 +91,9 @@ async def record_all(
             await record_conversation(runner.run, file, conversation)
             for file, conversation in conversations
         ]
-    finally:
-        await runner.close(timeout=None)  # the summaries are written before the command exits
+    finally:  # the summaries are written before the command exits; how each ended is said
+        for line in await runner.close(timeout=None):  # (no model configured: why none ran)
+            print(f"remecli import: {line}", file=sys.stderr)
 
 
 def describe(result: dict[str, Any]) -> str:
