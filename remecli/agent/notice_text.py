@@ -65,7 +65,10 @@ def cleared_notice(assistant: Assistant) -> str:
         card.path
         for card in session_saves(memory.layout, memory.writer.store, session_id, since).cards
     ]
-    saved = f"; its card{'s' * (len(cards) != 1)} {', '.join(cards)}" if cards else ""
+    many = "s" * (len(cards) != 1)
+    saved = (
+        f", its card{many} {', '.join(cards)} and the day-page lines made with it" if cards else ""
+    )
     remove = (
         f" To remove a card too: remecli job memory_delete --path {cards[0]} (kept as a version: "
         "remecli memory history PATH, then restore, brings it back)."
@@ -75,6 +78,5 @@ def cleared_notice(assistant: Assistant) -> str:
     return (
         f"Cleared what was said since you resumed conversation {session_id}; none of it was "
         f"saved. What it saved before stays: its transcript up to the resume (remecli "
-        f"resume={session_id}){saved}, the day-page lines made from it, and the lines typed "
-        f"then in {assistant.locations.input_history.name}.{remove}"
+        f"resume={session_id}){saved}; the input history keeps what you typed then.{remove}"
     )

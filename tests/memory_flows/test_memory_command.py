@@ -116,12 +116,15 @@ async def test_clear_after_a_resume_clears_what_was_said_since_and_says_what_sta
     assert notices == [
         f"Cleared what was said since you resumed conversation {session_id}; none of it was "
         f"saved. What it saved before stays: its transcript up to the resume (remecli "
-        f"resume={session_id}); its card {card}, the day-page lines made from it, and the lines "
-        f"typed then in input_history.jsonl. To remove a card too: remecli job memory_delete "
+        f"resume={session_id}), its card {card} and the day-page lines made with it; the input "
+        f"history keeps what you typed then. To remove a card too: remecli job memory_delete "
         f"--path {card} (kept as a version: remecli memory history PATH, then restore, brings it "
         "back)."
     ]
     await asyncio.to_thread(_until, lambda: _indexed(root, "zebra4471") == 0, 60, "the index")
+    wal = root / "index" / "chunks.sqlite-wal"
+    gone = lambda: not wal.exists() or b"zebra4471" not in wal.read_bytes()  # noqa: E731
+    await asyncio.to_thread(_until, gone, 30, "the WAL")  # while it runs, not only at the exit
     await resumed.close()
     transcript = (root / "sessions" / f"{session_id}.jsonl").read_text()
     assert "plan the garden" in transcript  # what the card cites is still there
