@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from remecli.agent import events as ev
 from remecli.agent.event_stream import NoticeChannel
 from remecli.agent.model_notes import ModelNotes
+from remecli.agent.notice_text import cleared_notice
 from remecli.config.settings import Settings
 from remecli.conversation.started_with import resumed_note
 from remecli.llm.endpoint import missing_key_message
@@ -337,7 +338,6 @@ class Assistant:
 
     async def new_conversation(self) -> AsyncIterator[ev.CoreEvent]:
         """`/new`: save the conversation to long-term memory in the background, start over."""
-
         handed: list[int] = []
 
         async def work() -> int:
@@ -358,7 +358,8 @@ class Assistant:
         yield self.context_usage()
 
     async def clear_conversation(self) -> AsyncIterator[ev.CoreEvent]:
-        """`/clear`: forget this conversation entirely: nothing is saved anywhere."""
+        """`/clear`: forget this conversation (a resumed one: what was said since), unsaved."""
+        said = await asyncio.to_thread(cleared_notice, self)  # before: it reads what stays
 
         async def work() -> str:
             self.approval.reset_session()
@@ -366,7 +367,7 @@ class Assistant:
 
         async for event in self._idle(work):
             yield event
-        yield ev.Notice("Conversation cleared; its transcript was deleted and nothing was saved.")
+        yield ev.Notice(said)
         yield self.context_usage()
 
     def update_params(

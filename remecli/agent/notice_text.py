@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from remecli.agent import events as ev
+
+if TYPE_CHECKING:
+    from remecli.agent.assistant import Assistant
 
 
 def notice_line(event: object) -> str | None:
@@ -43,3 +48,35 @@ def notice_line(event: object) -> str | None:
     if isinstance(event, ev.ToolResultOffloaded):
         return f"{event.tool_name} output ({event.chars:,} chars) saved to {event.path}; the context keeps head and tail."
     return None
+
+
+def cleared_notice(assistant: Assistant) -> str:
+    """What `/clear` is about to do, said exactly (blocking: reads the cards). A conversation
+    this run resumed keeps what it saved before (its cards cite its transcript): only what was
+    said since the resume goes, and the line says what stays and how to remove it."""
+    context = assistant.context
+    if context is None or context.conversation.resumed is None:
+        return "Conversation cleared; its transcript was deleted and nothing was saved."
+    from remecli.knowledge.session_saves import conversation_start, session_saves
+
+    memory, session_id = assistant.runtime, context.session_id
+    since = conversation_start(memory.layout, session_id)
+    cards = [
+        card.path
+        for card in session_saves(memory.layout, memory.writer.store, session_id, since).cards
+    ]
+    many = "s" * (len(cards) != 1)
+    saved = (
+        f", its card{many} {', '.join(cards)} and the day-page lines made with it" if cards else ""
+    )
+    remove = (
+        f" To remove a card too: remecli job memory_delete --path {cards[0]} (kept as a version: "
+        "remecli memory history PATH, then restore, brings it back)."
+        if cards
+        else ""
+    )
+    return (
+        f"Cleared what was said since you resumed conversation {session_id}; none of it was "
+        f"saved. What it saved before stays: its transcript up to the resume (remecli "
+        f"resume={session_id}){saved}; the input history keeps what you typed then.{remove}"
+    )

@@ -1,17 +1,12 @@
 """The conversation in memory: token accounting, compaction, offload, transcript, save and resume.
 
-One `Conversation` per memory runtime (`FileMemory.conversation`). It works on the agent's state
-(`AgentState`: `context`, `summary`, `session_id`) through whatever object it is bound to, so the
-agentscope middleware that calls it stays a thin adapter.
-
-- `sync` adopts messages the agent added to its context and appends them to the transcript.
-- `auto_compact` (before each reasoning step, past `max_input_length × memory_compact_ratio`)
-  offloads long tool results until the context is back under the threshold (earlier turns'
-  largest first, see `offload_order`; tool results otherwise enter whole), then compacts the older messages into a checkpoint, keeping the
-  newest `keep_recent_tokens` (cut between atoms: a tool call never loses its result). If the model
-  fails while the context still fits the window, nothing is dropped.
-- `compact_for_overflow` runs when the provider reported "context length exceeded".
-- `save` / `restore` / `new_conversation` persist and reload `sessions/<id>.*`.
+One per memory runtime (`FileMemory.conversation`), on the state (`AgentState`) of whatever
+it is bound to. `sync` adopts messages the agent added and appends them to the transcript;
+`auto_compact` (past `max_input_length × memory_compact_ratio`) offloads long tool results
+  (earlier turns' largest first), then compacts older messages into a checkpoint, keeping the
+  newest `keep_recent_tokens` (a tool call never loses its result); a failure drops nothing.
+- `compact_for_overflow` runs on "context length exceeded"; `save` / `restore` /
+  `new_conversation` persist and reload `sessions/<id>.*`.
 """
 
 from __future__ import annotations
@@ -92,6 +87,7 @@ class Conversation:
         self.on_notice: NoticeFn | None = None
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
+        self.resumed: persistence.ResumedAt | None = None  # on disk at the resume (/clear)
         self.lock = SessionLock(layout)  # tells other processes this one is live
         self._model_of = model_of
         self._compact_lock = asyncio.Lock()
@@ -255,6 +251,7 @@ class Conversation:
                 "dir; close it there first, or start a new conversation without resume=…"
             )
         self.restore_problem = saved.problem
+        self.resumed = saved.resumed
         if saved.agent_state is not None:
             state = AgentState.model_validate(saved.agent_state)
         else:
@@ -269,13 +266,14 @@ class Conversation:
 
     async def new_conversation(self, *, forget: bool = False) -> str:
         """Start over (`/new`; `/clear` with `forget=True` also deletes this conversation's
-        transcript and state file). Returns the new session id."""
+        transcript and state file, or for a resumed one what this run added to them)."""
         from remecli.llm.runtime.agents import AgentState
 
         if forget:
-            await asyncio.to_thread(persistence.delete_saved, self.layout, self.session_id)
+            await asyncio.to_thread(persistence.forget, self.layout, self.session_id, self.resumed)
         else:
             await self.save()
+        self.resumed = None
         self.session.clear()
         state = self.state
         state.context = []

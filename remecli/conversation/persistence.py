@@ -21,6 +21,7 @@ from remecli.conversation import transcript_page
 from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
 from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm.blocks import block_key
+from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_data
@@ -29,6 +30,16 @@ log = logging.getLogger(__name__)
 
 STATE_FILE_VERSION = 1
 _KEPT_OUTPUT = re.compile(r"tool_result/([0-9a-f]{32}(?:\.full)?\.txt)")
+
+
+@dataclass(frozen=True)
+class ResumedAt:
+    """What a conversation held on disk when this run resumed it: `/clear` goes back to it (the
+    earlier part stays: the cards and day-page lines saved from it cite its transcript)."""
+
+    transcript_bytes: int
+    state: bytes | None
+    checkpoint_replies: frozenset[str]
 
 
 @dataclass
@@ -42,6 +53,7 @@ class SavedSession:
     context: list[Any] = field(default_factory=list)
     from_transcript: bool = False
     problem: str = ""  # what was wrong with the state file, when it was rebuilt
+    resumed: ResumedAt | None = None  # what was on disk when it was read
 
 
 def write_state(
@@ -88,6 +100,55 @@ def delete_saved(working_dir: WorkingDir, session_id: str) -> list[str]:
     return removed
 
 
+def resumed_at(working_dir: WorkingDir, session_id: str) -> ResumedAt:
+    """The mark `clear_since` goes back to (blocking)."""
+    transcript = working_dir.transcript_file(session_id)
+    state = working_dir.state_file(session_id)
+    replies = working_dir.checkpoints_dir / session_id
+    return ResumedAt(
+        transcript.stat().st_size if transcript.is_file() else 0,
+        state.read_bytes() if state.is_file() else None,
+        frozenset(p.name for p in replies.iterdir()) if replies.is_dir() else frozenset(),
+    )
+
+
+def forget(working_dir: WorkingDir, session_id: str, resumed: ResumedAt | None) -> None:
+    """`/clear`: the whole conversation (`delete_saved`), or for one this run resumed what
+    the run added (`clear_since`)."""
+    if resumed is None:
+        delete_saved(working_dir, session_id)
+    else:
+        clear_since(working_dir, session_id, resumed)
+
+
+def clear_since(working_dir: WorkingDir, session_id: str, mark: ResumedAt) -> None:
+    """`/clear` of a resumed conversation: remove what this run added (the transcript's new
+    lines, the tool outputs only they name, this run's checkpoints) and put the state file back
+    as it was at the resume; the readable page is rendered again."""
+    transcript = working_dir.transcript_file(session_id)
+    try:
+        data = transcript.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    kept, added = data[: mark.transcript_bytes], data[mark.transcript_bytes :]
+    named_before = set(_KEPT_OUTPUT.findall(kept.decode("utf-8", errors="replace")))
+    for name in set(_KEPT_OUTPUT.findall(added.decode("utf-8", errors="replace"))) - named_before:
+        (working_dir.tool_result_dir / name).unlink(missing_ok=True)
+    if added:
+        with transcript.open("r+b") as handle:
+            handle.truncate(mark.transcript_bytes)
+        transcript_page.rebuild(transcript)
+    state = working_dir.state_file(session_id)
+    if mark.state is None:
+        state.unlink(missing_ok=True)
+    else:
+        atomic_write_bytes(state, mark.state, new_mode=PRIVATE_FILE_MODE)
+    replies = working_dir.checkpoints_dir / session_id
+    for reply in replies.iterdir() if replies.is_dir() else ():
+        if reply.name not in mark.checkpoint_replies:
+            shutil.rmtree(reply, ignore_errors=True)
+
+
 def _kept_outputs(working_dir: WorkingDir, transcript: Path) -> list[Path]:
     """The files of `tool_result/` that a transcript names (offloaded or whole outputs)."""
     try:
@@ -104,6 +165,7 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     from remecli.llm.runtime.messages import Msg
 
     session_id = find_session(working_dir, ref)
+    mark = resumed_at(working_dir, session_id)
     data = Transcript(working_dir.transcript_file(session_id)).read()
     state_path = working_dir.state_file(session_id)
     problem = ""
@@ -118,6 +180,7 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
                 session_state=session_state,
                 history=data.messages,
                 context=context,
+                resumed=mark,
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("unreadable %s (%s); rebuilding from the transcript", state_path, exc)
@@ -136,6 +199,7 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
         context=context,
         from_transcript=True,
         problem=problem,
+        resumed=mark,
     )
 
 

@@ -242,8 +242,8 @@ class Syncer:
         parts.keyword.replace(batch.remove_paths, batch.add, batch.remove_ids)
         for row in batch.files:
             parts.store.set_file(*row)
-        if batch.remove_paths:  # a deleted file (a cleared conversation) leaves no copy behind
-            parts.store.forget_deleted()
+        if batch.remove_paths or batch.remove_ids:  # a deleted file or part of one (a cleared
+            parts.store.forget_deleted()  # conversation, a resumed one cut back) leaves no copy
         batch.clear()
         self.unsettled.clear()
 

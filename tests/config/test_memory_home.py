@@ -155,3 +155,36 @@ def test_a_new_named_project_memory_in_a_git_tree_is_ignored(
     assert done.returncode == 0, done.stderr
     assert (repo / ".reme" / "MEMORY.md").is_file()
     assert (repo / ".gitignore").read_text() == ".reme/\n"
+
+
+def test_init_says_which_memory_it_replaces_and_how_to_reach_it(
+    tmp_path: Path, home: dict[str, str]
+) -> None:
+    """Issue 37.12: after `init`, `sessions` and `resume=last` no longer see the memory home's
+    conversations; init says so, and `sessions` in the project says where they are."""
+    memory_home = tmp_path / "home" / ".local" / "share" / "remecli"
+    sessions = memory_home / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "abc.jsonl").write_text(
+        json.dumps(
+            {
+                "t": "msg",
+                "at": "2026-12-01T10:00:00",
+                "msg": {"role": "user", "content": "plan the garden"},
+            }
+        )
+        + "\n"
+    )
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    done = remecli("init", cwd=folder, env=home)
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"remecli now uses it in {folder} and below instead of the memory home {memory_home} "
+        f"(its 1 saved conversation stays there); to reach that one from here add "
+        f"working_dir={memory_home}, e.g. remecli sessions working_dir={memory_home}"
+    ) in done.stdout
+    listed = remecli("sessions", cwd=folder, env=home).stdout
+    assert f"the memory home's conversations: remecli sessions working_dir={memory_home}" in listed
+    there = remecli("sessions", f"working_dir={memory_home}", cwd=folder, env=home).stdout
+    assert "plan the garden" in there

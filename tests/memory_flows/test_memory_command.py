@@ -3,12 +3,14 @@ with MEMORY.md undone through the version history."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from remecli.config.locations import MEMORY_MD_HEADER
 from tests.agent.test_chat_session import new_session, read_until_handled
+from tests.faults.test_cleared_conversation import _indexed, _until
 from tests.memory_flows.test_commands import CHECKPOINT
 
 FACT = "- The user prefers tabs over spaces."
@@ -87,3 +89,45 @@ async def test_memory_shows_card_node_and_memory_md_and_undoes_memory_md(
     assert "Restored MEMORY.md to version" in notice.text
     assert memory_md.read_text() == MEMORY_MD_HEADER
     await session.close()
+
+
+async def test_clear_after_a_resume_clears_what_was_said_since_and_says_what_stays(
+    fake_llm, memory_model, tmp_path
+) -> None:
+    """Issue 37.1: /clear of a resumed conversation said "its transcript was deleted and nothing
+    was saved" while the card saved at the first exit stayed (citing a deleted transcript)."""
+    root = tmp_path / ".reme"
+    first = new_session(fake_llm, tmp_path, "memory.summarize=true")
+    fake_llm.add_text("Tomatoes first.")
+    first.submit("plan the garden")
+    await read_until_handled(first)
+    session_id = first.assistant.context.session_id
+    await first.close()  # summarized: a card citing the conversation
+    [card] = [p.relative_to(root).as_posix() for p in (root / "memory").glob("*/talk-*.md")]
+
+    resumed = new_session(
+        fake_llm, tmp_path, "memory.summarize=true", "resume=last", "search.watch_debounce_ms=100"
+    )
+    fake_llm.add_text("Noted.")
+    resumed.submit("my locker code is zebra4471")
+    await read_until_handled(resumed)
+    resumed.submit("/clear")
+    notices = [e.text for e in await read_until_handled(resumed) if isinstance(e, ev.Notice)]
+    assert notices == [
+        f"Cleared what was said since you resumed conversation {session_id}; none of it was "
+        f"saved. What it saved before stays: its transcript up to the resume (remecli "
+        f"resume={session_id}), its card {card} and the day-page lines made with it; the input "
+        f"history keeps what you typed then. To remove a card too: remecli job memory_delete "
+        f"--path {card} (kept as a version: remecli memory history PATH, then restore, brings it "
+        "back)."
+    ]
+    await asyncio.to_thread(_until, lambda: _indexed(root, "zebra4471") == 0, 60, "the index")
+    wal = root / "index" / "chunks.sqlite-wal"
+    gone = lambda: not wal.exists() or b"zebra4471" not in wal.read_bytes()  # noqa: E731
+    await asyncio.to_thread(_until, gone, 30, "the WAL")  # while it runs, not only at the exit
+    await resumed.close()
+    transcript = (root / "sessions" / f"{session_id}.jsonl").read_text()
+    assert "plan the garden" in transcript  # what the card cites is still there
+    assert (root / card).is_file()
+    holding = [p for p in root.rglob("*") if p.is_file() and b"zebra4471" in p.read_bytes()]
+    assert holding == []  # nothing of what was cleared is kept anywhere

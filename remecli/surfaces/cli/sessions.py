@@ -4,6 +4,7 @@ marked); the empty ones only counted (`--json` lists them all)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
@@ -17,8 +18,9 @@ def print_sessions(settings: Settings, *, as_json: bool = False) -> int:
     if as_json:
         print(json.dumps([s.as_json() for s in sessions], ensure_ascii=False, indent=2))
         return 0
+    elsewhere = _home_elsewhere(folder.parent)
     if not sessions:
-        print(f"No saved conversations in {folder}.")
+        print(f"No saved conversations in {folder}.{elsewhere}")
         return 0
     shown = [s for s in sessions if not s.empty]  # in time order, one-shots among them
     empty = len(sessions) - len(shown)
@@ -32,7 +34,25 @@ def print_sessions(settings: Settings, *, as_json: bool = False) -> int:
         print("(-p): a one-shot answer; resume=last never picks it, resume=<id> does")
     if shown:
         print("Continue one with: remecli resume=<id>  (or resume=last, or /resume)")
+    if elsewhere:
+        print(elsewhere.strip())
     return 0
+
+
+def _home_elsewhere(root: Path) -> str:
+    """When `root` is a project memory: where the memory home's conversations are (they are
+    not listed here) and how to list them; "" otherwise."""
+    import os
+
+    from remecli.config.locations import PROJECT_FOLDER, memory_home
+
+    home = memory_home(os.environ)
+    if root.name != PROJECT_FOLDER or not Locations(home).sessions_dir.is_dir():
+        return ""
+    return (
+        f" (This is the project memory {root}; the memory home's conversations: "
+        f"remecli sessions working_dir={home})"
+    )
 
 
 def _print_line(info: SessionInfo, first: str) -> None:

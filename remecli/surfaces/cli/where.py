@@ -123,10 +123,27 @@ def init(folder: Path | None, setting_args: list[str]) -> int:
     print(f"created a project memory at {root}")
     if note:
         print(note)
-    if outer is not None:
-        print(f"it takes the place of {outer} in {base} and below")
+    print(_replaced_memory(outer, base))
     if os.environ.get("REME_WORKING_DIR"):
         print(
             "note: REME_WORKING_DIR is set and wins over project memories; unset it to use this one"
         )
     return 0
+
+
+def _replaced_memory(outer: Path | None, base: Path) -> str:
+    """Which memory the new project memory takes the place of in `base` and below, and how to
+    reach that one still (its conversations no longer show in `sessions` or `resume=last`)."""
+    from remecli.config.locations import Locations, memory_home
+    from remecli.conversation.session_list import list_sessions
+
+    other = outer if outer is not None else memory_home(os.environ)
+    kind = "the project memory" if outer is not None else "the memory home"
+    saved = [s for s in list_sessions(Locations(other).sessions_dir) if not s.empty]
+    many = len(saved) != 1
+    kept = f" (its {len(saved)} saved conversation{'s stay' if many else ' stays'} there)"
+    return (
+        f"remecli now uses it in {base} and below instead of {kind} {other}"
+        f"{kept if saved else ''}; to reach that one from here add working_dir={other}, e.g. "
+        f"remecli sessions working_dir={other}"
+    )
