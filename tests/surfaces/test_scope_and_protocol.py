@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -317,3 +318,21 @@ async def test_tools_that_cannot_work_here_are_not_listed(
         assert len(listed) == 25
         called = await client.call_tool("memory_vector_list", {})
         assert called.is_error and "memory.vector.enabled=true" in called.content[0].text
+
+
+def test_a_second_serve_is_refused_and_studio_finds_the_live_one(
+    served: Surface, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    announced = (root / ".serve.json").read_text()
+    assert served.url in announced
+    second = remecli(root, "serve", "--port", "0", *surface_settings(root, NO_LLM)[1:])
+    assert second.returncode == 2, second.stderr
+    assert f"already served at {served.url}" in second.stderr
+    assert (root / ".serve.json").read_text() == announced  # the first one's, untouched
+    try:  # the default port: the announced server is used, whatever listens on 8765
+        studio = remecli(root, "studio", "--no-browser", *surface_settings(root, NO_LLM)[1:])
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"studio served by itself: {exc.stdout!r}") from None
+    assert studio.returncode == 0, studio.stderr
+    assert f"{served.url}/studio/login?ticket=" in studio.stdout
