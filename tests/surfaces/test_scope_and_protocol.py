@@ -167,6 +167,11 @@ def test_every_read_and_write_returns_the_hash_a_conflict_names_the_current_one(
     card = {"name": "Canary", "description": "a first look", "content": "x", "date": "2025-01-17"}
     written = call(served, tokens["notes"], "memory_write_card", card).json()
     assert written["sha256"] == sha256_of(root / written["path"])
+    restored = call(
+        served, tokens["notes"], "memory_restore", {"path": "memory/2025-01-31.md", "version": 1}
+    )
+    assert restored.status_code == 200, restored.text
+    assert restored.json()["sha256"] == sha256_of(note) and "Fridays" in note.read_text()
 
 
 @pytest.fixture(scope="module")
