@@ -14,6 +14,7 @@ from remecli.notes.versions import VersionNotFound
 from remecli.notes.writer import MemoryWriteError
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
+from remecli.ops.file_jobs import current_sha256
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
@@ -45,6 +46,7 @@ class RestoreResult(JobResult):
     restored: int = Field(description="The version brought back")
     version: int | None = Field(description="The new version the restore made")
     bytes: int
+    sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
 @JOBS.define("memory_history", params=HistoryParams, result=HistoryResult, read_only=True)
@@ -71,11 +73,13 @@ async def memory_restore(ctx: JobContext, params: RestoreParams) -> RestoreResul
     def restore() -> RestoreResult:
         with ctx.locks.hold(target.path):
             result = ctx.writer.restore(target.path, params.version)
+            sha256 = current_sha256(target.path) or ""
         return RestoreResult(
             path=target.relative,
             restored=params.version,
             version=result.version,
             bytes=result.bytes,
+            sha256=sha256,
         )
 
     try:

@@ -14,14 +14,14 @@ from pydantic import Field
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams
-from remecli.ops.registry import JOBS, JobParams, JobResult
+from remecli.ops.registry import JobParams, JobResult
 from remecli.ops.vector_ops import (
     MAX_CONTENT_CHARS,
     MEMORY_TYPES,
     VectorMemoryNode,
     reme_errors,
+    vector_job,
     vector_memory,
-    vector_on,
 )
 
 MAX_IMPORT = 100_000  # memories per call (the CLI sends a larger file in parts)
@@ -75,13 +75,7 @@ class ReindexResult(JobResult):
     dimensions: int
 
 
-@JOBS.define(
-    "memory_vector_import",
-    params=ImportParams,
-    result=ImportResult,
-    read_only=False,
-    needs=vector_on,
-)
+@vector_job("memory_vector_import", params=ImportParams, result=ImportResult, read_only=False)
 async def memory_vector_import(ctx: JobContext, params: ImportParams) -> ImportResult:
     """Add many vector memories at once (an import), through the store's bulk path.
 
@@ -114,13 +108,7 @@ async def memory_vector_import(ctx: JobContext, params: ImportParams) -> ImportR
     )
 
 
-@JOBS.define(
-    "memory_vector_export",
-    params=ExportParams,
-    result=ExportResult,
-    read_only=True,
-    needs=vector_on,
-)
+@vector_job("memory_vector_export", params=ExportParams, result=ExportResult, read_only=True)
 async def memory_vector_export(ctx: JobContext, params: ExportParams) -> ExportResult:
     """Every vector memory (or those of one user, task, tool or type), oldest first, in the
     form memory_vector_import reads back (to move memories to another store or model)."""
@@ -138,13 +126,7 @@ async def memory_vector_export(ctx: JobContext, params: ExportParams) -> ExportR
     return ExportResult(count=len(nodes), memories=[VectorMemoryNode.of(n) for n in nodes])
 
 
-@JOBS.define(
-    "memory_vector_reindex",
-    params=ReindexParams,
-    result=ReindexResult,
-    read_only=False,
-    needs=vector_on,
-)
+@vector_job("memory_vector_reindex", params=ReindexParams, result=ReindexResult, read_only=False)
 async def memory_vector_reindex(ctx: JobContext, params: ReindexParams) -> ReindexResult:
     """Embed every vector memory again with the configured embedding model and rebuild the
     nearest-neighbour index (after changing the model to another of the same dimensions).

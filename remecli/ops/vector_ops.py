@@ -9,7 +9,7 @@ conversations are summarized into). With `memory.vector.enabled=false` each one 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, InvalidParams, JobError, NotFound, Unavailable
-from remecli.ops.registry import JOBS, JobParams, JobResult
+from remecli.ops.registry import JOBS, JobParams, JobResult, P, R, TypedHandler
 
 if TYPE_CHECKING:
     from remecli.ops.host import MemoryHost
@@ -211,8 +211,15 @@ class DeleteResult(JobResult):
 
 # -- the shared parts ---------------------------------------------------------------------------
 def vector_on(memory: MemoryHost) -> bool:
-    """True when `memory.vector.enabled`: the vector jobs work (and are listed)."""
+    """True when `memory.vector.enabled`: the vector jobs work (and MCP lists them)."""
     return bool(memory.vector.enabled)
+
+
+def vector_job(
+    name: str, *, params: type[P], result: type[R], read_only: bool
+) -> Callable[[TypedHandler[P, R]], TypedHandler[P, R]]:
+    """`JOBS.define` for a job that needs vector memory on (`needs=vector_on`)."""
+    return JOBS.define(name, params=params, result=result, read_only=read_only, needs=vector_on)
 
 
 def vector_memory(ctx: JobContext) -> ReMe:
@@ -266,12 +273,8 @@ def retrieval_query(params: RetrieveParams) -> str:
 
 
 # -- the operations ------------------------------------------------------------------------------
-@JOBS.define(
-    "memory_vector_summarize",
-    params=SummarizeParams,
-    result=SummarizeResult,
-    read_only=False,
-    needs=vector_on,
+@vector_job(
+    "memory_vector_summarize", params=SummarizeParams, result=SummarizeResult, read_only=False
 )
 async def memory_vector_summarize(ctx: JobContext, params: SummarizeParams) -> SummarizeResult:
     """Turn a conversation into vector memories of the named user, task or tool.
@@ -293,13 +296,7 @@ async def memory_vector_summarize(ctx: JobContext, params: SummarizeParams) -> S
     return SummarizeResult(changed=[VectorMemoryNode.of(n) for n in nodes])
 
 
-@JOBS.define(
-    "memory_vector_retrieve",
-    params=RetrieveParams,
-    result=RetrieveResult,
-    read_only=True,
-    needs=vector_on,
-)
+@vector_job("memory_vector_retrieve", params=RetrieveParams, result=RetrieveResult, read_only=True)
 async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> RetrieveResult:
     """Find vector memories relevant to a query (and the conversation so far), best first.
 
@@ -333,9 +330,7 @@ async def memory_vector_retrieve(ctx: JobContext, params: RetrieveParams) -> Ret
     )
 
 
-@JOBS.define(
-    "memory_vector_add", params=AddParams, result=MemoryResult, read_only=False, needs=vector_on
-)
+@vector_job("memory_vector_add", params=AddParams, result=MemoryResult, read_only=False)
 async def memory_vector_add(ctx: JobContext, params: AddParams) -> MemoryResult:
     """Add one vector memory to one user, task or tool (the same text twice is stored once)."""
     reme = vector_memory(ctx)
@@ -344,9 +339,7 @@ async def memory_vector_add(ctx: JobContext, params: AddParams) -> MemoryResult:
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define(
-    "memory_vector_get", params=IdParams, result=MemoryResult, read_only=True, needs=vector_on
-)
+@vector_job("memory_vector_get", params=IdParams, result=MemoryResult, read_only=True)
 async def memory_vector_get(ctx: JobContext, params: IdParams) -> MemoryResult:
     """Read one vector memory by its id."""
     reme = vector_memory(ctx)
@@ -356,13 +349,7 @@ async def memory_vector_get(ctx: JobContext, params: IdParams) -> MemoryResult:
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define(
-    "memory_vector_update",
-    params=UpdateParams,
-    result=MemoryResult,
-    read_only=False,
-    needs=vector_on,
-)
+@vector_job("memory_vector_update", params=UpdateParams, result=MemoryResult, read_only=False)
 async def memory_vector_update(ctx: JobContext, params: UpdateParams) -> MemoryResult:
     """Change a vector memory's content, when-to-use, time, author or metadata; naming another
     user, task or tool moves it there. The id never changes."""
@@ -372,9 +359,7 @@ async def memory_vector_update(ctx: JobContext, params: UpdateParams) -> MemoryR
     return MemoryResult(memory=VectorMemoryNode.of(node))
 
 
-@JOBS.define(
-    "memory_vector_list", params=ListParams, result=ListResult, read_only=True, needs=vector_on
-)
+@vector_job("memory_vector_list", params=ListParams, result=ListResult, read_only=True)
 async def memory_vector_list(ctx: JobContext, params: ListParams) -> ListResult:
     """List vector memories, newest first: filter by user, task or tool, type, any field or
     metadata key; sort by any field."""
@@ -384,13 +369,7 @@ async def memory_vector_list(ctx: JobContext, params: ListParams) -> ListResult:
     return ListResult(count=len(nodes), memories=[VectorMemoryNode.of(n) for n in nodes])
 
 
-@JOBS.define(
-    "memory_vector_delete",
-    params=DeleteParams,
-    result=DeleteResult,
-    read_only=False,
-    needs=vector_on,
-)
+@vector_job("memory_vector_delete", params=DeleteParams, result=DeleteResult, read_only=False)
 async def memory_vector_delete(ctx: JobContext, params: DeleteParams) -> DeleteResult:
     """Delete vector memories by id (one id or a list); how many were deleted."""
     reme = vector_memory(ctx)
@@ -399,12 +378,8 @@ async def memory_vector_delete(ctx: JobContext, params: DeleteParams) -> DeleteR
     return DeleteResult(deleted=deleted)
 
 
-@JOBS.define(
-    "memory_vector_delete_all",
-    params=DeleteAllParams,
-    result=DeleteResult,
-    read_only=False,
-    needs=vector_on,
+@vector_job(
+    "memory_vector_delete_all", params=DeleteAllParams, result=DeleteResult, read_only=False
 )
 async def memory_vector_delete_all(ctx: JobContext, params: DeleteAllParams) -> DeleteResult:
     """Delete every vector memory, or every memory of the named users, tasks or tools.

@@ -107,9 +107,13 @@ async def _mcp(options: SurfaceOptions, settings: Any) -> None:
 async def _serve(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
     from remecli.surfaces.auth import allowed_hosts, load_token
+    from remecli.surfaces.daemon import already_served
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http
 
+    refused = already_served(Locations.from_settings(settings).root)
+    if refused:
+        raise ValueError(refused)  # one announced server per memory: `run` says it, exit 2
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )

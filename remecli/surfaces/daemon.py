@@ -85,12 +85,31 @@ def alive(pid: int) -> bool:
     return pid > 0
 
 
-def find_daemon(root: Path) -> Daemon | None:
-    """The live server of the memory at `root` (None: none announced, or its pid is gone)."""
-    if os.environ.get(NO_DAEMON_ENV):
-        return None
+def announced_server(root: Path) -> Daemon | None:
+    """The live server announced for the memory at `root`, other than this process (None:
+    none, or its pid is gone)."""
     found = read_daemon_file(root / DAEMON_FILE)
-    return found if found is not None and alive(found.pid) else None
+    live = found is not None and found.pid != os.getpid() and alive(found.pid)
+    return found if live else None
+
+
+def find_daemon(root: Path) -> Daemon | None:
+    """The live server of the memory at `root` for a client to use (None: none announced, its
+    pid is gone, or REMECLI_NO_DAEMON is set)."""
+    return None if os.environ.get(NO_DAEMON_ENV) else announced_server(root)
+
+
+def already_served(root: Path) -> str | None:
+    """Why a new `remecli serve` of the memory at `root` must not start (None: it may): another
+    live server is announced there, and a second one would take over its announcement."""
+    found = announced_server(root)
+    if found is None:
+        return None
+    return (
+        f"this memory is already served at {found.url} (pid {found.pid}); use that server "
+        f"(remecli studio finds it), or stop it first (kill {found.pid}); if that pid is not "
+        f"remecli, delete {root / DAEMON_FILE}"
+    )
 
 
 def daemon_token(root: Path) -> str | None:

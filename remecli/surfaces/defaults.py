@@ -3,3 +3,4 @@
 from __future__ import annotations
 
 DEFAULT_MAX_BODY_BYTES = 1_000_000
+DEFAULT_SERVE_PORT = 8765  # remecli serve, and where remecli studio looks first

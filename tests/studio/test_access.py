@@ -3,6 +3,8 @@ browser without a session, CSRF and Origin on writes, and the Host check."""
 
 from __future__ import annotations
 
+import hashlib
+
 import httpx
 from playwright.sync_api import Page, expect
 
@@ -101,3 +103,27 @@ def test_writes_need_the_csrf_token_and_studios_own_origin(page: Page, studio: S
         json={"path": CARD, "content": "hijacked\n", "base_sha256": None},
     )
     assert cross.status_code == 403 and cross.json()["code"] == "origin"
+
+
+def test_a_write_that_names_no_origin_is_refused_even_with_the_csrf_token(studio: Studio) -> None:
+    with httpx.Client(base_url=studio.url, timeout=60) as client:
+        assert client.get(studio.login_url()).status_code == 303
+        home = client.get("/").text
+        csrf = home.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
+        card = studio.root / CARD
+        before = card.read_text()
+        body = {"path": CARD, "content": before + "\nmore\n", "base_sha256": sha256_of(card)}
+        bare = client.post("/studio/api/save", headers={"x-csrf-token": csrf}, json=body)
+        assert bare.status_code == 403 and bare.json()["code"] == "origin"
+        assert "Origin or Referer" in bare.json()["error"] and card.read_text() == before
+        for n, header in enumerate(({"origin": studio.url}, {"referer": f"{studio.url}/"})):
+            body = {"path": CARD, "content": f"{before}\n{n}\n", "base_sha256": sha256_of(card)}
+            answer = client.post(
+                "/studio/api/save", headers={"x-csrf-token": csrf, **header}, json=body
+            )
+            assert answer.status_code == 200, (header, answer.text)
+            assert card.read_text() == f"{before}\n{n}\n"
+
+
+def sha256_of(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

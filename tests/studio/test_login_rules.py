@@ -44,4 +44,6 @@ def test_host_and_origin_rules() -> None:
     assert not access.origin_allowed("http://127.0.0.1:9", "127.0.0.1:8765", "same-site")
     assert not access.origin_allowed("http://127.0.0.1:9", "127.0.0.1:8765", None)
     assert not access.origin_allowed(None, "127.0.0.1:8765", "cross-site")
-    assert access.origin_allowed(None, "127.0.0.1:8765", None)  # no browser: CSRF token decides
+    assert not access.origin_allowed(None, "127.0.0.1:8765", None)  # no origin named: refused
+    assert access.origin_allowed(None, "127.0.0.1:8765", None, same + "/studio")  # its Referer
+    assert not access.origin_allowed(None, "127.0.0.1:8765", None, "http://127.0.0.1:9/")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -166,6 +167,11 @@ def test_every_read_and_write_returns_the_hash_a_conflict_names_the_current_one(
     card = {"name": "Canary", "description": "a first look", "content": "x", "date": "2025-01-17"}
     written = call(served, tokens["notes"], "memory_write_card", card).json()
     assert written["sha256"] == sha256_of(root / written["path"])
+    restored = call(
+        served, tokens["notes"], "memory_restore", {"path": "memory/2025-01-31.md", "version": 1}
+    )
+    assert restored.status_code == 200, restored.text
+    assert restored.json()["sha256"] == sha256_of(note) and "Fridays" in note.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -317,3 +323,21 @@ async def test_tools_that_cannot_work_here_are_not_listed(
         assert len(listed) == 25
         called = await client.call_tool("memory_vector_list", {})
         assert called.is_error and "memory.vector.enabled=true" in called.content[0].text
+
+
+def test_a_second_serve_is_refused_and_studio_finds_the_live_one(
+    served: Surface, memory: tuple[Path, dict[str, str]]
+) -> None:
+    root, _ = memory
+    announced = (root / ".serve.json").read_text()
+    assert served.url in announced
+    second = remecli(root, "serve", "--port", "0", *surface_settings(root, NO_LLM)[1:])
+    assert second.returncode == 2, second.stderr
+    assert f"already served at {served.url}" in second.stderr
+    assert (root / ".serve.json").read_text() == announced  # the first one's, untouched
+    try:  # the default port: the announced server is used, whatever listens on 8765
+        studio = remecli(root, "studio", "--no-browser", *surface_settings(root, NO_LLM)[1:])
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"studio served by itself: {exc.stdout!r}") from None
+    assert studio.returncode == 0, studio.stderr
+    assert f"{served.url}/studio/login?ticket=" in studio.stdout

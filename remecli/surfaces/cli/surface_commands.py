@@ -10,9 +10,8 @@ import sys
 import click
 
 from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber, is_setting
-from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
+from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES, DEFAULT_SERVE_PORT
 
-DEFAULT_SERVE_PORT = 8765
 DEFAULT_MCP_PORT = 8766
 DEFAULT_MAX_RESULT_BYTES = 1_000_000
 

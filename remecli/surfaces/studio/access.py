@@ -110,13 +110,23 @@ def host_allowed(host_header: str | None) -> bool:
     return hostname in LOOPBACK_HOSTS
 
 
-def origin_allowed(origin: str | None, host_header: str | None, fetch_site: str | None) -> bool:
-    """True when a write comes from Studio's own page: the same origin, or no browser origin."""
+def origin_allowed(
+    origin: str | None, host_header: str | None, fetch_site: str | None, referer: str | None = None
+) -> bool:
+    """True when a write comes from Studio's own page: its `Origin` (without one, its `Referer`)
+    is this server's own origin, and the browser's Sec-Fetch-Site does not say otherwise. A
+    request that names no origin at all is refused, whatever CSRF token it carries."""
     if fetch_site is not None and fetch_site not in ("same-origin", "none"):
         return False
-    if origin is None:
-        return fetch_site is None or fetch_site == "same-origin"
-    return bool(host_header) and origin == f"http://{host_header}"
+    if not host_header:
+        return False
+    own = f"http://{host_header}"
+    if origin is not None:
+        return origin == own
+    if not referer:
+        return False
+    parts = urlsplit(referer)
+    return f"{parts.scheme}://{parts.netloc}" == own
 
 
 def csrf_matches(sent: str | None, session: Session) -> bool:

@@ -147,9 +147,17 @@ class StudioGuard:
         if request.method in ("GET", "HEAD"):
             return None
         if not access.origin_allowed(
-            headers.get("origin"), headers.get("host"), headers.get("sec-fetch-site")
+            headers.get("origin"),
+            headers.get("host"),
+            headers.get("sec-fetch-site"),
+            headers.get("referer"),
         ):
-            return _refuse(403, "refused: the request did not come from Studio's page", "origin")
+            return _refuse(
+                403,
+                "refused: the request did not come from Studio's page (a write needs its Origin "
+                "or Referer)",
+                "origin",
+            )
         if not access.csrf_matches(headers.get(access.CSRF_HEADER), session):
             return _refuse(403, "refused: missing or wrong CSRF token; reload the page", "csrf")
         return None

@@ -13,6 +13,7 @@ import urllib.request
 import webbrowser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from remecli.surfaces.auth import ServeToken, load_token
 from remecli.surfaces.serving import say
@@ -58,8 +59,9 @@ def _call(url: str, token: ServeToken | None = None) -> tuple[int, dict[str, Any
 def find_server(base_url: str, token: ServeToken, root: Path) -> bool:
     """True when this working dir's server answers at `base_url`; False when nothing listens;
     OtherServer when something else does."""
+    where = urlsplit(base_url)
     try:
-        with socket.create_connection((HOST, int(base_url.rsplit(":", 1)[1])), PROBE_SECONDS):
+        with socket.create_connection((where.hostname or HOST, where.port or 80), PROBE_SECONDS):
             pass
     except OSError:
         return False
@@ -116,6 +118,21 @@ async def _serve(settings: Any, token: ServeToken, port: int, browser: bool) -> 
     await serve_http(runner, app, HOST, port, announce)
 
 
+def _server_url(root: Path, port: int) -> str | None:
+    """Where to look for this memory's server: the one `remecli serve` announced for it (when
+    --port is left at its default and Studio can be opened there), else 127.0.0.1:PORT (None:
+    port 0, start one)."""
+    from remecli.surfaces.daemon import find_daemon
+    from remecli.surfaces.defaults import DEFAULT_SERVE_PORT
+
+    announced = find_daemon(root)
+    if port == DEFAULT_SERVE_PORT and announced is not None:
+        host = urlsplit(announced.url).hostname
+        if announced.url.startswith("http://") and host in (HOST, "localhost"):
+            return announced.url
+    return f"http://{HOST}:{port}" if port else None
+
+
 def open_studio(
     port: int, explicit_token: str | None, setting_args: list[str], *, browser: bool
 ) -> int:
@@ -126,8 +143,9 @@ def open_studio(
         settings = _settings(setting_args)
         root = Path(settings.working_dir)
         token = load_token(root, explicit_token)
-        if port and find_server(f"http://{HOST}:{port}", token, root):
-            opener = _announce(f"http://{HOST}:{port}", token, browser)
+        base_url = _server_url(root, port)
+        if base_url and find_server(base_url, token, root):
+            opener = _announce(base_url, token, browser)
             if opener is not None:
                 opener.join(BROWSER_SECONDS)
             return 0
