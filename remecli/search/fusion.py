@@ -6,10 +6,17 @@ the weakest candidate of a side gets 0 from it) or by the side's best score
 All methods give scores in [0, 1]. When one side has no candidates (no embedder, or no word of
 the query occurs), the other side carries the full weight, so a keyword-only hit still scores 1.
 Ties are broken by the number of signals, then by chunk id (deterministic).
+
+With a `similarity` (a calibrated embedder, `calibration.py`) the vector side is not scaled
+among its candidates: each cosine becomes its calibrated similarity, the same for one chunk
+whatever else was found, and a vector hit at 0 (no closer to the query than ordinary text) is
+no candidate. So a query that matches nothing finds nothing, and a lone weak vector hit reads
+weak instead of 1.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 RRF_K = 60
@@ -65,6 +72,7 @@ def fuse(
     normalization: str = "min-max",
     vector_factors: dict[int, float] | None = None,
     floors: tuple[float | None, float | None] = (None, None),
+    similarity: Callable[[float], float] | None = None,
 ) -> list[Fused]:
     """Combine (chunk id, score) lists from both sides, best first.
 
@@ -73,8 +81,12 @@ def fuse(
     `vector_factors`: per-chunk multipliers of the normalized vector score (source weights).
     `floors`: (vector, keyword) scores of the first non-candidate of each side, so min-max
     gives a real candidate more than 0 (the `score 0.000 [vector]` artifact).
+    `similarity`: cosine → calibrated similarity in [0, 1] (module doc); replaces the vector
+    side's normalization, and a vector hit it maps to 0 is dropped (RRF too).
     """
     extra: dict[int, float] = {}
+    if similarity is not None:
+        vector = [(i, s) for i, s in vector if similarity(s) > 0]
     if method == "rrf":
         sides = [
             ("vector", rank_scores(vector), vector_weight),
@@ -89,6 +101,8 @@ def fuse(
         else:
             vector_scores = min_max(vector + rescored, floors[0]) if vector else {}
             keyword_scores = min_max(keyword, floors[1])
+        if similarity is not None and vector:  # the vector side on its absolute scale instead
+            vector_scores = {i: similarity(s) for i, s in vector + rescored}
         extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
         sides = [
             ("vector", vector_scores, vector_weight),

@@ -20,6 +20,7 @@ import numpy as np
 
 from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
+from remecli.search.calibration import calibration_for
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, is_loaded, make_embedder
 from remecli.search.filters import make_filters
@@ -64,6 +65,7 @@ class MemoryIndex(OwnedParts):
         self.working_dir = working_dir
         self.settings = settings
         self.embedder = embedder
+        self.calibration = calibration_for(embedder)  # the vector side's absolute scale
         self.folder = folder or Locations(working_dir).index_dir  # another: a read-only memory
         self.shared = SharedIndex(self.folder)
         self.space = SpaceWait(self.folder)  # a full disk is waited out, never taken for damage
@@ -300,9 +302,8 @@ class MemoryIndex(OwnedParts):
                     if self.closed:
                         return []
                     self.follow_others()
-                    return search_parts(
-                        self.parts, request, filters, variant, embed, self._query_failed
-                    )
+                    asked = (request, filters, variant, embed, self._query_failed)
+                    return search_parts(self.parts, *asked, self.calibration)
             except DAMAGE as exc:
                 if self.space.full(exc):  # not damage: what is indexed stays
                     return []

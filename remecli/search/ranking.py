@@ -31,6 +31,7 @@ class Candidates:
     rescored: list[tuple[int, float]] = field(default_factory=list)
     keyword_floor: float | None = None  # score of the first keyword non-candidate
     vector_floor: float | None = None  # score of the first vector non-candidate
+    similarity: Callable[[float], float] | None = None  # cosine → calibrated, when known
 
 
 def split_floor(
@@ -107,6 +108,7 @@ def fused_candidates(
         settings.normalization,
         None,
         (found.vector_floor, found.keyword_floor),
+        found.similarity,
     )
     weight = settings.transcript_weight
     if transcript_ids and weight != 1.0:
@@ -165,9 +167,11 @@ def select(
 ) -> list[SearchResult]:
     """The best `max_results` distinct hits of `fused` (best first).
 
-    A near-duplicate of a better hit is dropped. With `diversity` > 0 each pick is the
-    candidate whose fused score minus `diversity` × (hits already taken from its file) is
-    highest, and that is its score, so scores still fall from the first hit down. `snippet`
+    A near-duplicate of a better hit is dropped, and so is a hit whose line range a better
+    hit already has (the pieces of one long line are chunks of the same range). With
+    `diversity` > 0 each pick is the candidate whose fused score minus `diversity` × (hits
+    already taken from its file) is highest, and that is its score, so scores still fall
+    from the first hit down. `snippet`
     picks what of each chunk's text a result shows (`snippets.SnippetPicker`).
     """
     chunks = get_chunks([f.chunk_id for f in fused])
@@ -175,6 +179,7 @@ def select(
     results: list[SearchResult] = []
     kept_words: list[set[str]] = []
     taken: dict[str, int] = {}
+    ranges: set[tuple[str, int, int]] = set()
 
     def adjusted(k: int) -> float:
         item, chunk = pool[k]
@@ -184,10 +189,11 @@ def select(
         best = max(range(len(pool)), key=adjusted) if diversity > 0 else 0
         score = adjusted(best)
         item, chunk = pool.pop(best)
-        words = _words(chunk.text)
-        if is_duplicate(words, kept_words):
+        words, where = _words(chunk.text), (chunk.path, chunk.start_line, chunk.end_line)
+        if where in ranges or is_duplicate(words, kept_words):
             continue
         kept_words.append(words)
+        ranges.add(where)
         taken[chunk.path] = taken.get(chunk.path, 0) + 1
         results.append(to_result(chunk, score, item.signals, snippet))
     return results

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from remecli.search.calibration import Calibration
 from remecli.search.dates import question_windows
 from remecli.search.decompose import sub_queries
 from remecli.search.embedders import EmbeddingError
@@ -41,9 +42,11 @@ def search_parts(
     variant: SearchVariant,
     query_vector: Callable[[str], np.ndarray] | None,
     on_embedding_error: Callable[[str], None],
+    calibration: Calibration | None = None,
 ) -> list[SearchResult]:
     """The ranked hits of `request` (`query_vector` None: keyword only); an embedding error
-    is reported to `on_embedding_error` and the search goes on by keyword."""
+    is reported to `on_embedding_error` and the search goes on by keyword. `calibration`:
+    the embedder's, so the vector side's scores mean the same from one query to the next."""
     settings = variant.settings
     limit = request.max_results * settings.candidate_multiplier
     if request.project:  # the index has no project field: the store names the chunks allowed
@@ -54,7 +57,9 @@ def search_parts(
     preferred = "" if request.project or not settings.project_boost else request.prefer_project
 
     def fused_for(query: str) -> list[Fused]:
-        found = candidates(parts, query, limit, filters, variant, query_vector, on_embedding_error)
+        found = candidates(
+            parts, query, limit, filters, variant, query_vector, on_embedding_error, calibration
+        )
         ids = sorted({i for side in (found.keyword, found.vector, found.rescored) for i, _ in side})
         transcript_ids: set[int] = set()
         if settings.transcript_weight != 1.0 and filters.source != TRANSCRIPT:
@@ -86,6 +91,7 @@ def candidates(
     variant: SearchVariant,
     query_vector: Callable[[str], np.ndarray] | None,
     on_embedding_error: Callable[[str], None],
+    calibration: Calibration | None = None,
 ) -> Candidates:
     """What each side finds for `query`: `limit` candidates per side and their floors."""
     found = Candidates()
@@ -106,6 +112,8 @@ def candidates(
             hits = vectors.search(vector, limit + 1, allowed)
             # every vector is a candidate (a small corpus): cosine 0 is the floor
             found.vector, found.vector_floor = split_floor(hits, limit, 0.0)
+            if calibration is not None:
+                found.similarity = calibration.scorer(vector)
             if variant.rescore:
                 seen = {i for i, _ in found.vector}
                 missing = [i for i, _ in found.keyword if i not in seen]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from remecli.search.calibration import calibration_for
 from remecli.search.fusion import fuse
 from remecli.vector.conversation import as_json_list
 from remecli.vector.filters import Condition
@@ -86,9 +87,18 @@ async def search_one(
     keyword: bool,
     vector_weight: float,
 ) -> list[MemoryNode]:
-    """Best `limit` nodes of one scope: cosine scores, or fused scores in [0, 1] with keywords."""
+    """Best `limit` nodes of one scope: cosine scores, or fused scores in [0, 1] with keywords.
+    With a calibrated embedder (`search/calibration.py`) a node no closer to the query than
+    ordinary text is dropped (gibberish found every memory, the nearest at cosine 0.74) and the
+    fused vector side is its calibrated similarity, not its rank among the candidates."""
     pool = limit * CANDIDATES_PER_RESULT
     by_vector = await asyncio.to_thread(reme.store.vector_search, vector, conditions, pool)
+    calibration = calibration_for(reme.embedder, "memories")
+    similarity = (
+        None if calibration is None else await asyncio.to_thread(calibration.scorer, vector)
+    )
+    if similarity is not None:
+        by_vector = [n for n in by_vector if similarity(n.score or 0.0) > 0]
     by_keyword: list[MemoryNode] = []
     if keyword:
         terms = search_terms(query)
@@ -101,6 +111,7 @@ async def search_one(
         [(ids[n.memory_id], n.score or 0.0) for n in by_vector],
         [(ids[n.memory_id], n.score or 0.0) for n in by_keyword],
         vector_weight=vector_weight,
+        similarity=similarity,
     )
     names = list(nodes)
     out = []

@@ -75,3 +75,29 @@ def test_floors_keep_the_weakest_real_candidate_above_zero() -> None:
     assert fused[3] == pytest.approx(0.3) and fused[1] == pytest.approx(0.7)
     only_keyword = fuse([], [(7, 3.0), (8, 1.0)], floors=(None, 0.0))
     assert [round(f.score, 3) for f in only_keyword] == [1.0, 0.333]
+
+
+def test_a_calibrated_vector_side_keeps_its_absolute_scores() -> None:
+    """Issue 38: min-max made the best of any vector candidates 1.0, a lone weak one too."""
+
+    def similarity(cosine: float) -> float:  # a scale from 0.80 (nothing) to 0.90 (strong)
+        return min(max((cosine - 0.80) / 0.10, 0.0), 1.0)
+
+    weak = fuse([(1, 0.83), (2, 0.81), (3, 0.79)], [], "weighted", 0.5, similarity=similarity)
+    assert [(f.chunk_id, round(f.score, 3)) for f in weak] == [(1, 0.3), (2, 0.1)]
+    assert fuse([(1, 0.79), (2, 0.78)], [], "weighted", 0.5, similarity=similarity) == []
+    assert fuse([(1, 0.79)], [], "rrf", 0.5, similarity=similarity) == []
+    both = {
+        f.chunk_id: f
+        for f in fuse(
+            [(1, 0.85)],
+            [(1, 4.0), (2, 2.0)],
+            "weighted",
+            0.5,
+            [(2, 0.70)],
+            floors=(None, 0.0),
+            similarity=similarity,
+        )
+    }
+    assert both[1].score == pytest.approx(0.5 * 0.5 + 0.5)
+    assert both[2].score == pytest.approx(0.5 * 0.5) and both[2].signals == ["bm25"]

@@ -1,0 +1,152 @@
+"""Where the local embedder's cosine says "nothing here": nonsense vs real questions on LoCoMo.
+
+For each conversation's index (built by `locomo_recall.py` / `snippet_recall.py` in the same
+`--workdir`), prints the distribution of the best cosine a query reaches among the chunks for
+three kinds of query: gibberish (seeded random letter strings, plus the issue's examples),
+off-topic questions in real words, and LoCoMo's questions (categories 1-4: the best chunk's
+cosine, and the cosine of the best chunk holding an evidence turn). The vector side's floor
+and its "strong" point (`search/calibration.py`) are chosen from these figures.
+
+Reproduce:  python benchmarks/score_floor.py --conversations 5-9 --workdir DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import string
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.locomo_recall import (  # noqa: E402
+    DEFAULT_DATA,
+    parse_evidence,
+    parse_selection,
+    write_conversation,
+)
+from remecli.config.search import SearchSettings  # noqa: E402
+from remecli.search import MemoryIndex  # noqa: E402
+from remecli.search.calibration import calibration_for  # noqa: E402
+
+ISSUE = ["xqzvbnm flurbo", "zzzqqq nothing", "asdf qwer zxcv", "blorptangle vrxx"]
+OFF_TOPIC = [
+    "kubernetes pod eviction policy",
+    "how to compile the linux kernel with clang",
+    "quarterly VAT filing deadline for a limited company",
+    "replace the timing belt on a diesel engine",
+    "difference between TCP and UDP",
+    "segfault in the faiss inner product kernel",
+    "mortgage amortization schedule formula",
+    "which SQL isolation level prevents phantom reads",
+    "photosynthesis light-dependent reactions",
+    "rust borrow checker lifetime error",
+]
+
+
+def gibberish(count: int, seed: int = 7) -> list[str]:
+    """`count` random queries of 1-3 letter strings (seeded), after the issue's own."""
+    rng = random.Random(seed)
+    made = list(ISSUE)
+    while len(made) < count:
+        words = [
+            "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(4, 9)))
+            for _ in range(rng.randint(1, 3))
+        ]
+        made.append(" ".join(words))
+    return made
+
+
+def quantiles(values: list[float]) -> str:
+    """min, 5/25/50/75/95th percentiles and max."""
+    cuts = statistics.quantiles(values, n=20, method="inclusive")
+    return (
+        f"n={len(values):4d}  min {min(values):.3f}  p5 {cuts[0]:.3f}  p25 {cuts[4]:.3f}  "
+        f"p50 {cuts[9]:.3f}  p75 {cuts[14]:.3f}  p95 {cuts[18]:.3f}  max {max(values):.3f}"
+    )
+
+
+class Measure:
+    """Notes the best cosine (and lift) of queries against one conversation's index."""
+
+    def __init__(
+        self, index: MemoryIndex, kinds: dict[str, list[float]], lifts: dict[str, list[float]]
+    ) -> None:
+        assert index.parts.vectors is not None and index.embedder is not None
+        calibration = calibration_for(index.embedder)
+        assert calibration is not None
+        self.index, self.vectors, self.embedder = index, index.parts.vectors, index.embedder
+        self.calibration, self.kinds, self.lifts = calibration, kinds, lifts
+
+    def note(self, kind: str, query: np.ndarray, cosine: float) -> None:
+        self.kinds[kind].append(cosine)
+        self.lifts[kind].append(cosine - self.calibration.baseline(query))
+
+    def best(self, kind: str, query: str) -> None:
+        vector = self.embedder.embed_query(query)
+        self.note(kind, vector, self.vectors.search(vector, 1)[0][1])
+
+    def conversation(
+        self, sample: dict, where: dict[str, tuple[str, int]], junk: list[str]
+    ) -> None:
+        for query in junk:
+            self.best("gibberish", query)
+        for query in OFF_TOPIC:
+            self.best("off-topic", query)
+        ranges = {path: self.index.store.chunks_of(path) for path, _ in where.values()}
+        for qa in sample["qa"]:
+            ids = parse_evidence(qa.get("evidence", []), set(where), {"repaired": 0, "dropped": 0})
+            if qa["category"] not in (1, 2, 3, 4) or not ids:
+                continue
+            query = self.embedder.embed_query(qa["question"])
+            self.note("question top", query, self.vectors.search(query, 1)[0][1])
+            holding = {
+                stored.id
+                for dia in ids
+                for stored in ranges[where[dia][0]]
+                if stored.chunk.start_line <= where[dia][1] <= stored.chunk.end_line
+            }
+            found = self.vectors.scores_of(query, sorted(holding))
+            self.note("question evidence", query, max(s for _, s in found))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--conversations", default="5-9")
+    parser.add_argument("--workdir", type=Path, required=True)
+    parser.add_argument("--gibberish", type=int, default=40, help="random queries")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
+        return 0
+    samples = json.loads(args.data.read_text(encoding="utf-8"))
+    settings = SearchSettings()
+    names = ("gibberish", "off-topic", "question top", "question evidence")
+    kinds: dict[str, list[float]] = {name: [] for name in names}
+    lifts: dict[str, list[float]] = {name: [] for name in names}
+    for k in parse_selection(args.conversations, len(samples)):
+        sample = samples[k]
+        working_dir = args.workdir / sample["sample_id"]
+        where = write_conversation(sample, working_dir)
+        index = MemoryIndex.open(working_dir, settings)
+        index.sync_blocking()
+        Measure(index, kinds, lifts).conversation(sample, where, gibberish(args.gibberish))
+        index.close()
+    print(f"LoCoMo {args.conversations}, {settings.embedding.local_model}: best cosine per query")
+    for kind, values in kinds.items():
+        print(f"  cosine {kind:<18} {quantiles(values)}")
+    print("lift: cosine minus the query's mean cosine to the reference passages")
+    for kind, values in lifts.items():
+        print(f"  lift   {kind:<18} {quantiles(values)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
