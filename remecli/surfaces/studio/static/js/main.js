@@ -13,7 +13,7 @@ import { renderHealth } from "./health.js";
 import { renderInterests } from "./interests.js";
 import { renderGraph } from "./graph.js";
 import { startLive } from "./live.js";
-import { t, translateStatic } from "./i18n.js";
+import { bindLanguage, t, translateStatic } from "./i18n.js";
 import { bindTheme } from "./theme.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
@@ -99,6 +99,7 @@ async function redraw() {
 
 translateStatic();
 bindTheme(document.getElementById("theme"));
+bindLanguage(document.getElementById("language"));
 onRoute(route);
 // first: a hash change drops the search box's waiting keystrokes before the page is drawn
 bindSearch(document.getElementById("search"), document.getElementById("search-source"));
