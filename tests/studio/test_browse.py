@@ -39,11 +39,12 @@ def test_filters_interests_and_theme(page: Page, studio: Studio) -> None:
     files = page.locator("ul.files li a")
     expect(files).to_have_count(2)
     page.locator("#filter-project").select_option("ledger")
-    expect(files).to_have_text(["2025-01-31/billing-export.md"])
+    expect(files).to_have_text(["Billing export"])  # the title; the path below it
     assert "project=ledger" in page.url
     page.locator("#filter-project").select_option("")
     page.locator("#filter-tag").select_option("deploy")
-    expect(files).to_have_text(["2025-01-31/deploy-checklist.md"])
+    expect(files).to_have_text(["Deploy checklist"])
+    expect(page.locator("ul.files li .path")).to_have_text(["2025-01-31/deploy-checklist.md"])
     expect(page.locator("#filter-tag option")).to_have_text(
         ["All tags", "billing (1)", "deploy (1)", "export (1)", "staging (1)"]
     )
@@ -101,3 +102,21 @@ def test_the_ui_speaks_chinese_with_language_zh(page: Page, tmp_path: Path, fake
         )
     finally:
         surface.stop()
+
+
+def test_the_language_is_switched_in_the_page(page: Page, studio: Studio) -> None:
+    logged_in(page, studio)
+    nav = page.locator("#nav")
+    expect(nav.locator("a[data-section='cards'] span").first).to_have_text("Cards")
+    language = page.locator("#language")
+    expect(language).to_have_value("en")  # the server's setting
+    language.select_option("zh")
+    expect(nav.locator("a[data-section='cards'] span").first).to_have_text("卡片")
+    expect(page.locator("#search")).to_have_attribute("placeholder", "搜索记忆…  ( / )")
+    assert page.locator("html").get_attribute("lang") == "zh"
+    page.goto(f"{studio.url}/#/health")
+    page.reload()  # remembered in this browser
+    expect(page.locator("#nav a[data-page='health']")).to_have_text("索引状态")
+    expect(page.locator("#language")).to_have_value("zh")
+    page.locator("#language").select_option("en")
+    expect(page.locator("#nav a[data-page='health']")).to_have_text("Health")

@@ -1,5 +1,5 @@
 """What the navigator filters on and the Interests page shows, read through memory_read:
-a note's `tags` and `project` (from its frontmatter, where present), and the dream's interests
+a note's `name` (its title in the lists), `tags` and `project` (from its frontmatter, where present), and the dream's interests
 (`memory/YYYY-MM-DD/interests.yaml`: topics with reason, evidence and keywords; read only).
 """
 
@@ -41,15 +41,21 @@ async def _head(runner: JobRunner, path: str, gate: asyncio.Semaphore) -> str:
     return str(page["content"])
 
 
-async def note_facets(runner: JobRunner, paths: list[str]) -> dict[str, dict[str, list[str]]]:
-    """`{path: {"tags": [...], "projects": [...]}}` of each Markdown note in `paths`."""
+async def note_facets(runner: JobRunner, paths: list[str]) -> dict[str, dict[str, Any]]:
+    """`{path: {"name": str, "tags": [...], "projects": [...]}}` of each Markdown note in
+    `paths` (`name` '' when the frontmatter has none)."""
     gate = asyncio.Semaphore(PARALLEL_READS)
     notes = [p for p in paths if p.endswith(".md")]
     heads = await asyncio.gather(*(_head(runner, p, gate) for p in notes))
-    found: dict[str, dict[str, list[str]]] = {}
+    found: dict[str, dict[str, Any]] = {}
     for path, head in zip(notes, heads, strict=True):
         meta = read_frontmatter(head).meta
-        found[path] = {"tags": _words(meta.get("tags")), "projects": _words(meta.get("project"))}
+        name = meta.get("name")
+        found[path] = {
+            "name": name.strip() if isinstance(name, str) else "",
+            "tags": _words(meta.get("tags")),
+            "projects": _words(meta.get("project")),
+        }
     return found
 
 

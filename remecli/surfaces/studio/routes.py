@@ -69,7 +69,7 @@ async def section(request: Request) -> Response:
     paths = [f["path"] for f in listing["files"]]
     facets = await note_facets(_runner(request), paths) if found.key != "sessions" else {}
     for entry in listing["files"]:
-        entry.update(facets.get(entry["path"], {"tags": [], "projects": []}))
+        entry.update(facets.get(entry["path"], {"name": "", "tags": [], "projects": []}))
     return JSONResponse(listing)
 
 

@@ -11,6 +11,19 @@ export class ApiError extends Error {
   }
 }
 
+export const OFFLINE = "offline";
+
+// A request that got no answer at all (the server stopped, or hangs) as an ApiError that says so,
+// not the browser's bare "Failed to fetch".
+async function reach(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch (error) {
+    const message = "Studio's server is not answering: is `remecli serve` (or `remecli studio`) still running?";
+    throw new ApiError(0, { error: message, code: OFFLINE, cause: String(error) });
+  }
+}
+
 async function answer(response) {
   let body = {};
   try {
@@ -24,7 +37,7 @@ async function answer(response) {
 
 export async function get(name, params = {}, signal = undefined) {
   const query = new URLSearchParams(params).toString();
-  const response = await fetch(`/studio/api/${name}?${query}`, {
+  const response = await reach(`/studio/api/${name}?${query}`, {
     credentials: "same-origin",
     signal,
   });
@@ -32,7 +45,7 @@ export async function get(name, params = {}, signal = undefined) {
 }
 
 export async function post(name, body) {
-  const response = await fetch(`/studio/api/${name}`, {
+  const response = await reach(`/studio/api/${name}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json", "x-csrf-token": csrf },

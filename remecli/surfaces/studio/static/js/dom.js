@@ -36,10 +36,12 @@ export function pathText(path) {
 
 export function debounce(fn, ms) {
   let timer = null;
-  return (...args) => {
+  const call = (...args) => {
     clearTimeout(timer);
     timer = setTimeout(() => fn(...args), ms);
   };
+  call.cancel = () => clearTimeout(timer); // a call still waiting is dropped
+  return call;
 }
 
 export function when(iso) {

@@ -1,9 +1,22 @@
-// The page's words in the user's language (`language: zh` in the settings → Chinese); a string
-// with no translation stays English.
+// The page's words in the user's language: the one chosen in the header (remembered by this
+// browser), else the server's setting (`language: zh` → Chinese); a string with no translation
+// stays English.
 
 import { ZH } from "./i18n_zh.js";
 
+const KEY = "remecli-studio-language";
+const LANGUAGES = ["en", "zh"];
+const chosen = localStorage.getItem(KEY);
+if (LANGUAGES.includes(chosen)) document.documentElement.lang = chosen;
 const chinese = document.documentElement.lang === "zh";
+
+export function bindLanguage(select) {
+  select.value = chinese ? "zh" : "en";
+  select.addEventListener("change", () => {
+    localStorage.setItem(KEY, select.value);
+    location.reload(); // every page's words are drawn again in the new language
+  });
+}
 
 export function t(text) {
   return chinese ? ZH[text] ?? text : text;

@@ -174,4 +174,9 @@ export const ZH = {
   "is already the same as version": "已与此版本相同：",
   // conflict
   "lines differ": "行不同",
+  // connection
+  "Try now": "立即重试",
+  "Trying again in": "将在以下时间后重试：",
+  "Logged out: the server restarted. Run `remecli studio` for a new login link.": "已退出登录：服务器已重启。运行 `remecli studio` 获取新的登录链接。",
+  "Studio's server is not answering (stopped?).": "Studio 的服务器没有响应（已停止？）。",
 };

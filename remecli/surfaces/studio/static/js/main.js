@@ -13,7 +13,7 @@ import { renderHealth } from "./health.js";
 import { renderInterests } from "./interests.js";
 import { renderGraph } from "./graph.js";
 import { startLive } from "./live.js";
-import { t, translateStatic } from "./i18n.js";
+import { bindLanguage, t, translateStatic } from "./i18n.js";
 import { bindTheme } from "./theme.js";
 import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
 
@@ -44,7 +44,8 @@ function showError(error) {
 let shown = location.hash;
 
 async function route() {
-  if (location.hash !== shown && !mayLeave()) {
+  const moved = location.hash !== shown; // a new address, not a live redraw of this one
+  if (moved && !mayLeave()) {
     history.replaceState(null, "", shown || "#/"); // stay in the editor
     return;
   }
@@ -53,6 +54,7 @@ async function route() {
   const token = ++current;
   const live = () => token === current;
   const { page, arg, params } = parse();
+  if (moved && page !== "search") document.getElementById("search").value = ""; // no stale query
   try {
     if (page === "section") await renderSection(main, arg, params, live);
     else if (page === "note" && isTranscript(arg)) await renderSession(main, arg, params, live);
@@ -97,9 +99,11 @@ async function redraw() {
 
 translateStatic();
 bindTheme(document.getElementById("theme"));
+bindLanguage(document.getElementById("language"));
 onRoute(route);
-window.addEventListener("hashchange", route);
+// first: a hash change drops the search box's waiting keystrokes before the page is drawn
 bindSearch(document.getElementById("search"), document.getElementById("search-source"));
+window.addEventListener("hashchange", route);
 const nav = document.getElementById("nav");
 renderNav(nav).catch(showError);
 route();

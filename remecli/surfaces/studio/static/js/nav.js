@@ -1,7 +1,7 @@
 // The navigator (sections with counts) and a section's list of files.
 
 import { get } from "./api.js";
-import { bytes, fill, h, noteHref, when } from "./dom.js";
+import { bytes, fill, h, noteHref, pathText, when } from "./dom.js";
 import { t } from "./i18n.js";
 
 export async function renderNav(nav) {
@@ -70,7 +70,9 @@ export async function renderSection(main, key, params, live) {
     h(
       "li",
       {},
-      h("a", { href: noteHref(f.path) }, label(key, f.path)),
+      f.name // a note with a title: the title, its path below it
+        ? h("span", { class: "file-title" }, h("a", { href: noteHref(f.path) }, f.name), h("span", { class: "path" }, pathText(label(key, f.path))))
+        : h("a", { href: noteHref(f.path) }, pathText(label(key, f.path))),
       h(
         "span",
         { class: "meta" },

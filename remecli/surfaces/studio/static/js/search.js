@@ -5,19 +5,30 @@ import { debounce, fill, h, noteHref, pathText } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./ui.js";
 
+let typing = false; // keystrokes wait in the box: a redraw must not replace them
+
 export function bindSearch(input, source) {
   const go = debounce(() => {
+    typing = false;
     const q = input.value.trim();
     if (!q) return;
     const params = new URLSearchParams({ q });
     if (source.value) params.set("source", source.value);
     navigate(`#/search?${params}`, { replace: location.hash.startsWith("#/search") });
   }, 250);
-  input.addEventListener("input", go);
+  input.addEventListener("input", () => {
+    typing = true;
+    go();
+  });
   source.addEventListener("change", go);
+  // the user went elsewhere (a link, Back): what they typed just before must not pull them back
+  window.addEventListener("hashchange", () => {
+    typing = false;
+    go.cancel();
+  });
   document.addEventListener("keydown", (event) => {
-    const typing = ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
-    if (event.key === "/" && !typing) {
+    const editing = ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName);
+    if (event.key === "/" && !editing) {
       event.preventDefault();
       input.focus();
     }
@@ -26,7 +37,7 @@ export function bindSearch(input, source) {
 
 export async function renderSearch(main, q, source, live) {
   const input = document.getElementById("search");
-  if (document.activeElement !== input) input.value = q;
+  if (!typing && input.value.trim() !== q) input.value = q; // the box says what these are for
   document.getElementById("search-source").value = source;
   if (!q) {
     fill(main, h("p", { class: "muted" }, t("Type in the search box.")));
@@ -58,7 +69,7 @@ export async function renderSearch(main, q, source, live) {
     ),
   );
   fill(main,
-    h("h1", {}, t("Search"), " ", h("span", { class: "count" }, String(hits.length))),
+    h("h1", {}, t("Search"), ` “${q}” `, h("span", { class: "count" }, String(hits.length))),
     hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `${t("Nothing found for")} “${q}”.`),
   );
 }
