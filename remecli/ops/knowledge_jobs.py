@@ -171,6 +171,7 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
                 raise NotFound(
                     f"no note {params.path!r}; use memory_list or memory_search to find one"
                 )
+            graph.check(path)  # its own links as on disk now, even before the watcher's burst
             return LinksResult.model_validate(
                 neighbours(graph, path, params.depth, params.direction, limit=params.limit)
             )

@@ -93,3 +93,25 @@ async def _has(runner: JobRunner, path: str) -> bool:
 
 async def _is_active(runner: JobRunner) -> bool:
     return await _status(runner, "digest/wiki/old.md") == "active"
+
+
+async def test_a_notes_own_links_are_current_before_the_watcher_reports_it(
+    tmp_path: Path, fake_llm
+) -> None:
+    """Studio redraws a note as soon as its file changes (memory_stamp); its links must be the
+    file's, not the graph's from before the watcher's burst (a minute away here)."""
+    root = tmp_path / ".reme"
+    seed(root)
+    write_files(root, FILES)
+    settings = job_settings(tmp_path, fake_llm.base_url).with_changes(
+        {"search.watch": True, "search.watch_debounce_ms": 60_000}
+    )
+    runner = JobRunner.from_settings(settings)
+    await runner.start(wait_for_index=True, background=False, watch=True)
+    try:
+        card = "memory/2025-01-31/deploy.md"
+        (root / card).write_text("---\nname: Deploy steps\n---\nNow only [[MEMORY.md]].\n")
+        found = await runner.run("memory_links", {"path": card, "direction": "out"})
+        assert [n["path"] for n in found["out"]] == ["MEMORY.md"]
+    finally:
+        await runner.close()

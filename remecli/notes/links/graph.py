@@ -97,6 +97,15 @@ class LinkGraph:
         if not self._followed():
             self.sync()
 
+    def check(self, relative: str) -> None:
+        """Parse one note again if its size or mtime changed (a followed graph may not have
+        heard of a change yet: a page showing the note asks this first)."""
+        with self._lock:
+            note = self._notes.get(relative)
+            known = None if note is None else (note.mtime_ns, note.size)
+            if known != _stat(self.root / relative):
+                self.update_file(relative)
+
     def sync(self) -> int:
         """Re-parse new and changed notes, forget deleted ones; returns how many changed."""
         with self._lock:
