@@ -20,6 +20,12 @@ log = logging.getLogger(__name__)
 TMUX_TIMEOUT_S = 2.0
 
 
+def sized(what: str, text: str) -> str:
+    """`what` with the size of `text`: "code block 1 (1 line, 9 characters)"."""
+    lines = text.count("\n") + 1
+    return f"{what} ({lines} line{'s' if lines > 1 else ''}, {len(text):,} characters)"
+
+
 def copied_line(text: str, what: str, environ: Mapping[str, str] | None = None) -> str:
     """Put `text` in tmux's paste buffer when inside tmux (OSC 52 is the caller's part) and
     say truthfully where `text` went, naming it `what` ("the last answer", "8 characters")."""

@@ -1,6 +1,6 @@
 """The line-mode front-end's answers to the session's screen requests and questions: pages are
-printed, the clipboard is reached with OSC 52, a session is picked by number, an approval is a
-y/n/a question."""
+printed, the clipboard is reached with OSC 52 (and tmux's paste buffer), a session is picked by
+number, an approval is a y/n/a question."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rich.markdown import Markdown
 from remecli.agent import events as ev
 from remecli.commands import session_events as se
 from remecli.commands.frontend import FrontEndInfo
+from remecli.ui.clipboard import copied_line, sized
 
 HORSE_LINE = "🐎 马到成功 — success the moment the horse arrives. Happy Year of the Horse 2026!"
 ABOUT_PLAIN = FrontEndInfo(keys=(), config_hint="`remecli config=cli key=value …`", log_file="")
@@ -60,7 +61,7 @@ class PlainFrontEnd:
         elif isinstance(event, se.QuitRequested):
             self.quit_requested = True
         elif isinstance(event, se.CopyText):
-            self.copy(event.text, event.what)
+            await self.copy(event.text, event.what)
         elif isinstance(event, se.Celebrate):
             self.out.print(HORSE_LINE)
         elif isinstance(event, se.Resumed):
@@ -83,12 +84,15 @@ class PlainFrontEnd:
         answer = (await asyncio.to_thread(input, question)).strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
-    def copy(self, text: str, what: str) -> None:
+    async def copy(self, text: str, what: str) -> None:
+        """`/copy`: OSC 52 (and tmux's paste buffer inside tmux), and a line saying where the
+        text went; when stdout is no terminal, the text is printed instead."""
         stream = sys.stdout
         if stream.isatty():
             stream.write(f"\x1b]52;c;{base64.b64encode(text.encode()).decode()}\a")
             stream.flush()
-            self.err.print(f"Copied {what} ({len(text):,} characters) to the clipboard (OSC 52).")
+            line = await asyncio.to_thread(copied_line, text, sized(what, text))
+            self.err.print(line, markup=False, highlight=False)
         else:
             self.err.print(f"{what} (not a terminal, so printed instead of copied):")
             self.out.print(text, markup=False, highlight=False)

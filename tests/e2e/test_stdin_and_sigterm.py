@@ -53,7 +53,7 @@ def test_plain_copy_prints_when_not_a_terminal_and_resume_lists_sessions(
     term.write("remember the first thing\r")
     term.read_until("First answer")
     term.write("/copy 1\r")
-    term.read_until("Copied code block 1")
+    term.read_until("code block 1 (1 line, 9 characters)")
     term.write("/new\r")
     term.read_until("New conversation")
     term.write("/resume\r")

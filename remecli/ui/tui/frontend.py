@@ -15,7 +15,7 @@ from remecli.agent import events as ev
 from remecli.commands import COMMANDS
 from remecli.commands import session_events as se
 from remecli.commands.frontend import FrontEndInfo
-from remecli.ui.clipboard import copied_line
+from remecli.ui.clipboard import copied_line, sized
 from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
@@ -160,9 +160,7 @@ class TuiFrontEnd:
     async def copy(self, text: str, what: str) -> None:
         """`/copy`: the text to the clipboard, and a notice that says where it went."""
         self.app.copy_to_clipboard(text)  # OSC 52
-        lines = text.count("\n") + 1
-        size = f"{lines} line{'s' if lines > 1 else ''}, {len(text):,} characters"
-        line = await asyncio.to_thread(copied_line, text, f"{what} ({size})")
+        line = await asyncio.to_thread(copied_line, text, sized(what, text))
         await self.app.chat.add_notice(f"• {line}")
 
     def copy_selection(self) -> bool:
