@@ -256,7 +256,10 @@ class ChatSession:
         """Save the current conversation, then continue `session_id` in its place (/resume)."""
         yield se.Resuming(session_id)
         await self.assistant.close(force=True)  # unfinished summaries stay pending: retried
-        self.assistant = self._new_assistant(self.settings.with_changes({"resume": session_id}))
+        from remecli.conversation.started_with import with_resumed_settings
+
+        settings = self.settings.with_changes({"resume": session_id})  # its model and endpoint:
+        self.assistant = self._new_assistant(with_resumed_settings(settings, ()))
         yield se.ClearView()
         try:
             await self.assistant.start()

@@ -94,11 +94,10 @@ class FileMemory:
         self._on_tasks_change = on_summary_change
         self._on_summary_done = on_summary_done
         self.tasks = SummaryTasks(
-            self.summarizer,
-            self.layout.pending_dir,
-            on_change=lambda _running: self._tasks_changed(),
-            on_done=self._summary_done,
+            self.summarizer, self.layout.pending_dir, on_done=self._summary_done
         )
+        self.tasks.on_change = lambda _running: self._tasks_changed()
+        self.tasks.live = on_summary_done is not None  # a front-end shows outcomes as they come
         self.dreaming = Dreaming(
             self.settings,
             self.layout,

@@ -71,6 +71,7 @@ class SummaryTasks:
         self.pending_dir = Path(pending_dir)
         self.on_change = on_change
         self.on_done = on_done
+        self.live = on_done is not None  # on_done shows outcomes to the user as they come
         self._running: dict[str, asyncio.Task[SummaryOutcome]] = {}
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
@@ -223,9 +224,10 @@ class SummaryTasks:
         if not refusal:
             return
         outcome = SummaryOutcome(task_id, "paused", refusal, pending_file=self.record_file(task_id))
-        self._unreported.append(outcome)
         if self.on_done is not None:
             self._keep(self._call(self.on_done, outcome))
+        if not self.live:  # said once: as it happens (a front-end), else in await_all's lines
+            self._unreported.append(outcome)
 
     def _never_started(self, task_id: str, record: dict, recorded: bool) -> None:
         """A task cancelled before its first step skips `_run`'s handlers: record it here."""

@@ -1,8 +1,8 @@
 """Whether a background model job may start: card summaries (also an import's and the pending
-ones' retries), Auto Dream, resource cards. The check is the one every model call passes
-(`remecli.llm.model.build_chat_model` refuses to build a model without a configured endpoint,
-`missing_key_message`); asking it here first means such a job does not even start, and the user
-is told once per process what is missing and how to configure it."""
+ones' retries), Auto Dream. The check is the one every model request passes (a model built by
+`remecli.llm.model.build_chat_model` sends nothing without a configured endpoint:
+`missing_key_message`, `ModelNotConfigured`); asking it here first means such a job does not
+even start, and the user is told once per process what is missing and how to configure it."""
 
 from __future__ import annotations
 

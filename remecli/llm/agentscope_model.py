@@ -25,8 +25,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from remecli.llm.chat_model import ChatMessage, JSONSchema, JSONValue
-from remecli.llm.endpoint import Endpoint
-from remecli.llm.errors import EmptyAnswerError, NotJSONAnswerError
+from remecli.llm.endpoint import Endpoint, missing_key_message
+from remecli.llm.errors import EmptyAnswerError, ModelNotConfigured, NotJSONAnswerError
 from remecli.llm.json_answer import require_json
 from remecli.llm.wire_format import plain_message
 
@@ -165,6 +165,7 @@ def build_chat_model(
         request_timeout=settings.timeout,
         text_tool_calls=getattr(settings, "text_tool_calls", True),
         formatter=plain_formatter_class()(),
+        unconfigured=missing_key_message(settings),  # the gate every request passes
     )
     return AgentscopeChatModel(model)
 
@@ -201,11 +202,17 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
         """An OpenAI chat model whose requests cannot hang: see `build_chat_model`."""
 
         def __init__(
-            self, *args: Any, request_timeout: float, text_tool_calls: bool = True, **kwargs: Any
+            self,
+            *args: Any,
+            request_timeout: float,
+            text_tool_calls: bool = True,
+            unconfigured: str | None = None,
+            **kwargs: Any,
         ) -> None:
             super().__init__(*args, **kwargs)
             self.request_timeout = request_timeout
             self.text_tool_calls = text_tool_calls
+            self.unconfigured = unconfigured  # why no request may leave (None: they may)
 
         async def __call__(self, messages: Any, tools: Any = None, *a: Any, **kw: Any) -> Any:
             """The answer; a tool call written as text becomes a real one (`text_tool_calls`)."""
@@ -220,6 +227,8 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
             return text_calls.rewrite_response(result, offered)
 
         async def _call_api(self, *args: Any, **kwargs: Any) -> Any:
+            if self.unconfigured:  # no model configured: nothing is sent anywhere
+                raise ModelNotConfigured(self.unconfigured)
             try:
                 result = await asyncio.wait_for(
                     super()._call_api(*args, **kwargs), self.request_timeout

@@ -27,8 +27,9 @@ class LLMError(Exception):
 
 
 class ModelNotConfigured(LLMError):
-    """No usable model is configured (OpenAI's URL without a key): no request is sent.
-    `remecli.llm.model.build_chat_model` raises it, so no model call of any part passes."""
+    """No usable model is configured (OpenAI's URL without a key): no request is sent. Every
+    request of a model built by `remecli.llm.model.build_chat_model` raises it first, so no
+    model call of any part passes."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message, retryable=False, kind="config")

@@ -7,8 +7,7 @@ Every endpoint is OpenAI-compatible today, served by the agentscope adapter
 from __future__ import annotations
 
 from remecli.llm.chat_model import ChatModel
-from remecli.llm.endpoint import Endpoint, missing_key_message
-from remecli.llm.errors import ModelNotConfigured
+from remecli.llm.endpoint import Endpoint
 
 
 def build_chat_model(
@@ -19,13 +18,11 @@ def build_chat_model(
     `context_size` is the window the agent loop plans with; `stream` whether answers are
     streamed on the wire. See `remecli.llm.agentscope_model.build_chat_model`.
 
-    The one gate of every model call (the chat, card summaries, Auto Dream, resources, imports,
-    vector memory): without a configured model (`missing_key_message`) it raises
-    `ModelNotConfigured` and nothing is sent anywhere.
+    Every model of every part (the chat, card summaries, Auto Dream, resources, imports, vector
+    memory) is built here, and its every request passes one gate: without a configured model
+    (`missing_key_message`) a request raises `ModelNotConfigured` and nothing is sent anywhere
+    (the model itself can be built: the agent starts, /search and the other commands work).
     """
-    problem = missing_key_message(settings)
-    if problem:
-        raise ModelNotConfigured(problem)
     from remecli.llm.agentscope_model import build_chat_model as build_agentscope_model
 
     return build_agentscope_model(settings, context_size=context_size, stream=stream)

@@ -118,7 +118,7 @@ def test_one_shot_on_a_full_disk_answers_and_says_the_disk_is_full(tmp_path: Pat
         first = _one_shot(disk, url, "a heron question", tmp_path)
         assert first.returncode == 0 and ANSWER in first.stdout, first.stderr
         disk.fill()
-        full = _one_shot(disk, url, "a kingfisher question", tmp_path)
+        full = _one_shot(disk, url, "please remember: a kingfisher question", tmp_path)  # a card
     assert ANSWER in full.stdout, full.stderr
     assert "the disk is full" in full.stderr, full.stderr
     assert "Traceback" not in full.stderr and "Logging error" not in full.stderr, full.stderr

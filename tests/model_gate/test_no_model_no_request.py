@@ -36,12 +36,14 @@ def test_a_start_without_a_model_sends_no_memory_anywhere(tmp_path: Path) -> Non
     assert record.exists()  # the pending messages wait for a start with a model
 
 
-async def test_no_model_is_built_without_a_configured_endpoint() -> None:
+async def test_no_request_leaves_a_model_without_a_configured_endpoint() -> None:
     import pytest
 
     from remecli.config.settings import LLMSettings
+    from remecli.llm.chat_model import user
     from remecli.llm.errors import ModelNotConfigured
     from remecli.llm.model import build_chat_model
 
-    with pytest.raises(ModelNotConfigured, match="No API key configured"):
-        build_chat_model(LLMSettings())  # OpenAI's URL, no key: the one gate refuses
+    model = build_chat_model(LLMSettings(), stream=False)  # OpenAI's URL, no key: built...
+    with pytest.raises(ModelNotConfigured, match="No API key configured"):  # ...never sent
+        await model.complete_json([user("hi")], {"type": "object"})
