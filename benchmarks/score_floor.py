@@ -8,6 +8,7 @@ cosine, and the cosine of the best chunk holding an evidence turn). The vector s
 and its "strong" point (`search/calibration.py`) are chosen from these figures.
 
 Reproduce:  python benchmarks/score_floor.py --conversations 5-9 --workdir DIR
+            python benchmarks/score_floor.py --memories --workdir DIR   (one-sentence memories)
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from benchmarks.locomo_recall import (  # noqa: E402
 from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.search.calibration import calibration_for  # noqa: E402
+from remecli.search.embedders import make_embedder  # noqa: E402
 
 ISSUE = ["xqzvbnm flurbo", "zzzqqq nothing", "asdf qwer zxcv", "blorptangle vrxx"]
 OFF_TOPIC = [
@@ -48,6 +50,48 @@ OFF_TOPIC = [
     "photosynthesis light-dependent reactions",
     "rust borrow checker lifetime error",
 ]
+
+
+# One-sentence memories (the vector memory's kind of text) and a question for each, sharing
+# (almost) no word with it: the scale of `retrieve` (`calibration.E5_MEMORIES`).
+MEMORIES = {
+    "User likes coffee, a flat white every morning with oat milk.": "what do I drink in the morning",
+    "The user prefers Python 3.12 and uses uv for packaging.": "which python version",
+    "Deploys follow deploy-notes.md; the outage is tracked in issue #184.": "how do we deploy",
+    "We discussed the Kubernetes migration plan and the nightly database backup schedule.": (
+        "database backups"
+    ),
+    "Tried a new sourdough recipe; the crumb was too dense.": "bread baking",
+    "Booked flights to Lisbon for the conference in June.": "travel plans to Portugal",
+    "The mechanic replaced the brake pads on the old Volvo.": "car repair",
+    "User's daughter is called Mia and she is seven.": "how old is my kid",
+    "User is allergic to peanuts.": "food allergies",
+    "The team standup moved to 9:30 on Mondays.": "when is the standup",
+    "用户喜欢用 Rust 编写命令行工具。": "what language for CLI tools",
+    "我每天早上在公园里跑五公里，然后做拉伸。": "exercise habits",
+    "Alice has a cat named Miso": "which animal lives with her?",
+    "Alice works as a nurse in Lyon": "What is her profession?",
+    "爱丽丝喜欢在周末爬山": "她周末做什么运动",
+}
+
+
+def short_memories(count: int) -> None:
+    """Lifts of gibberish and of each memory's question against one-sentence memories."""
+    embedder = make_embedder(SearchSettings().embedding)
+    calibration = calibration_for(embedder, "memories")
+    assert embedder is not None and calibration is not None
+    texts = list(MEMORIES)
+    matrix = embedder.embed_documents(texts)
+
+    def lifts(query: str) -> np.ndarray:
+        vector = embedder.embed_query(query)
+        return matrix @ vector - calibration.baseline(vector)
+
+    junk = [float(lifts(q).max()) for q in gibberish(count)]
+    real = [float(lifts(q)[texts.index(m)]) for m, q in MEMORIES.items()]
+    print(f"one-sentence memories ({len(texts)}): lift of the best memory")
+    print(f"  lift   gibberish          {quantiles(junk)}")
+    print(f"  lift   its question       {quantiles(real)}")
 
 
 def gibberish(count: int, seed: int = 7) -> list[str]:
@@ -122,7 +166,11 @@ def main() -> int:
     parser.add_argument("--conversations", default="5-9")
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--gibberish", type=int, default=40, help="random queries")
+    parser.add_argument("--memories", action="store_true", help="one-sentence memories only")
     args = parser.parse_args()
+    if args.memories:
+        short_memories(args.gibberish)
+        return 0
     if not args.data.is_file():
         print(f"SKIPPED: LoCoMo data not found at {args.data} (pass --data PATH)")
         return 0

@@ -57,7 +57,7 @@ class Scale:
 
 # Lifts of e5 depend on the length of the text: random letters reach 0.087 against LoCoMo's
 # ~200-token chunks but 0.072 against one-sentence memories, whose real matches lift less too.
-E5_CHUNKS = Scale(floor=0.08, strong=0.14)  # notes and transcripts (`MemoryIndex`)
+E5_CHUNKS = Scale(floor=0.075, strong=0.15)  # notes and transcripts (`MemoryIndex`)
 E5_MEMORIES = Scale(floor=0.045, strong=0.12)  # the vector memory's one-sentence memories
 SCALES = {"chunks": E5_CHUNKS, "memories": E5_MEMORIES}
 CALIBRATED = set(LOCAL_MODEL_IDS.values())

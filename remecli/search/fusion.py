@@ -24,11 +24,17 @@ RRF_K = 60
 
 @dataclass(slots=True)
 class Fused:
-    """A fused candidate: chunk id, final score, and which sides found it."""
+    """A fused candidate: chunk id, final score, which sides found it, and its cosine (0 when
+    unknown), which orders equal scores: calibrated similarities stop at 1, cosines do not."""
 
     chunk_id: int
     score: float
     signals: list[str] = field(default_factory=list)
+    cosine: float = 0.0
+
+    def rank(self) -> tuple[float, int, float, int]:
+        """Sort key, best first: score, number of signals, cosine, then chunk id."""
+        return (-self.score, -len(self.signals), -self.cosine, self.chunk_id)
 
 
 def min_max(scores: list[tuple[int, float]], floor: float | None = None) -> dict[int, float]:
@@ -127,7 +133,11 @@ def fuse(
         if name == "vector":
             for chunk_id, value in extra.items():
                 fused.setdefault(chunk_id, Fused(chunk_id, 0.0)).score += share * value
-    return sorted(fused.values(), key=lambda f: (-f.score, -len(f.signals), f.chunk_id))
+    if similarity is not None:
+        for chunk_id, cosine in [*vector, *(vector_rescored or [])]:
+            if chunk_id in fused:
+                fused[chunk_id].cosine = cosine
+    return sorted(fused.values(), key=Fused.rank)
 
 
 def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:
@@ -146,5 +156,6 @@ def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:
                 known.signals = sorted(set(known.signals) | set(item.signals))
                 continue
             ceiling = min((f.score for f in merged.values()), default=item.score)
-            merged[item.chunk_id] = Fused(item.chunk_id, min(item.score, ceiling), item.signals)
+            score = min(item.score, ceiling)
+            merged[item.chunk_id] = Fused(item.chunk_id, score, item.signals, item.cosine)
     return list(merged.values())

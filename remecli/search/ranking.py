@@ -115,14 +115,10 @@ def fused_candidates(
         for item in fused:
             if item.chunk_id in transcript_ids:
                 item.score *= weight
-        fused.sort(key=_rank)
+        fused.sort(key=Fused.rank)
     if project_ids is not None and settings.project_boost > 0:
         fused = lifted(fused, project_ids, settings.project_boost)
     return fused
-
-
-def _rank(item: Fused) -> tuple[float, int, int]:
-    return (-item.score, -len(item.signals), item.chunk_id)
 
 
 def lifted(fused: list[Fused], ids: set[int], boost: float, signal: str = "") -> list[Fused]:
@@ -139,7 +135,7 @@ def lifted(fused: list[Fused], ids: set[int], boost: float, signal: str = "") ->
             if signal:
                 item.signals = sorted({*item.signals, signal})
         item.score /= 1.0 + boost
-    return sorted(fused, key=_rank)
+    return sorted(fused, key=Fused.rank)
 
 
 def date_boosted(

@@ -101,3 +101,13 @@ def test_a_calibrated_vector_side_keeps_its_absolute_scores() -> None:
     }
     assert both[1].score == pytest.approx(0.5 * 0.5 + 0.5)
     assert both[2].score == pytest.approx(0.5 * 0.5) and both[2].signals == ["bm25"]
+
+
+def test_calibrated_hits_at_one_keep_the_order_of_their_cosines() -> None:
+    """Similarities stop at 1; equal scores used to fall back to the chunk id."""
+
+    def similarity(cosine: float) -> float:
+        return min(max((cosine - 0.80) / 0.10, 0.0), 1.0)
+
+    fused = fuse([(2, 0.95), (5, 0.99), (7, 0.85)], [], "weighted", 0.5, similarity=similarity)
+    assert [(f.chunk_id, round(f.score, 3)) for f in fused] == [(5, 1.0), (2, 1.0), (7, 0.5)]
