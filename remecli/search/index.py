@@ -324,10 +324,9 @@ class MemoryIndex(OwnedParts):
         key = (self._embedder_key(), query)
         vector = self._query_cache.get(key)
         if vector is None:
-            vector = self.embedder.embed_query(query)
-            if len(self._query_cache) >= 256:
+            vector = self._query_cache[key] = self.embedder.embed_query(query)
+            if len(self._query_cache) > 256:  # the oldest goes
                 self._query_cache.pop(next(iter(self._query_cache)))
-            self._query_cache[key] = vector
         return vector
 
     async def search(
