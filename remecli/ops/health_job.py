@@ -29,11 +29,17 @@ class HealthResult(JobResult):
     files_indexed: int
     chunks: int
     vectors: int
-    embedded_share: float | None = Field(description="vectors / chunks (None: embeddings off)")
+    embedded_share: float | None = Field(
+        description="vectors / the chunks meant to have one now (None: embeddings off)"
+    )
     stale: list[str] = Field(description="Files changed on disk since the index read them")
     missing: list[str] = Field(description="Files on disk the index has not read yet")
     gone: list[str] = Field(description="Files the index still holds that are not on disk")
     unembedded: list[str] = Field(description="Files with chunks still waiting for a vector")
+    being_written: list[str] = Field(
+        default_factory=list,
+        description="Live transcripts whose last chunk gets its vector once they are quiet",
+    )
     last_reindex: str | None = Field(description="When memory_reindex last finished (ISO)")
     last_dream: str | None = Field(description="When Auto Dream last succeeded (ISO)")
     pending_summaries: int
@@ -58,6 +64,8 @@ def _stat_key(path: Path) -> tuple[int, int] | None:
 
 
 def _coverage(ctx: JobContext) -> dict[str, object]:
+    from remecli.search.embedding_sync import embeddable  # the index is open: search is loaded
+
     index = ctx.memory.index
     if index is None:
         return {"files_on_disk": 0, "files_indexed": 0, "chunks": 0, "vectors": 0}
@@ -71,26 +79,26 @@ def _coverage(ctx: JobContext) -> dict[str, object]:
         elif _stat_key(path) != (known[1], known[2]):
             stale.append(rel)
     counts = index.stats()
-    backend = ctx.memory.settings.search.embedding.backend
-    unembedded = (
-        sorted({stored.chunk.path for stored in index.parts.store.without_vectors()})
-        if backend != "none"
-        else []
-    )
+    search = ctx.memory.settings.search
+    backend = search.embedding.backend
+    without = index.parts.store.without_vectors() if backend != "none" else []
+    waiting = embeddable(index.parts, search, without)  # what an embedding pass would embed
+    later = {s.id for s in without} - {s.id for s in waiting}
+    open_chunks = [s for s in without if s.id in later] if search.embed_transcripts else []
+    meant = counts["vectors"] + len(waiting)  # never-embedded transcripts and open chunks not
     return {
         "files_on_disk": len(on_disk),
         "files_indexed": counts["files"],
         "chunks": counts["chunks"],
         "vectors": counts["vectors"],
         "embedded_share": (
-            round(counts["vectors"] / counts["chunks"], 4)
-            if backend != "none" and counts["chunks"]
-            else None
+            round(counts["vectors"] / meant, 4) if backend != "none" and meant else None
         ),
         "stale": stale[:MAX_LISTED],
         "missing": missing[:MAX_LISTED],
         "gone": sorted(set(indexed) - set(on_disk))[:MAX_LISTED],
-        "unembedded": unembedded[:MAX_LISTED],
+        "unembedded": sorted({s.chunk.path for s in waiting})[:MAX_LISTED],
+        "being_written": sorted({s.chunk.path for s in open_chunks})[:MAX_LISTED],
         "last_reindex": index.parts.store.get_meta(LAST_REINDEX),
     }
 

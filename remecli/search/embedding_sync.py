@@ -70,6 +70,18 @@ def without_open_chunks(parts: IndexParts, pending: list[StoredChunk]) -> list[S
     return [s for s in pending if not _is_open(s, last, now_ns)]
 
 
+def embeddable(
+    parts: IndexParts, settings: SearchSettings, pending: list[StoredChunk]
+) -> list[StoredChunk]:
+    """The chunks of `pending` (without a vector) an embedding pass embeds now: not transcripts
+    when `embed_transcripts` is off, not the growing last chunk of a live transcript."""
+    if not settings.embed_transcripts:
+        return [s for s in pending if s.chunk.source != TRANSCRIPT]
+    if any(s.chunk.source == TRANSCRIPT for s in pending):
+        return without_open_chunks(parts, pending)
+    return pending
+
+
 def embed_missing(
     parts: IndexParts,
     embedder: Embedder,
@@ -80,11 +92,7 @@ def embed_missing(
 ) -> str | None:
     """Embed chunks without a vector; returns the embedding error, if one stopped it."""
     error = None
-    pending = parts.store.without_vectors()
-    if not settings.embed_transcripts:
-        pending = [s for s in pending if s.chunk.source != TRANSCRIPT]
-    elif any(s.chunk.source == TRANSCRIPT for s in pending):
-        pending = without_open_chunks(parts, pending)
+    pending = embeddable(parts, settings, parts.store.without_vectors())
     if not pending:
         return None
     texts = [embedding_text(s.chunk, settings.transcript_header) for s in pending]

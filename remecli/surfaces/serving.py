@@ -21,6 +21,30 @@ from remecli.ops import JobRunner
 from remecli.surfaces.daemon import loopback_url, remove_daemon_file, write_daemon_file
 from remecli.surfaces.process_end import nothing_left_but_exit
 
+STOPPING_KEY = "remecli.stopping"  # in each request's scope: an asyncio.Event, set on stop
+
+
+class _StopAware:
+    """Gives every request the server's `stopping` event (scope[STOPPING_KEY]), so a long answer
+    (Studio's stream of a task's events) ends when the server stops instead of holding the
+    shutdown for uvicorn's whole grace period."""
+
+    def __init__(self, app: Any, stopping: asyncio.Event) -> None:
+        self.app = app
+        self.stopping = stopping
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope = {**scope, STOPPING_KEY: self.stopping}
+        await self.app(scope, receive, send)
+
+
+async def _watch_exit(server: Any, stopping: asyncio.Event) -> None:
+    """Set `stopping` as soon as uvicorn is asked to exit (its signal handler sets the flag)."""
+    while not server.should_exit:
+        await asyncio.sleep(0.1)
+    stopping.set()
+
 
 async def start_runner(runner: JobRunner) -> None:
     """Open the runtime; a read-only server runs no writer at all (no Auto Dream, no summary
@@ -66,8 +90,9 @@ async def serve_http(
     import uvicorn
 
     sock = bind(host, port)
+    stopping = asyncio.Event()
     config = uvicorn.Config(
-        app,
+        _StopAware(app, stopping),
         log_level="warning",
         # One HTTP parser whatever else is installed (chromadb brings httptools, which "auto"
         # would pick): the same answers to malformed requests on every install.
@@ -84,6 +109,7 @@ async def serve_http(
     # the URL is announced) must still stop the server, so the handler asks it to exit.
     # The handlers are restored before closing: a second signal then forces the exit.
     previous = _absorb_stop_signals(lambda: setattr(server, "should_exit", True))
+    watcher = asyncio.create_task(_watch_exit(server, stopping))
     try:
         url = url_of(sock, host, https=tls is not None)
         if announce_in is not None:
@@ -91,6 +117,7 @@ async def serve_http(
         announce(url)
         await server.serve(sockets=[sock])
     finally:
+        watcher.cancel()
         if announce_in is not None:
             remove_daemon_file(announce_in)
         sock.close()

@@ -6,6 +6,7 @@ HTTP API too."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 
@@ -82,3 +83,20 @@ def test_the_http_api_write_takes_expected_sha256_too(studio: Studio) -> None:
         assert refused.code == 409
         assert json.loads(refused.read())["code"] == "changed_on_disk"
     assert (studio.root / CARD).read_text() == loaded
+
+
+def test_a_created_card_is_counted_at_once(page: Page, studio: Studio) -> None:
+    logged_in(page, studio)
+    count = page.locator("#nav a[data-section='cards'] .count")
+    expect(count).to_have_text("1")
+    page.wait_for_timeout(1500)  # the page has its first stamp
+    page.goto(f"{studio.url}/#/new?path=memory/2025-01-31/rollback-drill.md")
+    page.locator("#create").click()
+    expect(
+        page.locator("article.note[data-path='memory/2025-01-31/rollback-drill.md']")
+    ).to_be_visible()
+    started = time.monotonic()
+    expect(count).to_have_text("2", timeout=5_000)
+    counted_after = time.monotonic() - started
+    print(f"created card counted {counted_after:.2f}s after its page was drawn")
+    assert counted_after < 1.0

@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import InvalidParams
+from remecli.surfaces.serving import STOPPING_KEY
 from remecli.surfaces.studio import changes, library, sessions
 from remecli.surfaces.studio import facets as facet_reads
 from remecli.surfaces.studio.facets import note_facets
@@ -170,8 +171,9 @@ async def start_task(request: Request) -> Response:
 
 async def task_events(request: Request) -> Response:
     task = _tasks(request).get(_arg(request, "id"))
+    stopping = request.scope.get(STOPPING_KEY)  # set by `serve` when it is asked to stop
     return StreamingResponse(
-        _tasks(request).stream(task),
+        _tasks(request).stream(task, stopping),
         media_type="text/event-stream",
         headers={"cache-control": "no-store", "x-accel-buffering": "no"},
     )

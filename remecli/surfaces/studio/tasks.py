@@ -6,6 +6,7 @@ late (or reconnects) replays them from the start and then follows live.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from remecli.ops.errors import InvalidParams, NotFound, ReadOnlyRefused
 LONG_JOBS = ("memory_reindex", "memory_dream")
 KEEP_TASKS = 20
 HEARTBEAT_SECONDS = 15.0
+CHECK_SECONDS = 0.5  # how often a quiet stream looks whether the server is stopping
 
 
 @dataclass
@@ -104,20 +106,25 @@ class Tasks:
                 {"kind": "finished", "result": result.model_dump(mode="json")}, last=True
             )
 
-    async def stream(self, task: Task) -> AsyncIterator[str]:
-        """The task's events as `text/event-stream` frames: all so far, then each new one."""
+    async def stream(self, task: Task, stopping: asyncio.Event | None = None) -> AsyncIterator[str]:
+        """The task's events as `text/event-stream` frames: all so far, then each new one; it
+        ends when the task does, or when the server stops (`stopping`: it must not wait)."""
         sent = 0
+        quiet = 0.0
         while True:
             async with task.changed:
                 if sent == len(task.events) and not task.done:
-                    try:
-                        await asyncio.wait_for(task.changed.wait(), HEARTBEAT_SECONDS)
-                    except TimeoutError:
-                        yield ": still working\n\n"
-                        continue
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(task.changed.wait(), CHECK_SECONDS)
                 fresh, sent = task.events[sent:], len(task.events)
                 finished = task.done
             for event in fresh:
                 yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
             if finished and sent == len(task.events):
                 return
+            if stopping is not None and stopping.is_set():
+                return
+            quiet = 0.0 if fresh else quiet + CHECK_SECONDS
+            if quiet >= HEARTBEAT_SECONDS:
+                quiet = 0.0
+                yield ": still working\n\n"

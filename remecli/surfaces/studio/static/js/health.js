@@ -114,6 +114,7 @@ export async function renderHealth(main, live) {
     fileList(t("Not indexed yet"), "missing", d.missing),
     fileList(t("Indexed but gone from disk"), "gone", d.gone),
     fileList(t("Waiting for a vector"), "unembedded", d.unembedded),
+    fileList(t("Conversations still being written (their last lines get a vector once quiet for 10 minutes)"), "being_written", d.being_written || []),
   ];
   fill(main,
     h("div", { class: "note-head" }, h("h1", {}, t("Index health")),

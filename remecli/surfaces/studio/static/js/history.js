@@ -4,7 +4,7 @@
 import { get, post } from "./api.js";
 import { bytes, fill, h, noteHref, pathText, when } from "./dom.js";
 import { t } from "./i18n.js";
-import { flash } from "./ui.js";
+import { flash, navChanged } from "./ui.js";
 
 function diffView(rows) {
   if (!rows.length) return h("p", { class: "muted" }, t("No difference."));
@@ -50,6 +50,7 @@ export async function renderHistory(main, path, live) {
           flash(done.version === null || done.version === undefined // the same content: no new version
             ? `${t("Nothing to restore")}: ${path} ${t("is already the same as version")} ${done.restored}`
             : `Restored version ${done.restored} of ${path} (now version ${done.version})`);
+          navChanged(); // a deleted note restored is back in its section
           await renderHistory(main, path, live);
         } catch (error) {
           flash(`Not restored: ${error.message}`, "bad");

@@ -179,4 +179,5 @@ export const ZH = {
   "Trying again in": "将在以下时间后重试：",
   "Logged out: the server restarted. Run `remecli studio` for a new login link.": "已退出登录：服务器已重启。运行 `remecli studio` 获取新的登录链接。",
   "Studio's server is not answering (stopped?).": "Studio 的服务器没有响应（已停止？）。",
+  "Conversations still being written (their last lines get a vector once quiet for 10 minutes)": "仍在进行的会话（最后几行在安静 10 分钟后获得向量）",
 };

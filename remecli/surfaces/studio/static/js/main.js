@@ -15,7 +15,7 @@ import { renderGraph } from "./graph.js";
 import { startLive } from "./live.js";
 import { bindLanguage, t, translateStatic } from "./i18n.js";
 import { bindTheme } from "./theme.js";
-import { guardUnsaved, mayLeave, onRoute } from "./ui.js";
+import { guardUnsaved, mayLeave, onNavChange, onRoute } from "./ui.js";
 
 const main = document.getElementById("main");
 let current = 0; // the newest route: older pages that finish late draw nothing
@@ -105,6 +105,8 @@ onRoute(route);
 bindSearch(document.getElementById("search"), document.getElementById("search-source"));
 window.addEventListener("hashchange", route);
 const nav = document.getElementById("nav");
+const redrawNav = () => renderNav(nav).then(markActive);
+onNavChange(redrawNav);
 renderNav(nav).catch(showError);
 route();
-startLive({ currentPath, redraw, redrawNav: () => renderNav(nav).then(markActive) });
+startLive({ currentPath, redraw, redrawNav });

@@ -4,7 +4,7 @@
 import { post } from "./api.js";
 import { fill, h, noteHref } from "./dom.js";
 import { t } from "./i18n.js";
-import { flash, navigate } from "./ui.js";
+import { flash, navChanged, navigate } from "./ui.js";
 
 export function renderCreate(main, params) {
   const path = h("input", {
@@ -22,6 +22,7 @@ export function renderCreate(main, params) {
     try {
       await post("save", { path: path.value.trim(), content: source.value, base_sha256: null });
       flash(`${t("Created")} ${path.value.trim()}`);
+      navChanged();
       navigate(noteHref(path.value.trim()));
     } catch (error) {
       state.textContent = `${t("not created")}: ${error.message}`;
@@ -49,6 +50,7 @@ export function renameButton(path) {
           ? `; ${t("links rewritten in")} ${done.rewritten.join(", ")}`
           : `; ${t("no note linked to it")}`;
         flash(`${t("Renamed")} ${done.path} → ${done.new_path}${rewritten}`);
+        navChanged();
         navigate(noteHref(done.new_path));
       } catch (error) {
         flash(`${t("Not renamed")}: ${error.message}`, "bad");
@@ -80,6 +82,7 @@ export function deleteButton(path, backlinks) {
         const done = await post("delete", { path });
         const dangling = done.linking.length ? ` (${done.linking.length} ${t("links now dangling")})` : "";
         flash(`${t("Deleted")} ${done.path}${dangling}; ${t("its history keeps it")}`);
+        navChanged();
         navigate(`#/history/${encodeURI(done.path)}`);
       } catch (error) {
         flash(`${t("Not deleted")}: ${error.message}`, "bad");

@@ -1,9 +1,20 @@
 // Shared page actions: go to a page, say something in the status line.
 
 let router = () => {};
+let redrawNav = () => Promise.resolve();
 
 export function onRoute(route) {
   router = route;
+}
+
+export function onNavChange(redraw) {
+  redrawNav = redraw;
+}
+
+// After a write of this page that adds, moves or removes a note: the navigator's counts now,
+// not at the next change the live poll sees (it skips the tick on which the open page changes).
+export function navChanged() {
+  redrawNav().catch(() => {});
 }
 
 export function navigate(hash, { replace = false } = {}) {
