@@ -104,6 +104,7 @@ class Assistant:
             raise
 
     async def _start(self) -> None:
+        from remecli.agent.memory_commands import resources_gone
         from remecli.conversation.file_memory import FileMemory
 
         route_agentscope_logs()
@@ -116,8 +117,6 @@ class Assistant:
             on_notice=self.notices.put,
             on_dream_done=lambda result: self.notices.put(ev.Notice(result.message, "memory")),
         )
-        from remecli.agent.memory_commands import resources_gone
-
         memory.resources.on_gone = lambda orphans: resources_gone(self, orphans)  # ask first
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         try:
