@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import sys
 
 from rich.console import Console
@@ -31,6 +32,35 @@ def call_key(name: str, arguments: object) -> str:
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
+async def read_line(prompt: str) -> str:
+    """`input(prompt)` that can be cancelled: the line is read when the terminal has one, so no
+    thread is left blocked on stdin (it would take the next line typed at the prompt). The
+    prompt goes to stderr, with tool activity (`-p`'s stdout is the answer alone)."""
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    loop = asyncio.get_running_loop()
+    try:
+        if not sys.stdin.isatty():  # a pipe may hold several lines: input() takes one
+            raise ValueError("not a terminal")
+        fd = sys.stdin.fileno()
+        line: asyncio.Future[str] = loop.create_future()
+        loop.add_reader(fd, lambda: line.done() or line.set_result(_read(fd)))
+    except (NotImplementedError, OSError, ValueError):  # no reader on this loop or stdin
+        return await asyncio.to_thread(input)
+    try:
+        return await line
+    finally:
+        loop.remove_reader(fd)
+
+
+def _read(fd: int) -> str:
+    """One line from a terminal (in canonical mode a read returns at most one), "" at its end."""
+    try:
+        return os.read(fd, 4096).decode(errors="replace")
+    except OSError:
+        return ""
+
+
 class PlainFrontEnd:
     """Screen requests and questions in a line-mode terminal."""
 
@@ -47,8 +77,8 @@ class PlainFrontEnd:
         if isinstance(event, ev.ApprovalRequest):
             if event.answer.done():  # the reply was cancelled before the question came up
                 return True
-            answer = await self.ask(event.request)
-            if not event.answer.done():  # not cancelled meanwhile
+            answer = await self.ask(event.request, event.answer)
+            if answer is not None and not event.answer.done():  # not cancelled meanwhile
                 event.answer.set_result(answer)
         elif isinstance(event, se.PickSession):
             chosen = await self.pick_session(event)
@@ -71,8 +101,9 @@ class PlainFrontEnd:
             return False
         return True
 
-    async def ask(self, request) -> str:
-        """Approval prompt in line mode (under the call's ⚙ line, shown once)."""
+    async def ask(self, request, gone: asyncio.Future[str]) -> str | None:
+        """Approval prompt in line mode (under the call's ⚙ line, shown once); None when the
+        reply is cancelled (Ctrl+C) before an answer: the session then cancels `gone`."""
         key = call_key(request.tool_name, dict(request.arguments))
         arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
         call = "" if key in self.shown_calls else f"\n⚙ {request.tool_name} {arguments}"
@@ -81,7 +112,12 @@ class PlainFrontEnd:
         question = (
             f"{call}{diff}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
         )
-        answer = (await asyncio.to_thread(input, question)).strip().lower()
+        reading = asyncio.ensure_future(read_line(question))
+        await asyncio.wait({reading, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if not reading.done():
+            reading.cancel()
+            return None
+        answer = reading.result().strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
     async def copy(self, text: str, what: str) -> None:
@@ -107,7 +143,7 @@ class PlainFrontEnd:
                 markup=False,
                 highlight=False,
             )
-        answer = (await asyncio.to_thread(input, "resume which (number, Enter cancels)? ")).strip()
+        answer = (await read_line("resume which (number, Enter cancels)? ")).strip()
         if answer.isdigit() and 1 <= int(answer) <= len(shown):
             return shown[int(answer) - 1].session_id
         return None

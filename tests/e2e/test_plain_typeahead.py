@@ -42,3 +42,31 @@ def test_ctrl_c_cancels_once_and_type_ahead_waits_for_the_prompt(fake_llm, tmp_p
             os.waitpid(term.pid, 0)
     said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
     assert said[-1] == "typed ahead"
+
+
+def test_ctrl_c_at_an_approval_cancels_at_once_and_the_next_line_is_a_message(
+    fake_llm, tmp_path
+) -> None:
+    (tmp_path / "build").mkdir()
+    fake_llm.add_tool_calls([("bash", {"command": "rm -rf build"})])
+    fake_llm.add_text("Second answer.")
+    args = [*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"]
+    term = Pty([*args, f"tools.workspace={tmp_path}"], tmp_path)
+    try:
+        term.read_until("/help for commands")
+        term.write("clean up\r")
+        term.read_until("[a]lways:")
+        term.write("\x03")  # Ctrl+C at the question: deny it and cancel the reply, now
+        term.read_until("Reply cancelled.", timeout=20)  # before: nothing until Enter
+        term.read_until("› ", timeout=20)
+        term.write("next\r")  # goes to the model, not to a question no longer asked
+        term.read_until("Second answer.")
+        term.write("/exit\r")
+        assert term.wait() == 0
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(term.pid, signal.SIGKILL)
+            os.waitpid(term.pid, 0)
+    assert (tmp_path / "build").exists()
+    said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
+    assert said[-1].startswith("next")
