@@ -99,7 +99,11 @@ async def show_until_handled(
     failed = False
     try:
         # type-ahead is not echoed into the answer; it waits for the prompt
-        with ctrl_c_calls(session.cancel), typing_hidden():
+        def interrupt() -> None:  # Ctrl+C: close an open question, cancel the reply
+            frontend.interrupt()
+            session.cancel()
+
+        with ctrl_c_calls(interrupt), typing_hidden():
             async for event in session.events():
                 if isinstance(event, ev.ApprovalRequest | se.PickSession):
                     renderer.end_text()

@@ -71,6 +71,24 @@ class PlainFrontEnd:
         self.forget_requested = False
         self.resumed = False
         self.shown_calls: set[str] = set()  # tool calls whose ⚙ line is on screen
+        self.picking: asyncio.Future[str] | None = None  # done: the session picker is closed
+
+    def interrupt(self) -> None:
+        """Ctrl+C: close the session picker if it is open (nothing is resumed)."""
+        if self.picking is not None and not self.picking.done():
+            self.picking.set_result("")
+
+    async def answer(self, prompt: str, gone: asyncio.Future[str] | None) -> str | None:
+        """The line typed at `prompt`; None if `gone` is done first (the question was closed)."""
+        reading = asyncio.ensure_future(read_line(prompt))
+        waits: set[asyncio.Future[str]] = {reading} if gone is None else {reading, gone}
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not reading.done():
+            reading.cancel()  # and waited for: its stdin reader goes before the prompt's comes
+            await asyncio.wait({reading})
+            self.err.print()  # the line after the typed ^C
+            return None
+        return reading.result()
 
     async def show(self, event: object) -> bool:
         """Handle `event` if it is a screen request or a question; False otherwise."""
@@ -81,7 +99,11 @@ class PlainFrontEnd:
             if answer is not None and not event.answer.done():  # not cancelled meanwhile
                 event.answer.set_result(answer)
         elif isinstance(event, se.PickSession):
-            chosen = await self.pick_session(event)
+            self.picking = asyncio.get_running_loop().create_future()
+            try:
+                chosen = await self.pick_session(event)
+            finally:
+                self.picking = None
             if not event.answer.done():
                 event.answer.set_result(chosen)
         elif isinstance(event, se.ShowPage):
@@ -112,12 +134,10 @@ class PlainFrontEnd:
         question = (
             f"{call}{diff}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
         )
-        reading = asyncio.ensure_future(read_line(question))
-        await asyncio.wait({reading, gone}, return_when=asyncio.FIRST_COMPLETED)
-        if not reading.done():
-            reading.cancel()
+        typed = await self.answer(question, gone)
+        if typed is None:
             return None
-        answer = reading.result().strip().lower()
+        answer = typed.strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
     async def copy(self, text: str, what: str) -> None:
@@ -143,7 +163,8 @@ class PlainFrontEnd:
                 markup=False,
                 highlight=False,
             )
-        answer = (await read_line("resume which (number, Enter cancels)? ")).strip()
+        typed = await self.answer("resume which (number, Enter cancels)? ", self.picking)
+        answer = (typed or "").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(shown):
             return shown[int(answer) - 1].session_id
         return None

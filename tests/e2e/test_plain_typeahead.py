@@ -110,3 +110,29 @@ def test_one_ctrl_c_at_the_prompt_does_not_quit_two_do(fake_llm, tmp_path) -> No
     out = term.output.decode(errors="replace")
     assert "Saving this conversation" not in out[: out.index("Still here.")]
     assert "To continue this conversation" in out
+
+
+def test_ctrl_c_closes_the_session_picker(fake_llm, tmp_path) -> None:
+    fake_llm.add_text("First answer.")
+    fake_llm.add_text("Second answer.")
+    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path)
+    try:
+        term.read_until("/help for commands")
+        term.write("hello\r")
+        _at_prompt(term, "First answer.")
+        term.write("/new\r")
+        _at_prompt(term, "New conversation")
+        term.write("/resume\r")
+        term.read_until("resume which")
+        term.write("\x03")  # before: nothing until Enter
+        _at_prompt(term, "resume which")
+        term.write("more\r")
+        _at_prompt(term, "Second answer.")
+        term.write("/exit\r")
+        assert term.wait() == 0
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(term.pid, signal.SIGKILL)
+            os.waitpid(term.pid, 0)
+    said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
+    assert said[-1] == "more" and "Resumed conversation" not in term.output.decode()
