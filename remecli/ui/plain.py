@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 from remecli.ui.plain_typing import typing_hidden, typing_shown
+
+QUIT_WINDOW_S = 2.0
 
 
 class PlainRenderer:
@@ -96,7 +99,11 @@ async def show_until_handled(
     failed = False
     try:
         # type-ahead is not echoed into the answer; it waits for the prompt
-        with ctrl_c_calls(session.cancel), typing_hidden():
+        def interrupt() -> None:  # Ctrl+C: close an open question, cancel the reply
+            frontend.interrupt()
+            session.cancel()
+
+        with ctrl_c_calls(interrupt), typing_hidden():
             async for event in session.events():
                 if isinstance(event, ev.ApprovalRequest | se.PickSession):
                     renderer.end_text()
@@ -209,11 +216,18 @@ def run_repl(settings: Settings) -> int:
             f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
         )
         _cancel_on_sigterm()
+        last_ctrl_c = 0.0  # at the prompt: twice within QUIT_WINDOW_S quits, as in the TUI
         try:
             while not frontend.quit_requested:
                 try:
                     text = (await prompt.prompt_async("› ")).strip()
-                except (EOFError, KeyboardInterrupt, asyncio.CancelledError):
+                except KeyboardInterrupt:  # a Ctrl+C meant for a reply that just ended
+                    if time.monotonic() - last_ctrl_c < QUIT_WINDOW_S:
+                        break
+                    last_ctrl_c = time.monotonic()
+                    err.print("Press Ctrl+C again to quit (or Ctrl+D, /exit).")
+                    continue
+                except (EOFError, asyncio.CancelledError):
                     break
                 if not text:
                     continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import sys
 
 from rich.console import Console
@@ -31,6 +32,35 @@ def call_key(name: str, arguments: object) -> str:
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
 
 
+async def read_line(prompt: str) -> str:
+    """`input(prompt)` that can be cancelled: the line is read when the terminal has one, so no
+    thread is left blocked on stdin (it would take the next line typed at the prompt). The
+    prompt goes to stderr, with tool activity (`-p`'s stdout is the answer alone)."""
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    loop = asyncio.get_running_loop()
+    try:
+        if not sys.stdin.isatty():  # a pipe may hold several lines: input() takes one
+            raise ValueError("not a terminal")
+        fd = sys.stdin.fileno()
+        line: asyncio.Future[str] = loop.create_future()
+        loop.add_reader(fd, lambda: line.done() or line.set_result(_read(fd)))
+    except (NotImplementedError, OSError, ValueError):  # no reader on this loop or stdin
+        return await asyncio.to_thread(input)
+    try:
+        return await line
+    finally:
+        loop.remove_reader(fd)
+
+
+def _read(fd: int) -> str:
+    """One line from a terminal (in canonical mode a read returns at most one), "" at its end."""
+    try:
+        return os.read(fd, 4096).decode(errors="replace")
+    except OSError:
+        return ""
+
+
 class PlainFrontEnd:
     """Screen requests and questions in a line-mode terminal."""
 
@@ -41,17 +71,39 @@ class PlainFrontEnd:
         self.forget_requested = False
         self.resumed = False
         self.shown_calls: set[str] = set()  # tool calls whose ⚙ line is on screen
+        self.picking: asyncio.Future[str] | None = None  # done: the session picker is closed
+
+    def interrupt(self) -> None:
+        """Ctrl+C: close the session picker if it is open (nothing is resumed)."""
+        if self.picking is not None and not self.picking.done():
+            self.picking.set_result("")
+
+    async def answer(self, prompt: str, gone: asyncio.Future[str] | None) -> str | None:
+        """The line typed at `prompt`; None if `gone` is done first (the question was closed)."""
+        reading = asyncio.ensure_future(read_line(prompt))
+        waits: set[asyncio.Future[str]] = {reading} if gone is None else {reading, gone}
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not reading.done():
+            reading.cancel()  # and waited for: its stdin reader goes before the prompt's comes
+            await asyncio.wait({reading})
+            self.err.print()  # the line after the typed ^C
+            return None
+        return reading.result()
 
     async def show(self, event: object) -> bool:
         """Handle `event` if it is a screen request or a question; False otherwise."""
         if isinstance(event, ev.ApprovalRequest):
             if event.answer.done():  # the reply was cancelled before the question came up
                 return True
-            answer = await self.ask(event.request)
-            if not event.answer.done():  # not cancelled meanwhile
+            answer = await self.ask(event.request, event.answer)
+            if answer is not None and not event.answer.done():  # not cancelled meanwhile
                 event.answer.set_result(answer)
         elif isinstance(event, se.PickSession):
-            chosen = await self.pick_session(event)
+            self.picking = asyncio.get_running_loop().create_future()
+            try:
+                chosen = await self.pick_session(event)
+            finally:
+                self.picking = None
             if not event.answer.done():
                 event.answer.set_result(chosen)
         elif isinstance(event, se.ShowPage):
@@ -71,8 +123,9 @@ class PlainFrontEnd:
             return False
         return True
 
-    async def ask(self, request) -> str:
-        """Approval prompt in line mode (under the call's ⚙ line, shown once)."""
+    async def ask(self, request, gone: asyncio.Future[str]) -> str | None:
+        """Approval prompt in line mode (under the call's ⚙ line, shown once); None when the
+        reply is cancelled (Ctrl+C) before an answer: the session then cancels `gone`."""
         key = call_key(request.tool_name, dict(request.arguments))
         arguments = json.dumps(dict(request.arguments), ensure_ascii=False)[:300]
         call = "" if key in self.shown_calls else f"\n⚙ {request.tool_name} {arguments}"
@@ -81,7 +134,10 @@ class PlainFrontEnd:
         question = (
             f"{call}{diff}\n  needs your approval: {request.reason}\n  [y]es / [n]o / [a]lways: "
         )
-        answer = (await asyncio.to_thread(input, question)).strip().lower()
+        typed = await self.answer(question, gone)
+        if typed is None:
+            return None
+        answer = typed.strip().lower()
         return {"y": "yes", "yes": "yes", "a": "always", "always": "always"}.get(answer, "no")
 
     async def copy(self, text: str, what: str) -> None:
@@ -107,7 +163,8 @@ class PlainFrontEnd:
                 markup=False,
                 highlight=False,
             )
-        answer = (await asyncio.to_thread(input, "resume which (number, Enter cancels)? ")).strip()
+        typed = await self.answer("resume which (number, Enter cancels)? ", self.picking)
+        answer = (typed or "").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(shown):
             return shown[int(answer) - 1].session_id
         return None

@@ -8,6 +8,7 @@ from remecli.ui.tui.widgets.assistant_message import AssistantMessage
 from remecli.ui.tui.widgets.chat_view import ChatView
 from remecli.ui.tui.widgets.status_line import StatusLine
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
+from tests.ui.screen_text import screen_text
 from tests.ui.test_app_pilot import make_app, type_and_send, wait_until
 from tests.ui.test_interactions import ready
 
@@ -131,6 +132,8 @@ async def test_approval_dialog_fits_a_40x15_terminal(fake_llm, tmp_path) -> None
         for button in ("#yes", "#no", "#always"):
             region = screen.query_one(button).region
             assert region.height >= 1 and region.bottom <= 15 and region.right <= 40, button
+        shown = screen_text(app)  # the flat buttons still read as what they are
+        assert "Yes (y)" in shown and "No (n)" in shown and "Always (a)" in shown, shown
         await pilot.press("n")
         await wait_until(pilot, lambda: not app.replying)
 

@@ -103,7 +103,7 @@ class ApprovalScreen(ModalScreen[str]):
     ApprovalScreen.-small > Vertical { width: 100%; padding: 0 1; border: round $warning; }
     ApprovalScreen.-small .reason { margin-bottom: 0; }
     ApprovalScreen.-small .call { margin-bottom: 0; }
-    ApprovalScreen.-small Button { height: 1; min-width: 4; border: none; margin: 0 1 0 0; }
+    ApprovalScreen.-small Button { min-width: 4; margin: 0 1 0 0; }
     ApprovalScreen.-small .hint { margin-top: 0; }
     """
 
@@ -157,6 +157,8 @@ class ApprovalScreen(ModalScreen[str]):
         """Small terminals: flat buttons, and the call area gets what is left (it scrolls)."""
         small = event.size.height < 24 or event.size.width < 60
         self.set_class(small, "-small")
+        for button in self.query(Button):  # compact: one row, label kept (a variant's own
+            button.compact = small  # border rules outrank `border: none` in our CSS)
         fixed = 8 if small else 14
         self.query_one(".call").styles.max_height = max(2, min(14, event.size.height - fixed))
 
