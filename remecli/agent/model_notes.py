@@ -38,5 +38,11 @@ def undo_note(restored: Sequence[str], deleted: Sequence[str], language: str) ->
     """The note after `/undo` put `restored` back and removed `deleted` (prompts/undo_note)."""
     from remecli.config.prompt_files import load_prompt, render
 
-    template = load_prompt(Path(__file__).parent / "prompts", "undo_note", language).strip()
-    return render(template, restored=", ".join(restored) or "-", deleted=", ".join(deleted) or "-")
+    folder = Path(__file__).parent / "prompts"
+    sep = "" if language == "zh" else " "
+    changes = sep.join(  # only the lists that have files: no "Restored …: -."
+        render(load_prompt(folder, name, language).strip(), files=", ".join(files))
+        for name, files in (("undo_restored", restored), ("undo_deleted", deleted))
+        if files
+    )
+    return render(load_prompt(folder, "undo_note", language).strip(), changes=changes)

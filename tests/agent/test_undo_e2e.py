@@ -102,8 +102,21 @@ async def test_after_undo_the_model_is_told_once_and_a_replay_shows_only_what_wa
         for r in fake_llm.chat_requests()[-2:]
     )
     assert first[-1].startswith("what does a.txt say now?\n\n[remecli: the user ran /undo")
-    assert "before that reply: a.txt. Deleted (that reply created them): -." in first[-1]
+    assert "before that reply: a.txt. Read these files again" in first[-1]
+    assert "Deleted" not in first[-1]  # nothing was: not "Deleted (…): -."
     assert second[-1] == "thanks" and second[-2] == first[-1]  # told once, kept in the context
     typed = [e.text for e in session.assistant.replay() if isinstance(e, ev.UserMessage)]
     assert typed == ["rewrite a.txt", "what does a.txt say now?", "thanks"]
     await session.close()
+
+
+def test_the_undo_note_names_only_the_lists_that_have_files() -> None:
+    from remecli.agent.model_notes import undo_note
+
+    created = undo_note([], ["hello.py"], "en")
+    assert "Deleted (that reply created them): hello.py." in created
+    assert "Restored" not in created and ": -" not in created
+    both = undo_note(["a.txt"], ["b.txt"], "en")
+    assert "before that reply: a.txt. Deleted (that reply created them): b.txt. Read" in both
+    zh = undo_note([], ["hello.py"], "zh")
+    assert "已删除的文件（由该回复创建）：hello.py。在依赖" in zh and "已恢复" not in zh
