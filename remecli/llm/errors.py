@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from remecli.config.disk_full import disk_full_text, is_disk_full
 from remecli.llm.endpoint import Endpoint
 
@@ -160,4 +162,7 @@ def _detail(exc: BaseException) -> str:
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
             return str(inner["message"]).rstrip(". ")
-    return str(getattr(exc, "message", exc)).rstrip(". ")
+    text = str(getattr(exc, "message", exc)).rstrip(". ")
+    # openai's own text for a body without a message: "Error code: 500" (- the body, if any)
+    said = re.sub(r"^Error code: \d+( - )?", "", text).strip()
+    return said or "its answer gave no reason"
