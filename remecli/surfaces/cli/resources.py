@@ -4,7 +4,8 @@ A PATH inside `<working_dir>/resource/` is used where it is; a file elsewhere is
 `resource/` first, a folder's files into `resource/<folder>/` (`knowledge.resources_place`: the
 original stays; a file that would be refused is not copied; the same file changed replaces its
 copy and its card is updated in place; a different file of the same name is refused unless
-`--replace`). A file that cannot be read is reported and the others go on. No PATH: every
+`--replace`). A file that cannot be read is reported and the others go on; without a configured
+model nothing is sent (said once) and the files wait in `resource/`. No PATH: every
 resource. `--prune` lists the cards whose resource is gone; with `--yes` it removes them through
 the memory writer (kept in history).
 """
@@ -19,18 +20,20 @@ from contextlib import asynccontextmanager
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.resources import ResourceCards
+from remecli.knowledge.resources import WAITING, ResourceCards
 from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
 from remecli.surfaces.cli.job import one_shot
 
-NOT_DONE = ("refused", "failed")
+NOT_DONE = ("refused", "failed", "waiting")
 
 
 def _line(outcome: IngestOutcome) -> str:
     card = f" → {outcome.card}" if outcome.card else ""
     message = outcome.message.removeprefix(f"{outcome.resource}: ")  # named once
+    if outcome.status == "waiting" and message != WAITING:  # the gate's explanation, once
+        return f"{message}\n{outcome.status:9} {outcome.resource}: {WAITING}"
     return f"{outcome.status:9} {outcome.resource}{card}: {message}"
 
 
