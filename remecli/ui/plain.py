@@ -22,7 +22,7 @@ from remecli.agent import events as ev
 from remecli.agent.notice_text import notice_line
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
-from remecli.commands.frontend import resume_hint
+from remecli.commands.frontend import resume_hint, saves_on_exit
 from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
@@ -230,7 +230,8 @@ def run_repl(settings: Settings) -> int:
         except asyncio.CancelledError:
             pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
-            err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
+            if saves_on_exit(session.assistant):  # else only the transcript, kept all along
+                err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
             for line in await _close(session):
                 renderer.line(f"• {line}", "")
             hint = resume_hint(session.assistant)
