@@ -39,6 +39,7 @@ class PlainRenderer:
         self.shown_calls = shown_calls if shown_calls is not None else set()  # ⚙ lines shown
         self.open_calls: dict[str, str] = {}  # call id → its key in shown_calls, until it ends
         self.cancel_said = False  # "Reply cancelled." is said once per reply
+        self.shown_notices: set[str] = set()  # so the exit lines repeat none of them
 
     def render(self, event: object) -> None:
         """Print one event."""
@@ -59,8 +60,9 @@ class PlainRenderer:
             self.shown_calls.discard(self.open_calls.pop(event.call_id, ""))
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
-        elif notice_line(event):
-            self.line(f"• {notice_line(event)}", "cyan")
+        elif line := notice_line(event):
+            self.shown_notices.add(line)
+            self.line(f"• {line}", "cyan")
         elif isinstance(event, ev.ErrorReport):
             self.line(f"✗ {event.message}", "red")
         elif isinstance(event, ev.Retrying):
@@ -175,8 +177,9 @@ def run_once(settings: Settings, question: str) -> int:
             session.send(question)  # the question as it is: no slash commands in one-shot
             answered = await show_until_handled(session, renderer, frontend)
         finally:
-            for line in await _close(session):
-                renderer.line(f"• {line}", "dim")
+            for line in await _close(session):  # what was not said as it happened
+                if line not in renderer.shown_notices:
+                    renderer.line(f"• {line}", "dim")
         return 0 if answered else 1
 
     return asyncio.run(main())
@@ -232,8 +235,9 @@ def run_repl(settings: Settings) -> int:
         finally:
             if saves_on_exit(session.assistant):  # else only the transcript, kept all along
                 err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
-            for line in await _close(session):
-                renderer.line(f"• {line}", "")
+            for line in await _close(session):  # what was not said as it happened
+                if line not in renderer.shown_notices:
+                    renderer.line(f"• {line}", "")
             hint = resume_hint(session.assistant)
             if hint:
                 renderer.line(hint, "bold")

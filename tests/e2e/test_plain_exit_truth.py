@@ -1,12 +1,18 @@
-"""What the plain REPL says on its way out is true: "Saving this conversation to long-term
-memory" only when a summary is handed over; with `memory.summarize=false` only the transcript
-is kept (as it was all along) and nothing is said about saving."""
+"""What the plain REPL says on its way out is true and said once: "Saving this conversation to
+long-term memory" only when a summary is handed over (with `memory.summarize=false` only the
+transcript is kept, as it was all along, and nothing is said about saving); a summary's outcome
+shown as it happened is not printed again at exit."""
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
-from tests.e2e.test_plain_and_oneshot import run
+from tests.e2e.test_plain_and_oneshot import Pty, base_args, run
+from tests.fakes.card_model import is_card_summarizer
+from tests.fakes.memory_model import is_summarizer
+from tests.fakes.turns import ErrorTurn
 
 
 def test_no_saving_line_when_summaries_are_off(fake_llm, tmp_path: Path) -> None:
@@ -33,3 +39,33 @@ def test_nothing_said_about_saving_when_nothing_was_said(fake_llm, tmp_path: Pat
     assert proc.returncode == 0, proc.stderr
     assert "long-term memory" not in proc.stdout + proc.stderr
     assert fake_llm.chat_requests() == []
+
+
+def test_a_failed_summary_is_said_once(fake_llm, tmp_path: Path) -> None:
+    def answer(body: dict) -> object:
+        if is_card_summarizer(body) or is_summarizer(body):
+            return ErrorTurn(400, "the summary model is broken", "invalid_request_error")
+        return "An answer."
+
+    fake_llm.set_fallback(answer)
+    args = [*base_args(fake_llm, tmp_path), "ui=plain", "llm.max_retries=0"]
+    term = Pty([*args, "search.embedding.backend=none"], tmp_path)
+    term.read_until("/help for commands")
+    term.write("hello\r")
+    term.read_until("An answer.")
+    term.write("/new\r")  # the first conversation's summary fails in the background
+    term.read_until("New conversation")
+    pending = tmp_path / ".reme" / "sessions" / "pending"
+    deadline = time.monotonic() + 60  # the failure is noted in its record, then shown
+    while not any('"attempts": 1' in p.read_text() for p in pending.glob("*.json")):
+        assert time.monotonic() < deadline, term.output.decode(errors="replace")
+        time.sleep(0.1)
+    time.sleep(1)
+    term.write("again\r")  # the failure is shown with this reply's events
+    term.read_until("failed: ")
+    term.write("/exit\r")
+    assert term.wait(timeout=60) == 0
+    out = term.output.decode(errors="replace")
+    failed = re.findall(r"Summary (\w+) failed", out)
+    assert len(failed) == 2, out  # the first conversation's and the second's (at exit)
+    assert failed[0] != failed[1], out  # was: the first one's printed again at exit
