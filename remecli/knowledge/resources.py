@@ -54,7 +54,7 @@ SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
 Status = Literal["created", "updated", "unchanged", "refused", "failed", "skipped", "waiting"]
-# a resource not sent for want of a model (the gate's full explanation is given once)
+# a resource not sent for want of a model (the front-end shows the gate's explanation once)
 WAITING = "stays in resource/ and becomes a card once a model is configured; nothing was sent"
 
 
@@ -249,9 +249,8 @@ class ResourceCards:
         old_meta = read_meta(existing) if existing is not None else {}
         if existing is not None and old_meta.get(HASH_FIELD) == extracted.digest:
             return IngestOutcome(rel, "unchanged", _rel(existing, root), "card is up to date")
-        refusal = self.gate.refusal("resource cards")
-        if refusal is not None:  # no model: nothing is sent, the file waits in resource/
-            return IngestOutcome(rel, "waiting", message=refusal or WAITING)
+        if self.gate.problem() is not None:  # no model: nothing is sent, the file waits
+            return IngestOutcome(rel, "waiting", message=WAITING)  # (a front-end says why)
         language, retries = self.settings.language, self.settings.llm.max_retries
         summary = await summarize_resource(self._model_getter, language, retries, rel, extracted)
         day = dt.date.today()

@@ -15,7 +15,8 @@ async def test_a_resource_waits_for_a_model_and_becomes_a_card_with_one(
     cards.gate = ModelGate(lambda: "No API key configured.")
     waiting = await cards.sync()  # the watcher's catch-up at a start
     assert [(o.resource, o.status) for o in waiting] == [(rel, "waiting")]
-    assert "No API key configured." in waiting[0].message
+    assert "once a model is configured" in waiting[0].message
+    assert "No API key configured." in (cards.gate.refusal("test") or "")  # said by a front-end
     assert fake_llm.chat_requests() == [] and resource_cards(cards.layout.root) == []
 
     cards.gate = ModelGate(lambda: None)  # a model configured: the next time makes the card

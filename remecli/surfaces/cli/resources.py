@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.resources import WAITING, ResourceCards
+from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
@@ -32,8 +32,6 @@ NOT_DONE = ("refused", "failed", "waiting")
 def _line(outcome: IngestOutcome) -> str:
     card = f" → {outcome.card}" if outcome.card else ""
     message = outcome.message.removeprefix(f"{outcome.resource}: ")  # named once
-    if outcome.status == "waiting" and message != WAITING:  # the gate's explanation, once
-        return f"{message}\n{outcome.status:9} {outcome.resource}: {WAITING}"
     return f"{outcome.status:9} {outcome.resource}{card}: {message}"
 
 
@@ -107,6 +105,8 @@ async def _ingest(
                 )
                 continue
             outcomes += result.outcomes
+        if any(o.status == "waiting" for o in outcomes):  # no model: what is missing, once
+            print(cards.gate.refusal("resource cards") or "", file=sys.stderr)
         return outcomes, any(item.problem == "usage" for item in placed)
 
 
