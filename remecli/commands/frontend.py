@@ -39,6 +39,24 @@ class CommandContext:
     session: ChatSession | None = None
 
 
+def saves_on_exit(assistant: Assistant) -> bool:
+    """True when leaving hands something to long-term memory (a summary of unsaved messages, or
+    one still running), so the exit may say "Saving this conversation to long-term memory":
+    `memory.summarize` is on and a model is configured. Otherwise only the transcript is kept,
+    as it was all along, and the exit says nothing about saving."""
+    from remecli.conversation.recovery import SAVED_MARK
+
+    memory = assistant.memory
+    if memory is None or not memory.settings.memory.summarize:
+        return False
+    if memory.tasks.gate.problem() is not None:  # nothing starts (the gate says why, once)
+        return False
+    if memory.tasks.pending_count:
+        return True
+    context = memory.conversation.state.context if memory.conversation.bound else []
+    return any(not m.metadata.get(SAVED_MARK) for m in context)
+
+
 def resume_hint(assistant: Assistant) -> str | None:
     """The line every front-end prints on exit so the user can come back to this conversation
     (None when nothing was said in it: there is nothing to resume)."""

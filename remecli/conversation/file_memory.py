@@ -109,7 +109,9 @@ class FileMemory:
         )
         self.vector = VectorMemory(self.settings, self.layout)  # memory.vector.enabled
         # resource/ files become cards; front-ends set `resources.on_gone` to ask before pruning
-        self.resources = ResourceCards(self.layout, self.settings, lambda: self.model, self.writer)
+        self.resources = ResourceCards(
+            self.layout, self.settings, lambda: self.model, self.writer, gate=self.tasks.gate
+        )
         self._resource_watcher: ResourceWatcher | None = None
         self.search_enabled = search
         self.index: MemoryIndex | None = None

@@ -5,7 +5,8 @@ agentscope messages, so listing many sessions stays cheap. A session nobody type
 and closed without a message) is *empty*: never picked as `resume=last`, nor shown by
 `remecli sessions` or `/resume`. A `-p` answer is a *one-shot* (its state file says
 `"kind": "one-shot"`): listed in time order with the others, marked, and never picked as
-`resume=last`.
+`resume=last`. Times come from the transcript's records (each carries when it was said: an
+imported conversation keeps its own), the files' times only for a session without them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class SessionInfo:
 
     session_id: str
     started: str  # ISO time of the first record (or of the file, when it has none)
-    last_activity: str  # ISO time of the last change on disk
+    last_activity: str  # ISO time of the newest record (or of the last change on disk)
     first_user_line: str
     messages: int
     last_activity_ts: float  # for sorting
@@ -81,8 +82,8 @@ def last_session_id(sessions_dir: Path | str) -> str | None:
 
 def _describe(folder: Path, session_id: str, paths: list[Path]) -> SessionInfo:
     mtimes = [p.stat().st_mtime for p in paths if p.exists()]
-    last_ts = max(mtimes, default=0.0)
-    started, first_line, count = _read_transcript(folder / f"{session_id}.jsonl")
+    started, newest, first_line, count = _read_transcript(folder / f"{session_id}.jsonl")
+    last_ts = newest if newest is not None else max(mtimes, default=0.0)
     if count == 0:
         first_line, count = _read_state(folder / f"{session_id}.state.json")
     return SessionInfo(
@@ -106,23 +107,35 @@ def _is_one_shot(state_file: Path) -> bool:
     return _KIND_MARK in head.split('"agent_state"', 1)[0]
 
 
-def _read_transcript(path: Path) -> tuple[str, str, int]:
-    """(time of the first record, first user line, messages recorded)."""
-    started, first_line, count = "", "", 0
+def _read_transcript(path: Path) -> tuple[str, float | None, str, int]:
+    """(time of the first record, timestamp of the newest one (None: no dated record), first
+    user line, messages recorded)."""
+    started, newest, first_line, count = "", None, "", 0
     try:
         handle = path.open(encoding="utf-8", errors="replace")
     except OSError:
-        return started, first_line, count
+        return started, newest, first_line, count
     with handle:
         for line in handle:
             record = _parse(line)
             if record is None:
                 continue
             started = started or str(record.get("at", ""))
+            at = _timestamp(record.get("at"))
+            newest = at if newest is None or (at is not None and at > newest) else newest
             if record.get("t") == "msg" and isinstance(record.get("msg"), dict):
                 count += 1
                 first_line = first_line or _user_line(record["msg"])
-    return started, first_line, count
+    return started, newest, first_line, count
+
+
+def _timestamp(value: Any) -> float | None:
+    """A record's `at` (ISO time; without an offset: local time) as a timestamp."""
+    try:
+        moment = dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.astimezone()).timestamp()
 
 
 def _read_state(path: Path) -> tuple[str, int]:

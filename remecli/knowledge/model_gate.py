@@ -1,5 +1,5 @@
 """Whether a background model job may start: card summaries (also an import's and the pending
-ones' retries), Auto Dream. The check is the one every model request passes (a model built by
+ones' retries), Auto Dream, resource cards (`remecli ingest`, the resource watcher). The check is the one every model request passes (a model built by
 `remecli.llm.model.build_chat_model` sends nothing without a configured endpoint:
 `missing_key_message`, `ModelNotConfigured`); asking it here first means such a job does not
 even start, and the user is told once per process what is missing and how to configure it."""
@@ -34,8 +34,9 @@ class ModelGate:
             return ""
         self._said = True
         return (
-            "No model is configured, so memory work that needs one (card summaries, Auto "
-            f"Dream, imports' summaries) does not start and nothing is sent to any model. "
-            f"{problem} Messages waiting for a summary stay in sessions/pending/ and are "
-            "summarized at a start with a model configured."
+            "No model is configured, so memory work that needs one (card summaries, resource "
+            "cards, Auto Dream, imports' summaries) does not start and nothing is sent to any "
+            f"model. {problem} Messages waiting for a summary stay in sessions/pending/ and files "
+            "in resource/ stay there; they become cards at a start (or `remecli ingest`) with a "
+            "model configured."
         )

@@ -6,8 +6,10 @@ one does not (measured on Qwen2.5-Coder 1.5B: no tool call, and the card writer 
 conversation "nothing worth storing"). So the card writer finds such requests in the user's own
 turns, tells its model they are worth keeping, and afterwards adds the user's words as one bullet
 to `MEMORY.md` (linking the card) unless the conversation already wrote `MEMORY.md` or the file
-already holds them. A request is a sentence that starts with the phrase ("please remember: …",
-"Remember that …", "请记住：…"); a question ("remember what we chose?") is not.
+already holds them. A request is a sentence anywhere in the message that starts with the phrase
+("please remember: …", "Remember that …", "请记住：…"); its fact is what follows, up to the next
+request or the first question ("please remember: X. And what …?" keeps "X."). A question
+("remember what we chose?"), reminiscing ("remember when …") or "do you remember …" is none.
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
-_REQUEST = re.compile(
-    r"(?:^|(?<=[.!;\n])\s*)(?:(?:please|also|and|so|pls)[\s,]+)*"
-    r"(?:remember|keep in mind|don'?t forget|do not forget|make a note(?: of)?|note down)"
-    r"(?:\s+(?:this|that|these|the following))?\s*[:,\-–—]?\s*",
+_REQUEST = re.compile(  # a sentence's start (a clause's: with "please"), never "do you remember"
+    r"(?:^|(?<=[.!?;\n])\s*|(?<=,)\s*(?=please\b))(?:(?:please|also|and|so|pls)[\s,]+)*"
+    r"(?:remember|keep in mind|don'?t forget|do not forget|make a note(?: of)?|note down)\b"
+    r"(?:\s+(?:this|that|these|the following)\b)?\s*[:,\-–—]?\s*",
     re.IGNORECASE,
 )
 _REQUEST_ZH = re.compile(
-    r"(?:^|(?<=[。！；\n]))\s*请?(?:记住|记下|记一下|别忘了)(?:这个|这些|一下)?\s*[：:，,]?\s*"
+    r"(?:^|(?<=[。！？；：，\n]))\s*请?(?:记住|记下|记一下|别忘了)(?:这个|这些|一下)?\s*[：:，,]?\s*"
 )
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")  # "v1.2" or "db-7.internal": one
+_REMINISCING = re.compile(r"when\b", re.IGNORECASE)  # "remember when we…": not a request
 _WORD = re.compile(r"\w[\w./-]*")
 MAX_FACT_CHARS = 400
 MIN_FACT_WORDS = 2
@@ -49,10 +53,17 @@ def _user_text(msg: Any) -> str:
     return "\n".join(b.text for b in content if getattr(b, "type", "") == "text")
 
 
-def _fact_after(text: str, end: int) -> str:
-    """What follows a request phrase: to the end of the message, unless it is a question."""
-    fact = " ".join(text[end:].split()).strip(" -–—")
-    if fact.endswith(("?", "？")) or len(_WORD.findall(fact)) < MIN_FACT_WORDS:
+def _fact_after(text: str) -> str:
+    """What follows a request phrase (`text`, up to the next one): its sentences up to the
+    first question; "" when it starts with one, or reminisces ("when …")."""
+    kept: list[str] = []
+    for sentence in _SENTENCES.split(text):
+        sentence = " ".join(sentence.split())
+        if sentence.endswith(("?", "？")):
+            break
+        kept += [sentence] if sentence else []
+    fact = " ".join(kept).strip(" -–—")
+    if _REMINISCING.match(fact) or len(_WORD.findall(fact)) < MIN_FACT_WORDS:
         return ""
     if len(fact) > MAX_FACT_CHARS:
         fact = fact[:MAX_FACT_CHARS].rsplit(" ", 1)[0] + " …"
@@ -64,13 +75,14 @@ def remember_requests(messages: Iterable[Any]) -> list[str]:
     facts: list[str] = []
     for msg in messages:
         text = _user_text(msg)
-        for pattern in (_REQUEST, _REQUEST_ZH):
-            match = pattern.search(text)
-            if match is not None:
-                fact = _fact_after(text, match.end())
-                if fact and fact not in facts:
-                    facts.append(fact)
-                break
+        found = sorted(
+            m.span() for pattern in (_REQUEST, _REQUEST_ZH) for m in pattern.finditer(text)
+        )
+        ends = [start for start, _end in found[1:]] + [len(text)]
+        for (_start, end), next_start in zip(found, ends, strict=False):  # none: no request
+            fact = _fact_after(text[end:next_start])
+            if fact and fact not in facts:
+                facts.append(fact)
     return facts
 
 

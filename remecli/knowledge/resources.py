@@ -3,7 +3,9 @@
 One card per resource, `memory/YYYY-MM-DD/<slug>.md`, with frontmatter `name`, `description`,
 `tags`, `date`, `source_resource: "[[resource/<file>]]"` and `resource_sha256` (the file's content
 hash). The model writes name, description, tags and key points from the file's bounded text
-(`resources_extract`); the code writes the card through the memory writer (versioned, redacted).
+(`resources_extract`, `resources_summary`); the code writes the card through the memory writer
+(versioned, redacted). Without a configured model (the runtime's one `ModelGate`) nothing is
+sent: the file waits in `resource/` ("waiting") for a start or an ingest with a model.
 A changed file updates its card in place (same path, never a second card); an unchanged one is
 not sent to the model again. The original file is only read, never moved or changed. A card
 whose resource is gone is removed only when asked (`prune(remove=True)`), through the writer, so
@@ -21,10 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
-
 from remecli.config.privacy import private_dirs
 from remecli.knowledge.cards import join_frontmatter, read_meta, slugify
+from remecli.knowledge.model_gate import ModelGate
 from remecli.knowledge.resources_extract import (
     Extracted,
     ResourceRefused,
@@ -38,6 +39,7 @@ from remecli.knowledge.resources_paths import (
     resource_listing,
     special_kind,
 )
+from remecli.knowledge.resources_summary import CardSummary, summarize_resource
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -51,7 +53,9 @@ RESOURCE_FOLDER = "resource"
 SOURCE_FIELD = "source_resource"
 HASH_FIELD = "resource_sha256"
 WRITER_SOURCE = "resource"
-Status = Literal["created", "updated", "unchanged", "refused", "failed", "skipped"]
+Status = Literal["created", "updated", "unchanged", "refused", "failed", "skipped", "waiting"]
+# a resource not sent for want of a model (the front-end shows the gate's explanation once)
+WAITING = "stays in resource/ and becomes a card once a model is configured; nothing was sent"
 
 
 @dataclass(frozen=True)
@@ -79,15 +83,6 @@ class OrphanCard:
 
     card: str
     resource: str
-
-
-class CardSummary(BaseModel):
-    """The model's answer for one resource."""
-
-    name: str = Field(min_length=1, max_length=200)
-    description: str = Field(min_length=12, max_length=2_000)
-    tags: list[str] = Field(default_factory=list, max_length=12)
-    key_points: list[str] = Field(default_factory=list, max_length=30)
 
 
 def resource_link(rel: str) -> str:
@@ -126,7 +121,8 @@ def render_card(
 
 
 class ResourceCards:
-    """Turns the working dir's resources into cards; `model_getter()` gives the chat model."""
+    """Turns the working dir's resources into cards; `model_getter()` gives the chat model,
+    asked only when `gate` (the runtime's one; default: from the settings) says there is one."""
 
     def __init__(
         self,
@@ -134,11 +130,15 @@ class ResourceCards:
         settings: Any,
         model_getter: Callable[[], ChatModel],
         writer: MemoryWriter,
+        gate: ModelGate | None = None,
     ) -> None:
+        from remecli.llm.endpoint import missing_key_message
+
         self.layout = layout
         self.settings = settings
         self.writer = writer  # the composition root's one writer (versions, redaction)
         self._model_getter = model_getter
+        self.gate = gate or ModelGate(lambda: missing_key_message(settings.llm))
         self._lock = asyncio.Lock()  # one ingest at a time (no two cards for one resource)
         self.on_gone: Callable[[list[OrphanCard]], Any] | None = None  # asks before pruning
 
@@ -249,7 +249,10 @@ class ResourceCards:
         old_meta = read_meta(existing) if existing is not None else {}
         if existing is not None and old_meta.get(HASH_FIELD) == extracted.digest:
             return IngestOutcome(rel, "unchanged", _rel(existing, root), "card is up to date")
-        summary = await self._summarize(rel, extracted)
+        if self.gate.problem() is not None:  # no model: nothing is sent, the file waits
+            return IngestOutcome(rel, "waiting", message=WAITING)  # (a front-end says why)
+        language, retries = self.settings.language, self.settings.llm.max_retries
+        summary = await summarize_resource(self._model_getter, language, retries, rel, extracted)
         day = dt.date.today()
         if existing is not None:  # same card, same day folder: updated in place
             card_day = _card_day(existing, day)
@@ -279,39 +282,6 @@ class ResourceCards:
             candidate = folder / f"{stem}-{number}.md"
             number += 1
         return candidate
-
-    async def _summarize(self, rel: str, extracted: Extracted) -> CardSummary:
-        """Ask the model for the card's fields (one retry on an unusable answer)."""
-        from remecli.knowledge.dream.model_call import ask_json
-        from remecli.knowledge.prompts import prompt
-        from remecli.llm.chat_model import JSONAnswerError, assistant, system, user
-        from remecli.notes.redact import redact_secrets
-
-        language = self.settings.language
-        system_text, user_text = _prompt_pair(
-            language,
-            today=f"{dt.date.today():%Y-%m-%d}",
-            file=rel,
-            kind=extracted.kind,
-            size=extracted.size,
-            clipped=_clipped_note(language) if extracted.clipped else "",
-            content=redact_secrets(extracted.text).text,  # secrets never leave the machine
-        )
-        messages = [system(system_text), user(user_text)]
-        problem = ""
-        for _attempt in range(2):
-            model, retries = self._model_getter(), self.settings.llm.max_retries
-            try:
-                return CardSummary.model_validate(
-                    await ask_json(model, messages, CardSummary, retries)
-                )
-            except JSONAnswerError as exc:
-                problem = exc.problem
-                messages += [
-                    assistant(exc.answer or "(empty)"),
-                    user(prompt("resource_retry", language, problem=problem)),
-                ]
-        raise RuntimeError(f"the model's answer was unusable twice ({problem}); try again later")
 
     async def sync(self, rels: set[str] | None = None) -> list[IngestOutcome]:
         """Ingest `rels` (files or folders under `resource/`; default: every resource) that
@@ -357,21 +327,6 @@ class ResourceCards:
         for day in sorted(days):
             refresh_day_page(self.layout, day, self.writer, reason=f"{WRITER_SOURCE} prune")
         return orphans
-
-
-def _prompt_pair(language: str, **values: object) -> tuple[str, str]:
-    from remecli.config.prompt_files import load_prompt, render
-    from remecli.knowledge.prompts import FOLDER
-    from remecli.knowledge.summarizer import USER_PART_MARKER
-
-    template = load_prompt(FOLDER, "resource_card", language)
-    system, _, user = template.partition(USER_PART_MARKER)
-    content = values.pop("content")
-    return render(system.strip(), **values), render(render(user.strip(), **values), content=content)
-
-
-def _clipped_note(language: str) -> str:
-    return "，中间部分已省略" if language == "zh" else "; the middle was left out"
 
 
 def _card_day(card: Path, default: dt.date) -> dt.date:

@@ -69,9 +69,8 @@ class ResourceWatcher:
     def _keep(self, outcomes: list[IngestOutcome]) -> None:
         for outcome in outcomes:
             if outcome.status != "unchanged":
-                level = (
-                    logging.WARNING if outcome.status in ("skipped", "refused") else logging.INFO
-                )
+                bad = ("skipped", "refused", "waiting")  # waiting: no model configured
+                level = logging.WARNING if outcome.status in bad else logging.INFO
                 log.log(
                     level, "resource %s: %s %s", outcome.resource, outcome.status, outcome.message
                 )

@@ -40,7 +40,9 @@ class GoneCard(JobResult):
 
 
 class IngestResult(JobResult):
-    ok: bool = Field(description="False when a file failed or was refused (see its message)")
+    ok: bool = Field(
+        description="False when a file failed, was refused or waits for a model (see its message)"
+    )
     outcomes: list[IngestOutcome]
     gone: list[GoneCard] = Field(description="Cards whose resource file no longer exists")
 
@@ -80,7 +82,7 @@ async def memory_ingest(ctx: JobContext, params: IngestParams) -> IngestResult:
     outcomes += [IngestedFile(rel, "skipped", message=message) for rel, message in unreadable]
     gone = await asyncio.to_thread(ctx.memory.resources.orphans)
     return IngestResult(
-        ok=not any(outcome.status in ("failed", "refused") for outcome in outcomes),
+        ok=not any(outcome.status in ("failed", "refused", "waiting") for outcome in outcomes),
         outcomes=[IngestOutcome(**outcome.to_dict()) for outcome in outcomes],
         gone=[GoneCard(card=o.card, resource=o.resource) for o in gone],
     )

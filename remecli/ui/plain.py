@@ -23,7 +23,7 @@ from remecli.agent import events as ev
 from remecli.agent.notice_text import notice_line
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
-from remecli.commands.frontend import resume_hint
+from remecli.commands.frontend import resume_hint, saves_on_exit
 from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
@@ -42,6 +42,7 @@ class PlainRenderer:
         self.shown_calls = shown_calls if shown_calls is not None else set()  # ⚙ lines shown
         self.open_calls: dict[str, str] = {}  # call id → its key in shown_calls, until it ends
         self.cancel_said = False  # "Reply cancelled." is said once per reply
+        self.shown_notices: set[str] = set()  # so the exit lines repeat none of them
 
     def render(self, event: object) -> None:
         """Print one event."""
@@ -62,8 +63,9 @@ class PlainRenderer:
             self.shown_calls.discard(self.open_calls.pop(event.call_id, ""))
             first = (event.output.strip().splitlines() or [""])[0][:120]
             self.line(f"  → {event.state} ({event.duration:.1f}s) {first}", "dim")
-        elif notice_line(event):
-            self.line(f"• {notice_line(event)}", "cyan")
+        elif line := notice_line(event):
+            self.shown_notices.add(line)
+            self.line(f"• {line}", "cyan")
         elif isinstance(event, ev.ErrorReport):
             self.line(f"✗ {event.message}", "red")
         elif isinstance(event, ev.Retrying):
@@ -182,8 +184,9 @@ def run_once(settings: Settings, question: str) -> int:
             session.send(question)  # the question as it is: no slash commands in one-shot
             answered = await show_until_handled(session, renderer, frontend)
         finally:
-            for line in await _close(session):
-                renderer.line(f"• {line}", "dim")
+            for line in await _close(session):  # what was not said as it happened
+                if line not in renderer.shown_notices:
+                    renderer.line(f"• {line}", "dim")
         return 0 if answered else 1
 
     return asyncio.run(main())
@@ -244,9 +247,11 @@ def run_repl(settings: Settings) -> int:
         except asyncio.CancelledError:
             pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
-            err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
-            for line in await _close(session):
-                renderer.line(f"• {line}", "")
+            if saves_on_exit(session.assistant):  # else only the transcript, kept all along
+                err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
+            for line in await _close(session):  # what was not said as it happened
+                if line not in renderer.shown_notices:
+                    renderer.line(f"• {line}", "")
             hint = resume_hint(session.assistant)
             if hint:
                 renderer.line(hint, "bold")

@@ -36,7 +36,7 @@ def test_sigterm_during_a_plain_reply_saves_and_exits(fake_llm, tmp_path: Path) 
     os.kill(term.pid, signal.SIGTERM)
     assert term.wait(timeout=30) == 0
     out = term.output.decode(errors="replace")
-    assert "Saving this conversation" in out
+    assert "long-term memory" not in out  # summaries off: only the session is kept
     states = list((tmp_path / ".reme" / "sessions").glob("*.state.json"))
     assert len(states) == 1
     saved = json.loads(states[0].read_text())

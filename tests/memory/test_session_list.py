@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -29,8 +30,9 @@ def write_session(root: Path, sid: str, lines: list[str], mtime: float) -> None:
             else AssistantMsg(name="ReMe", content=text)
         )
     transcript = Transcript(layout.transcript_file(sid))
-    if msgs:
-        transcript.append([Transcript.message_record(m) for m in msgs])
+    at = dt.datetime.fromtimestamp(mtime).astimezone().isoformat(timespec="seconds")
+    if msgs:  # each record dated as the app dates it: when it was said (= the files' time)
+        transcript.append([Transcript.message_record(m, at=at) for m in msgs])
     persistence.write_state(
         layout,
         sid,

@@ -28,6 +28,35 @@ def test_requests_are_the_users_words_and_questions_are_not_requests() -> None:
     assert remember_requests(said) == [FACT, "the CI runs in UTC.", "发布用 make ship"]
 
 
+def test_a_request_is_found_anywhere_in_a_message_and_ends_at_a_question() -> None:
+    said = [
+        user(
+            "please remember: the staging DB is db-7.internal. And what port does it use?", "10:01"
+        ),
+        user("Which port? Ok, please remember that atlas uses port 5433. Thanks", "10:02"),
+        user("我们用什么发布？请记住：发布前先跑 make check。你觉得呢？", "10:03"),
+    ]
+    assert remember_requests(said) == [  # was: [] (the message ended in a question)
+        "the staging DB is db-7.internal.",
+        "atlas uses port 5433. Thanks",
+        "发布前先跑 make check。",
+    ]
+
+
+def test_remembering_together_is_not_a_request() -> None:
+    said = [
+        user("Do you remember when we picked Postgres? It was March.", "10:01"),
+        user("do you remember when we picked Postgres.", "10:02"),
+        user("Remember when we moved atlas to Frankfurt. Good times.", "10:03"),
+        user("I remember that we picked Postgres. What was the reason?", "10:04"),
+        user("Remembered that the build is green now.", "10:05"),
+        user("If it fails, remember to run make clean first.", "10:06"),
+        user("Can you remember that the DB is db-7?", "10:07"),
+        user("你还记得我们选了什么吗？", "10:08"),
+    ]
+    assert remember_requests(said) == []
+
+
 async def test_a_remember_request_is_kept_in_memory_md_even_when_the_model_stores_nothing(
     fake_llm, tmp_path, working_dir
 ) -> None:

@@ -4,7 +4,8 @@ A PATH inside `<working_dir>/resource/` is used where it is; a file elsewhere is
 `resource/` first, a folder's files into `resource/<folder>/` (`knowledge.resources_place`: the
 original stays; a file that would be refused is not copied; the same file changed replaces its
 copy and its card is updated in place; a different file of the same name is refused unless
-`--replace`). A file that cannot be read is reported and the others go on. No PATH: every
+`--replace`). A file that cannot be read is reported and the others go on; without a configured
+model nothing is sent (said once) and the files wait in `resource/`. No PATH: every
 resource. `--prune` lists the cards whose resource is gone; with `--yes` it removes them through
 the memory writer (kept in history).
 """
@@ -25,7 +26,7 @@ from remecli.ops import JobRunner
 from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
 from remecli.surfaces.cli.job import one_shot
 
-NOT_DONE = ("refused", "failed")
+NOT_DONE = ("refused", "failed", "waiting")
 
 
 def _line(outcome: IngestOutcome) -> str:
@@ -104,6 +105,8 @@ async def _ingest(
                 )
                 continue
             outcomes += result.outcomes
+        if any(o.status == "waiting" for o in outcomes):  # no model: what is missing, once
+            print(cards.gate.refusal("resource cards") or "", file=sys.stderr)
         return outcomes, any(item.problem == "usage" for item in placed)
 
 

@@ -20,7 +20,7 @@ from textual.worker import Worker
 from remecli.agent.assistant import Assistant
 from remecli.commands import session_events as se
 from remecli.commands.chat_session import ChatSession
-from remecli.commands.frontend import resume_hint
+from remecli.commands.frontend import resume_hint, saves_on_exit
 from remecli.config.locations import memory_label
 from remecli.config.logs import WorkingDirUnusable, check_writable
 from remecli.config.settings import Settings
@@ -358,7 +358,7 @@ class RemeApp(App):
 
     async def _save_and_exit(self, key: str) -> None:
         await self.session.stop()  # a running reply closes its tool calls before the save
-        if self.assistant.ready:
+        if self.assistant.ready and saves_on_exit(self.assistant):  # else: the transcript only
             await self.query_one(ChatView).add_notice(
                 "• Saving this conversation to long-term memory before exit… "
                 f"({key} again to quit now: unfinished work stays in sessions/pending/ and is "
