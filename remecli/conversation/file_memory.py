@@ -152,7 +152,8 @@ class FileMemory:
         if recover and not one_shot:
             await self.recover_unsaved()
         if background and not one_shot:  # a recovered task is running: the retry leaves it
-            await self.tasks.retry_pending()
+            if self.settings.memory.summarize:  # off: records wait for a start with it on
+                await self.tasks.retry_pending()
             await self.dreaming.maybe_start()
         if self.search_enabled:
             self._index_task = asyncio.create_task(

@@ -30,3 +30,21 @@ async def test_compact_retries_the_oldest_save_first(fake_llm, tmp_path, working
     firsts = [i for i, text in enumerate(asked) if "FIRST:" in text]
     seconds = [i for i, text in enumerate(asked) if "SECOND:" in text]
     assert firsts and seconds and max(firsts) < min(seconds)  # was: by file name, newest first
+
+
+async def test_a_start_with_summaries_off_leaves_recorded_saves_alone(fake_llm, tmp_path) -> None:
+    """memory.summarize=false: no model call for an earlier run's save; its record stays for a
+    start with summaries on (it was retried, and failed again, at every start)."""
+    from remecli.conversation.file_memory import FileMemory
+
+    settings = make_settings(fake_llm, tmp_path).with_changes(
+        {"memory.summarize": False, "search.embedding.backend": "none"}
+    )
+    record = write_pending_record(tmp_path / ".reme", "the cache moved to redis")
+    memory = FileMemory(tmp_path / ".reme", settings=settings)
+    await memory.start(wait_for_index=True)
+    try:
+        assert memory.tasks.pending_count == 0
+    finally:
+        await memory.close(wait=True)
+    assert fake_llm.chat_requests() == [] and record.is_file()
