@@ -99,3 +99,30 @@ def test_close_leaves_a_big_written_file_to_the_next_sync(
         assert "MEMORY.md" in {hit.path for hit in other.search_blocking("kumquat")}
     finally:
         other.close()
+
+
+def test_a_closing_index_stops_before_storing_a_big_file_it_has_chunked(tmp_path: Path) -> None:
+    """Issue 39.3: after chunking a 51 MB MEMORY.md, its keyword analysis (a minute) could not
+    be stopped, and close() waited for it; now it runs before anything is stored and stops."""
+    root = _working_dir(tmp_path)
+    facts = "".join(f"- fact {n}: the kumquat ledger line {n}\n\n" for n in range(1_500))
+    (root / "MEMORY.md").write_text(f"# MEMORY\n\n{facts}")
+    index = MemoryIndex.open(root, settings(chunk_tokens=16, chunk_overlap=0))
+    chunk = index.chunker.chunk
+
+    def chunk_then_close(path: str, text: str):
+        chunks = chunk(path, text)
+        assert len(chunks) > 1_024
+        index.request_stop()  # close() is called while the chunks are being stored
+        return chunks
+
+    index.chunker.chunk = chunk_then_close  # type: ignore[method-assign]
+    index.sync_blocking()
+    assert index.store.chunk_count() == 0 and index.search_blocking("kumquat") == []
+    index.close()
+    other = MemoryIndex.open(root, settings(chunk_tokens=16, chunk_overlap=0))
+    try:  # nothing half-stored: the next sync reads the file whole
+        other.sync_blocking()
+        assert len(other.search_blocking("kumquat", max_results=3)) == 3
+    finally:
+        other.close()
