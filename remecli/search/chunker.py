@@ -5,13 +5,14 @@ Blocks come from markdown-it-py (CommonMark, the parser rich ships), with their 
 Each chunk knows its file, 1-based inclusive line range and heading path. A heading starts a new
 chunk; blocks are packed up to `max_tokens`; when a chunk fills up, the next one repeats up to
 `overlap_tokens` of its tail. A fenced code block that fits is never split; longer blocks are cut
-at line boundaries and over-long lines at sentence (then token) boundaries.
+at line boundaries and over-long lines at sentence (then token) boundaries, after cutting them
+into bounded slices (the work stays linear in bytes, whatever the line structure).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -199,6 +200,24 @@ def _item_end(spans: list[_Span], index: int, start: int, end: int) -> int:
     return end
 
 
+_LONG_LINE_CHARS_PER_TOKEN = 8  # a line longer than max_tokens × this is cut, never counted whole
+_SLICE_CHARS = 32 * 1024  # an over-long line is cut into slices of at most this many characters
+
+
+def _slices(text: str, size: int = _SLICE_CHARS) -> Iterator[str]:
+    """`text` in pieces of at most `size` characters, cut after a whitespace near the end of
+    each piece when there is one (so tokenizing and sentence splitting see bounded input)."""
+    start = 0
+    while len(text) - start > size:
+        end = start + size
+        space = max(text.rfind(" ", end - size // 4, end), text.rfind("\t", end - size // 4, end))
+        if space > start:
+            end = space + 1
+        yield text[start:end]
+        start = end
+    yield text[start:]
+
+
 def _split_long_line(
     text: str,
     number: int,
@@ -206,27 +225,53 @@ def _split_long_line(
     count: Callable[[str], int],
     encode: Callable[[str], list[int]],
     decode: Callable[[list[int]], str],
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[_Unit]:
-    """Cut one over-long line at sentence ends, and sentences still too long at token windows."""
-    pieces: list[str] = []
-    for sentence in (s for s in _SENTENCE_END.split(text) if s.strip()):
-        if count(sentence) <= max_tokens:
-            pieces.append(sentence)
-        else:
-            ids = encode(sentence)
-            pieces += [decode(ids[k : k + max_tokens]) for k in range(0, len(ids), max_tokens)]
+    """Cut one over-long line at sentence ends, and sentences still too long at token windows.
+
+    The line is first cut into bounded slices, and pieces are packed by the sum of their token
+    counts (a unit's count is that sum, as a chunk's is the sum of its lines'), so each
+    character is tokenized about once: the work is linear in the line's length whatever its
+    shape (one 50 MB line, no sentence end in it, …).
+    """
     units: list[_Unit] = []
     buffer = ""
-    for piece in pieces:
-        candidate = f"{buffer} {piece}".strip() if buffer else piece
-        if buffer and count(candidate) > max_tokens:
-            units.append(_Unit(number, number, buffer, count(buffer)))
-            buffer = piece
-        else:
-            buffer = candidate
+    used = 0
+    for part in _slices(text):
+        if should_stop is not None and should_stop():
+            raise ChunkingStopped
+        for piece, tokens in _pieces(part, max_tokens, count, encode, decode):
+            if buffer and used + tokens + 1 > max_tokens:
+                units.append(_Unit(number, number, buffer, used))
+                buffer, used = "", 0
+            buffer = f"{buffer} {piece}" if buffer else piece
+            used += tokens + (1 if used else 0)
     if buffer.strip():
-        units.append(_Unit(number, number, buffer, count(buffer)))
+        units.append(_Unit(number, number, buffer, used))
     return units
+
+
+def _pieces(
+    text: str,
+    max_tokens: int,
+    count: Callable[[str], int],
+    encode: Callable[[str], list[int]],
+    decode: Callable[[list[int]], str],
+) -> Iterator[tuple[str, int]]:
+    """(piece, tokens) of a bounded slice: its sentences, too-long ones cut at token windows."""
+    for sentence in _SENTENCE_END.split(text):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        short = len(sentence) <= max_tokens * _LONG_LINE_CHARS_PER_TOKEN
+        tokens = count(sentence) if short else max_tokens + 1
+        if tokens <= max_tokens:
+            yield sentence, tokens
+            continue
+        ids = encode(sentence)
+        for k in range(0, len(ids), max_tokens):
+            window = ids[k : k + max_tokens]
+            yield decode(window).strip(), len(window)
 
 
 class MarkdownChunker:
@@ -266,12 +311,14 @@ class MarkdownChunker:
             if not line.strip():
                 continue
             number = block.start + offset
-            tokens = self._count(line)
+            short = len(line) <= self.max_tokens * _LONG_LINE_CHARS_PER_TOKEN
+            tokens = self._count(line) if short else self.max_tokens + 1
             if tokens <= self.max_tokens:
                 units.append(_Unit(number, number, line, tokens))
             else:
+                count, encode, decode = self.token_functions()
                 units += _split_long_line(
-                    line, number, self.max_tokens, self._count, self._encode, self._decode
+                    line, number, self.max_tokens, count, encode, decode, self.should_stop
                 )
         return units
 

@@ -24,7 +24,7 @@ from remecli.search.calibration import calibration_for
 from remecli.search.chunker import MarkdownChunker
 from remecli.search.embedders import Embedder, is_loaded, make_embedder
 from remecli.search.filters import make_filters
-from remecli.search.index_parts import OwnedParts
+from remecli.search.index_parts import CLOSE_READ_BYTES, OwnedParts
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
@@ -381,15 +381,16 @@ class MemoryIndex(OwnedParts):
         self.syncer.stopping.set()
 
     def close(self) -> None:
-        """Read the files this process wrote (keyword side: their vectors come at the next
-        sync), then release files and databases (call `stop()` first if watching); a sync in
-        progress stops embedding after its current batch. Later syncs and searches do nothing."""
+        """Read up to CLOSE_READ_BYTES of the files this process wrote (keyword side; vectors and
+        bigger files come at the next sync), then release files and databases (`stop()` first if
+        watching); a sync in progress stops after its current step. Later syncs do nothing."""
         self.request_stop()
         with self._write_lock:
             if self.closed:
                 return
-            if self._written:  # a write's own sync may not have run yet: other processes
-                self.syncer.stopping.clear()  # see it now, not at their next sync
+            if self._written and not self._needs_full_sync:  # a write's own sync may not have
+                self.syncer.stopping.clear()  # run yet: others see it now (a bounded read)
+                self._read_budget = CLOSE_READ_BYTES
                 try:
                     self.sync_blocking(paths=(), embed=False)
                 except Exception:

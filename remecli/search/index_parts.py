@@ -17,6 +17,7 @@ from remecli.search.space_wait import SpaceWait
 from remecli.search.sync import Syncer
 
 log = logging.getLogger("remecli.search.index")
+CLOSE_READ_BYTES = 4 * 1024 * 1024  # what an exiting process reads of the files it wrote
 
 
 class OwnedParts:
@@ -35,6 +36,8 @@ class OwnedParts:
     _parts_lock: threading.RLock
     _written: set[str]  # files this process wrote, read by the next sync holding the lock
     _written_lock: threading.Lock
+    working_dir: Path
+    _read_budget: int | None = None  # set by close(): written files read past it stay announced
 
     def _meta(self) -> dict[str, str]:
         raise NotImplementedError
@@ -73,10 +76,23 @@ class OwnedParts:
         self.shared.announce(rel)  # whichever process writes next reads it too
 
     def _take_written(self) -> set[str]:
-        """Files written here and announced by any process (writer lock held)."""
+        """Files written here and announced by any process (writer lock held). Past
+        `_read_budget` (an exiting process) the biggest stay announced: the next sync of any
+        process, or the next start, reads them (a 50 MB MEMORY.md took the exit a minute)."""
         with self._written_lock:
             taken, self._written = self._written, set()
-        return taken | self.shared.take_announced()
+        taken |= self.shared.take_announced()
+        if self._read_budget is None:
+            return taken
+        kept: set[str] = set()
+        left = self._read_budget
+        for size, rel in sorted((_size(self.working_dir / rel), rel) for rel in taken):
+            if size <= left:
+                kept.add(rel)
+                left -= size
+            else:
+                self.shared.announce(rel)
+        return kept
 
     def _nothing_to_read(self, only: set[str]) -> bool:
         """True when every path of `only` is indexed as it is on disk and no written file waits
@@ -151,3 +167,11 @@ class OwnedParts:
                 return False
             self._seen = self.shared.read()
         return True
+
+
+def _size(path: Path) -> int:
+    """The size of a file in bytes (0 when it is gone: its removal costs nothing to read)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

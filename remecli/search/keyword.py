@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import tantivy
@@ -35,6 +35,7 @@ class KeywordDoc:
     title: str = ""
     source: str = "notes"
     day: int = 0  # YYYYMMDD, 0 = undated
+    analyzed: bool = False  # text, title and meta are already terms (`KeywordIndex.analyzed`)
 
 
 @dataclass(slots=True)
@@ -89,6 +90,13 @@ class KeywordIndex:
     def _terms(self, text: str) -> str:
         return " ".join(self._analyzer(text))
 
+    def analyzed(self, doc: KeywordDoc) -> KeywordDoc:
+        """`doc` with its texts turned into terms: the costly part of `replace`, done ahead
+        (a sync does it before storing anything, where it can still stop cleanly)."""
+        terms = self._terms
+        text, title, meta = terms(doc.text), terms(doc.title), terms(doc.meta)
+        return replace(doc, text=text, title=title, meta=meta, analyzed=True)
+
     def _writer(self) -> tantivy.IndexWriter:
         """A writer, waiting a little if another process holds the index lock."""
         deadline = time.monotonic() + _LOCK_WAIT_SECONDS
@@ -113,9 +121,10 @@ class KeywordIndex:
             doc.add_text("path", item.path)
             doc.add_text("source", item.source)
             doc.add_integer("day", item.day)
-            doc.add_text("content", self._terms(item.text))
-            doc.add_text("title", self._terms(item.title))
-            doc.add_text("meta", self._terms(item.meta))
+            item = item if item.analyzed else self.analyzed(item)
+            doc.add_text("content", item.text)
+            doc.add_text("title", item.title)
+            doc.add_text("meta", item.meta)
             documents.append(doc)
         with self._lock:
             writer = self._writer()

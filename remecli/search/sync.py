@@ -271,7 +271,10 @@ class Syncer:
             old_by_key.setdefault((stored.text_hash, stored.chunk.headings), []).append(stored)
         moved: list[tuple[int, int, int]] = []
         add: list[tuple[Chunk, str]] = []
-        for chunk in map(redacted_chunk, chunks):  # what is indexed holds no secret
+        docs: list[KeywordDoc] = []  # analyzed before anything is stored: a stop stays clean
+        for number, chunk in enumerate(map(redacted_chunk, chunks)):  # indexed: no secret
+            if number % 1024 == 1023 and self.stopping.is_set():
+                raise ChunkingStopped  # closing: the file is read again next time
             key = chunk_key(chunk)
             same = old_by_key.get((key, chunk.headings))
             if same:
@@ -283,9 +286,10 @@ class Syncer:
                     moved.append((kept.id, chunk.start_line, chunk.end_line))
             else:
                 add.append((chunk, key))
+                docs.append(parts.keyword.analyzed(keyword_doc(0, chunk)))
         remove_ids = [s.id for rest in old_by_key.values() for s in rest]
         new_ids = parts.store.update_chunks(remove_ids, moved, add)
-        batch.add += [keyword_doc(i, c) for i, (c, _) in zip(new_ids, add, strict=True)]
+        batch.add += [replace(d, chunk_id=i) for i, d in zip(new_ids, docs, strict=True)]
         batch.remove_ids += remove_ids
         if parts.vectors is not None:
             parts.vectors.remove(remove_ids)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from remecli.config.search import SearchSettings
-from remecli.search.chunker import MarkdownChunker
+from remecli.search.chunker import ChunkingStopped, MarkdownChunker
 
 
 def _word_count(text: str) -> int:
@@ -110,3 +111,47 @@ def test_an_overlong_line_is_split_at_sentences_on_the_same_line_number() -> Non
 
 def test_blank_text_has_no_chunks() -> None:
     assert _default_chunker().chunk("a.md", "\n  \n\n") == []
+
+
+def _one_huge_line(size: int) -> str:
+    words = ["alpha", "beta", "gamma", "delta", "deploy", "script", "x1"]
+    line = " ".join(words[n % len(words)] + str(n % 97) for n in range(size // 8))
+    return f"# MEMORY\n\n{line}\n"
+
+
+def test_one_huge_line_is_tokenized_in_bounded_pieces_about_once() -> None:
+    """Issue 39.2: a one-line 10 MB MEMORY.md took minutes and GBs; each tokenizer call now
+    sees a bounded slice and the line's characters are tokenized about once in all."""
+    chunker = MarkdownChunker(DEFAULTS.chunk_tokens, DEFAULTS.chunk_overlap)
+    count, encode, _ = chunker.token_functions()
+    seen: list[int] = []
+
+    def counting(text: str) -> int:
+        seen.append(len(text))
+        return count(text)
+
+    def encoding(text: str) -> list[int]:
+        seen.append(len(text))
+        return encode(text)
+
+    chunker._count, chunker._encode = counting, encoding
+    text = _one_huge_line(1_000_000)
+    chunks = chunker.chunk("MEMORY.md", text)
+    assert max(seen) <= 64 * 1024, max(seen)
+    assert sum(seen) <= 3 * len(text), (sum(seen), len(text))
+    assert {c.start_line for c in chunks[1:]} == {3}
+    assert " ".join(c.text for c in chunks[1:]).split()[-1] == text.split()[-1]
+    assert max(chunker._count(c.text) for c in chunks) <= DEFAULTS.chunk_tokens + 8
+
+
+def test_a_closing_index_stops_chunking_inside_one_huge_line() -> None:
+    chunker = _default_chunker()
+    asked: list[bool] = []
+
+    def closing_after_the_first_look() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    chunker.should_stop = closing_after_the_first_look
+    with pytest.raises(ChunkingStopped):
+        chunker.chunk("MEMORY.md", _one_huge_line(300_000))

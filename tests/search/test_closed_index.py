@@ -71,3 +71,58 @@ def test_close_reads_the_files_this_process_wrote(tmp_path: Path) -> None:
         assert [hit.path for hit in hits] == ["memory/card.md"]
     finally:
         other.close()
+
+
+def test_close_leaves_a_big_written_file_to_the_next_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39.3: `/exit` after this process wrote a 51 MB MEMORY.md re-read it all (72 s);
+    close() now reads the written files only up to a budget, the rest stays announced."""
+    from remecli.search import index as index_module
+
+    monkeypatch.setattr(index_module, "CLOSE_READ_BYTES", 2_000, raising=False)
+    root = _working_dir(tmp_path)
+    index = MemoryIndex.open(root, settings())
+    index.sync_blocking()
+    facts = "".join(f"- fact {n}: the kumquat ledger line {n}\n" for n in range(200))
+    (root / "MEMORY.md").write_text(f"# MEMORY\n\n{facts}")  # ~8 KB: past the budget
+    (root / "memory" / "card.md").write_text("# Card\n\nThe codeword is rutabaga.\n")
+    index.note_written("MEMORY.md")
+    index.note_written("memory/card.md")
+    index.close()
+
+    other = MemoryIndex.open(root, settings())
+    try:
+        assert [hit.path for hit in other.search_blocking("rutabaga")] == ["memory/card.md"]
+        assert other.search_blocking("kumquat") == []  # not read at exit
+        other.sync_blocking(paths=())  # the next sync of any process reads what was announced
+        assert "MEMORY.md" in {hit.path for hit in other.search_blocking("kumquat")}
+    finally:
+        other.close()
+
+
+def test_a_closing_index_stops_before_storing_a_big_file_it_has_chunked(tmp_path: Path) -> None:
+    """Issue 39.3: after chunking a 51 MB MEMORY.md, its keyword analysis (a minute) could not
+    be stopped, and close() waited for it; now it runs before anything is stored and stops."""
+    root = _working_dir(tmp_path)
+    facts = "".join(f"- fact {n}: the kumquat ledger line {n}\n\n" for n in range(1_500))
+    (root / "MEMORY.md").write_text(f"# MEMORY\n\n{facts}")
+    index = MemoryIndex.open(root, settings(chunk_tokens=16, chunk_overlap=0))
+    chunk = index.chunker.chunk
+
+    def chunk_then_close(path: str, text: str):
+        chunks = chunk(path, text)
+        assert len(chunks) > 1_024
+        index.request_stop()  # close() is called while the chunks are being stored
+        return chunks
+
+    index.chunker.chunk = chunk_then_close  # type: ignore[method-assign]
+    index.sync_blocking()
+    assert index.store.chunk_count() == 0 and index.search_blocking("kumquat") == []
+    index.close()
+    other = MemoryIndex.open(root, settings(chunk_tokens=16, chunk_overlap=0))
+    try:  # nothing half-stored: the next sync reads the file whole
+        other.sync_blocking()
+        assert len(other.search_blocking("kumquat", max_results=3)) == 3
+    finally:
+        other.close()
