@@ -381,9 +381,8 @@ class MemoryIndex(OwnedParts):
         self.syncer.stopping.set()
 
     def close(self) -> None:
-        """Read up to CLOSE_READ_BYTES of the files this process wrote (keyword side; vectors and
-        bigger files come at the next sync), then release files and databases (`stop()` first if
-        watching); a sync in progress stops after its current step. Later syncs do nothing."""
+        """Read up to CLOSE_READ_BYTES of the files this process wrote (keyword side; the rest at
+        the next sync), release files and databases; a running sync stops after its step."""
         self.request_stop()
         with self._write_lock:
             if self.closed:
