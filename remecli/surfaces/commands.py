@@ -107,17 +107,16 @@ async def _mcp(options: SurfaceOptions, settings: Any) -> None:
 async def _serve(options: SurfaceOptions, settings: Any) -> None:
     from remecli.ops import JobRunner
     from remecli.surfaces.auth import allowed_hosts, load_token
-    from remecli.surfaces.daemon import already_served
+    from remecli.surfaces.daemon import announced_server, served_beside
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http
 
-    refused = already_served(Locations.from_settings(settings).root)
-    if refused:
-        raise ValueError(refused)  # one announced server per memory: `run` says it, exit 2
+    root = Locations.from_settings(settings).root
+    first = announced_server(root)  # serves too: this one is then not announced (see there)
     runner = JobRunner.from_settings(
         settings, read_only=options.read_only, max_result_bytes=options.max_result_bytes
     )
-    token = load_token(Locations.from_settings(settings).root, options.token)
+    token = load_token(root, options.token)
     app = build_app(
         runner,
         token,
@@ -132,9 +131,10 @@ async def _serve(options: SurfaceOptions, settings: Any) -> None:
         options.port,
         lambda url: say(
             f"remecli serve: {url}/api (docs {url}/api/docs; bearer token from {token.source})"
+            + (f"\nremecli serve: {served_beside(first)}" if first is not None else "")
         ),
         tls=options.tls.files(),
-        announce_in=Locations.from_settings(settings).root,
+        announce_in=root if first is None else None,
     )
 
 

@@ -99,16 +99,13 @@ def find_daemon(root: Path) -> Daemon | None:
     return None if os.environ.get(NO_DAEMON_ENV) else announced_server(root)
 
 
-def already_served(root: Path) -> str | None:
-    """Why a new `remecli serve` of the memory at `root` must not start (None: it may): another
-    live server is announced there, and a second one would take over its announcement."""
-    found = announced_server(root)
-    if found is None:
-        return None
+def served_beside(found: Daemon) -> str:
+    """What a `remecli serve` says when its memory is already served by `found`: both serve,
+    the first stays the announced one (a second announcement would take it over, and be
+    withdrawn when the second stops while the first still runs)."""
     return (
-        f"this memory is already served at {found.url} (pid {found.pid}); use that server "
-        f"(remecli studio finds it), or stop it first (kill {found.pid}); if that pid is not "
-        f"remecli, delete {root / DAEMON_FILE}"
+        f"this memory is also served at {found.url} (pid {found.pid}), which stays its "
+        "announced server: remecli studio and other clients find that one, not this one"
     )
 
 

@@ -201,8 +201,9 @@ def test_job_with_only_settings_lists_the_jobs(tmp_path: Path, capsys) -> None:
     assert "memory_search" in listed and "memory_write_card" in listed
 
 
-# Read only to pass on to the processes remecli starts, never to configure remecli itself.
-PASSED_THROUGH = {"REMECLI_TOOL_RUN", "PYTHONPATH"}
+# Read only to pass on to the processes remecli starts (or to find them: PATH), never to
+# configure remecli itself.
+PASSED_THROUGH = {"REMECLI_TOOL_RUN", "PYTHONPATH", "PATH"}
 
 
 def environment_variables_read() -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -325,16 +326,27 @@ async def test_tools_that_cannot_work_here_are_not_listed(
         assert called.is_error and "memory.vector.enabled=true" in called.content[0].text
 
 
-def test_a_second_serve_is_refused_and_studio_finds_the_live_one(
+def test_a_second_serve_leaves_the_announcement_and_studio_finds_the_live_one(
     served: Surface, memory: tuple[Path, dict[str, str]]
 ) -> None:
+    """Two serves of one memory both work (a read-only one beside a writer is a use), but
+    only the first is announced: the second neither takes .serve.json over nor removes it."""
     root, _ = memory
     announced = (root / ".serve.json").read_text()
     assert served.url in announced
-    second = remecli(root, "serve", "--port", "0", *surface_settings(root, NO_LLM)[1:])
-    assert second.returncode == 2, second.stderr
-    assert f"already served at {served.url}" in second.stderr
-    assert (root / ".serve.json").read_text() == announced  # the first one's, untouched
+    second = start_surface(["serve", "--port", "0", *surface_settings(root, NO_LLM)])
+    try:
+        wait_until_healthy(second.url)
+        assert second.url != served.url
+        deadline = time.monotonic() + 10
+        while not any("also served at" in line for line in second.stderr):
+            assert time.monotonic() < deadline, second.stderr
+            time.sleep(0.05)
+        assert f"also served at {served.url}" in "".join(second.stderr)
+        assert (root / ".serve.json").read_text() == announced  # the first one's, untouched
+    finally:
+        assert second.stop() == 0
+    assert (root / ".serve.json").read_text() == announced  # and still there after it stopped
     try:  # the default port: the announced server is used, whatever listens on 8765
         studio = remecli(root, "studio", "--no-browser", *surface_settings(root, NO_LLM)[1:])
     except subprocess.TimeoutExpired as exc:
