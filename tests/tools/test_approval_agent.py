@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tempfile
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from remecli.tools.registry import build_toolkit, build_tools
 from tests.fakes.messages import tool_texts
 from tests.tools.conftest import make_ctx
 
+Answerer = Callable[[ApprovalRequest], Awaitable[str]]
+
 
 class ScriptedUser:
     """Answers approval questions from a list and records them."""
@@ -33,7 +36,7 @@ class ScriptedUser:
         return self.answers.pop(0)
 
 
-def make_agent(fake_llm, ctx: ToolContext, mode: str, user: ScriptedUser) -> Agent:
+def make_agent(fake_llm, ctx: ToolContext, mode: str, user: Answerer) -> Agent:
     llm = LLMSettings(base_url=fake_llm.base_url, api_key="sk-test", model_name="fake-model")
     return Agent(
         name="ReMe",
@@ -180,15 +183,7 @@ async def test_a_failing_prompt_denies_the_call(fake_llm, project) -> None:
 
     fake_llm.add_tool_calls([("write", {"path": "/etc/remecli-test", "content": "x"})])
     fake_llm.add_text("ok")
-    llm = LLMSettings(base_url=fake_llm.base_url, api_key="sk-test", model_name="fake-model")
-    agent = Agent(
-        name="ReMe",
-        system_prompt="test",
-        model=build_chat_model(llm, context_size=32_000).agent_model(),
-        toolkit=build_toolkit(build_tools(project)),
-        middlewares=[ApprovalMiddleware("dangerous", project, broken)],
-        injection_config=InjectionConfig(inject_runtime_state=False),
-    )
+    agent = make_agent(fake_llm, project, "dangerous", broken)
     await agent.reply(UserMsg("user", "x"))
     [result] = tool_results(fake_llm.chat_requests()[1].body)
     assert "approval prompt failed (no terminal)" in result
@@ -268,15 +263,7 @@ async def test_no_one_to_ask_refuses_a_file_tool_leaving_the_workspace(
 
     fake_llm.add_tool_calls([("write", {"path": "link.txt", "content": "overwritten\n"})])
     fake_llm.add_text("ok")
-    llm = LLMSettings(base_url=fake_llm.base_url, api_key="sk-test", model_name="fake-model")
-    agent = Agent(
-        name="ReMe",
-        system_prompt="test",
-        model=build_chat_model(llm, context_size=32_000).agent_model(),
-        toolkit=build_toolkit(build_tools(project)),
-        middlewares=[ApprovalMiddleware("never", project, nobody)],
-        injection_config=InjectionConfig(inject_runtime_state=False),
-    )
+    agent = make_agent(fake_llm, project, "never", nobody)
     await agent.reply(UserMsg("user", "x"))
     [result] = tool_results(fake_llm.chat_requests()[1].body)
     assert "Refused" in result and "run remecli interactively" in result
