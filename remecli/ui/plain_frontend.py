@@ -44,7 +44,12 @@ async def read_line(prompt: str) -> str:
             raise ValueError("not a terminal")
         fd = sys.stdin.fileno()
         line: asyncio.Future[str] = loop.create_future()
-        loop.add_reader(fd, lambda: line.done() or line.set_result(_read(fd)))
+
+        def take() -> None:
+            if not line.done():
+                line.set_result(_read(fd))
+
+        loop.add_reader(fd, take)
     except (NotImplementedError, OSError, ValueError):  # no reader on this loop or stdin
         return await asyncio.to_thread(input)
     try:
