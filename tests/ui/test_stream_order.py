@@ -21,16 +21,25 @@ def _shown(app) -> list[str]:
     ]
 
 
-async def test_a_notice_during_a_streamed_answer_follows_it(fake_llm, tmp_path) -> None:
+def streamed_answer(fake_llm) -> str:
+    """A long answer the fake server streams slowly (so something can happen during it)."""
     answer = " ".join(f"w{n}" for n in range(150))
     fake_llm.add_text(answer, chunk_size=6, chunk_delay=0.02)
+    return answer
+
+
+async def send_and_wait_for_midway(pilot, app) -> None:
+    """Send a message and wait until its answer is streaming (past its 20th word)."""
+    await ready(pilot)
+    await type_and_send(pilot, "talk")
+    await wait_until(pilot, lambda: "w20 " in "".join(m.text for m in app.query(AssistantMessage)))
+
+
+async def test_a_notice_during_a_streamed_answer_follows_it(fake_llm, tmp_path) -> None:
+    answer = streamed_answer(fake_llm)
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready(pilot)
-        await type_and_send(pilot, "talk")
-        await wait_until(
-            pilot, lambda: "w20 " in "".join(m.text for m in app.query(AssistantMessage))
-        )
+        await send_and_wait_for_midway(pilot, app)
         app.assistant.notices.put(ev.Notice(DREAM, "memory"))  # as a finished dream does
         await wait_until(pilot, lambda: not app.replying)
         [message] = app.query(AssistantMessage)  # one answer, not split by the notice
@@ -66,15 +75,10 @@ async def test_a_message_queued_during_a_cancelled_answer_follows_reply_cancelle
 
 
 async def test_an_error_during_a_streamed_answer_follows_it(fake_llm, tmp_path) -> None:
-    answer = " ".join(f"w{n}" for n in range(150))
-    fake_llm.add_text(answer, chunk_size=6, chunk_delay=0.02)
+    answer = streamed_answer(fake_llm)
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready(pilot)
-        await type_and_send(pilot, "talk")
-        await wait_until(
-            pilot, lambda: "w20 " in "".join(m.text for m in app.query(AssistantMessage))
-        )
+        await send_and_wait_for_midway(pilot, app)
         await type_and_send(pilot, "/nosuchcommand")  # answered at once, with an error
         await wait_until(pilot, lambda: not app.replying)
         [message] = app.query(AssistantMessage)
