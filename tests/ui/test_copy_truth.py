@@ -33,22 +33,28 @@ def tmux_server(tmp_path, monkeypatch):
     subprocess.run(["tmux", "-S", str(socket), "kill-server"], check=False)
 
 
+async def answer_then_copy(pilot, app, command: str, marker: str) -> str:
+    """Ask, wait for the answer, run `command` (a /copy); the one notice naming `marker`."""
+    await ready(pilot)
+    await type_and_send(pilot, "how do I ship?")
+    await wait_until(pilot, lambda: not app.replying)
+    await type_and_send(pilot, command)
+    await wait_until(pilot, lambda: any(marker in n for n in _notices(app)))
+    [said] = [n for n in _notices(app) if marker in n]
+    return said
+
+
 async def test_slash_copy_inside_tmux_fills_its_paste_buffer_and_says_so(
     fake_llm, tmp_path, tmux_server
 ) -> None:
     fake_llm.add_text(ANSWER)
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
-        await type_and_send(pilot, "how do I ship?")
-        await wait_until(pilot, lambda: not app.replying)
-        await type_and_send(pilot, "/copy 1")
-        await wait_until(pilot, lambda: any("code block 1" in n for n in _notices(app)))
+        said = await answer_then_copy(pilot, app, "/copy 1", "code block 1")
         buffer = subprocess.run(
             ["tmux", "-S", str(tmux_server), "show-buffer"], capture_output=True, text=True
         )
         assert buffer.stdout == "make ship"
-        [said] = [n for n in _notices(app) if "code block 1" in n]
         assert said.startswith("• Copied code block 1 (1 line, 9 characters) into tmux's paste")
 
 
@@ -59,12 +65,7 @@ async def test_outside_tmux_copying_says_it_was_sent_not_that_it_arrived(
     fake_llm.add_text(ANSWER)
     app = make_app(fake_llm, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
-        await type_and_send(pilot, "how do I ship?")
-        await wait_until(pilot, lambda: not app.replying)
-        await type_and_send(pilot, "/copy")
-        await wait_until(pilot, lambda: any("the last answer" in n for n in _notices(app)))
-        [said] = [n for n in _notices(app) if "the last answer" in n]
+        said = await answer_then_copy(pilot, app, "/copy", "the last answer")
         assert said.startswith("• Sent the last answer (5 lines, 27 characters) to the clipboard")
         assert "OSC 52" in said and "Copied" not in said
         assert app.clipboard == ANSWER.strip()
