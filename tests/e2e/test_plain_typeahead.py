@@ -8,17 +8,33 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 from tests.e2e.test_plain_and_oneshot import Pty, base_args
 from tests.fakes.messages import content_text
 
 
+@contextlib.contextmanager
+def plain_repl(args: list[str], cwd: Path) -> Iterator[Pty]:
+    """The plain REPL in a pty, past its welcome line; killed afterwards whatever happened (a
+    failed step leaves no REPL running)."""
+    term = Pty(args, cwd)
+    try:
+        term.read_until("/help for commands")
+        yield term
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(term.pid, signal.SIGKILL)
+            os.waitpid(term.pid, 0)
+
+
 def test_ctrl_c_cancels_once_and_type_ahead_waits_for_the_prompt(fake_llm, tmp_path) -> None:
     fake_llm.add_text("slow " * 600, chunk_size=5, chunk_delay=0.05)
     fake_llm.add_text("Second answer.")
-    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path)
-    try:
-        term.read_until("/help for commands")
+    with plain_repl(
+        [*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path
+    ) as term:
         term.write("talk\r")
         term.read_until("slow slow")
         term.write("typed ahead")
@@ -36,10 +52,6 @@ def test_ctrl_c_cancels_once_and_type_ahead_waits_for_the_prompt(fake_llm, tmp_p
         assert "To continue this conversation: remecli resume=" in term.output.decode(
             errors="replace"
         )
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(term.pid, signal.SIGKILL)  # a failed step leaves no REPL running
-            os.waitpid(term.pid, 0)
     said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
     assert said[-1] == "typed ahead"
 
@@ -51,9 +63,7 @@ def test_ctrl_c_at_an_approval_cancels_at_once_and_the_next_line_is_a_message(
     fake_llm.add_tool_calls([("bash", {"command": "rm -rf build"})])
     fake_llm.add_text("Second answer.")
     args = [*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"]
-    term = Pty([*args, f"tools.workspace={tmp_path}"], tmp_path)
-    try:
-        term.read_until("/help for commands")
+    with plain_repl([*args, f"tools.workspace={tmp_path}"], tmp_path) as term:
         term.write("clean up\r")
         term.read_until("[a]lways:")
         term.write("\x03")  # Ctrl+C at the question: deny it and cancel the reply, now
@@ -63,10 +73,6 @@ def test_ctrl_c_at_an_approval_cancels_at_once_and_the_next_line_is_a_message(
         term.read_until("Second answer.")
         term.write("/exit\r")
         assert term.wait() == 0
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(term.pid, signal.SIGKILL)
-            os.waitpid(term.pid, 0)
     assert (tmp_path / "build").exists()
     said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
     assert said[-1].startswith("next")
@@ -89,9 +95,9 @@ def _at_prompt(term, after: str) -> str:
 def test_one_ctrl_c_at_the_prompt_does_not_quit_two_do(fake_llm, tmp_path) -> None:
     fake_llm.add_text("First answer.")
     fake_llm.add_text("Still here.")
-    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path)
-    try:
-        term.read_until("/help for commands")
+    with plain_repl(
+        [*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path
+    ) as term:
         term.write("hello\r")
         _at_prompt(term, "First answer.")
         term.write("\x03")  # late, for a reply that already ended: before, this quit
@@ -103,10 +109,6 @@ def test_one_ctrl_c_at_the_prompt_does_not_quit_two_do(fake_llm, tmp_path) -> No
         time.sleep(0.3)
         term.write("\x03")
         assert term.wait() == 0
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(term.pid, signal.SIGKILL)
-            os.waitpid(term.pid, 0)
     out = term.output.decode(errors="replace")
     assert "Saving this conversation" not in out[: out.index("Still here.")]
     assert "To continue this conversation" in out
@@ -115,9 +117,9 @@ def test_one_ctrl_c_at_the_prompt_does_not_quit_two_do(fake_llm, tmp_path) -> No
 def test_ctrl_c_closes_the_session_picker(fake_llm, tmp_path) -> None:
     fake_llm.add_text("First answer.")
     fake_llm.add_text("Second answer.")
-    term = Pty([*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path)
-    try:
-        term.read_until("/help for commands")
+    with plain_repl(
+        [*base_args(fake_llm, tmp_path), "ui=plain", "memory.summarize=false"], tmp_path
+    ) as term:
         term.write("hello\r")
         _at_prompt(term, "First answer.")
         term.write("/new\r")
@@ -130,9 +132,5 @@ def test_ctrl_c_closes_the_session_picker(fake_llm, tmp_path) -> None:
         _at_prompt(term, "Second answer.")
         term.write("/exit\r")
         assert term.wait() == 0
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(term.pid, signal.SIGKILL)
-            os.waitpid(term.pid, 0)
     said = [content_text(r.body["messages"][-1]) for r in fake_llm.chat_requests()]
     assert said[-1] == "more" and "Resumed conversation" not in term.output.decode()
