@@ -31,6 +31,9 @@ from remecli.vector.stores.python_filtered import PythonFilteredStore
 from remecli.vector.terms import document_terms
 
 _GET = ["metadatas", "documents"]
+# HNSW is approximate: with many near-duplicate memories Chroma's defaults (100/100) were seen to
+# miss an exact match (chroma-core/chroma#3113); a wider beam costs little at memory sizes.
+HNSW: dict[str, Any] = {"space": "cosine", "ef_construction": 200, "ef_search": 200}
 _PAGE = 1000  # ids per delete request
 _FIELDS = tuple(name for name in COLUMNS if name != "memory_id")  # memory_id is the record id
 
@@ -80,7 +83,7 @@ class ChromaVectorStore(PythonFilteredStore):
         try:
             self._collection = client.get_or_create_collection(
                 collection,
-                configuration={"hnsw": {"space": "cosine"}},
+                configuration={"hnsw": HNSW},
                 metadata={"dimensions": dimensions, "embedding_model": embedding_model or "-"},
                 embedding_function=None,
             )
