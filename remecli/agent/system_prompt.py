@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 from remecli.config.prompt_files import load_prompt, render
+from remecli.notes.claims import parse_claim
 
 PROMPTS = Path(__file__).parent / "prompts"
 
@@ -23,7 +24,8 @@ def memory_head(
     """The head of MEMORY.md, framed for the system prompt ("" if none).
 
     At most `max_lines` lines and, with `count`, at most `max_tokens` tokens (a line too long
-    for the budget is cut); a huge file is never read whole. What was left out is said.
+    for the budget is cut); a huge file is never read whole; superseded claims (struck
+    through, `notes/claims.py`) are not sent. What was left out is said.
     """
     if max_lines <= 0 or not memory_md.is_file():
         return ""
@@ -31,7 +33,9 @@ def memory_head(
     limit = max_tokens * BYTES_PER_TOKEN_CAP if max_tokens > 0 else size
     with memory_md.open("rb") as handle:
         raw = handle.read(limit)
-    lines = raw.decode("utf-8", errors="replace").splitlines()
+    every = raw.decode("utf-8", errors="replace").splitlines()
+    lines = [line for line in every if not _superseded(line)]  # current claims only
+    struck = len(every) - len(lines)
     if not any(line.strip() for line in lines):
         return ""
     kept: list[str] = []
@@ -50,7 +54,17 @@ def memory_head(
     more = (
         "" if complete else f"\n… (MEMORY.md is {size:,} bytes; only its head is shown: `read` it)"
     )
+    if struck:
+        more += (
+            f"\n({struck} superseded claim{'s' if struck != 1 else ''} left out: "
+            "`read` MEMORY.md for what was true before)"
+        )
     return f"## MEMORY.md (what you already know about the user)\n{head}{more}"
+
+
+def _superseded(line: str) -> bool:
+    claim = parse_claim(line) if "~~" in line else None
+    return claim is not None and claim.superseded
 
 
 def build_system_prompt(

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from remecli.config.disk_full import disk_full_text, no_space_left
 from remecli.knowledge.background import pending_dir_of
+from remecli.ops.claim_marks import mark_claims
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
 from remecli.ops.host import MemoryHost
@@ -51,12 +52,20 @@ class SearchParams(JobParams):
         description="Only memory recorded in this project (default: any, the current "
         "project's hits ranked a little higher)",
     )
+    as_of: dt.date | None = Field(
+        None,
+        description="Answer as of this day (YYYY-MM-DD): timed claims valid then rank first; "
+        "default today (superseded claims rank after current ones, marked with what replaced "
+        "them)",
+    )
 
 
 class SearchResults(JobResult):
     query: str
     results: list[dict[str, Any]] = Field(
-        description="Hits, best first: path, start_line, end_line, score, snippet, source, links"
+        description="Hits, best first: path, start_line, end_line, score, snippet, source, "
+        "links; `claims` (timed claims in the hit, each `valid` on as_of) and `superseded` "
+        "(none held then: until, replaced_by) when the hit has timed claims"
     )
 
 
@@ -91,7 +100,8 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
 
     Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source,
     project and each note's links (out/in); read more with memory_read. `project` keeps only
-    memory recorded in that project.
+    memory recorded in that project. Timed claims (`- claim (since DATE)`, struck-through
+    `- ~~old~~ (FROM to UNTIL, replaced by "new")`) are marked valid or superseded on `as_of`.
     """
     from remecli.search.types import build_search_request  # the search package loads lazily
 
@@ -116,7 +126,9 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     hits = await ctx.memory.search_memory(request)
     if prefix is not None:
         hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
-    return SearchResults(query=params.query, results=hits[:limit])
+    hits = hits[:limit]
+    await asyncio.to_thread(mark_claims, hits, ctx.root, params.as_of)
+    return SearchResults(query=params.query, results=hits)
 
 
 def _index_or_fail(ctx: JobContext) -> MemoryIndex:

@@ -30,7 +30,8 @@ DESCRIPTION = (
     "Search long-term memory — notes (MEMORY.md, memory/, digest/) and past conversations "
     "(sessions/*.jsonl transcripts) — with hybrid keyword + semantic retrieval. Returns a JSON "
     "list of hits with path, start_line, end_line, score, snippet, source, and the note's links "
-    "(out/in, with names and descriptions); look at the links, then `read` only what matters."
+    "(out/in, with names and descriptions); look at the links, then `read` only what matters. "
+    "Timed claims in a hit are marked current or superseded (with what replaced them)."
 )
 MAX_RESULTS_CAP = 50
 TOOL_SOURCES = {  # what the model may pass → the operation's source
@@ -82,6 +83,12 @@ def memory_search_schema(ops: JobContext) -> dict[str, Any]:
             },
             "since": {"type": "string", "description": "Only hits dated on or after YYYY-MM-DD."},
             "until": {"type": "string", "description": "Only hits dated on or before YYYY-MM-DD."},
+            "as_of": {
+                "type": "string",
+                "description": "What was true on YYYY-MM-DD: timed claims valid then rank first "
+                "(default: today; each hit's `claims` say which held, `superseded` what replaced "
+                "them).",
+            },
             "project": {
                 "type": "string",
                 "description": "Only memory recorded in this project (default: any; the "
@@ -117,6 +124,7 @@ async def memory_search(
     since: str | None = None,
     until: str | None = None,
     project: str | None = None,
+    as_of: str | None = None,
 ) -> ToolChunk:
     """Search long-term memory.
 
@@ -128,6 +136,7 @@ async def memory_search(
         since: Only hits dated on or after YYYY-MM-DD.
         until: Only hits dated on or before YYYY-MM-DD.
         project: Only memory recorded in this project.
+        as_of: What was true on YYYY-MM-DD (default today).
     """
     where = str(source).strip().lower() if source else ""
     where = TOOL_SOURCES.get(where, where)
@@ -143,6 +152,7 @@ async def memory_search(
                 "since": str(since) if since else None,
                 "until": str(until) if until else None,
                 "project": str(project).strip() or None if project else None,
+                "as_of": str(as_of).strip() or None if as_of else None,
             }
         )
     except ValidationError as exc:  # an empty query, a bad date: say what is accepted

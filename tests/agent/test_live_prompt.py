@@ -89,3 +89,18 @@ def test_a_huge_memory_md_enters_the_prompt_capped_by_tokens(tmp_path) -> None:
     small.write_text("# MEMORY\n\n- likes tea\n")
     text = memory_head(small, max_lines=200, max_tokens=500, count=counter.count)
     assert text.endswith("- likes tea") and "only its head" not in text
+
+
+def test_the_prompt_carries_current_claims_and_says_what_it_left_out(tmp_path) -> None:
+    from remecli.agent.system_prompt import memory_head
+
+    memory_md = tmp_path / "MEMORY.md"
+    memory_md.write_text(
+        "# MEMORY\n\n- Lives in Berlin (since 2026-03-02)\n"
+        '- ~~Lives in Munich~~ (2024-05-01 to 2026-03-02, replaced by "Lives in Berlin")\n'
+        "- ~~Drives a Golf~~ (until 2025-01-01)\n- Likes tea\n"
+    )
+    head = memory_head(memory_md, max_lines=200)
+    assert "Berlin" in head and "tea" in head
+    assert "Munich" not in head and "Golf" not in head
+    assert "2 superseded claims left out" in head and "`read` MEMORY.md" in head

@@ -7,6 +7,7 @@ import datetime as dt
 from remecli.knowledge.cards import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog
+from remecli.notes.claims import parse_claims
 from tests.dream.conftest import add_card, extraction, make_settings, receipt, unit
 from tests.fakes.messages import content_text, tool_texts
 
@@ -123,14 +124,27 @@ async def test_create_corroborate_refine_correct(fake_llm, tmp_path, working_dir
             ),
         ]
     )
-    fake_llm.add_text(receipt("CORRECT", NODE, "PostgreSQL 16 was replaced by 17"))
+    fake_llm.add_text(
+        receipt("CORRECT", NODE, "The atlas project uses PostgreSQL 16")[:-1]
+        + ', "claim": "The atlas project runs on PostgreSQL 17"}'
+    )
     result = await dream(settings, working_dir, date=D4)
     assert [(o.action, o.path) for o in result.outcomes] == [("CORRECT", NODE)]
     meta, body = node_meta(working_dir)
     assert "PostgreSQL 17 since 2025-02-03" in body and CLAIM not in body
-    assert meta["status"] == "contradicted" and meta["sources"] == 4
+    # the node stays current; its History keeps the old claim, struck, with its time
+    assert meta["status"] == "active" and meta["sources"] == 4
+    new_claim = "The atlas project runs on PostgreSQL 17"
+    assert f"- {new_claim} (since 2025-02-03) [[{card4}]]" in body
+    assert (
+        "- ~~The atlas project uses PostgreSQL 16~~ (2025-01-31 to 2025-02-03, "
+        f'replaced by "{new_claim}")'
+    ) in body
+    assert body.index("## History") < body.index("## Sources")
+    claims = parse_claims(body)
+    assert [(c.superseded, c.holds_on(D2)) for c in claims] == [(False, False), (True, True)]
     assert meta["contradictions"] == [
-        {"date": "2025-02-03", "source": card4, "note": "PostgreSQL 16 was replaced by 17"}
+        {"date": "2025-02-03", "source": card4, "note": "The atlas project uses PostgreSQL 16"}
     ]
     assert (meta["first_seen"], meta["last_confirmed"]) == ("2025-01-31", "2025-02-03")
 

@@ -44,6 +44,7 @@ def test_registry_lists_the_jobs_with_schemas() -> None:
         "since",
         "until",
         "project",
+        "as_of",
     }
     assert JOBS.get("memory_read").read_only and not JOBS.get("memory_edit").read_only
     with pytest.raises(NotFound, match="known jobs: memory_search"):

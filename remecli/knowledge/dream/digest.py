@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.knowledge.cards import join_frontmatter
+from remecli.knowledge.dream.timeline import card_day, record_correction
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.links.parse import link_targets
@@ -45,6 +46,20 @@ class Node:
             "status": str(self.meta.get("status") or "active"),
             "score": round(score, 3),
         }
+
+
+def _day(value: object) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def _new_claim(claim: str, meta: dict[str, Any], old_meta: dict[str, Any]) -> str:
+    description = str(meta.get("description") or "")
+    if description and description != str(old_meta.get("description") or ""):
+        return description
+    return claim.strip() or description or str(meta.get("name") or "")
 
 
 def digest_dir(working_dir: WorkingDir) -> Path:
@@ -144,8 +159,11 @@ def with_provenance(
     cards: list[str],
     today: dt.date,
     note: str = "",
+    claim: str = "",
 ) -> str:
-    """`text` with every unit card in `## Sources` and the provenance fields set by code."""
+    """`text` with every unit card in `## Sources` and the provenance fields set by code; a
+    CORRECT also records in `## History` that `note` (the claim that stopped being true) was
+    superseded by `claim` (else the node's description when the agent changed it)."""
     node = parse_node(rel, text)
     assert node is not None, "checked by node_problem first"
     body = node.body.rstrip("\n") + "\n"
@@ -154,11 +172,21 @@ def with_provenance(
     old = parse_node(rel, previous) if previous else None
     old_meta = old.meta if old else {}
     meta = dict(node.meta)
+    if action == "CORRECT":
+        body = record_correction(
+            body,
+            old_claim=note or str(old_meta.get("description") or ""),
+            new_claim=_new_claim(claim, meta, old_meta),
+            day=card_day(cards, today),
+            held_since=_day(old_meta.get("first_seen")),
+            source=cards[0] if cards else "",
+            language="zh" if "## 来源" in body else "en",
+        )
     meta["kind"] = rel.split("/")[1]
     meta["sources"] = len(sources_links(body))
     meta["first_seen"] = str(old_meta.get("first_seen") or f"{today:%Y-%m-%d}")
     meta["last_confirmed"] = f"{today:%Y-%m-%d}"
-    meta["status"] = "contradicted" if action == "CORRECT" else "active"
+    meta["status"] = "active"  # a correction supersedes a claim (## History), not the node
     history = old_meta.get("contradictions")
     contradictions = list(history) if isinstance(history, list) else []
     if action == "CORRECT":

@@ -226,6 +226,7 @@ class UnitIntegrator:
             cards=unit.paths,
             today=today,
             note=str(receipt.get("note") or unit.summary),
+            claim=str(receipt.get("claim") or unit.summary),
         )
         outcome = UnitOutcome(unit, True, action, path, changed=text != before.get(path))
         outcome.before, outcome.after = before.get(path), text

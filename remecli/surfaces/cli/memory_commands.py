@@ -55,6 +55,12 @@ def sessions(as_json: bool, setting_args: list[str]) -> int:
     metavar="NAME",
     help="only memory recorded in project NAME (default: any; the current one ranks higher)",
 )
+@click.option(
+    "--as-of",
+    type=DATE,
+    metavar="YYYY-MM-DD",
+    help="what was true on YYYY-MM-DD: timed claims valid then rank first (default: today)",
+)
 def search(
     query: str,
     as_json: bool,
@@ -64,6 +70,7 @@ def search(
     since: dt.datetime | None,
     until: dt.datetime | None,
     project: str | None,
+    as_of: dt.datetime | None,
     setting_args: list[str],
 ) -> int:
     """Search notes and past conversations.
@@ -72,6 +79,7 @@ def search(
     remecli search "how do we deploy" --json --max 5
     remecli search "deploy" --source transcripts --since 2025-01-01
     remecli search "deploy" --project shop
+    remecli search "where does Alice live" --as-of 2025-06-01
     """
     from remecli.surfaces.cli.search import search as run_search
     from remecli.surfaces.cli.start import settings_and_working_dir
@@ -91,6 +99,7 @@ def search(
         since=_day(since),
         until=_day(until),
         project=project,
+        as_of=_day(as_of),
     )
 
 

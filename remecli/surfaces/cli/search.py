@@ -92,6 +92,23 @@ def format_result(result: SearchResult) -> str:
     return f"{where}  score {result.score:.2f}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
 
 
+def claims_note(hit: dict[str, Any], as_of: str | None = None) -> str:
+    """The hit's timed claims, one line each: whether it held (today, or on `as_of`), when,
+    and what replaced it."""
+    lines = []
+    for claim in hit.get("claims") or []:
+        since, until = claim.get("since"), claim.get("until")
+        held = f"{since} to {until}" if since and until else f"until {until}" if until else ""
+        held = held or f"since {since}"
+        by = f", replaced by {claim['replaced_by']}" if claim.get("replaced_by") else ""
+        if as_of:
+            label = f"true on {as_of}" if claim.get("valid") else f"not true on {as_of}"
+        else:
+            label = "current" if claim.get("valid") else "superseded"
+        lines.append(f"  {label}: {claim['text']} ({held}{by})")
+    return "\n" + "\n".join(lines) if lines else ""
+
+
 def _summary(report: ReindexResult) -> str:
     text = (
         f"indexed {report.files_seen} files: {report.files_changed} changed, "
@@ -175,6 +192,7 @@ def search(
     since: str | None = None,
     until: str | None = None,
     project: str | None = None,
+    as_of: str | None = None,
 ) -> int:
     """Bring the index up to date, search it, print the hits (JSON: with their links)."""
     try:
@@ -186,6 +204,7 @@ def search(
             since=dt.date.fromisoformat(since) if since else None,
             until=dt.date.fromisoformat(until) if until else None,
             project=project,
+            as_of=dt.date.fromisoformat(as_of) if as_of else None,
         )
     except ValidationError as exc:
         problems = "; ".join(
@@ -201,7 +220,7 @@ def search(
     elif not hits:
         print("no matches")
     else:
-        print("\n\n".join(format_result(_result(hit)) for hit in hits))
+        print("\n\n".join(format_result(_result(hit)) + claims_note(hit, as_of) for hit in hits))
     return 0
 
 

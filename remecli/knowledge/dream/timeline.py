@@ -1,0 +1,88 @@
+"""A digest node's `## History`: the timeline of its claim, kept by code from Auto Dream's
+CORRECT actions (`notes/claims.py` is the format).
+
+On a CORRECT, the claim that stopped being true (the dream's `note`) is struck through with
+when it held and what replaced it, and the node's new claim (its `description`) becomes the
+current one, true since the date of the card that corrected it. A second correction supersedes
+that one in turn, so the node keeps every claim it ever made, each with its time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from remecli.notes.claims import current_line, parse_claim, superseded_line
+
+HISTORY_TITLES = ("history", "历史")
+HEADING = {"en": "## History", "zh": "## 历史"}
+_H2 = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
+_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
+
+
+def card_day(cards: list[str], fallback: dt.date) -> dt.date:
+    """The day of the earliest dated card (`memory/YYYY-MM-DD/...`), else `fallback`."""
+    days = []
+    for card in cards:
+        found = _DAY.search(card)
+        if found:
+            try:
+                days.append(dt.date.fromisoformat(found.group(1)))
+            except ValueError:
+                continue
+    return min(days) if days else fallback
+
+
+def _history_span(body: str) -> tuple[int, int] | None:
+    """Start and end offsets of the `## History` section's lines (after its heading)."""
+    headings = list(_H2.finditer(body))
+    for number, heading in enumerate(headings):
+        if heading.group(1).strip().lower() in HISTORY_TITLES:
+            end = headings[number + 1].start() if number + 1 < len(headings) else len(body)
+            return heading.end(), end
+    return None
+
+
+def _before_sources(body: str) -> int:
+    headings = list(_H2.finditer(body))
+    return headings[-1].start() if headings else len(body)
+
+
+def record_correction(
+    body: str,
+    *,
+    old_claim: str,
+    new_claim: str,
+    day: dt.date,
+    held_since: dt.date | None,
+    source: str,
+    language: str = "en",
+) -> str:
+    """`body` with its History updated for a correction on `day`: every current claim there
+    (or, when none, `old_claim`) superseded by `new_claim`, which is current from `day`."""
+    link = f"[[{source}]]" if source else ""
+    span = _history_span(body)
+    lines = body[span[0] : span[1]].strip("\n").splitlines() if span else []
+    updated: list[str] = []
+    replaced = False
+    for line in lines:
+        claim = parse_claim(line)
+        if claim is not None and not claim.superseded:
+            replaced = True
+            line = superseded_line(
+                claim.text,
+                day,
+                since=claim.since,
+                replaced_by=new_claim,
+                provenance=claim.provenance,
+            )
+        updated.append(line)
+    if not replaced and old_claim.strip():
+        updated.append(superseded_line(old_claim, day, since=held_since, replaced_by=new_claim))
+    updated.insert(0, current_line(new_claim, day, link))
+    section = "\n".join(updated) + "\n"
+    if span:
+        return body[: span[0]] + "\n" + section + "\n" + body[span[1] :].lstrip("\n")
+    at = _before_sources(body)
+    heading = HEADING.get(language, HEADING["en"])
+    return body[:at].rstrip("\n") + f"\n\n{heading}\n{section}\n" + body[at:]

@@ -1,0 +1,89 @@
+"""Search that knows time: timed claims in hits marked valid or superseded on `as_of` (default
+today), hits whose claims no longer (or not yet) held ranked after the rest."""
+
+from __future__ import annotations
+
+from remecli.ops import JobRunner
+
+NOW = "# MEMORY\n\n- Alice lives in Berlin (since 2026-03-02) [[memory/2026-03-02.md]]\n"
+BEFORE = (
+    "# 2024-05-01\n\n- ~~Alice lives in Munich~~ (2024-05-01 to 2026-03-02, "
+    'replaced by "Alice lives in Berlin")\n'
+)
+
+
+async def _seeded(runner: JobRunner) -> None:
+    root = runner.context.root
+    (root / "MEMORY.md").write_text(NOW, encoding="utf-8")
+    (root / "memory" / "2024-05-01.md").write_text(BEFORE, encoding="utf-8")
+    await runner.run("memory_reindex", {})
+
+
+async def test_current_claims_rank_first_and_superseded_say_what_replaced_them(
+    runner: JobRunner,
+) -> None:
+    await _seeded(runner)
+    found = await runner.run("memory_search", {"query": "where does Alice live", "source": "notes"})
+    paths = [hit["path"] for hit in found["results"]]
+    assert paths[:2] == ["MEMORY.md", "memory/2024-05-01.md"]
+    now, old = found["results"][:2]
+    assert now["claims"] == [
+        {
+            "text": "Alice lives in Berlin",
+            "since": "2026-03-02",
+            "until": "",
+            "replaced_by": "",
+            "valid": True,
+        }
+    ]
+    assert "superseded" not in now
+    assert old["superseded"] == {
+        "until": "2026-03-02",
+        "replaced_by": "Alice lives in Berlin",
+        "not_yet": False,
+    }
+
+
+async def test_as_of_answers_what_was_true_then(runner: JobRunner) -> None:
+    await _seeded(runner)
+    then = await runner.run(
+        "memory_search",
+        {"query": "where does Alice live", "source": "notes", "as_of": "2025-06-01"},
+    )
+    first, second = then["results"][:2]
+    assert first["path"] == "memory/2024-05-01.md" and first["claims"][0]["valid"]
+    assert second["path"] == "MEMORY.md" and second["superseded"]["not_yet"]
+
+
+async def test_hits_without_timed_claims_are_left_alone(runner: JobRunner) -> None:
+    found = await runner.run("memory_search", {"query": "deploy make ship"})
+    assert found["results"] and all("claims" not in hit for hit in found["results"])
+
+
+def test_the_cli_says_which_claim_held_and_what_replaced_it() -> None:
+    from remecli.surfaces.cli.search import claims_note
+
+    hit = {
+        "claims": [
+            {
+                "text": "Lives in Munich",
+                "since": "2024-05-01",
+                "until": "2026-03-02",
+                "replaced_by": "Lives in Berlin",
+                "valid": True,
+            },
+            {
+                "text": "Lives in Berlin",
+                "since": "2026-03-02",
+                "until": "",
+                "replaced_by": "",
+                "valid": False,
+            },
+        ]
+    }
+    assert claims_note(hit, "2025-06-01").splitlines()[1:] == [
+        "  true on 2025-06-01: Lives in Munich (2024-05-01 to 2026-03-02, replaced by "
+        "Lives in Berlin)",
+        "  not true on 2025-06-01: Lives in Berlin (since 2026-03-02)",
+    ]
+    assert claims_note({}) == ""
