@@ -136,6 +136,7 @@ async def test_create_corroborate_refine_correct(fake_llm, tmp_path, working_dir
     assert meta["status"] == "active" and meta["sources"] == 4
     new_claim = "The atlas project runs on PostgreSQL 17"
     assert f"- {new_claim} (since 2025-02-03) [[{card4}]]" in body
+    assert meta["description"] == new_claim  # what MEMORY.md's digest block shows
     assert (
         "- ~~The atlas project uses PostgreSQL 16~~ (2025-01-31 to 2025-02-03, "
         f'replaced by "{new_claim}")'

@@ -173,10 +173,12 @@ def with_provenance(
     old_meta = old.meta if old else {}
     meta = dict(node.meta)
     if action == "CORRECT":
+        new_claim = _new_claim(claim, meta, old_meta)
+        meta["description"] = new_claim  # MEMORY.md's digest block shows what is true now
         body = record_correction(
             body,
             old_claim=note or str(old_meta.get("description") or ""),
-            new_claim=_new_claim(claim, meta, old_meta),
+            new_claim=new_claim,
             day=card_day(cards, today),
             held_since=_day(old_meta.get("first_seen")),
             source=cards[0] if cards else "",
