@@ -2,7 +2,10 @@
 superseded on a day (`as_of`, default today), and hits whose claims all stopped being true
 (or were not yet true) ranked after the others, with what replaced them and when.
 
-A hit without timed claims is left exactly as it was.
+A card has no timed claims of its own; the digest's `## History` lines link the cards each
+claim rests on, so a card that supports only claims superseded on that day is marked too (an
+old card saying "lives in Munich" ranks after the news of the move). A hit with no claims of
+its own or through the digest is left exactly as it was.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from remecli.notes.claims import Claim, parse_claims
 from remecli.notes.files import read_memory_text
+from remecli.notes.links.parse import link_targets
 
 MAX_READ = 256 * 1024  # a hit's file is read for its line range only; huge files are skipped
 
@@ -26,6 +30,23 @@ def _lines(root: Path, rel: str, start: int, end: int, cache: dict[str, list[str
             text = ""
         cache[rel] = text.splitlines()
     return "\n".join(cache[rel][max(start - 1, 0) : end])
+
+
+def digest_support(root: Path) -> dict[str, list[Claim]]:
+    """Card path → the timed claims of digest nodes that cite it (the claim line's links)."""
+    support: dict[str, list[Claim]] = {}
+    folder = root / "digest"
+    for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+        try:
+            if path.stat().st_size > MAX_READ:
+                continue
+            text = read_memory_text(path)
+        except (OSError, ValueError):
+            continue
+        for claim in parse_claims(text) if "~~" in text or "(since" in text else []:
+            for card in link_targets(claim.provenance):
+                support.setdefault(card, []).append(claim)
+    return support
 
 
 def _mark(hit: dict[str, Any], claims: list[Claim], day: dt.date) -> bool:
@@ -50,10 +71,16 @@ def mark_claims(hits: list[dict[str, Any]], root: Path, as_of: dt.date | None) -
     cache: dict[str, list[str]] = {}
     stale: list[dict[str, Any]] = []
     fresh: list[dict[str, Any]] = []
+    support: dict[str, list[Claim]] | None = None
     for hit in hits:
+        path = str(hit.get("path") or "")
         start, end = int(hit.get("start_line") or 1), int(hit.get("end_line") or 0)
-        text = _lines(root, str(hit.get("path") or ""), start, end, cache)
+        text = _lines(root, path, start, end, cache)
         claims = parse_claims(text, start) if "(" in text else []
+        if not claims and not path.startswith("digest/"):
+            if support is None:
+                support = digest_support(root)
+            claims = support.get(path, [])
         if claims and _mark(hit, claims, day):
             stale.append(hit)
         else:

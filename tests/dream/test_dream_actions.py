@@ -142,6 +142,10 @@ async def test_create_corroborate_refine_correct(fake_llm, tmp_path, working_dir
         f'replaced by "{new_claim}")'
     ) in body
     assert body.index("## History") < body.index("## Sources")
+    struck = next(line for line in body.splitlines() if line.startswith("- ~~"))
+    assert struck.endswith(
+        "[[memory/2025-01-31/atlas-db.md]] [[memory/2025-02-01/atlas-db-again.md]] [[memory/2025-02-02/atlas-search.md]]"
+    )  # noqa: E501 - the cards the old claim rested on
     claims = parse_claims(body)
     assert [(c.superseded, c.holds_on(D2)) for c in claims] == [(False, False), (True, True)]
     assert meta["contradictions"] == [

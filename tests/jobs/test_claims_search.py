@@ -87,3 +87,46 @@ def test_the_cli_says_which_claim_held_and_what_replaced_it() -> None:
         "  not true on 2025-06-01: Lives in Berlin (since 2026-03-02)",
     ]
     assert claims_note({}) == ""
+
+
+NODE = """---
+name: Where Alice lives
+description: Alice lives in Berlin
+---
+Alice lives in Berlin.
+
+## History
+- Alice lives in Berlin (since 2026-03-02) [[memory/2026-03-02/move.md]]
+- ~~Alice lives in Munich~~ (2024-05-01 to 2026-03-02, replaced by "Alice lives in Berlin") \
+[[memory/2024-05-01/munich.md]]
+
+## Sources
+- [[memory/2024-05-01/munich.md]]
+- [[memory/2026-03-02/move.md]]
+"""
+
+
+async def test_a_card_that_supports_only_a_superseded_claim_ranks_after(
+    runner: JobRunner,
+) -> None:
+    root = runner.context.root
+    for rel, text in {
+        "digest/personal/where-alice-lives.md": NODE,
+        "memory/2024-05-01/munich.md": "# Munich\n\nAlice lives in Munich, Alice loves Munich.\n",
+        "memory/2026-03-02/move.md": "# Move\n\nAlice moved; Alice lives in Berlin now.\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    await runner.run("memory_reindex", {})
+    query = {"query": "Alice lives Munich", "source": "memory/"}
+    found = (await runner.run("memory_search", query))["results"]
+    assert [hit["path"] for hit in found] == [
+        "memory/2026-03-02/move.md",
+        "memory/2024-05-01/munich.md",
+    ]
+    assert found[1]["superseded"]["replaced_by"] == "Alice lives in Berlin"
+    then = (await runner.run("memory_search", {**query, "as_of": "2025-01-01"}))["results"]
+    assert [hit["path"] for hit in then] == [
+        "memory/2024-05-01/munich.md",
+        "memory/2026-03-02/move.md",
+    ]

@@ -183,6 +183,7 @@ def with_provenance(
             held_since=_day(old_meta.get("first_seen")),
             source=cards[0] if cards else "",
             language="zh" if "## 来源" in body else "en",
+            old_sources=sources_links(old.body) if old else [],
         )
     meta["kind"] = rel.split("/")[1]
     meta["sources"] = len(sources_links(body))

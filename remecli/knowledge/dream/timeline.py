@@ -17,6 +17,7 @@ from remecli.notes.claims import current_line, parse_claim, superseded_line
 HISTORY_TITLES = ("history", "历史")
 HEADING = {"en": "## History", "zh": "## 历史"}
 _H2 = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
+MAX_CARDS = 8  # wikilinks kept on a claim's line
 _DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
 
 
@@ -57,9 +58,12 @@ def record_correction(
     held_since: dt.date | None,
     source: str,
     language: str = "en",
+    old_sources: list[str] | None = None,
 ) -> str:
     """`body` with its History updated for a correction on `day`: every current claim there
-    (or, when none, `old_claim`) superseded by `new_claim`, which is current from `day`."""
+    (or, when none, `old_claim`, resting on the cards `old_sources`) superseded by
+    `new_claim`, which is current from `day` and rests on `source`. Each claim keeps the
+    wikilinks of its cards, so search can tell a card that only supports a superseded claim."""
     link = f"[[{source}]]" if source else ""
     span = _history_span(body)
     lines = body[span[0] : span[1]].strip("\n").splitlines() if span else []
@@ -78,7 +82,12 @@ def record_correction(
             )
         updated.append(line)
     if not replaced and old_claim.strip():
-        updated.append(superseded_line(old_claim, day, since=held_since, replaced_by=new_claim))
+        cards = " ".join(f"[[{card}]]" for card in (old_sources or [])[:MAX_CARDS])
+        updated.append(
+            superseded_line(
+                old_claim, day, since=held_since, replaced_by=new_claim, provenance=cards
+            )
+        )
     updated.insert(0, current_line(new_claim, day, link))
     section = "\n".join(updated) + "\n"
     if span:
