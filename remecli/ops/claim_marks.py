@@ -77,7 +77,9 @@ def mark_claims(hits: list[dict[str, Any]], root: Path, as_of: dt.date | None) -
         start, end = int(hit.get("start_line") or 1), int(hit.get("end_line") or 0)
         text = _lines(root, path, start, end, cache)
         claims = parse_claims(text, start) if "(" in text else []
-        if not claims and not path.startswith("digest/"):
+        if not claims and path.startswith("digest/"):  # a node's claims are its History's
+            claims = parse_claims("\n".join(cache[path]))
+        elif not claims:
             if support is None:
                 support = digest_support(root)
             claims = support.get(path, [])

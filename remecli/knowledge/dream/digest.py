@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from remecli.knowledge.cards import join_frontmatter
-from remecli.knowledge.dream.timeline import card_day, record_correction
+from remecli.knowledge.dream.timeline import (
+    card_day,
+    history_lines,
+    record_correction,
+    with_history,
+)
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.links.parse import link_targets
@@ -172,6 +177,9 @@ def with_provenance(
     old = parse_node(rel, previous) if previous else None
     old_meta = old.meta if old else {}
     meta = dict(node.meta)
+    kept = history_lines(old.body) if old else []
+    if kept:  # code owns the History: an agent's rewrite never drops or changes it
+        body = with_history(body, kept, "zh" if "## 历史" in old.body else "en")
     if action == "CORRECT":
         new_claim = _new_claim(claim, meta, old_meta)
         meta["description"] = new_claim  # MEMORY.md's digest block shows what is true now

@@ -49,6 +49,23 @@ def _before_sources(body: str) -> int:
     return headings[-1].start() if headings else len(body)
 
 
+def history_lines(body: str) -> list[str]:
+    """The lines of the body's `## History` section (none when it has none)."""
+    span = _history_span(body)
+    return body[span[0] : span[1]].strip("\n").splitlines() if span else []
+
+
+def with_history(body: str, lines: list[str], language: str = "en") -> str:
+    """`body` with its `## History` section holding exactly `lines` (before `## Sources`)."""
+    span = _history_span(body)
+    section = "\n".join(lines) + "\n"
+    if span:
+        return body[: span[0]] + "\n" + section + "\n" + body[span[1] :].lstrip("\n")
+    at = _before_sources(body)
+    heading = HEADING.get(language, HEADING["en"])
+    return body[:at].rstrip("\n") + f"\n\n{heading}\n{section}\n" + body[at:]
+
+
 def record_correction(
     body: str,
     *,
@@ -65,8 +82,7 @@ def record_correction(
     `new_claim`, which is current from `day` and rests on `source`. Each claim keeps the
     wikilinks of its cards, so search can tell a card that only supports a superseded claim."""
     link = f"[[{source}]]" if source else ""
-    span = _history_span(body)
-    lines = body[span[0] : span[1]].strip("\n").splitlines() if span else []
+    lines = history_lines(body)
     updated: list[str] = []
     replaced = False
     for line in lines:
@@ -89,9 +105,4 @@ def record_correction(
             )
         )
     updated.insert(0, current_line(new_claim, day, link))
-    section = "\n".join(updated) + "\n"
-    if span:
-        return body[: span[0]] + "\n" + section + "\n" + body[span[1] :].lstrip("\n")
-    at = _before_sources(body)
-    heading = HEADING.get(language, HEADING["en"])
-    return body[:at].rstrip("\n") + f"\n\n{heading}\n{section}\n" + body[at:]
+    return with_history(body, updated, language)
