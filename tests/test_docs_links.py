@@ -33,6 +33,45 @@ def broken_links(page: Path, root: Path = ROOT) -> list[str]:
     return broken
 
 
+def github_anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a Markdown file (lowercase, punctuation dropped)."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    headings = re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def broken_anchors(page: Path) -> list[str]:
+    """The `file.md#anchor` targets in `page` whose file has no heading with that anchor."""
+    broken = []
+    for target in relative_links(page.read_text(encoding="utf-8")):
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve()
+        if (
+            anchor
+            and path.endswith(".md")
+            and file.is_file()
+            and anchor not in github_anchors(file)
+        ):
+            broken.append(target)
+    return broken
+
+
+def test_readme_anchors_exist_on_github() -> None:
+    """The README is read on GitHub, whose heading anchors are the ones to match."""
+    assert broken_anchors(ROOT / "README.md") == []
+
+
+def test_a_missing_anchor_is_found(tmp_path: Path) -> None:
+    (tmp_path / "page.md").write_text(
+        "# Page\n\n## MEMORY.md\n\n## Two commands\n```\n# not a heading\n```\n"
+    )
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "[a](page.md#memorymd) [b](page.md#two-commands) [c](page.md#not-a-heading) [d](page.md#gone)\n"
+    )
+    assert broken_anchors(readme) == ["page.md#not-a-heading", "page.md#gone"]
+
+
 def test_readme_and_docs_links_resolve() -> None:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     broken = {str(p.relative_to(ROOT)): b for p in pages if (b := broken_links(p))}
