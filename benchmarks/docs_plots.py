@@ -59,7 +59,9 @@ def bar_chart(title: str, unit: str, bars: list[tuple[str, float, int]], log: bo
             return plot_w * (math.log10(max(v, 1.0)) - lo_exp) / (hi_exp - lo_exp)
     else:
         magnitude = 10 ** math.floor(math.log10(hi))
-        step = next(m * magnitude for m in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0) if hi / (m * magnitude) <= 6)
+        step = next(
+            m * magnitude for m in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0) if hi / (m * magnitude) <= 6
+        )
         top_tick = math.ceil(hi / step) * step
         ticks = [step * k for k in range(int(top_tick / step) + 1)]
 
