@@ -16,7 +16,7 @@ from remecli.config.locations import MemoryChoice, bundled_dir, choose_memory
 from remecli.config.project import project_of
 from remecli.config.settings import Settings
 
-# Environment variable -> dotted setting. Documented in the README (Configuration).
+# Environment variable -> dotted setting. Documented in docs/configuration.md.
 ENV_VARS: dict[str, str] = {
     "REME_LLM_API_KEY": "llm.api_key",
     "REME_LLM_BASE_URL": "llm.base_url",

@@ -2,7 +2,7 @@
 delete / list calls. ReMe (reme.py) adds summarize and retrieve.
 
 ReMe: vector-based personal, procedural and tool memory with the seed's API (the reference
-ReMe's arguments, defaults and return values; README "Vector memory" lists where it differs).
+ReMe's arguments, defaults and return values; docs/vector.md lists where it differs).
 
 reme = ReMe(working_dir=".reme", default_vector_store_config={"backend": "local"})
 await reme.start()
@@ -99,7 +99,7 @@ class VectorMemoryBase:
         self.redact_secrets = redact_secrets
         self.language = language
         self.vector_weight = vector_weight
-        self.enable_logo = enable_logo  # accepted; nothing is printed (README)
+        self.enable_logo = enable_logo  # accepted; nothing is printed (docs/vector.md)
         self.llm_configs = options.llms
         self.chat = ChatClient(llm_settings(options.llms["default"]))
         self._chats: dict[str, ChatClient] = {"default": self.chat}

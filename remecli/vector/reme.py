@@ -1,5 +1,5 @@
 """ReMe: vector-based personal, procedural and tool memory with the seed's API — the reference
-ReMe's arguments, defaults and return values (README "Vector memory" lists where it differs).
+ReMe's arguments, defaults and return values (docs/vector.md lists where it differs).
 
     reme = ReMe(working_dir=".reme", default_vector_store_config={"backend": "local"})
     await reme.start()

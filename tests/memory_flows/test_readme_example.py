@@ -1,4 +1,4 @@
-"""The README's library example runs as written (against the fake LLM server)."""
+"""The documentation's library example (docs/library.md) runs as written (against the fake LLM server)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+LIBRARY_PAGE = Path(__file__).resolve().parents[2] / "docs" / "library.md"
 
 
 def library_example() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### Library API") :]
+    text = LIBRARY_PAGE.read_text(encoding="utf-8")
+    section = text[text.index("# Library API") :]
     return re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
 
 

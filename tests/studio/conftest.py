@@ -158,6 +158,6 @@ def logged_in(page: Page, studio: Studio) -> Page:
 
 
 def screenshot(page: Page, name: str) -> None:
-    """Keep a picture of the page for the README (docs/studio/<name>.png)."""
+    """Keep a picture of the page for the documentation (docs/studio/<name>.png)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

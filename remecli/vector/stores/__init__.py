@@ -26,7 +26,7 @@ def make_store(
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
     `port`, `database`, `user`, `password`, `min_size`/`max_size`, `use_hnsw`, and ours
-    `row_security` (a table shared by several users, README) (pgvector);
+    `row_security` (a table shared by several users, docs/vector.md) (pgvector);
     `collection_name`, `path`/`db_path`, or `host`, `port`, `ssl`, `headers` (chroma);
     `collection_name`, `path`/`db_path`, or `url`/`host`, `port`, `api_key`, `https`,
     `grpc_port`, `prefer_grpc`, `on_disk`, `distance` (qdrant); `collection_name`, `hosts`,

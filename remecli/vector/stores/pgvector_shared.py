@@ -94,7 +94,7 @@ def check_confined(conn: Any, table: str, where: str) -> None:
     ).fetchone()
     setup = (
         "ask the administrator to create it with remecli.vector.stores.pgvector_shared."
-        "setup_shared_table (README: several users on one PostgreSQL)"
+        "setup_shared_table (docs/vector.md: several users on one PostgreSQL)"
     )
     if row is None:
         raise VectorStoreError(f"{where} has no shared table {table!r}; {setup}")
