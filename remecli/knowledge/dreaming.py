@@ -125,8 +125,35 @@ class Dreaming:
                 await asyncio.to_thread(refresh_memory_md, self.layout, self.writer)
             except Exception:  # the digest is written; the block follows next time
                 log.exception("could not refresh MEMORY.md's digest block")
+        if result.status in ("done", "partial", "nothing"):
+            moved = await self._keep_memory_md_in_budget()
+            if moved:
+                result.message += (
+                    f"; MEMORY.md was over its prompt budget: {len(moved)} section"
+                    f"{'s' if len(moved) != 1 else ''} moved to {', '.join(moved)}"
+                )
         self._report(result)
         return result
+
+    async def _keep_memory_md_in_budget(self) -> list[str]:
+        """Consolidate MEMORY.md past its prompt budget (`memory_md_budget`); nodes written."""
+        from remecli.knowledge.memory_md_budget import consolidate
+        from remecli.llm.tokens import get_token_counter
+
+        memory = self.settings.memory
+        try:
+            return await asyncio.to_thread(
+                consolidate,
+                self.layout,
+                self.writer,
+                max_lines=memory.memory_md_head_lines,
+                max_tokens=memory.memory_md_max_tokens,
+                count=lambda text: get_token_counter().count(text),
+                today=dt.date.today(),
+            )
+        except Exception:  # MEMORY.md stays as it is (whole); tried again after the next dream
+            log.exception("could not consolidate MEMORY.md")
+            return []
 
     def _report(self, result: DreamResult) -> None:
         if self.on_done is not None:

@@ -28,8 +28,8 @@ def personal_lines(layout: WorkingDir) -> list[str]:
     lines = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         meta = _meta(path)
-        if meta.get("status") == "contradicted":
-            continue
+        if meta.get("status") == "contradicted" or meta.get("moved_from"):
+            continue  # a section moved out of MEMORY.md already has its pointer there
         rel = path.relative_to(layout.root).as_posix()
         name = str(meta.get("name") or path.stem).replace("|", "/").replace("]", ")")
         description = " ".join(str(meta.get("description") or "").split())

@@ -178,7 +178,7 @@ def with_provenance(
     old_meta = old.meta if old else {}
     meta = dict(node.meta)
     kept = history_lines(old.body) if old else []
-    if kept:  # code owns the History: an agent's rewrite never drops or changes it
+    if old is not None and kept:  # code owns the History: an agent's rewrite never drops it
         body = with_history(body, kept, "zh" if "## 历史" in old.body else "en")
     if action == "CORRECT":
         new_claim = _new_claim(claim, meta, old_meta)
