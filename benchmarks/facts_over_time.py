@@ -11,7 +11,8 @@ the node as each version's prompt asks). Then, through the `memory_search` opera
 
 - current: "what is X's fact" — the share whose top hit answers with the current value (a hit
   answers with the values of its claims valid on the day when it has timed claims, else with
-  the values its text names; an answer naming two values is wrong);
+  the values its text names; an answer naming two values is wrong); named: the lenient
+  share whose top hit's text names the current value at all (old values beside it or not);
 - as of: the same question `as_of` a day inside each earlier period — the share whose top hit
   answers with the value valid then (code without `as_of` answers as of today);
 - findable: the share of superseded values named in the top 5 of "what was X's fact before".
@@ -157,7 +158,7 @@ async def measure(root: Path, timelines: list[dict[str, Any]], embedding: str) -
     runner = JobRunner.from_settings(settings)
     await runner.start(wait_for_index=True)
     has_as_of = _has_as_of()
-    counts = {"current": [0, 0], "as_of": [0, 0], "findable": [0, 0]}
+    counts = {"current": [0, 0], "named": [0, 0], "as_of": [0, 0], "findable": [0, 0]}
     try:
         for item in timelines:
             name, values, periods = item["name"], item["values"], item["periods"]
@@ -167,6 +168,8 @@ async def measure(root: Path, timelines: list[dict[str, Any]], embedding: str) -
             got = answer(top[0], root, values) if top else set()
             counts["current"][0] += got == {periods[-1]["value"]}
             counts["current"][1] += 1
+            counts["named"][0] += bool(top) and periods[-1]["value"] in _text(root, top[0])
+            counts["named"][1] += 1
             for period in periods[:-1]:
                 day = period["since"] + (period["until"] - period["since"]) / 2
                 asked = {**query, "as_of": day.isoformat()} if has_as_of else query
