@@ -130,3 +130,22 @@ async def test_a_card_that_supports_only_a_superseded_claim_ranks_after(
         "memory/2024-05-01/munich.md",
         "memory/2026-03-02/move.md",
     ]
+
+
+async def test_changed_facts_lists_every_superseded_claim_newest_first(
+    runner: JobRunner,
+) -> None:
+    root = runner.context.root
+    (root / "digest/personal").mkdir(parents=True, exist_ok=True)
+    (root / "digest/personal/where-alice-lives.md").write_text(NODE, encoding="utf-8")
+    (root / "MEMORY.md").write_text(
+        "# MEMORY\n- ~~Drives a Golf~~ (until 2025-01-01)\n- ~~not a claim~~\n", encoding="utf-8"
+    )
+    found = await runner.run("memory_changed_facts", {})
+    assert [(f["path"], f["line"], f["text"], f["until"]) for f in found["facts"]] == [
+        ("digest/personal/where-alice-lives.md", 9, "Alice lives in Munich", "2026-03-02"),
+        ("MEMORY.md", 2, "Drives a Golf", "2025-01-01"),
+    ]
+    assert found["facts"][0]["replaced_by"] == "Alice lives in Berlin"
+    recent = await runner.run("memory_changed_facts", {"since": "2026-01-01"})
+    assert recent["total"] == 1

@@ -43,6 +43,7 @@ ISSUE_OPERATIONS = {
         "health",  # index coverage and a change stamp (Studio's Health page and live pages)
         "stamp",
         "graph",  # the link graph as nodes and edges (Studio's Graph page)
+        "changed_facts",  # superseded timed claims (issue 41: facts over time)
     )
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)

@@ -166,7 +166,7 @@ def links(
 
 @click.group(cls=CommandGroup)
 def memory() -> None:
-    """Earlier versions of a memory file, and bringing one back.
+    """Earlier versions of a memory file, bringing one back, and the facts that changed.
 
     PATH is a memory file relative to the working dir (MEMORY.md, memory/2025-01-31.md) or a
     path to it. A restore is itself a new version, so it can be undone the same way.
@@ -202,6 +202,20 @@ def restore(path: str, version: int, setting_args: list[str]) -> int:
 
     started = settings_and_working_dir(setting_args)
     return started if isinstance(started, int) else run_restore(*started, path, version)
+
+
+@memory.command(cls=SettingsCommand)
+@click.option("--since", type=DATE, metavar="YYYY-MM-DD", help="only changes on or after")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def changes(since: dt.datetime | None, as_json: bool, setting_args: list[str]) -> int:
+    """The facts that changed: each struck-through claim, what replaced it and when."""
+    from remecli.surfaces.cli.changed_facts import changes as run_changes
+    from remecli.surfaces.cli.start import settings_and_working_dir
+
+    started = settings_and_working_dir(setting_args)
+    if isinstance(started, int):
+        return started
+    return run_changes(*started, since=_day(since), as_json=as_json)
 
 
 @click.command(cls=SettingsCommand)
