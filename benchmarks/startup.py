@@ -9,8 +9,12 @@ wall time and its own CPU time (`time.process_time`) at input ready. (psutil's p
 a constant of up to 1 s, added to both apps alike, which pulls the ratio towards 1.)
 All read bytecode from a temp prefix written by the untimed first runs, as installed packages
 have it. `--tree` adds other checkouts of remecli to the turns (each imported from its tree).
+`--steps` says instead where remecli's time before the first frame goes: the CPU each step of
+the path adds in a fresh process (medians over the runs), beside the bare app's two steps; it
+also shows what the CLI does first that the turns leave out (click and the command table, the
+log redaction).
 
-Reproduce:  python benchmarks/startup.py [--runs 7] [--tree /path/to/old/checkout]
+Reproduce:  python benchmarks/startup.py [--runs 7] [--tree /path/to/old/checkout] [--steps]
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.import_steps import step_costs  # noqa: E402
 
 READY = 'print(f"READY {time.time():.6f} {time.process_time():.6f}", flush=True)'
 
@@ -107,6 +114,73 @@ def kinds(trees: list[Path], wd: Path) -> list[Kind]:
     return out
 
 
+# Steps of `--steps`, in the order the app takes them; `mark()` gives the CPU at the first frame
+# once the frame step has run (the app's exit and teardown are not counted).
+MARK = """
+import time
+READY = []
+
+def mark():
+    return READY.pop() if READY else time.process_time()
+"""
+FRAME = """
+class Frame({base}):{compose}
+    def on_ready(self):
+        {ready}
+        READY.append(time.process_time())
+        self.exit()
+Frame({args}).run(headless=True, size=(100, 30))
+"""
+TEXTUAL = "import time\nfrom textual.app import App\nfrom textual.widgets import Input"
+BARE_STEPS = {
+    "interpreter, site, Textual (App, Input)": TEXTUAL,
+    "compose, first frame, focus": FRAME.format(
+        base="App",
+        compose="\n    def compose(self):\n        yield Input()",
+        ready="self.query_one(Input).focus()",
+        args="",
+    ),
+}
+REMECLI_STEPS = {
+    "interpreter, site, Textual (App, Input)": TEXTUAL,
+    "CLI: click and the command table (not in the turns)": "import remecli.__main__, remecli.cli",
+    "CLI: the log redaction (not in the turns)": (
+        "from remecli.notes.redact import install_log_redaction\ninstall_log_redaction()"
+    ),
+    "PyYAML": "import yaml",
+    "pydantic (BaseModel)": "from pydantic import BaseModel",
+    "the settings models (remecli.config)": "import remecli.config",
+    "load_settings (read, merge, validate)": (
+        "from remecli.config import load_settings\n"
+        "settings = load_settings(['config=cli', 'llm.api_key=sk-bench', 'working_dir={wd}'])"
+    ),
+    "the core the app holds (agent facade, commands)": (
+        "from remecli.ui.tui import collector_pauses\ncollector_pauses.hold()\n"
+        "import remecli.agent.assistant, remecli.commands.chat_session"
+    ),
+    "the app's own modules (remecli.ui.tui.app)": "from remecli.ui.tui.app import RemeApp",
+    "construct, compose, first frame, focus": FRAME.format(
+        base="RemeApp",
+        compose="",
+        ready="super().on_ready()  # as in real use",
+        args="settings",
+    ),
+}
+
+
+def steps_table(runs: int) -> None:
+    """Where the time before the first frame goes, step by step, for both apps."""
+    with tempfile.TemporaryDirectory(prefix="remecli-startup-") as wd:
+        remecli = {step: code.replace("{wd}", wd) for step, code in REMECLI_STEPS.items()}
+        tables = (("bare Textual app", BARE_STEPS), ("remecli config=cli", remecli))
+        costs = [[step_costs(steps, MARK) for _ in range(runs)] for _, steps in tables]
+    for (label, steps), rows in zip(tables, costs, strict=True):
+        total = statistics.median(sum(row) for row in rows)
+        print(f"{label}: CPU to the first frame, median of {runs} fresh processes {ms(total)}")
+        for n, step in enumerate(steps):
+            print(f"  {ms(statistics.median(row[n] for row in rows))}  {step}")
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
@@ -115,7 +189,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--tree", type=Path, action="append", default=[], help="another checkout")
+    parser.add_argument("--steps", action="store_true", help="where the time before it goes")
     args = parser.parse_args()
+    if args.steps:
+        steps_table(args.runs)
+        print(f"reproduce: python benchmarks/startup.py --steps --runs {args.runs}")
+        return
     with tempfile.TemporaryDirectory(prefix="remecli-startup-") as tmp:
         wd = Path(tmp)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "REME_"))}

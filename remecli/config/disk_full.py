@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-import sqlite3
+import sys
 from pathlib import Path
 
 _FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
@@ -25,13 +25,20 @@ def is_disk_full(exc: BaseException) -> bool:
             return True
         if isinstance(current, ValueError) and _FULL_TEXT.search(str(current)):
             return True  # tantivy's wrapped OS error: "… StorageFull … No space left on device"
-        if isinstance(current, sqlite3.Error) and (
+        if _is_sqlite_error(current) and (
             getattr(current, "sqlite_errorcode", None) == _SQLITE_FULL
             or "disk is full" in str(current)
         ):
             return True
         current = current.__cause__ or current.__context__
     return False
+
+
+def _is_sqlite_error(exc: BaseException) -> bool:
+    """An error of sqlite3, which only a program that loaded sqlite3 can have: not imported here
+    (the TUI's first frame needs no database)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and isinstance(exc, sqlite3.Error)
 
 
 def disk_full_text(path: object) -> str:

@@ -238,3 +238,18 @@ def _finds(plain: _Plain, word: str) -> bool:
     plain.say(f"search {word}")
     assert wait_for(lambda: sum(_answers(plain, word)) > found + missing, 90), plain.output
     return _answers(plain, word)[0] > found
+
+
+def test_a_full_disk_sqlite_reports_is_recognised() -> None:
+    """sqlite3 is looked up only once loaded (the TUI's first frame goes without it): an error it
+    raised is still a full disk, and a program that never loaded it still checks the rest."""
+    import sqlite3
+
+    from remecli.config.disk_full import is_disk_full
+
+    assert is_disk_full(sqlite3.OperationalError("database or disk is full"))
+    assert not is_disk_full(sqlite3.OperationalError("database is locked"))
+    wrapped = RuntimeError("the index could not be written")
+    wrapped.__cause__ = sqlite3.OperationalError("database or disk is full")
+    assert is_disk_full(wrapped)
+    assert not is_disk_full(ValueError("no such column"))

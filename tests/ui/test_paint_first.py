@@ -36,7 +36,9 @@ FirstFrame(settings).run(headless=True, size=(100, 30))
 # Not needed to draw the first frame (an empty conversation and the input box), loaded at first
 # use: the Markdown renderer of answers (Rich's, on markdown-it, with pygments for code), the
 # workspace lister of `@path` completion, the checkpoints of /diff and /undo, the redactor
-# (its patterns) of the input history, the `.env` reader (there is no `.env` here).
+# (its patterns) of the input history, the `.env` reader (there is no `.env` here), the
+# approval dialog (at the first tool call that asks), sqlite3 (the disk-full check of the
+# log set-up needs it only for an error sqlite3 raised).
 NOT_BEFORE_FIRST_FRAME = (
     "dotenv",
     "rich.markdown",
@@ -45,6 +47,8 @@ NOT_BEFORE_FIRST_FRAME = (
     "remecli.tools.mentions",
     "remecli.tools.checkpoints",
     "remecli.notes.redact",
+    "remecli.ui.tui.screens.approval_screen",
+    "sqlite3",
 )
 
 

@@ -16,10 +16,10 @@ from remecli.commands import COMMANDS
 from remecli.commands import session_events as se
 from remecli.commands.frontend import FrontEndInfo
 from remecli.ui.clipboard import copied_line, sized
-from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
 
 if TYPE_CHECKING:
     from remecli.ui.tui.app import RemeApp
+    from remecli.ui.tui.screens.approval_screen import ApprovalScreen
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,10 @@ class TuiFrontEnd:
 
     def ask_approval(self, event: ev.ApprovalRequest) -> None:
         """A dialog for the approval question; its answer ("yes", "no", "always") resolves the
-        request's future. A reply cancelled under the dialog cancels the future: it closes."""
+        request's future. A reply cancelled under the dialog cancels the future: it closes.
+        The dialog's module (difflib, its diff and JSON views) loads at the first question."""
+        from remecli.ui.tui.screens.approval_screen import ApprovalScreen, always_hint
+
         app, request, answer = self.app, event.request, event.answer
         app.view.set_waiting(f"waiting for your approval of {request.tool_name}…")
         screen = ApprovalScreen(
