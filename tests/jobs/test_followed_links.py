@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 
 import pytest
 
-from remecli.notes.links import LinkGraph
+from remecli.notes.links.scan import NoteScan
 from remecli.ops import JobRunner
 from tests.jobs.conftest import job_settings, seed
 from tests.links.conftest import FILES, write_files
@@ -61,13 +61,14 @@ async def test_a_watched_graph_answers_without_scanning_and_follows_edits(
 ) -> None:
     root = watching.context.root
     scans: list[str] = []
-    real_scan = LinkGraph._scan
+    real_list = NoteScan.list
 
-    def counted_scan(self: LinkGraph) -> dict[str, tuple[int, int]]:
-        scans.append("scan")
-        return real_scan(self)
+    def counted_list(self: NoteScan, folders: Iterable[str]) -> tuple[dict, set[str]]:
+        folders = list(folders)
+        scans.extend(folders)
+        return real_list(self, folders)
 
-    monkeypatch.setattr(LinkGraph, "_scan", counted_scan)
+    monkeypatch.setattr(NoteScan, "list", counted_list)
     assert "digest/procedure/release-checklist.md" in await _linking(watching)
     assert await _status(watching, "digest/wiki/old.md") == "contradicted"
     # edited on disk by something else: the watcher brings it
@@ -81,10 +82,10 @@ async def test_a_watched_graph_answers_without_scanning_and_follows_edits(
     )
     assert "memory/2025-02-02.md" in await _linking(watching)
     assert scans == []  # every answer came from the followed graph (each call scanned before)
-    await watching.memory.index.stop()  # the watcher is gone: queries scan again
+    await watching.memory.index.stop()  # the watcher is gone: queries list changed folders
     (root / "memory/2025-02-03.md").write_text("[[Rollback]]\n")
     assert "memory/2025-02-03.md" in await _linking(watching)
-    assert scans
+    assert "memory" in scans
 
 
 async def _has(runner: JobRunner, path: str) -> bool:
