@@ -77,8 +77,11 @@ async def home(request: Request) -> Response:
     if session is None:
         return login_help()
     runner: JobRunner = request.app.state.runner
+    read_only = "true" if runner.read_only else "false"  # no create form where nothing saves
     return HTMLResponse(
-        _template("studio.html", csrf=session.csrf, lang=page_language(runner)),
+        _template(
+            "studio.html", csrf=session.csrf, lang=page_language(runner), read_only=read_only
+        ),
         headers={"cache-control": "no-store"},
     )
 

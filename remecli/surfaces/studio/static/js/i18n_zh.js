@@ -169,6 +169,7 @@ export const ZH = {
   "There is no note here yet.": "这里还没有笔记。",
   "Open its history": "打开历史",
   "Create it": "创建它",
+  "The server is read-only: Studio cannot create notes.": "服务器是只读的：Studio 不能新建笔记。",
   // history
   "Nothing to restore": "无需恢复",
   "is already the same as version": "已与此版本相同：",
