@@ -116,3 +116,30 @@ async def test_a_notes_own_links_are_current_before_the_watcher_reports_it(
         assert [n["path"] for n in found["out"]] == ["MEMORY.md"]
     finally:
         await runner.close()
+
+
+async def _search_paths(runner: JobRunner, query: str) -> set[str]:
+    found = await runner.run("memory_search", {"query": query, "min_score": 0})
+    return {hit["path"] for hit in found["results"]}
+
+
+async def test_a_folder_moved_on_disk_is_followed_by_the_graph_and_the_index(
+    watching: JobRunner,
+) -> None:
+    """`mv memory/2025-01-31 memory/2025-02-09` is one event for the folder and none for its
+    files: the graph and the index kept the old paths until a restart (issue 38)."""
+    root = watching.context.root
+    old, new = "memory/2025-01-31/deploy.md", "memory/2025-02-09/deploy.md"
+    assert old in await _linking(watching)
+    assert old in await _search_paths(watching, "make ship Fridays")
+    (root / "memory/2025-01-31").rename(root / "memory/2025-02-09")
+
+    async def followed() -> bool:
+        linking = await _linking(watching)
+        hits = await _search_paths(watching, "make ship Fridays")
+        return new in linking and old not in linking and new in hits and old not in hits
+
+    await _eventually(followed)
+    (root / "memory/2025-02-09").rename(root / "memory/moved-back")  # and again, from there
+    await _eventually(lambda: _has(watching, "memory/moved-back/deploy.md"))
+    assert new not in await _linking(watching)
