@@ -4,7 +4,7 @@ linked to each other and to their cards, ~3% contradicted, the rest cards and da
 Search is keyword-only (`search.embedding.backend=none`: embedding 10k files here would take
 hours, and the page's cost is the same whatever the search costs). The server watches the
 working dir as `remecli studio` does (`--no-watch`: `search.watch=false`, so every link query
-scans the notes again). Reported:
+stats the note folders and lists again those that changed). Reported:
 
 1. first meaningful paint of the navigator: a (re)load of `/` until the navigator shows its
    counts and MEMORY.md is rendered (the page's own clock), over `--reloads` loads;

@@ -47,6 +47,9 @@ class RunSummary(JobResult):
     time: str
     status: str = Field(description="applied, pending, approved or rejected")
     outcome: str = Field(description=OUTCOME)
+    changes: str = Field(
+        description="What it changed in the digest: '3 nodes added, 1 corrected', 'nothing new'"
+    )
     message: str
     units: int
     nodes: list[str] = Field(description="'ACTION path' per node the run changed")
@@ -111,6 +114,7 @@ def _summary(run: Changeset) -> RunSummary:
         time=run.time,
         status=run.status,
         outcome=run.outcome(),
+        changes=run.changes(),
         message=run.message,
         units=len(run.units),
         nodes=[f"{n.action} {n.path}" for n in run.nodes],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import Field
 
@@ -25,7 +25,14 @@ from remecli.notes.links.rename import (
 )
 from remecli.notes.writer import MemoryWriteError
 from remecli.ops.context import JobContext
-from remecli.ops.errors import EditConflict, NoteExists, NotFound, PathRefused, RenameFailed
+from remecli.ops.errors import (
+    EditConflict,
+    JobError,
+    NoteExists,
+    NotFound,
+    PathRefused,
+    RenameFailed,
+)
 from remecli.ops.paths import Confined
 from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
 
@@ -89,6 +96,27 @@ def link_graph(ctx: JobContext) -> Iterator[LinkGraph]:
 def locate_note(ctx: JobContext, graph: LinkGraph, raw: str) -> Confined:
     """The note `raw` names (a path or a note name), confined to the working dir."""
     return ctx.confine(graph.locate(raw) or raw)
+
+
+def touched_notes(ctx: JobContext, job: str, arguments: dict[str, Any]) -> list[str]:
+    """The notes memory_rename or memory_delete would write, before it runs (a surface checks
+    them against a path-confined token): the note (a name resolved as the job resolves it), and
+    for a rename its new path and every note linking to it (their links are rewritten); [] when
+    the job will refuse the call itself."""
+    path, new_path = arguments.get("path"), arguments.get("new_path")
+    if not isinstance(path, str) or not path.strip():
+        return []
+    try:
+        with link_graph(ctx) as graph:
+            if job == "memory_rename":
+                graph.sync()  # as the rename will: a link added to any note since is counted
+            note = locate_note(ctx, graph, path).relative
+            if job != "memory_rename" or not isinstance(new_path, str) or not new_path.strip():
+                return [note]
+            linking = sorted({e.source for e in graph.backlinks(note)} - {note})
+            return [note, ctx.confine(new_path).relative, *linking]
+    except JobError:
+        return []
 
 
 async def _changing_notes(work: Callable[[], T]) -> T:

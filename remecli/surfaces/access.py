@@ -8,6 +8,7 @@ paths/outcome to the access log (never contents).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from remecli.ops import JobError, JobRunner
 from remecli.ops.errors import Forbidden
 from remecli.surfaces.access_log import AccessLog
 from remecli.surfaces.job_policy import (
+    LINKED,
     check_paths,
     filter_result,
     named_paths,
@@ -47,7 +49,11 @@ class Gate:
                     f"{name} needs a {needed} token; token {principal.name!r} has scope "
                     f"{principal.scope!r} (make one with `remecli token add NAME --scope {needed}`)"
                 )
-            checked = paths_of_call(job, self.root, self.runner.memory, arguments)
+            context = self.runner.context
+            if job.name in LINKED and principal.paths is not None:  # reads the link graph
+                checked = await asyncio.to_thread(paths_of_call, job, context, arguments)
+            else:  # no --paths: a rename's or delete's answer names its notes for the log
+                checked = paths_of_call(job, context, arguments, links=False)
             paths = checked or paths
             check_paths(principal, job, checked)
             data = await self.runner.run(name, arguments)

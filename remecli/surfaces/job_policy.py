@@ -16,6 +16,7 @@ from typing import Any
 
 from remecli.notes.files import glob_regex
 from remecli.ops import Job
+from remecli.ops.context import JobContext
 from remecli.ops.errors import Forbidden, InvalidParams, JobError
 from remecli.ops.paths import confine
 from remecli.surfaces.tokens import Principal, Scope
@@ -30,7 +31,10 @@ PATH_PARAM = {
 }
 # read-only jobs a confined token may run: their answers are filtered to the glob
 FILTERED = frozenset({"memory_search", "memory_list", "memory_links", "memory_status"})
-PATH_AWARE = frozenset({*PATH_PARAM, *FILTERED, "memory_write_card"})
+# writing jobs whose notes the link graph tells (`note_jobs.touched_notes`): the note a name
+# resolves to; a rename also writes its new path and every note linking to it
+LINKED = frozenset({"memory_rename", "memory_delete"})
+PATH_AWARE = frozenset({*PATH_PARAM, *FILTERED, *LINKED, "memory_write_card"})
 # writing jobs that only add (a card, a transcript, ingested resources, index rows, vector
 # memories); every other writing job may change or drop what is there (the MCP destructiveHint:
 # a new writing job counts as destructive until it is listed here)
@@ -111,12 +115,20 @@ def card_paths(root: Path, memory: Any, arguments: dict[str, Any]) -> list[str]:
     return [card.relative_to(root).as_posix(), page.relative_to(root).as_posix()]
 
 
-def paths_of_call(job: Job, root: Path, memory: Any, arguments: dict[str, Any] | None) -> list[str]:
+def paths_of_call(
+    job: Job, context: JobContext, arguments: dict[str, Any] | None, *, links: bool = True
+) -> list[str]:
     """The working-dir-relative paths a call names or would write (before it runs); [] when it
-    names none. A card's call names the card and its day page, which the job rewrites too."""
+    names none. A card's call names the card and its day page, which the job rewrites too; a
+    rename or delete the notes it writes (blocking: reads the link graph; `links` False: [])."""
     arguments = arguments if isinstance(arguments, dict) else {}
+    root = context.root
     if job.name == "memory_write_card":
-        return card_paths(root, memory, arguments)
+        return card_paths(root, context.memory, arguments)
+    if job.name in LINKED:
+        from remecli.ops.note_jobs import touched_notes
+
+        return touched_notes(context, job.name, arguments) if links else []
     key = PATH_PARAM.get(job.name) or ("folder" if job.name == "memory_list" else None)
     raw = arguments.get(key) if key else None
     if not isinstance(raw, str):
@@ -142,11 +154,13 @@ def check_paths(principal: Principal, job: Job, paths: list[str]) -> None:
             folder_may_hold(glob, path) if job.name == "memory_list" else glob_matches(glob, path)
         )
         if not allowed:
-            also = (
-                f"{job.name} also rewrites the day page {path!r} (its index of cards), which is "
-                if job.name == "memory_write_card" and path != paths[0]
-                else f"{path!r} is "
-            )
+            also = f"{path!r} is "
+            if job.name == "memory_write_card" and path != paths[0]:
+                also = f"{job.name} also rewrites the day page {path!r} (its index of cards), "
+                also += "which is "
+            elif job.name == "memory_rename" and path not in paths[:2]:
+                also = f"{job.name} also rewrites the links in {path!r} (it links to the note), "
+                also += "which is "
             raise Forbidden(
                 f"{also}outside {glob!r}, the paths token {principal.name!r} may use; use a "
                 "token whose --paths cover it"

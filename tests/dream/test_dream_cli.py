@@ -58,6 +58,7 @@ def test_remecli_dream_list_show_and_revert(fake_llm, tmp_path):
     assert listed.returncode == 0, listed.stderr
     run_id = listed.stdout.split()[0]
     assert "applied" in listed.stdout and f"CREATE {NODE}" in listed.stdout
+    assert "1 node added" in listed.stdout.splitlines()[0]  # what it changed, not only its status
     shown = remecli(tmp_path, fake_llm, "--show", run_id)
     assert shown.returncode == 0 and "+The user wants tabs in Go code." in shown.stdout
     assert f"sources: {card}" in shown.stdout

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 
 import pytest
 
-from remecli.notes.links import LinkGraph
+from remecli.notes.links.scan import NoteScan
 from remecli.ops import JobRunner
 from tests.jobs.conftest import job_settings, seed
 from tests.links.conftest import FILES, write_files
@@ -61,13 +61,14 @@ async def test_a_watched_graph_answers_without_scanning_and_follows_edits(
 ) -> None:
     root = watching.context.root
     scans: list[str] = []
-    real_scan = LinkGraph._scan
+    real_list = NoteScan.list
 
-    def counted_scan(self: LinkGraph) -> dict[str, tuple[int, int]]:
-        scans.append("scan")
-        return real_scan(self)
+    def counted_list(self: NoteScan, folders: Iterable[str]) -> tuple[dict, set[str]]:
+        folders = list(folders)
+        scans.extend(folders)
+        return real_list(self, folders)
 
-    monkeypatch.setattr(LinkGraph, "_scan", counted_scan)
+    monkeypatch.setattr(NoteScan, "list", counted_list)
     assert "digest/procedure/release-checklist.md" in await _linking(watching)
     assert await _status(watching, "digest/wiki/old.md") == "contradicted"
     # edited on disk by something else: the watcher brings it
@@ -81,10 +82,10 @@ async def test_a_watched_graph_answers_without_scanning_and_follows_edits(
     )
     assert "memory/2025-02-02.md" in await _linking(watching)
     assert scans == []  # every answer came from the followed graph (each call scanned before)
-    await watching.memory.index.stop()  # the watcher is gone: queries scan again
+    await watching.memory.index.stop()  # the watcher is gone: queries list changed folders
     (root / "memory/2025-02-03.md").write_text("[[Rollback]]\n")
     assert "memory/2025-02-03.md" in await _linking(watching)
-    assert scans
+    assert "memory" in scans
 
 
 async def _has(runner: JobRunner, path: str) -> bool:
@@ -115,3 +116,30 @@ async def test_a_notes_own_links_are_current_before_the_watcher_reports_it(
         assert [n["path"] for n in found["out"]] == ["MEMORY.md"]
     finally:
         await runner.close()
+
+
+async def _search_paths(runner: JobRunner, query: str) -> set[str]:
+    found = await runner.run("memory_search", {"query": query, "min_score": 0})
+    return {hit["path"] for hit in found["results"]}
+
+
+async def test_a_folder_moved_on_disk_is_followed_by_the_graph_and_the_index(
+    watching: JobRunner,
+) -> None:
+    """`mv memory/2025-01-31 memory/2025-02-09` is one event for the folder and none for its
+    files: the graph and the index kept the old paths until a restart (issue 38)."""
+    root = watching.context.root
+    old, new = "memory/2025-01-31/deploy.md", "memory/2025-02-09/deploy.md"
+    assert old in await _linking(watching)
+    assert old in await _search_paths(watching, "make ship Fridays")
+    (root / "memory/2025-01-31").rename(root / "memory/2025-02-09")
+
+    async def followed() -> bool:
+        linking = await _linking(watching)
+        hits = await _search_paths(watching, "make ship Fridays")
+        return new in linking and old not in linking and new in hits and old not in hits
+
+    await _eventually(followed)
+    (root / "memory/2025-02-09").rename(root / "memory/moved-back")  # and again, from there
+    await _eventually(lambda: _has(watching, "memory/moved-back/deploy.md"))
+    assert new not in await _linking(watching)

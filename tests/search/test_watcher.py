@@ -44,3 +44,28 @@ async def test_watcher_indexes_new_and_edited_files(working_dir: Path) -> None:
     finally:
         await index.stop()
         index.close()
+
+
+def test_a_folder_event_reports_every_file_it_held_and_holds(tmp_path: Path) -> None:
+    """A folder removed, moved or moved in is one event for the folder and none for its files
+    (issue 38: the index and the link graph kept the old paths until a restart)."""
+    from watchfiles import Change
+
+    from remecli.search.watcher import WantedFiles, changed_paths
+
+    for rel in ("memory/a/x.md", "memory/a/deep/y.md", "memory/a/skip.txt", "memory/b.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    files = WantedFiles(tmp_path, lambda rel: rel.endswith(".md"))
+    assert files.walk() == {"memory/a/x.md", "memory/a/deep/y.md", "memory/b.md"}
+
+    def event(change: Change, rel: str) -> set[str]:
+        return changed_paths(files, {(change, str(tmp_path / rel))})
+
+    (tmp_path / "memory/a").rename(tmp_path / "memory/c")  # mv memory/a memory/c
+    assert event(Change.deleted, "memory/a") == {"memory/a/x.md", "memory/a/deep/y.md"}
+    assert event(Change.added, "memory/c") == {"memory/c/x.md", "memory/c/deep/y.md"}
+    (tmp_path / "memory/c").rename(tmp_path.parent / f"{tmp_path.name}-gone")  # moved away
+    assert event(Change.deleted, "memory/c") == {"memory/c/x.md", "memory/c/deep/y.md"}
+    assert event(Change.deleted, "memory/c") == set()  # forgotten
+    assert event(Change.deleted, "logs/old.log") == set()  # not a folder of wanted files

@@ -100,6 +100,12 @@ def test_the_ui_speaks_chinese_with_language_zh(page: Page, tmp_path: Path, fake
         expect(page.locator(f"article.note[data-path='{CARD}'] a.button").first).to_have_text(
             "编辑"
         )
+        page.goto(f"{surface.url}/dream")  # the dream review page too (it was English only)
+        assert page.locator("html").get_attribute("lang") == "zh"
+        expect(page.locator("#runs h2")).to_have_text("整理记录")
+        expect(page.locator("#runs")).to_contain_text("还没有整理记录。")
+        expect(page.locator("header a[aria-current='page']")).to_have_text("梦境审阅")
+        expect(page.locator("#main")).to_contain_text("左侧列出了每次 Auto Dream 整理")
     finally:
         surface.stop()
 

@@ -44,3 +44,29 @@ def test_read_only_server_offers_no_editor_and_refuses_a_restore(
         assert (root / CARD).read_text() == changed
     finally:
         surface.stop()
+
+
+def test_read_only_server_shows_a_dangling_link_as_missing_not_as_a_create_form(
+    page: Page, tmp_path: Path, fake_llm
+) -> None:
+    """A dangling link opened a 'create this note' form that could not save on a read-only
+    server (issue 38): it leads to the missing note's page, which offers nothing to create."""
+    root = tmp_path / ".reme"
+    seed(root)
+    settings = surface_settings(root, fake_llm.base_url)
+    surface = start_surface(["serve", "--read-only", "--port", "0", *settings])
+    try:
+        wait_until_healthy(surface.url)
+        logged_in(page, Studio(surface, root, settings))
+        link = page.locator(".markdown a.wikilink.dangling", has_text="release calendar")
+        expect(link).to_have_attribute("href", "#/note/digest/wiki/release-calendar.md")
+        link.click()
+        missing = page.locator(".missing-note[data-path='digest/wiki/release-calendar.md']")
+        expect(missing).to_contain_text("There is no note here yet.")
+        assert missing.locator("#missing-create").count() == 0
+        assert page.locator("#new-path, #source, #create").count() == 0
+        page.goto(f"{surface.url}/#/new?path=digest%2Fwiki%2Fx.md")  # the address typed in
+        expect(page.locator("#create-refused")).to_contain_text("read-only")
+        assert page.locator("#create, #source").count() == 0
+    finally:
+        surface.stop()

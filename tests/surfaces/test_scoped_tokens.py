@@ -158,6 +158,59 @@ def test_http_paths_confine_reads_and_writes(
     assert record.status_code == 403 and "confined" in record.json()["error"]
 
 
+def write_notes(root: Path, notes: dict[str, str]) -> None:
+    for relative, text in notes.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+
+
+def test_http_a_confined_token_renames_and_deletes_inside_its_paths(
+    served: Surface, memory: tuple[Path, dict[str, str]]
+) -> None:
+    """memory_rename / memory_delete were refused for a --paths token whatever the paths
+    (issue 38): now allowed when every note they write is inside the glob."""
+    root, tokens = memory
+    write_notes(
+        root,
+        {
+            "memory/moves/a.md": "# A\n",
+            "memory/moves/b.md": "See [[memory/moves/a.md]].\n",
+            "memory/moves/c.md": "# C\n",
+            "digest/wiki/uses-c.md": "Also [[memory/moves/c.md]].\n",
+        },
+    )
+    writer = tokens["notes-writer"]
+    moved = call(
+        served,
+        writer,
+        "memory_rename",
+        {"path": "memory/moves/a.md", "new_path": "memory/moves/z.md"},
+    )
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["rewritten"] == ["memory/moves/b.md"]
+    assert "[[memory/moves/z.md]]" in (root / "memory/moves/b.md").read_text()
+    linked_from_outside = call(
+        served,
+        writer,
+        "memory_rename",
+        {"path": "memory/moves/c.md", "new_path": "memory/moves/y.md"},
+    )
+    assert linked_from_outside.status_code == 403
+    error = linked_from_outside.json()["error"]
+    assert "\n" not in error and "'digest/wiki/uses-c.md'" in error and "memory/**" in error
+    assert (root / "memory/moves/c.md").is_file()
+    assert "[[memory/moves/c.md]]" in (root / "digest/wiki/uses-c.md").read_text()
+    out_of_paths = call(
+        served, writer, "memory_rename", {"path": "memory/moves/z.md", "new_path": "digest/z.md"}
+    )
+    assert out_of_paths.status_code == 403 and "'digest/z.md' is outside" in out_of_paths.text
+    deleted = call(served, writer, "memory_delete", {"path": "memory/moves/z.md"})
+    assert deleted.status_code == 200, deleted.text
+    assert not (root / "memory/moves/z.md").exists()
+    refused = call(served, writer, "memory_delete", {"path": "digest/wiki/uses-c.md"})
+    assert refused.status_code == 403 and (root / "digest/wiki/uses-c.md").is_file()
+
+
 def test_access_log_says_who_did_what_without_contents(
     served: Surface, memory: tuple[Path, dict[str, str]]
 ) -> None:
@@ -227,6 +280,28 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
             assert page.contents[0].text
             outside = await client.call_tool("memory_read", {"path": "MEMORY.md"})
             assert outside.is_error and "memory/**" in outside.content[0].text
+        write_notes(
+            root,
+            {"memory/mcp/a.md": "# A\n", "memory/mcp/b.md": "[[memory/mcp/a.md]]\n", "d.md": ""},
+        )
+        write_notes(root, {"digest/wiki/uses-b.md": "[[memory/mcp/b.md]]\n"})
+        http, client = await session(tokens["notes-writer"])
+        async with http, client:
+            listed = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"memory_rename", "memory_delete"} <= listed
+            moved = await client.call_tool(
+                "memory_rename", {"path": "memory/mcp/a.md", "new_path": "memory/mcp/z.md"}
+            )
+            assert not moved.is_error, moved.content[0].text
+            assert "[[memory/mcp/z.md]]" in (root / "memory/mcp/b.md").read_text()
+            refused = await client.call_tool("memory_delete", {"path": "d.md"})
+            assert refused.is_error and "memory/**" in refused.content[0].text
+            outside = await client.call_tool(
+                "memory_rename", {"path": "memory/mcp/b.md", "new_path": "memory/mcp/y.md"}
+            )
+            assert outside.is_error and "'digest/wiki/uses-b.md'" in outside.content[0].text
+            deleted = await client.call_tool("memory_delete", {"path": "memory/mcp/z.md"})
+            assert not deleted.is_error and not (root / "memory/mcp/z.md").exists()
         http, client = await session(tokens["writer"])
         async with http, client:
             written = await client.call_tool(

@@ -25,6 +25,15 @@ from remecli.notes.layout import WorkingDir
 
 APPLIED, PENDING, APPROVED, REJECTED = "applied", "pending", "approved", "rejected"
 _RUN_ID = re.compile(r"^\d{8}T\d{6}-[0-9a-f]{4}$")
+CHANGE_WORDS = {  # a node's action as its outcome reads
+    "CREATE": "added",
+    "CORROBORATE": "corroborated",
+    "REFINE": "refined",
+    "CORRECT": "corrected",
+    "ADOPTED": "adopted",
+    "ROLLED BACK": "rolled back",
+    "REMOVED": "removed",
+}
 
 
 @dataclass
@@ -96,6 +105,23 @@ class Changeset:
         if self.units and not any(u.ok for u in self.units):
             return "failed"
         return self.status
+
+    def changes(self) -> str:
+        """What the run changed (or, pending, proposes) in the digest, as a reader asks:
+        '3 nodes added, 1 corrected', 'nothing new' (a node it left as it was is no change)."""
+        counts: dict[str, int] = {}
+        for node in self.nodes:
+            if node.after != node.before:
+                label = CHANGE_WORDS.get(node.action, node.action.lower())
+                counts[label] = counts.get(label, 0) + 1
+        parts = [f"{count} {label}" for label, count in counts.items()]
+        if parts:
+            first = next(iter(counts.values()))
+            parts[0] = parts[0].replace(" ", " node " if first == 1 else " nodes ", 1)
+        failed = sum(1 for unit in self.units if not unit.ok)
+        if failed:
+            parts.append(f"{failed} unit(s) failed")
+        return ", ".join(parts) or "nothing new"
 
     def node(self, path: str) -> NodeChange | None:
         """The change of `path` in this run, None when the run did not touch it."""

@@ -4,8 +4,8 @@ Notes are `MEMORY.md`, `memory/**/*.md` and `digest/**/*.md`. Links may also poi
 of the working dir (e.g. `sessions/<id>.jsonl`). `sync()` re-parses only notes whose size or
 mtime changed; `update_file(path)` handles one changed (or deleted) note and re-resolves only the
 links its name or stem can affect. Parsed notes persist in `index/links.sqlite3`. While a watcher
-and the writer's hooks call `update_file` (`followed_while`), `refresh()` trusts the graph instead
-of scanning every note again.
+and the writer's hooks call `update_file` (`followed_while`), `refresh()` trusts the graph; without
+one it lists again only the note folders whose mtime moved (`scan.NoteScan`), not every note.
 """
 
 from __future__ import annotations
@@ -27,10 +27,8 @@ from remecli.notes.links.resolve import (
     note_key,
     stem_of,
 )
+from remecli.notes.links.scan import MEMORY_MD, NOTE_FOLDERS, NoteScan, Stat, file_stat
 from remecli.notes.links.store import FILE_NAME, LinkStore, StoredNote
-
-MEMORY_MD = "MEMORY.md"
-NOTE_FOLDERS = ("memory", "digest")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +69,7 @@ class LinkGraph:
         self._exists_cache: dict[str, bool] = {}
         self._resolver = Resolver(self._notes, self._index, self._file_exists)
         self._loaded = False
+        self._scan = NoteScan(self.root)
         self.closed = False
         self._followed: Callable[[], bool] = lambda: False
 
@@ -93,9 +92,22 @@ class LinkGraph:
         self._followed = live
 
     def refresh(self) -> None:
-        """Bring the graph up to date before a query: a full `sync` unless it is followed."""
-        if not self._followed():
-            self.sync()
+        """Bring the graph up to date before a query: nothing while it is followed, else the
+        note folders changed since they were listed are listed again (one stat a folder)."""
+        if self._followed():
+            return
+        with self._lock:
+            if not self._loaded:
+                self.sync()
+                return
+            seen, listed = self._scan.list(self._scan.changed())
+            memory = file_stat(self.root / MEMORY_MD)
+            if memory is not None:
+                seen[MEMORY_MD] = memory
+            known = {MEMORY_MD} & self._notes.keys()
+            if listed:
+                known |= {p for p in self._notes if p.rpartition("/")[0] in listed}
+            self._take(seen, known)
 
     def check(self, relative: str) -> None:
         """Parse one note again if its size or mtime changed (a followed graph may not have
@@ -103,7 +115,7 @@ class LinkGraph:
         with self._lock:
             note = self._notes.get(relative)
             known = None if note is None else (note.mtime_ns, note.size)
-            if known != _stat(self.root / relative):
+            if known != file_stat(self.root / relative):
                 self.update_file(relative)
 
     def sync(self) -> int:
@@ -112,23 +124,27 @@ class LinkGraph:
             if not self._loaded:
                 self._loaded = True
                 self._install(*self.store.load())
-            seen = self._scan()
-            changed = {
-                path: stat
-                for path, stat in seen.items()
-                if (note := self._notes.get(path)) is None or (note.mtime_ns, note.size) != stat
-            }
-            removed = set(self._notes) - set(seen)
-            parsed: dict[str, StoredNote] = {}
-            for path, stat in changed.items():
-                note = self._parse(path, stat)
-                if note is not None:
-                    parsed[path] = note
-            removed |= set(changed) - set(parsed)
-            affected = self._apply(parsed, removed)
-            if parsed or removed or affected:
-                self.store.save(parsed, removed, self._resolutions(affected))
-            return len(parsed) + len(removed)
+            return self._take(self._scan.full(), set(self._notes))
+
+    def _take(self, seen: dict[str, Stat], known: set[str]) -> int:
+        """Parse the notes of `seen` that are new or changed, forget those of `known` not seen;
+        returns how many changed."""
+        changed = {
+            path: stat
+            for path, stat in seen.items()
+            if (note := self._notes.get(path)) is None or (note.mtime_ns, note.size) != stat
+        }
+        removed = known - set(seen)
+        parsed: dict[str, StoredNote] = {}
+        for path, stat in changed.items():
+            note = self._parse(path, stat)
+            if note is not None:
+                parsed[path] = note
+        removed |= set(changed) - set(parsed)
+        affected = self._apply(parsed, removed)
+        if parsed or removed or affected:
+            self.store.save(parsed, removed, self._resolutions(affected))
+        return len(parsed) + len(removed)
 
     def rebuild(self) -> int:
         """Forget the stored state and parse every note again; returns the note count."""
@@ -146,7 +162,7 @@ class LinkGraph:
         with self._lock:
             if not self._loaded:
                 self.sync()
-            stat = _stat(self.root / relative)
+            stat = file_stat(self.root / relative)
             note = self._parse(relative, stat) if stat is not None else None
             if note is None:
                 affected = self._apply({}, {relative})
@@ -184,34 +200,7 @@ class LinkGraph:
         for path in stale:
             self._resolve(path)
 
-    def _scan(self) -> dict[str, tuple[int, int]]:
-        """(mtime_ns, size) of every note on disk: one stat a file, no symlinked folders."""
-        found: dict[str, tuple[int, int]] = {}
-        stat = _stat(self.root / MEMORY_MD)
-        if stat is not None:
-            found[MEMORY_MD] = stat
-        folders = list(NOTE_FOLDERS)
-        while folders:
-            folder = folders.pop()
-            try:
-                entries = list(os.scandir(self.root / folder))
-            except OSError:
-                continue
-            for entry in entries:
-                relative = f"{folder}/{entry.name}"
-                try:
-                    if entry.name.startswith("."):
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(relative)
-                    elif entry.name.endswith(".md") and entry.is_file():
-                        info = entry.stat()
-                        found[relative] = (info.st_mtime_ns, info.st_size)
-                except OSError:  # gone meanwhile
-                    continue
-        return found
-
-    def _parse(self, relative: str, stat: tuple[int, int] | None) -> StoredNote | None:
+    def _parse(self, relative: str, stat: Stat | None) -> StoredNote | None:
         if stat is None:
             return None
         try:
@@ -387,13 +376,3 @@ def _note_keys(path: str, parsed: ParsedNote) -> set[str]:
     if parsed.name:
         keys.add(note_key(parsed.name))
     return keys - {""}
-
-
-def _stat(path: Path) -> tuple[int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    if not path.is_file():
-        return None
-    return info.st_mtime_ns, info.st_size

@@ -83,7 +83,7 @@ def _runs_text(runs: list[dict[str, object]]) -> str:
     lines = []
     for run in runs:
         nodes = run["nodes"] if isinstance(run["nodes"], list) else []
-        lines.append(f"{run['id']}  {run['time']}  {run['status']:<8}  {len(nodes)} node(s)")
+        lines.append(f"{run['id']}  {run['time']}  {run['outcome']:<15}  {run['changes']}")
         lines += [f"    {n}" for n in nodes]
     return "\n".join(lines)
 

@@ -67,14 +67,21 @@ def session_of(request: Request, sessions: access.Sessions | None = None) -> acc
     return store.get(request.cookies.get(access.cookie_name(_port(request))))
 
 
+def page_language(runner: JobRunner) -> str:
+    """The pages' language: `language: zh` → "zh", else "en" (the page may switch it)."""
+    return "zh" if runner.context.memory.settings.language == "zh" else "en"
+
+
 async def home(request: Request) -> Response:
     session = session_of(request)
     if session is None:
         return login_help()
     runner: JobRunner = request.app.state.runner
-    language = "zh" if runner.context.memory.settings.language == "zh" else "en"
+    read_only = "true" if runner.read_only else "false"  # no create form where nothing saves
     return HTMLResponse(
-        _template("studio.html", csrf=session.csrf, lang=language),
+        _template(
+            "studio.html", csrf=session.csrf, lang=page_language(runner), read_only=read_only
+        ),
         headers={"cache-control": "no-store"},
     )
 

@@ -39,13 +39,14 @@ async def _body(request: Request) -> dict[str, Any]:
 
 async def page(request: Request) -> Response:
     """The review page, or how to log in."""
-    from remecli.surfaces.studio.app import login_help, session_of
+    from remecli.surfaces.studio.app import login_help, page_language, session_of
 
     session = session_of(request)
     if session is None:
         return login_help()
     text = TEMPLATE.read_text(encoding="utf-8")
     text = text.replace("{{csrf}}", html.escape(session.csrf, quote=True))
+    text = text.replace("{{lang}}", page_language(_runner(request)))
     return HTMLResponse(text, headers={"cache-control": "no-store"})
 
 

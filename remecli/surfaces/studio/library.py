@@ -148,7 +148,7 @@ async def render_text(runner: JobRunner, path: str, text: str) -> dict[str, Any]
     if not path.endswith(".md"):
         return {"fields": [], "html": render_plain(text), "problem": ""}
     resolved = await link_resolver(runner, path, _targets(text))
-    return render_note(text, lambda target: resolved.get(target))
+    return render_note(text, lambda target: resolved.get(target), creatable=not runner.read_only)
 
 
 def is_memory_file(runner: JobRunner, path: str) -> bool:

@@ -87,14 +87,20 @@ def _comment_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _link_html(link: WikiLink | None, raw: str, resolve: Resolve) -> str:
+def _link_html(link: WikiLink | None, raw: str, resolve: Resolve, creatable: bool) -> str:
+    """A wikilink as an `<a>`: to its note, or (dangling) to a form creating it, or, when
+    nothing may be created (a read-only server), to the missing note's page."""
     if link is None:
         return html.escape(f"[[{raw}]]")
     shown = html.escape(link.alias or link.target + (f"#{link.anchor}" if link.anchor else ""))
     target = resolve(link.target) if link.target else None
     if target is None:
-        title = html.escape(f"nothing is named {link.target!r} yet: click to create it", quote=True)
-        href = html.escape(new_note_href(link.target), quote=True)
+        missing = f"nothing is named {link.target!r} yet"
+        if creatable:
+            title, href = f"{missing}: click to create it", new_note_href(link.target)
+        else:
+            title, href = missing, note_href(new_note_path(link.target))
+        title, href = html.escape(title, quote=True), html.escape(href, quote=True)
         return f'<a class="wikilink dangling" href="{href}" title="{title}">{shown}</a>'
     href = html.escape(note_href(target, link.anchor), quote=True)
     return f'<a class="wikilink" href="{href}" data-path="{html.escape(target, quote=True)}">{shown}</a>'
@@ -104,7 +110,7 @@ def _render_wikilink(
     renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     raw = tokens[idx].content
-    return _link_html(split_link(raw, 1), raw, env["resolve"])
+    return _link_html(split_link(raw, 1), raw, env["resolve"], env.get("creatable", True))
 
 
 def _line_numbers(state: StateCore) -> None:
@@ -128,9 +134,13 @@ def _parser() -> MarkdownIt:
 _PARSER = _parser()
 
 
-def render_markdown(text: str, resolve: Resolve, first_line: int = 1) -> str:
-    """Markdown `text` (no frontmatter) as HTML; its first line is line `first_line` of the file."""
-    return _PARSER.render(text, {"resolve": resolve, "first_line": first_line})
+def render_markdown(
+    text: str, resolve: Resolve, first_line: int = 1, *, creatable: bool = True
+) -> str:
+    """Markdown `text` (no frontmatter) as HTML; its first line is line `first_line` of the file
+    (`creatable` False: a dangling link leads to the missing note, not to a form creating it)."""
+    env = {"resolve": resolve, "first_line": first_line, "creatable": creatable}
+    return _PARSER.render(text, env)
 
 
 def _field_text(value: Any) -> str:
@@ -143,27 +153,30 @@ def _field_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _field_html(value: Any, resolve: Resolve) -> str:
+def _field_html(value: Any, resolve: Resolve, creatable: bool) -> str:
     text = _field_text(value)[:MAX_FIELD_CHARS]
     parts: list[str] = []
     last = 0
     for match in LINK_TEXT.finditer(text):
         parts.append(html.escape(text[last : match.start()]))
-        parts.append(_link_html(split_link(match.group(1), 1), match.group(1), resolve))
+        link = split_link(match.group(1), 1)
+        parts.append(_link_html(link, match.group(1), resolve, creatable))
         last = match.end()
     parts.append(html.escape(text[last:]))
     return "".join(parts)
 
 
-def render_note(text: str, resolve: Resolve) -> dict[str, Any]:
-    """`{"fields": [{"key", "html"}], "html", "problem"}` of a Markdown note."""
+def render_note(text: str, resolve: Resolve, *, creatable: bool = True) -> dict[str, Any]:
+    """`{"fields": [{"key", "html"}], "html", "problem"}` of a Markdown note (`creatable`:
+    see `render_markdown`)."""
     note = read_frontmatter(text)
     fields = [
-        {"key": str(key), "html": _field_html(value, resolve)} for key, value in note.meta.items()
+        {"key": str(key), "html": _field_html(value, resolve, creatable)}
+        for key, value in note.meta.items()
     ]
     return {
         "fields": fields,
-        "html": render_markdown(note.body, resolve, note.body_start_line),
+        "html": render_markdown(note.body, resolve, note.body_start_line, creatable=creatable),
         "problem": note.problem,
     }
 

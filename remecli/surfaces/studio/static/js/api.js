@@ -1,6 +1,8 @@
 // The page's only way to the server: JSON under /studio/api, the CSRF token on every write.
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
+// A read-only server (`serve --read-only`) saves nothing: the page offers no form to create.
+export const READ_ONLY = document.querySelector('meta[name="read-only"]')?.content === "true";
 
 export class ApiError extends Error {
   constructor(status, body) {

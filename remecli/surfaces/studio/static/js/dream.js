@@ -3,6 +3,7 @@
 
 import { get, post } from "./api.js";
 import { fill, h, noteHref, when } from "./dom.js";
+import { t, translateStatic } from "./i18n.js";
 
 const runsNav = document.getElementById("runs");
 const main = document.getElementById("main");
@@ -14,7 +15,7 @@ function flash(text, kind = "ok") {
 }
 
 function diffView(diff) {
-  if (!diff) return h("p", { class: "muted" }, "No change to the text.");
+  if (!diff) return h("p", { class: "muted" }, t("No change to the text."));
   let header = true; // the `---`/`+++` file names come before the first `@@` only
   const rows = diff.replace(/\n$/, "").split("\n").map((line) => {
     if (line.startsWith("@@")) header = false;
@@ -30,12 +31,12 @@ function confirmButton(label, question, action) {
   const ask = h("button", { class: "secondary" }, label);
   ask.addEventListener("click", () => {
     const yes = h("button", {}, question);
-    const no = h("button", { class: "secondary" }, "Cancel");
+    const no = h("button", { class: "secondary" }, t("Cancel"));
     yes.addEventListener("click", async () => {
       try {
         await action();
       } catch (error) {
-        flash(`Not done: ${error.message}`, "bad");
+        flash(`${t("Not done:")} ${error.message}`, "bad");
         fill(cell, ask);
       }
     });
@@ -49,13 +50,13 @@ function confirmButton(label, question, action) {
 function nodeView(run, node) {
   const sources = node.sources.length
     ? node.sources.map((card) => h("li", {}, h("a", { href: "/" + noteHref(card) }, card)))
-    : [h("li", { class: "muted" }, "(no cards)")];
+    : [h("li", { class: "muted" }, t("(no cards)"))];
   const actions = h("div", { class: "actions" });
   if (node.reverted) {
-    actions.append(h("span", { class: "muted" }, `reverted (version ${node.reverted_version ?? "—"})`));
+    actions.append(h("span", { class: "muted" }, `${t("reverted")} (${t("version")} ${node.reverted_version ?? "—"})`));
   } else if (run.status === "applied" || run.status === "approved") {
     actions.append(
-      confirmButton("Revert node", `Yes, revert ${node.path}`, async () => {
+      confirmButton(t("Revert node"), `${t("Yes, revert")} ${node.path}`, async () => {
         const done = await post("dream/revert", { run_id: run.id, path: node.path });
         flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
         await refresh(run.id); // the list too: the run may now be reverted
@@ -67,10 +68,10 @@ function nodeView(run, node) {
     { class: "dream-node", "data-path": node.path },
     h("h2", {}, h("span", { class: "action" }, node.action), " ",
       h("a", { href: "/" + noteHref(node.path) }, node.path)),
-    node.unit ? h("p", {}, `Unit: ${node.unit}`) : null,
+    node.unit ? h("p", {}, `${t("Unit:")} ${node.unit}`) : null,
     h("p", { class: "muted" },
-      `Versions: ${node.before_version ?? "none (new)"} → ${node.after_version ?? "not written yet"}`),
-    h("h3", {}, "Sources"),
+      `${t("Versions:")} ${node.before_version ?? t("none (new)")} → ${node.after_version ?? t("not written yet")}`),
+    h("h3", {}, t("Sources")),
     h("ul", { class: "sources" }, sources),
     diffView(node.diff),
     actions,
@@ -82,18 +83,18 @@ async function showRun(id) {
   try {
     run = await get("dream/run", { id });
   } catch (error) {
-    fill(main, h("p", { class: "warning" }, `No such run: ${error.message}`));
+    fill(main, h("p", { class: "warning" }, `${t("No such run:")} ${error.message}`));
     return;
   }
   const buttons = h("div", { class: "actions" });
   if (run.status === "pending") {
     buttons.append(
-      confirmButton("Approve", "Yes, write these changes", async () => {
+      confirmButton(t("Approve"), t("Yes, write these changes"), async () => {
         const done = await post("dream/approve", { run_id: run.id });
         flash(done.message);
         await refresh(run.id);
       }),
-      confirmButton("Reject", "Yes, drop these changes", async () => {
+      confirmButton(t("Reject"), t("Yes, drop these changes"), async () => {
         const done = await post("dream/reject", { run_id: run.id });
         flash(done.message);
         await refresh(run.id);
@@ -101,7 +102,7 @@ async function showRun(id) {
     );
   } else if (run.nodes.some((n) => !n.reverted) && run.status !== "rejected") {
     buttons.append(
-      confirmButton("Revert run", "Yes, revert every node of this run", async () => {
+      confirmButton(t("Revert run"), t("Yes, revert every node of this run"), async () => {
         const done = await post("dream/revert", { run_id: run.id });
         flash(done.message, done.nodes.some((n) => n.error) ? "bad" : "ok");
         await refresh(run.id); // the list too: the run may now be reverted
@@ -114,11 +115,11 @@ async function showRun(id) {
   fill(
     main,
     h("article", { class: "dream-run", "data-run": run.id },
-      h("h1", {}, `Dream run ${run.id}`),
+      h("h1", {}, `${t("Dream run")} ${run.id}`),
       h("p", { class: "muted" }, `${when(run.time)} · `, outcomeBadge(run)),
       h("p", {}, run.message),
       buttons,
-      h("h2", {}, "Units"),
+      h("h2", {}, t("Units")),
       h("ul", { class: "units" }, units),
       run.nodes.map((node) => nodeView(run, node)),
     ),
@@ -128,7 +129,7 @@ async function showRun(id) {
 // What became of the run (reverted, failed, …), not only its status when it was written.
 function outcomeBadge(run) {
   const outcome = run.outcome || run.status;
-  return h("span", { class: `status status-${outcome.replace(/ /g, "-")}`, "data-outcome": outcome }, outcome);
+  return h("span", { class: `status status-${outcome.replace(/ /g, "-")}`, "data-outcome": outcome }, t(outcome));
 }
 
 async function refresh(selected) {
@@ -140,8 +141,8 @@ async function refresh(selected) {
         outcomeBadge(run), " ",
         h("span", { class: "count" }, String(run.nodes.length)))),
   );
-  fill(runsNav, h("h2", {}, "Dream runs"),
-    items.length ? h("ul", { class: "files" }, items) : h("p", { class: "muted" }, "No dream runs yet."));
+  fill(runsNav, h("h2", {}, t("Dream runs")),
+    items.length ? h("ul", { class: "files" }, items) : h("p", { class: "muted" }, t("No dream runs yet.")));
   if (selected) await showRun(selected);
 }
 
@@ -150,5 +151,7 @@ function route() {
   refresh(match ? match[1] : null).catch((error) => flash(error.message, "bad"));
 }
 
+translateStatic();
+document.title = `${t("Dream review")} · remecli Studio`;
 window.addEventListener("hashchange", route);
 route();

@@ -1,12 +1,19 @@
 // Whole-note changes: create a note, rename it (every link to it rewritten), delete it (after
 // showing what still links there). Each is one memory job, so each file keeps a version.
 
-import { post } from "./api.js";
+import { READ_ONLY, post } from "./api.js";
 import { fill, h, noteHref } from "./dom.js";
 import { t } from "./i18n.js";
 import { flash, navChanged, navigate } from "./ui.js";
 
 export function renderCreate(main, params) {
+  if (READ_ONLY) { // nothing would save: say so instead of a form
+    fill(main,
+      h("h1", {}, t("New note")),
+      h("p", { class: "warning", id: "create-refused" }, t("The server is read-only: Studio cannot create notes.")),
+    );
+    return;
+  }
   const path = h("input", {
     id: "new-path",
     type: "text",

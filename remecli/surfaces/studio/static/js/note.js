@@ -1,6 +1,6 @@
 // A note: rendered Markdown (wikilinks are links), frontmatter as fields, links and backlinks.
 
-import { ApiError, get } from "./api.js";
+import { ApiError, READ_ONLY, get } from "./api.js";
 import { fieldList, fill, h, noteHref, pathText, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { deleteButton, renameButton } from "./manage.js";
@@ -66,7 +66,7 @@ async function renderMissing(main, path, error, live) {
         "div",
         { class: "actions" },
         deleted ? h("a", { class: "button", id: "missing-history", href: `#/history/${encodeURI(path)}` }, t("Open its history")) : null,
-        path.endsWith(".md")
+        path.endsWith(".md") && !READ_ONLY
           ? h("a", { class: `button${deleted ? " secondary" : ""}`, id: "missing-create", href: `#/new?${new URLSearchParams({ path })}` }, t("Create it"))
           : null,
       ),
