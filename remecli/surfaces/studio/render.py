@@ -122,7 +122,9 @@ def _line_numbers(state: StateCore) -> None:
 
 
 def _parser() -> MarkdownIt:
-    parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(
+        ["table", "strikethrough"]  # a superseded claim is struck through (notes/claims)
+    )
     parser.inline.ruler.before("link", "wikilink", _wikilink_rule)
     parser.inline.ruler.before("link", "html_comment", _comment_rule)
     parser.core.ruler.push("line_numbers", _line_numbers)

@@ -74,6 +74,10 @@ async def section(request: Request) -> Response:
     return JSONResponse(listing)
 
 
+async def changed(request: Request) -> Response:
+    return JSONResponse(await _runner(request).run("memory_changed_facts", {"limit": 500}))
+
+
 async def interests(request: Request) -> Response:
     return JSONResponse(await facet_reads.interests(_runner(request)))
 
@@ -189,6 +193,7 @@ def api_routes() -> list[Route]:
         Route("/session", session),
         Route("/health", health),
         Route("/interests", interests),
+        Route("/changed", changed),
         Route("/stamp", stamp),
         Route("/tasks", start_task, methods=["POST"]),
         Route("/tasks/events", task_events),

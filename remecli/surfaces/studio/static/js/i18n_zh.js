@@ -14,6 +14,12 @@ export const ZH = {
   Resources: "资源",
   Sessions: "会话",
   Interests: "兴趣",
+  "Changed facts": "变更的事实",
+  until: "直到",
+  "Claims that stopped being true, newest first; each stays in its note, struck through, with when it held.":
+    "不再成立的结论，最新的在前；每条仍留在原笔记中，以删除线标出，并注明成立的时间。",
+  "No changed facts yet: a correction keeps the old claim struck through with its dates.":
+    "还没有变更的事实：一次更正会以删除线保留旧结论及其日期。",
   Health: "索引状态",
   "Dream review": "梦境审阅",
   "+ New note": "+ 新建笔记",

@@ -11,6 +11,7 @@ import { renderCreate } from "./manage.js";
 import { isTranscript, renderSession } from "./session.js";
 import { renderHealth } from "./health.js";
 import { renderInterests } from "./interests.js";
+import { renderChanged } from "./changed.js";
 import { renderGraph } from "./graph.js";
 import { startLive } from "./live.js";
 import { bindLanguage, t, translateStatic } from "./i18n.js";
@@ -63,6 +64,7 @@ async function route() {
     else if (page === "new") renderCreate(main, params);
     else if (page === "health") await renderHealth(main, live);
     else if (page === "interests") await renderInterests(main, live);
+    else if (page === "changed") await renderChanged(main, live);
     else if (page === "graph") await renderGraph(main, params, live);
     else if (page === "history") await renderHistory(main, arg, live);
     else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);

@@ -24,6 +24,7 @@ export async function renderNav(nav) {
       { class: "sections" },
       h("li", {}, h("a", { href: "#/graph", "data-page": "graph" }, h("span", {}, t("Graph")))),
       h("li", {}, h("a", { href: "#/interests", "data-page": "interests" }, h("span", {}, t("Interests")))),
+      h("li", {}, h("a", { href: "#/changed", "data-page": "changed" }, h("span", {}, t("Changed facts")))),
       h("li", {}, h("a", { href: "#/health", "data-page": "health" }, h("span", {}, t("Health")))),
       h("li", {}, h("a", { href: "/dream", id: "dream-review" }, h("span", {}, t("Dream review")))),
     ),

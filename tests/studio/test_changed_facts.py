@@ -1,0 +1,39 @@
+"""Facts over time in Studio: a node's struck-through History claims render struck, and the
+"Changed facts" page lists every superseded claim with what replaced it and a link to it."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.studio.conftest import Studio, logged_in, screenshot
+
+NODE = "digest/personal/where-ada-lives.md"
+TEXT = """---
+name: Where Ada lives
+description: Ada lives in Berlin
+---
+Ada lives in Berlin.
+
+## History
+- Ada lives in Berlin (since 2026-03-02)
+- ~~Ada lives in Munich~~ (2024-05-01 to 2026-03-02, replaced by "Ada lives in Berlin")
+
+## Sources
+- [[MEMORY.md]]
+"""
+
+
+def test_changed_facts_page_and_struck_claims(page: Page, studio: Studio) -> None:
+    (studio.root / NODE).parent.mkdir(parents=True, exist_ok=True)
+    (studio.root / NODE).write_text(TEXT, encoding="utf-8")
+    logged_in(page, studio)
+    page.locator("#nav a[data-page='changed']").click()
+    fact = page.locator("li.changed-fact")
+    expect(fact).to_have_count(1)
+    expect(fact.locator("del")).to_have_text("Ada lives in Munich")
+    expect(fact.locator("strong")).to_have_text("Ada lives in Berlin")
+    expect(fact).to_contain_text("2024-05-01 – 2026-03-02")
+    screenshot(page, "changed-facts")
+    fact.locator("a.meta").click()
+    note = page.locator(f"article.note[data-path='{NODE}']")
+    expect(note.locator(".markdown s")).to_have_text(["Ada lives in Munich"])
