@@ -30,7 +30,9 @@ DESCRIPTION = (
     "Search long-term memory — notes (MEMORY.md, memory/, digest/) and past conversations "
     "(sessions/*.jsonl transcripts) — with hybrid keyword + semantic retrieval. Returns a JSON "
     "list of hits with path, start_line, end_line, score, snippet, source, and the note's links "
-    "(out/in, with names and descriptions); look at the links, then `read` only what matters."
+    "(out/in, with names and descriptions); look at the links, then `read` only what matters. "
+    "Scores mean the same in every search (1: a full match); `weak: true` marks a hit that "
+    "barely matches — likely nothing relevant is stored."
 )
 MAX_RESULTS_CAP = 50
 TOOL_SOURCES = {  # what the model may pass → the operation's source
