@@ -32,12 +32,19 @@ RRF_K = 60
 @dataclass(slots=True)
 class Fused:
     """A fused candidate: chunk id, final score, which sides found it, and its cosine (0 when
-    unknown), which orders equal scores: calibrated similarities stop at 1, cosines do not."""
+    unknown), which orders equal scores: calibrated similarities stop at 1, cosines do not.
+    `match`: the score as fused, before weights and boosts (the transcript weight, the date
+    and project boosts) change `score`: how well the chunk matches (None: as `score`)."""
 
     chunk_id: int
     score: float
     signals: list[str] = field(default_factory=list)
     cosine: float = 0.0
+    match: float | None = None
+
+    def strength(self) -> float:
+        """How well the chunk matches the query, whatever the preferences."""
+        return self.score if self.match is None else self.match
 
     def rank(self) -> tuple[float, int, float, int]:
         """Sort key, best first: score, number of signals, cosine, then chunk id."""
@@ -159,6 +166,8 @@ def fuse(
         for chunk_id, cosine in [*vector, *(vector_rescored or [])]:
             if chunk_id in fused:
                 fused[chunk_id].cosine = cosine
+    for item in fused.values():
+        item.match = item.score
     return sorted(fused.values(), key=Fused.rank)
 
 
@@ -179,5 +188,7 @@ def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:
                 continue
             ceiling = min((f.score for f in merged.values()), default=item.score)
             score = min(item.score, ceiling)
-            merged[item.chunk_id] = Fused(item.chunk_id, score, item.signals, item.cosine)
+            merged[item.chunk_id] = Fused(
+                item.chunk_id, score, item.signals, item.cosine, item.strength()
+            )
     return list(merged.values())

@@ -5,9 +5,10 @@ of a better hit, e.g. a note that quotes a transcript: only the better one is ke
 passage does not fill the top.
 
 Scores are absolute (`fusion`), so what they say holds across queries: a hit scoring under
-`NO_MATCH` has nothing of the query (it would read 0.00) and is not returned; one under
-`WEAK_SCORE` is returned marked `weak` (`benchmarks/score_floor.py` measures where off-topic
-queries' best hits and real questions' answers fall).
+`NO_MATCH` has nothing of the query (it would read 0.00) and is not returned; one matching
+under `WEAK_SCORE` (`Fused.strength`: before the transcript weight and the boosts, which are
+preferences, not matches) is returned marked `weak` (`benchmarks/score_floor.py` measures
+where off-topic queries' best hits and real questions' answers fall).
 """
 
 from __future__ import annotations
@@ -73,7 +74,11 @@ def head(text: str) -> str:
 
 
 def to_result(
-    chunk: Chunk, score: float, signals: list[str], snippet: Callable[[str], str] = head
+    chunk: Chunk,
+    score: float,
+    signals: list[str],
+    snippet: Callable[[str], str] = head,
+    weak: bool = False,
 ) -> SearchResult:
     """A search result for one chunk; `snippet` picks what of its text it shows."""
     return SearchResult(
@@ -91,7 +96,7 @@ def to_result(
         description=chunk.description,
         tags=list(chunk.tags),
         project=chunk.project,
-        weak=score < WEAK_SCORE,
+        weak=weak,
     )
 
 
@@ -203,5 +208,6 @@ def select(
         kept_words.append(words)
         ranges.add(where)
         taken[chunk.path] = taken.get(chunk.path, 0) + 1
-        results.append(to_result(chunk, score, item.signals, snippet))
+        weak = item.strength() < WEAK_SCORE
+        results.append(to_result(chunk, score, item.signals, snippet, weak))
     return results

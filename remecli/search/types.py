@@ -105,8 +105,8 @@ class SearchVariant:
 class SearchResult:
     """One hit: where it is (path relative to the working dir, 1-based lines) and why.
 
-    `weak`: the score is below `ranking.WEAK_SCORE`, so the hit barely matches the query
-    (scores are absolute: the same from one query to the next).
+    `weak`: the hit barely matches the query: it scored under `ranking.WEAK_SCORE` before the
+    transcript weight and the boosts (scores are absolute: the same from one query to the next).
     """
 
     path: str

@@ -173,3 +173,17 @@ def test_a_returned_hit_never_reads_zero() -> None:
     results = select(fused, lambda ids: {i: chunks[i] for i in ids}, 5)
     assert [r.path for r in results] == ["memory/1.md"]
     assert all(f"{r.score:.2f}" != "0.00" for r in results)
+
+
+def test_weak_is_the_match_not_the_transcript_weight() -> None:
+    """A transcript hit reads 0.6 of its match (notes first); that preference does not make a
+    good match weak, and a poor one is weak whatever its source."""
+    found = Candidates(keyword=[(1, 0.6), (2, 0.6), (3, 0.2)], keyword_weight=1.0)
+    fused = fused_candidates(found, settings(), transcript_ids={2})
+    chunks = {
+        n: Chunk(f"{n}.md", 1, 2, f"note {n}", source="transcript" if n == 2 else "notes")
+        for n in (1, 2, 3)
+    }
+    results = select(fused, lambda ids: {i: chunks[i] for i in ids}, 5)
+    got = [(r.path, round(r.score, 2), r.weak) for r in results]
+    assert got == [("1.md", 0.45, False), ("2.md", 0.27, False), ("3.md", 0.18, True)]
