@@ -38,6 +38,7 @@ from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.search.calibration import calibration_for  # noqa: E402
 from remecli.search.embedders import make_embedder  # noqa: E402
+from remecli.search.ranking import WEAK_SCORE  # noqa: E402
 
 ISSUE = ["xqzvbnm flurbo", "zzzqqq nothing", "asdf qwer zxcv", "blorptangle vrxx"]
 OFF_TOPIC = [
@@ -215,8 +216,12 @@ def main() -> int:
     print("fused score of the best hit (evidence: of the best hit holding it; 0: none in 10)")
     for kind, values in fused.items():
         print(f"  fused  {kind:<18} {quantiles(values)}")
+        shares = "  ".join(
+            f"< {cut:.2f}: {sum(0 < v < cut for v in values) / len(values):.3f}"
+            for cut in (0.2, 0.25, WEAK_SCORE, 0.35, 0.4)
+        )
         print(
-            f"         share at 0 (nothing found) {sum(v == 0 for v in values) / len(values):.3f}"
+            f"         share at 0 (none) {sum(v == 0 for v in values) / len(values):.3f}  {shares}"
         )
     return 0
 
