@@ -5,7 +5,9 @@ For each conversation's index (built by `locomo_recall.py` / `snippet_recall.py`
 three kinds of query: gibberish (seeded random letter strings, plus the issue's examples),
 off-topic questions in real words, and LoCoMo's questions (categories 1-4: the best chunk's
 cosine, and the cosine of the best chunk holding an evidence turn). The vector side's floor
-and its "strong" point (`search/calibration.py`) are chosen from these figures.
+and its "strong" point (`search/calibration.py`) are chosen from these figures. Then the
+same for the fused score `memory_search` gives (the best hit; for questions also the best hit
+holding evidence): where `ranking.WEAK_SCORE` is drawn.
 
 Reproduce:  python benchmarks/score_floor.py --conversations 5-9 --workdir DIR
             python benchmarks/score_floor.py --memories --workdir DIR   (one-sentence memories)
@@ -36,6 +38,7 @@ from remecli.config.search import SearchSettings  # noqa: E402
 from remecli.search import MemoryIndex  # noqa: E402
 from remecli.search.calibration import calibration_for  # noqa: E402
 from remecli.search.embedders import make_embedder  # noqa: E402
+from remecli.search.ranking import WEAK_SCORE  # noqa: E402
 
 ISSUE = ["xqzvbnm flurbo", "zzzqqq nothing", "asdf qwer zxcv", "blorptangle vrxx"]
 OFF_TOPIC = [
@@ -120,13 +123,24 @@ class Measure:
     """Notes the best cosine (and lift) of queries against one conversation's index."""
 
     def __init__(
-        self, index: MemoryIndex, kinds: dict[str, list[float]], lifts: dict[str, list[float]]
+        self,
+        index: MemoryIndex,
+        kinds: dict[str, list[float]],
+        lifts: dict[str, list[float]],
+        fused: dict[str, list[float]],
     ) -> None:
         assert index.parts.vectors is not None and index.embedder is not None
         calibration = calibration_for(index.embedder)
         assert calibration is not None
         self.index, self.vectors, self.embedder = index, index.parts.vectors, index.embedder
         self.calibration, self.kinds, self.lifts = calibration, kinds, lifts
+        self.fused = fused
+
+    def scores(self, kind: str, query: str) -> list[tuple[str, int, int, float]]:
+        """The fused hits of `query` (path, lines, score); notes the best score (0: none)."""
+        hits = self.index.search_blocking(query, 10, 0.0)
+        self.fused[kind].append(hits[0].score if hits else 0.0)
+        return [(h.path, h.start_line, h.end_line, h.score) for h in hits]
 
     def note(self, kind: str, query: np.ndarray, cosine: float) -> None:
         self.kinds[kind].append(cosine)
@@ -135,6 +149,7 @@ class Measure:
     def best(self, kind: str, query: str) -> None:
         vector = self.embedder.embed_query(query)
         self.note(kind, vector, self.vectors.search(vector, 1)[0][1])
+        self.scores(kind, query)
 
     def conversation(
         self, sample: dict, where: dict[str, tuple[str, int]], junk: list[str]
@@ -150,6 +165,10 @@ class Measure:
                 continue
             query = self.embedder.embed_query(qa["question"])
             self.note("question top", query, self.vectors.search(query, 1)[0][1])
+            hits = self.scores("question top", qa["question"])
+            turns = [where[dia] for dia in ids]
+            held = [s for path, a, b, s in hits if any(p == path and a <= n <= b for p, n in turns)]
+            self.fused["question evidence"].append(max(held, default=0.0))
             holding = {
                 stored.id
                 for dia in ids
@@ -179,13 +198,14 @@ def main() -> int:
     names = ("gibberish", "off-topic", "question top", "question evidence")
     kinds: dict[str, list[float]] = {name: [] for name in names}
     lifts: dict[str, list[float]] = {name: [] for name in names}
+    fused: dict[str, list[float]] = {name: [] for name in names}
     for k in parse_selection(args.conversations, len(samples)):
         sample = samples[k]
         working_dir = args.workdir / sample["sample_id"]
         where = write_conversation(sample, working_dir)
         index = MemoryIndex.open(working_dir, settings)
         index.sync_blocking()
-        Measure(index, kinds, lifts).conversation(sample, where, gibberish(args.gibberish))
+        Measure(index, kinds, lifts, fused).conversation(sample, where, gibberish(args.gibberish))
         index.close()
     print(f"LoCoMo {args.conversations}, {settings.embedding.local_model}: best cosine per query")
     for kind, values in kinds.items():
@@ -193,6 +213,16 @@ def main() -> int:
     print("lift: cosine minus the query's mean cosine to the reference passages")
     for kind, values in lifts.items():
         print(f"  lift   {kind:<18} {quantiles(values)}")
+    print("fused score of the best hit (evidence: of the best hit holding it; 0: none in 10)")
+    for kind, values in fused.items():
+        print(f"  fused  {kind:<18} {quantiles(values)}")
+        shares = "  ".join(
+            f"< {cut:.2f}: {sum(0 < v < cut for v in values) / len(values):.3f}"
+            for cut in (0.2, 0.25, WEAK_SCORE, 0.35, 0.4)
+        )
+        print(
+            f"         share at 0 (none) {sum(v == 0 for v in values) / len(values):.3f}  {shares}"
+        )
     return 0
 
 

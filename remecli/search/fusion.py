@@ -12,10 +12,17 @@ among its candidates: each cosine becomes its calibrated similarity, the same fo
 whatever else was found, and a vector hit at 0 (no closer to the query than ordinary text) is
 no candidate. So a query that matches nothing finds nothing, and a lone weak vector hit reads
 weak instead of 1.
+
+With a `keyword_weight` (`KeywordIndex.query_weight`) the keyword side is absolute too: a BM25
+score over what a chunk holding every query term once scores (`keyword_similarity`), so the
+best keyword hit of an off-topic query (one common word of it found) reads low instead of 1.
+When both sides are absolute they keep their weights even when one found nothing: a hit only
+one side finds has 0 from the other, whatever the query.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,12 +32,19 @@ RRF_K = 60
 @dataclass(slots=True)
 class Fused:
     """A fused candidate: chunk id, final score, which sides found it, and its cosine (0 when
-    unknown), which orders equal scores: calibrated similarities stop at 1, cosines do not."""
+    unknown), which orders equal scores: calibrated similarities stop at 1, cosines do not.
+    `match`: the score as fused, before weights and boosts (the transcript weight, the date
+    and project boosts) change `score`: how well the chunk matches (None: as `score`)."""
 
     chunk_id: int
     score: float
     signals: list[str] = field(default_factory=list)
     cosine: float = 0.0
+    match: float | None = None
+
+    def strength(self) -> float:
+        """How well the chunk matches the query, whatever the preferences."""
+        return self.score if self.match is None else self.match
 
     def rank(self) -> tuple[float, int, float, int]:
         """Sort key, best first: score, number of signals, cosine, then chunk id."""
@@ -61,6 +75,15 @@ def max_scaled(scores: list[tuple[int, float]]) -> dict[int, float]:
     return {i: max(s, 0.0) / high for i, s in scores}
 
 
+def keyword_similarity(score: float, weight: float) -> float:
+    """A BM25 score on an absolute [0, 1) scale: 1 - exp(-score / weight), `weight` being the
+    score of a chunk holding every query term once (→ 0.63); half of the query's weight →
+    0.39, twice it → 0.86. Monotone, so the keyword side's order is kept."""
+    if weight <= 0:
+        return 0.0
+    return 1.0 - math.exp(-max(score, 0.0) / weight)
+
+
 def rank_scores(scores: list[tuple[int, float]], k: int = RRF_K) -> dict[int, float]:
     """Reciprocal-rank scores scaled so rank 1 = 1 (input is best first)."""
     ranked: dict[int, float] = {}
@@ -79,6 +102,7 @@ def fuse(
     vector_factors: dict[int, float] | None = None,
     floors: tuple[float | None, float | None] = (None, None),
     similarity: Callable[[float], float] | None = None,
+    keyword_weight: float | None = None,
 ) -> list[Fused]:
     """Combine (chunk id, score) lists from both sides, best first.
 
@@ -89,6 +113,8 @@ def fuse(
     gives a real candidate more than 0 (the `score 0.000 [vector]` artifact).
     `similarity`: cosine → calibrated similarity in [0, 1] (module doc); replaces the vector
     side's normalization, and a vector hit it maps to 0 is dropped (RRF too).
+    `keyword_weight`: the query's keyword weight (module doc); replaces the keyword side's
+    normalization by `keyword_similarity`. With both, each side keeps its weight.
     """
     extra: dict[int, float] = {}
     if similarity is not None:
@@ -107,6 +133,8 @@ def fuse(
         else:
             vector_scores = min_max(vector + rescored, floors[0]) if vector else {}
             keyword_scores = min_max(keyword, floors[1])
+        if keyword_weight is not None:
+            keyword_scores = {i: keyword_similarity(s, keyword_weight) for i, s in keyword}
         if similarity is not None and vector:  # the vector side on its absolute scale instead
             vector_scores = {i: similarity(s) for i, s in vector + rescored}
         extra = {i: vector_scores.pop(i) for i, _ in rescored if i in vector_scores}
@@ -119,9 +147,10 @@ def fuse(
             for chunk_id, factor in vector_factors.items():
                 if chunk_id in scores:
                     scores[chunk_id] *= factor
-    present = [(name, scores, weight) for name, scores, weight in sides if scores]
+    absolute = similarity is not None and keyword_weight is not None and method != "rrf"
+    present = [(name, scores, weight) for name, scores, weight in sides if scores or absolute]
     total_weight = sum(weight for _, _, weight in present)
-    if not present:
+    if not any(scores for _, scores, _ in present) and not extra:
         return []
     fused: dict[int, Fused] = {}
     for name, scores, weight in present:
@@ -137,6 +166,8 @@ def fuse(
         for chunk_id, cosine in [*vector, *(vector_rescored or [])]:
             if chunk_id in fused:
                 fused[chunk_id].cosine = cosine
+    for item in fused.values():
+        item.match = item.score
     return sorted(fused.values(), key=Fused.rank)
 
 
@@ -157,5 +188,7 @@ def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:
                 continue
             ceiling = min((f.score for f in merged.values()), default=item.score)
             score = min(item.score, ceiling)
-            merged[item.chunk_id] = Fused(item.chunk_id, score, item.signals, item.cosine)
+            merged[item.chunk_id] = Fused(
+                item.chunk_id, score, item.signals, item.cosine, item.strength()
+            )
     return list(merged.values())

@@ -4,10 +4,15 @@ Text is analyzed in Python (`analysis.py`: Porter stems, CJK bigrams, identifier
 and indexed with tantivy's whitespace tokenizer, so index and queries share one analysis.
 Fields: `content` (the chunk), `title` (frontmatter name, description and tags, boosted),
 `meta` (file path and heading path, boosted lower); `source`, `day` and `chunk_id` filter.
+
+A raw BM25 score depends on the query (how many terms, how rare), so `query_weight` gives what
+it is measured against: the score of a chunk of average length holding every term once
+(`fusion.keyword_similarity` turns the ratio into an absolute score).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -173,12 +178,31 @@ class KeywordIndex:
         parts = [must[0]] + [tantivy.Query.const_score_query(q, 0.0) for q in must[1:]]
         return tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in parts])
 
+    def _query_terms(self, query: str) -> list[str]:
+        # Content words only; a query of function words alone keeps the index's analysis.
+        return query_terms(self._query_analyzer, query) or query_terms(self._analyzer, query)
+
+    def query_weight(self, query: str) -> float:
+        """The BM25 score of a chunk of average length holding each term of `query` once in
+        its text: the sum of the terms' IDF (tantivy's BM25 gives such a term its IDF). A term
+        no chunk has weighs most, so a query half of unknown words scores at most half as much
+        against it. 0: the query has no term, or the index no chunk."""
+        with self._lock:
+            searcher = self._searcher
+        total = int(searcher.num_docs)
+        if total == 0:
+            return 0.0
+        weight = 0.0
+        for term in self._query_terms(query):
+            having = int(searcher.doc_freq("content", term))
+            weight += math.log(1.0 + (total - having + 0.5) / (having + 0.5))
+        return weight
+
     def search(
         self, query: str, limit: int, filters: Filters | None = None
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score) of the best `limit` chunks matching any query term."""
-        # Content words only; a query of function words alone keeps the index's analysis.
-        terms = query_terms(self._query_analyzer, query) or query_terms(self._analyzer, query)
+        terms = self._query_terms(query)
         if not terms or limit <= 0 or (filters is not None and filters.chunk_ids == frozenset()):
             return []
         compiled = self._query(terms, filters)

@@ -3,6 +3,12 @@
 A duplicate is a hit whose words are mostly (`DUPLICATE_OVERLAP` of the smaller word set) those
 of a better hit, e.g. a note that quotes a transcript: only the better one is kept, so the same
 passage does not fill the top.
+
+Scores are absolute (`fusion`), so what they say holds across queries: a hit scoring under
+`NO_MATCH` has nothing of the query (it would read 0.00) and is not returned; one matching
+under `WEAK_SCORE` (`Fused.strength`: before the transcript weight and the boosts, which are
+preferences, not matches) is returned marked `weak` (`benchmarks/score_floor.py` measures
+where off-topic queries' best hits and real questions' answers fall).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from remecli.search.snippets import SNIPPET_CHARS
 from remecli.search.types import Chunk, SearchResult
 
 DUPLICATE_OVERLAP = 0.8
+NO_MATCH = 0.01
+WEAK_SCORE = 0.3
 _MIN_WORDS_FOR_DEDUP = 8
 _WORD = re.compile(r"\w+")
 
@@ -32,6 +40,7 @@ class Candidates:
     keyword_floor: float | None = None  # score of the first keyword non-candidate
     vector_floor: float | None = None  # score of the first vector non-candidate
     similarity: Callable[[float], float] | None = None  # cosine → calibrated, when known
+    keyword_weight: float | None = None  # the query's BM25 weight (`KeywordIndex.query_weight`)
 
 
 def split_floor(
@@ -65,7 +74,11 @@ def head(text: str) -> str:
 
 
 def to_result(
-    chunk: Chunk, score: float, signals: list[str], snippet: Callable[[str], str] = head
+    chunk: Chunk,
+    score: float,
+    signals: list[str],
+    snippet: Callable[[str], str] = head,
+    weak: bool = False,
 ) -> SearchResult:
     """A search result for one chunk; `snippet` picks what of its text it shows."""
     return SearchResult(
@@ -83,6 +96,7 @@ def to_result(
         description=chunk.description,
         tags=list(chunk.tags),
         project=chunk.project,
+        weak=weak,
     )
 
 
@@ -109,6 +123,7 @@ def fused_candidates(
         None,
         (found.vector_floor, found.keyword_floor),
         found.similarity,
+        found.keyword_weight,
     )
     weight = settings.transcript_weight
     if transcript_ids and weight != 1.0:
@@ -167,7 +182,7 @@ def select(
     hit already has (the pieces of one long line are chunks of the same range). With
     `diversity` > 0 each pick is the candidate whose fused score minus `diversity` × (hits
     already taken from its file) is highest, and that is its score, so scores still fall
-    from the first hit down. `snippet`
+    from the first hit down; a hit under `NO_MATCH` ends the list. `snippet`
     picks what of each chunk's text a result shows (`snippets.SnippetPicker`).
     """
     chunks = get_chunks([f.chunk_id for f in fused])
@@ -185,11 +200,14 @@ def select(
         best = max(range(len(pool)), key=adjusted) if diversity > 0 else 0
         score = adjusted(best)
         item, chunk = pool.pop(best)
+        if score < NO_MATCH:  # the rest scores less still (diversity: no more than now)
+            break
         words, where = _words(chunk.text), (chunk.path, chunk.start_line, chunk.end_line)
         if where in ranges or is_duplicate(words, kept_words):
             continue
         kept_words.append(words)
         ranges.add(where)
         taken[chunk.path] = taken.get(chunk.path, 0) + 1
-        results.append(to_result(chunk, score, item.signals, snippet))
+        weak = item.strength() < WEAK_SCORE
+        results.append(to_result(chunk, score, item.signals, snippet, weak))
     return results

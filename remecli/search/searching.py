@@ -100,6 +100,7 @@ def candidates(
         # (BM25's natural floor, 0, when fewer words matched)
         hits = parts.keyword.search(query, limit + 1, filters)
         found.keyword, found.keyword_floor = split_floor(hits, limit, 0.0)
+        found.keyword_weight = parts.keyword.query_weight(query) or None
     vectors = parts.vectors
     if variant.use_vector and query_vector is not None and vectors is not None and len(vectors):
         allowed = None

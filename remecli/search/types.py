@@ -103,7 +103,11 @@ class SearchVariant:
 
 @dataclass(slots=True)
 class SearchResult:
-    """One hit: where it is (path relative to the working dir, 1-based lines) and why."""
+    """One hit: where it is (path relative to the working dir, 1-based lines) and why.
+
+    `weak`: the hit barely matches the query: it scored under `ranking.WEAK_SCORE` before the
+    transcript weight and the boosts (scores are absolute: the same from one query to the next).
+    """
 
     path: str
     start_line: int
@@ -119,16 +123,18 @@ class SearchResult:
     description: str = ""
     tags: list[str] = field(default_factory=list)
     project: str = ""
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (the shape `--json` and the agent tool print).
 
         Always: path, start_line, end_line, score, snippet, signals, heading_path, source;
-        `session_id`, `date`, `name`, `description`, `tags`, `project` only when known.
+        `session_id`, `date`, `name`, `description`, `tags`, `project` only when known;
+        `weak` (true) only for a weak hit.
         """
         data = asdict(self)
         data["score"] = round(self.score, 4)
-        for key in ("session_id", "date", "name", "description", "tags", "project"):
+        for key in ("session_id", "date", "name", "description", "tags", "project", "weak"):
             if not data[key]:
                 del data[key]
         return data

@@ -31,7 +31,9 @@ DESCRIPTION = (
     "(sessions/*.jsonl transcripts) — with hybrid keyword + semantic retrieval. Returns a JSON "
     "list of hits with path, start_line, end_line, score, snippet, source, and the note's links "
     "(out/in, with names and descriptions); look at the links, then `read` only what matters. "
-    "Timed claims in a hit are marked current or superseded (with what replaced them)."
+    "Scores mean the same in every search (1: a full match); `weak: true` marks a hit that "
+    "barely matches — likely nothing relevant is stored. Timed claims in a hit are marked "
+    "current or superseded (with what replaced them)."
 )
 MAX_RESULTS_CAP = 50
 TOOL_SOURCES = {  # what the model may pass → the operation's source

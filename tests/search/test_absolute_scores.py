@@ -3,11 +3,15 @@ what else the memory holds, and one line range is listed once."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from remecli.__main__ import main
 from remecli.search import MemoryIndex
+from remecli.search.ranking import Candidates, fused_candidates, select
+from remecli.search.types import Chunk
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -78,3 +82,108 @@ async def test_a_line_range_is_listed_once(tmp_path: Path) -> None:
         assert len(ranges) == len(set(ranges))
     finally:
         index.close()
+
+
+PYTHON_NOTES = {
+    "MEMORY.md": "# Python\n- The user prefers Python 3.12 and uses uv for packaging.\n"
+    "- Type hints everywhere; mypy runs in strict mode on the library.\n",
+    "memory/2025-11-03.md": "# 2025-11-03\n\n## Release\nPlanned the November release of the "
+    "parser: wheels for Linux and macOS, a changelog entry per fix.\n",
+    "memory/2025-11-04.md": "# 2025-11-04\n\n## Tests\nThe pytest suite takes four minutes; "
+    "the slow part is the fixture that builds the tokenizer.\n",
+}
+
+
+@pytest.mark.parametrize("backend", ["none", pytest.param("local", marks=pytest.mark.local_model)])
+async def test_off_topic_real_words_give_only_weak_hits(tmp_path: Path, backend: str) -> None:
+    """Before: one word of the query in one note made that note the best keyword match, scaled
+    to 1.00 and shown like an answer (`the weather in november` → the release note, 1.00)."""
+    write(tmp_path, PYTHON_NOTES)
+    index = MemoryIndex.open(tmp_path, settings(embedding={"backend": backend}))
+    try:
+        await index.sync()
+        off_topic = await index.search("the weather in november", 5, 0.0)
+        assert off_topic and all(hit.weak for hit in off_topic)
+        assert [hit.to_dict()["weak"] for hit in off_topic] == [True] * len(off_topic)
+        [real, *_] = await index.search("november release of the parser", 5, 0.0)
+        assert real.path == "memory/2025-11-03.md" and not real.weak
+        assert "weak" not in real.to_dict()
+    finally:
+        index.close()
+
+
+def test_the_search_command_marks_weak_hits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`remecli search` (the memory_search job, as MCP, HTTP and Studio run it) says so."""
+    monkeypatch.delenv("REME_WORKING_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, PYTHON_NOTES)
+    args = [f"working_dir={tmp_path}", "search.embedding.backend=none"]
+    assert main(["search", "the weather in november", *args]) == 0  # through the ops job
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("memory/2025-11-03.md") and " weak  [bm25]" in first
+    assert main(["search", "the weather in november", "--json", *args]) == 0
+    assert all(hit["weak"] for hit in json.loads(capsys.readouterr().out))
+
+
+async def test_a_keyword_score_does_not_depend_on_the_rest(tmp_path: Path) -> None:
+    """Before: BM25 was scaled among the query's candidates, so the note holding one word of
+    the query read 1.0 until a note holding both was written, then about half as much."""
+    filler = {
+        f"memory/2025-03-{day:02d}.md": f"# 2025-03-{day:02d}\n\n## Day\nA walk by the river, "
+        f"then {day} pages of a novel and an early night.\n"
+        for day in range(1, 21)
+    }
+    write(tmp_path, {**NOTES, **filler})
+    index = MemoryIndex.open(tmp_path, settings())
+    try:
+        await index.sync()
+        [before] = await index.search("sourdough starter", 5, 0.0)
+        assert before.heading_path.endswith("Cooking")
+        write(
+            tmp_path,
+            {
+                "memory/2025-03-30.md": "# 2025-03-30\n\n## Baking\nFed the sourdough "
+                "starter twice; the starter doubled overnight.\n"
+            },
+        )
+        await index.sync()
+        best, after = await index.search("sourdough starter", 5, 0.0)
+        assert best.path == "memory/2025-03-30.md" and after.path == before.path
+        assert after.score == pytest.approx(before.score, abs=0.03)
+        assert best.score > before.score
+    finally:
+        index.close()
+
+
+def test_a_returned_hit_never_reads_zero() -> None:
+    """Before: a vector hit just above the floor came back as `score 0.00 [vector]`."""
+
+    def similarity(cosine: float) -> float:  # 0.80 → 0 (no match), 0.90 → 1
+        return min(max((cosine - 0.80) / 0.10, 0.0), 1.0)
+
+    found = Candidates(keyword=[(1, 6.0)], vector=[(1, 0.9), (2, 0.8006)], similarity=similarity)
+    fused = fused_candidates(found, settings(), transcript_ids={2})
+    assert [f.chunk_id for f in fused] == [1, 2] and 0 < fused[1].score < 0.005
+    chunks = {
+        n: Chunk(f"memory/{n}.md", 1, 2, f"note {n}", source=("transcript" if n == 2 else "notes"))
+        for n in (1, 2)
+    }
+    results = select(fused, lambda ids: {i: chunks[i] for i in ids}, 5)
+    assert [r.path for r in results] == ["memory/1.md"]
+    assert all(f"{r.score:.2f}" != "0.00" for r in results)
+
+
+def test_weak_is_the_match_not_the_transcript_weight() -> None:
+    """A transcript hit reads 0.6 of its match (notes first); that preference does not make a
+    good match weak, and a poor one is weak whatever its source."""
+    found = Candidates(keyword=[(1, 0.6), (2, 0.6), (3, 0.2)], keyword_weight=1.0)
+    fused = fused_candidates(found, settings(), transcript_ids={2})
+    chunks = {
+        n: Chunk(f"{n}.md", 1, 2, f"note {n}", source="transcript" if n == 2 else "notes")
+        for n in (1, 2, 3)
+    }
+    results = select(fused, lambda ids: {i: chunks[i] for i in ids}, 5)
+    got = [(r.path, round(r.score, 2), r.weak) for r in results]
+    assert got == [("1.md", 0.45, False), ("2.md", 0.27, False), ("3.md", 0.18, True)]

@@ -57,7 +57,7 @@ def test_diversity_scores_still_fall_from_the_first_hit(tmp_path: Path) -> None:
     finally:
         index.close()
     assert scores == sorted(scores, reverse=True)
-    assert scores[0] == 1.0
+    assert scores[0] > 0.5  # the first hit keeps its fused score (no penalty; not min-max 1)
 
 
 # Jon's three market chunks match more of the question than the one chunk about Gina's cake.

@@ -35,3 +35,17 @@ def test_the_dream_page_has_studios_navigation(page: Page, studio: Studio) -> No
     expect(links.filter(has_text="Health")).to_have_attribute("href", "/#/health")
     links.filter(has_text="Graph").click()
     expect(page.locator("#graph-canvas")).to_be_visible()
+
+
+def test_a_weak_hit_says_so(page: Page, studio: Studio) -> None:
+    """One rare word of an off-topic query found: the hit is listed, tagged weak (before, the
+    best keyword hit of any query read 1.000 like an answer)."""
+    logged_in(page, studio)
+    page.locator("#search").press_sequentially("zebra weather migration season", delay=30)
+    expect(page.locator("ol.hits .hit-path")).to_have_text([CARD])
+    expect(page.locator("main h1")).to_contain_text("“zebra weather migration season”")
+    expect(page.locator("ol.hits .score .weak")).to_have_text([" weak"])
+    page.goto(f"{studio.url}/#/search?q=zebra+command")
+    expect(page.locator("main h1")).to_contain_text("“zebra command”")
+    expect(page.locator("ol.hits .hit-path")).to_have_text([CARD])
+    expect(page.locator("ol.hits .score .weak")).to_have_count(0)

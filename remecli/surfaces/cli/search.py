@@ -89,7 +89,8 @@ def format_result(result: SearchResult) -> str:
         about = "  " + " — ".join(p for p in (result.name, result.description) if p) + "\n"
     if result.tags:
         about += "  tags: " + ", ".join(result.tags) + "\n"
-    return f"{where}  score {result.score:.2f}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
+    score = f"score {result.score:.2f}" + (" weak" if result.weak else "")
+    return f"{where}  {score}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
 
 
 def claims_note(hit: dict[str, Any], as_of: str | None = None) -> str:

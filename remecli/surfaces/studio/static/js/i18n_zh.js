@@ -104,6 +104,8 @@ export const ZH = {
   Search: "搜索",
   "Type in the search box.": "在搜索框中输入。",
   "Nothing found for": "没有找到",
+  weak: "弱",
+  "barely matches the search": "与搜索几乎不相关",
   // sessions
   "Cards from this session": "由此会话写成的卡片",
   "No card cites this session yet.": "还没有卡片引用这个会话。",

@@ -62,6 +62,7 @@ export async function renderSearch(main, q, source, live) {
           "span",
           { class: "score", title: "fused score, and the signals that found this hit" },
           `${(hit.signals || []).join(" + ")} ${Number(hit.score || 0).toFixed(3)}`,
+          hit.weak ? h("span", { class: "weak", title: t("barely matches the search") }, ` ${t("weak")}`) : null,
         ),
       ),
       hit.heading_path || hit.name ? h("div", { class: "hit-name" }, hit.heading_path || hit.name) : null,
