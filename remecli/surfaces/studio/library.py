@@ -181,9 +181,13 @@ async def note_view(runner: JobRunner, path: str) -> dict[str, Any]:
     }
 
 
-async def search(runner: JobRunner, query: str, source: str | None) -> dict[str, Any]:
-    """memory_search, 20 hits at most."""
+async def search(
+    runner: JobRunner, query: str, source: str | None, as_of: str | None = None
+) -> dict[str, Any]:
+    """memory_search, 20 hits at most (`as_of`: what was true on that day)."""
     arguments: dict[str, Any] = {"query": query, "max_results": 20}
     if source:
         arguments["source"] = source
+    if as_of:
+        arguments["as_of"] = as_of
     return await runner.run("memory_search", arguments)

@@ -95,7 +95,8 @@ async def session(request: Request) -> Response:
 
 async def search(request: Request) -> Response:
     source = request.query_params.get("source") or None
-    return JSONResponse(await library.search(_runner(request), _arg(request, "q"), source))
+    as_of = request.query_params.get("as_of") or None
+    return JSONResponse(await library.search(_runner(request), _arg(request, "q"), source, as_of))
 
 
 async def graph(request: Request) -> Response:

@@ -15,6 +15,12 @@ export const ZH = {
   Sessions: "会话",
   Interests: "兴趣",
   "Changed facts": "变更的事实",
+  "As of": "截至",
+  "what was true on that day: claims valid then rank first": "那一天成立的内容：当时有效的结论排在前面",
+  "not yet true then": "当时尚未成立",
+  superseded: "已被取代",
+  "true on": "成立于",
+  current: "当前",
   until: "直到",
   "Claims that stopped being true, newest first; each stays in its note, struck through, with when it held.":
     "不再成立的结论，最新的在前；每条仍留在原笔记中，以删除线标出，并注明成立的时间。",

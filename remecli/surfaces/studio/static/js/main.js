@@ -67,7 +67,7 @@ async function route() {
     else if (page === "changed") await renderChanged(main, live);
     else if (page === "graph") await renderGraph(main, params, live);
     else if (page === "history") await renderHistory(main, arg, live);
-    else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live);
+    else if (page === "search") await renderSearch(main, params.get("q") || "", params.get("source") || "", live, params.get("as_of") || "");
     else await renderNote(main, "MEMORY.md", params, live);
   } catch (error) {
     if (live()) showError(error);

@@ -14,6 +14,8 @@ export function bindSearch(input, source) {
     if (!q) return;
     const params = new URLSearchParams({ q });
     if (source.value) params.set("source", source.value);
+    const asOf = new URLSearchParams(location.hash.split("?")[1] || "").get("as_of");
+    if (asOf && location.hash.startsWith("#/search")) params.set("as_of", asOf); // kept while typing
     navigate(`#/search?${params}`, { replace: location.hash.startsWith("#/search") });
   }, 250);
   input.addEventListener("input", () => {
@@ -35,7 +37,37 @@ export function bindSearch(input, source) {
   });
 }
 
-export async function renderSearch(main, q, source, live) {
+// A hit's timed claims (notes/claims): superseded on the day asked, or which one held then.
+function claimTag(hit, asOf) {
+  if (hit.superseded) {
+    const gone = hit.superseded.not_yet
+      ? t("not yet true then")
+      : `${t("superseded")} ${hit.superseded.until}`;
+    const by = hit.superseded.replaced_by ? ` → ${hit.superseded.replaced_by}` : "";
+    return h("span", { class: "superseded", title: `${gone}${by}` }, ` ${gone}${by}`);
+  }
+  const valid = (hit.claims || []).filter((claim) => claim.valid);
+  if (!valid.length) return null;
+  const label = asOf ? `${t("true on")} ${asOf}` : t("current");
+  return h("div", { class: "hit-claims" }, `${label}: `, valid.map((claim) => claim.text).join("; "));
+}
+
+function asOfPicker(q, source, asOf) {
+  const go = (event) => {
+    const params = new URLSearchParams({ q });
+    if (source) params.set("source", source);
+    if (event.target.value) params.set("as_of", event.target.value);
+    navigate(`#/search?${params}`, { replace: true });
+  };
+  return h(
+    "label",
+    { class: "as-of", title: t("what was true on that day: claims valid then rank first") },
+    `${t("As of")} `,
+    h("input", { type: "date", id: "search-as-of", value: asOf || "", onchange: go }),
+  );
+}
+
+export async function renderSearch(main, q, source, live, asOf = "") {
   const input = document.getElementById("search");
   if (!typing && input.value.trim() !== q) input.value = q; // the box says what these are for
   document.getElementById("search-source").value = source;
@@ -43,7 +75,10 @@ export async function renderSearch(main, q, source, live) {
     fill(main, h("p", { class: "muted" }, t("Type in the search box.")));
     return;
   }
-  const data = await get("search", source ? { q, source } : { q });
+  const query = { q };
+  if (source) query.source = source;
+  if (asOf) query.as_of = asOf;
+  const data = await get("search", query);
   if (!live()) return;
   const hits = data.results.map((hit) =>
     h(
@@ -66,11 +101,13 @@ export async function renderSearch(main, q, source, live) {
         ),
       ),
       hit.heading_path || hit.name ? h("div", { class: "hit-name" }, hit.heading_path || hit.name) : null,
+      claimTag(hit, asOf),
       h("p", { class: "snippet" }, hit.snippet || ""),
     ),
   );
   fill(main,
     h("h1", {}, t("Search"), ` “${q}” `, h("span", { class: "count" }, String(hits.length))),
+    asOfPicker(q, source, asOf),
     hits.length ? h("ol", { class: "hits" }, hits) : h("p", { class: "muted" }, `${t("Nothing found for")} “${q}”.`),
   );
 }
