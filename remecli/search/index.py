@@ -22,6 +22,7 @@ from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.calibration import calibration_for
 from remecli.search.chunker import MarkdownChunker
+from remecli.search.decompose import sub_queries
 from remecli.search.embedders import Embedder, make_embedder
 from remecli.search.embedding_pass import EmbeddingPasses
 from remecli.search.filters import make_filters
@@ -29,6 +30,7 @@ from remecli.search.index_parts import CLOSE_READ_BYTES
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
+from remecli.search.query_vectors import QueryVectors
 from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
 from remecli.search.space_wait import SpaceWait
@@ -75,7 +77,7 @@ class MemoryIndex(EmbeddingPasses):
         self._write_lock = threading.RLock()  # one sync/reindex at a time (not embedding)
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._written, self._written_lock = set[str](), threading.Lock()
-        self._query_cache: dict[tuple[str, str], np.ndarray] = {}
+        self.queries = None if embedder is None else QueryVectors(embedder, self._embedder_key)
         self.watch = Watch()  # `watch.running()`: whether changes on disk are followed
         self.watched: Callable[[str], bool] = self.is_indexed_path  # what the watcher reports
         self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
@@ -277,9 +279,9 @@ class MemoryIndex(EmbeddingPasses):
         if not request.query.strip():
             return []
         self.want_embedding()
+        embed = self._query_vectors(request, variant)
         for attempt in (1, 2):
             try:
-                embed = self._query_vector if self.embedder is not None else None
                 with self._parts_lock:  # not closed meanwhile: closed parts are not damage
                     if self.closed:
                         return []
@@ -300,16 +302,16 @@ class MemoryIndex(EmbeddingPasses):
         self.syncer.last_error = error
         log.warning("query embedding failed, using keyword search only: %s", error)
 
-    def _query_vector(self, query: str) -> np.ndarray:
-        """The query's embedding; the last few queries are remembered (agents repeat them)."""
-        assert self.embedder is not None
-        key = (self._embedder_key(), query)
-        vector = self._query_cache.get(key)
-        if vector is None:
-            vector = self._query_cache[key] = self.embedder.embed_query(query)
-            if len(self._query_cache) > 256:  # the oldest goes
-                self._query_cache.pop(next(iter(self._query_cache)))
-        return vector
+    def _query_vectors(
+        self, request: SearchRequest, variant: SearchVariant
+    ) -> Callable[[str], np.ndarray] | None:
+        """What the search calls for query embeddings (None: keyword only): computed before it
+        takes the parts lock once the index has vectors (until then no search loads a model)."""
+        vectors = self.parts.vectors
+        if self.queries is None or not variant.use_vector or vectors is None or not len(vectors):
+            return self.queries
+        parts = sub_queries(request.query) if variant.settings.query_parts else []
+        return self.queries.ahead([request.query, *parts])
 
     async def search(
         self,

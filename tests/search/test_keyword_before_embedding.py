@@ -84,3 +84,40 @@ def test_a_card_is_found_by_keyword_while_an_earlier_one_is_being_embedded(
         writer.close()
         other.close()
 
+
+class HeldQueryEmbedder(CharNgramEmbedder):
+    """Embedding the query "held" waits until `release()`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered, self.released = threading.Event(), threading.Event()
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if text == "held":
+            self.entered.set()
+            self.released.wait(120)
+        return super().embed_query(text)
+
+
+def test_a_search_does_not_wait_for_another_searchs_query_embedding(working_dir: Path) -> None:
+    """Before, a search embedded its query holding the parts lock: one slow query embedding
+    (45 s measured at load 23) held up every other search of the process."""
+    embedder = HeldQueryEmbedder()
+    index = MemoryIndex.open(working_dir, settings(), embedder=embedder)
+    try:
+        index.sync_blocking()
+        (working_dir / "memory/2025-01-03.md").write_text("# 2025-01-03\n\nzqthirdcard.\n")
+        index.sync_blocking(paths={"memory/2025-01-03.md"})
+        slow = threading.Thread(target=index.search_blocking, args=("held",))
+        slow.start()
+        assert embedder.entered.wait(HELD_SECONDS)
+        hits: list[set[str]] = []
+        other = threading.Thread(target=lambda: hits.append(found(index, "zqthirdcard")))
+        other.start()
+        other.join(HELD_SECONDS)
+        assert not other.is_alive(), "a search waited for another one's query embedding"
+        assert hits == [{"memory/2025-01-03.md"}]
+        assert slow.is_alive()
+    finally:
+        embedder.released.set()
+        index.close()
