@@ -73,6 +73,13 @@ class EmbeddingPasses(OwnedParts):
             if store_vectors(parts, self.settings, work):
                 self._seen = self.shared.bump()
 
+    def load_model(self) -> None:
+        """Load a local model now if it is not loaded yet (nothing for an API embedder): a
+        process whose chunks another process embeds still embeds its queries, and its searches
+        then never wait for the load (10-25 s on a loaded machine)."""
+        if self.embedder is not None and not is_loaded(self.embedder):
+            self.embedder.embed_query("query")
+
     def wait_for_embedding(self) -> None:
         """Wait for the pass running in this process, if any (it stops after its current batch
         once `syncer.stopping` is set, and stores what it embedded)."""

@@ -264,6 +264,7 @@ class MemoryIndex(EmbeddingPasses):
                 try:
                     if not self.syncer.stopping.is_set():
                         self._embed(SyncReport(), None)
+                        self.load_model()  # when another process was the one embedding
                 except Exception:  # the next sync tries again; keyword search works meanwhile
                     log.exception("embedding the chunks left without vectors failed")
 

@@ -121,3 +121,36 @@ def test_a_search_does_not_wait_for_another_searchs_query_embedding(working_dir:
     finally:
         embedder.released.set()
         index.close()
+
+
+class LazyEmbedder(CharNgramEmbedder):
+    """Says it is not loaded until it first embeds (as the local model)."""
+
+    loaded = False
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.loaded = True
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.loaded = True
+        return super().embed_query(text)
+
+
+def test_the_first_search_loads_the_model_even_when_another_process_embeds(
+    working_dir: Path,
+) -> None:
+    """Before, a process whose chunks another process embedded loaded the model only when a
+    search needed a query vector: that search (and the ones behind it) waited for the load."""
+    embedder = LazyEmbedder()
+    index = MemoryIndex.open(working_dir, settings(), embedder=embedder, embed_on_demand=True)
+    try:
+        index.sync_blocking()
+        assert not embedder.loaded
+        with index.shared.embedding() as held:  # another process is embedding
+            assert held
+            index.search_blocking("deploy")
+            index.want_embedding(wait=True)
+        assert embedder.loaded
+    finally:
+        index.close()
