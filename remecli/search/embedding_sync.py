@@ -1,6 +1,7 @@
 """The embedding step of a sync: vectors for the chunks that have none (cache first).
 
-Batch by batch, so a closing index (`stopping` set) stops after the current batch; chunks left
+Three steps, so the slow one holds no lock: read what is pending (`embedding_work`), embed it
+(`compute`), store the vectors of the chunks still pending (`store_vectors`). Batch by batch, so a closing index (`stopping` set) stops after the current batch; chunks left
 without a vector stay searchable by keyword and are embedded at the next sync. A live
 transcript's growing last chunk waits until it is finished.
 """
@@ -13,6 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -82,6 +84,84 @@ def embeddable(
     return pending
 
 
+@dataclass(slots=True)
+class EmbeddingWork:
+    """One embedding pass: the texts of the chunks without a vector, what the cache already
+    holds, and the vectors computed (text → vector), stored once computed."""
+
+    texts: list[str]
+    keys: list[bytes]
+    missing: list[int]  # indexes into texts/keys that the cache does not hold
+    ready: dict[str, np.ndarray] = field(default_factory=dict)  # text → vector
+    fresh: list[tuple[bytes, np.ndarray]] = field(default_factory=list)  # for the cache
+
+
+def embedding_work(
+    parts: IndexParts, embedder: Embedder, settings: SearchSettings
+) -> EmbeddingWork | None:
+    """What an embedding pass has to do now (None: nothing); quick (reads the store and the
+    cache), so the caller may hold the index's write lock."""
+    pending = embeddable(parts, settings, parts.store.without_vectors())
+    if not pending:
+        return None
+    texts = [embedding_text(s.chunk, settings.transcript_header) for s in pending]
+    dims = settings.embedding.dimensions or embedder.dimensions
+    keys = [cache_key(embedder.model_id, dims, t) for t in texts]
+    cached = parts.cache.get_many(keys)
+    work = EmbeddingWork(texts, keys, [k for k, key in enumerate(keys) if key not in cached])
+    work.ready = {t: cached[key] for t, key in zip(texts, keys, strict=True) if key in cached}
+    return work
+
+
+def compute(
+    work: EmbeddingWork,
+    embedder: Embedder,
+    settings: SearchSettings,
+    report: SyncReport,
+    stopping: threading.Event,
+    progress: Progress | None = None,
+) -> str | None:
+    """Embed what the cache did not hold, batch by batch (the slow step: it touches no part of
+    the index, so syncs and searches go on meanwhile); returns the embedding error, if one
+    stopped it."""
+    size = max(settings.embedding.batch_size, 1)
+    try:
+        for first in range(0, len(work.missing), size):
+            if stopping.is_set():  # closing: the rest is embedded next time
+                break
+            part = work.missing[first : first + size]
+            matrix = embedder.embed_documents([work.texts[k] for k in part])
+            for k, row in zip(part, matrix, strict=True):
+                work.ready[work.texts[k]] = row
+                work.fresh.append((work.keys[k], row))
+            report.chunks_embedded += len(part)
+            if progress:
+                progress("embedding", first + len(part), len(work.missing))
+    except EmbeddingError as exc:
+        report.embedding_error = str(exc)
+        log.warning("embedding failed, keyword search still works: %s", exc)
+        return str(exc)
+    return None
+
+
+def store_vectors(parts: IndexParts, settings: SearchSettings, work: EmbeddingWork) -> int:
+    """Give the chunks without a vector now (a sync may have removed or replaced some since
+    `work` was read) the vectors `work` holds for their text; returns how many. Quick: the
+    caller holds the write lock."""
+    parts.cache.put_many(work.fresh)
+    work.fresh = []
+    pending = embeddable(parts, settings, parts.store.without_vectors())
+    texts = [(s.id, embedding_text(s.chunk, settings.transcript_header)) for s in pending]
+    ready = [(i, work.ready[t]) for i, t in texts if t in work.ready]
+    if not ready:
+        return 0
+    parts.store.set_vectors(ready)
+    if parts.vectors is None:
+        parts.vectors = VectorIndex(len(ready[0][1]))
+    parts.vectors.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
+    return len(ready)
+
+
 def embed_missing(
     parts: IndexParts,
     embedder: Embedder,
@@ -90,39 +170,13 @@ def embed_missing(
     stopping: threading.Event,
     progress: Progress | None = None,
 ) -> str | None:
-    """Embed chunks without a vector; returns the embedding error, if one stopped it."""
-    error = None
-    pending = embeddable(parts, settings, parts.store.without_vectors())
-    if not pending:
+    """Embed chunks without a vector, in one go; returns the embedding error, if one stopped
+    it."""
+    work = embedding_work(parts, embedder, settings)
+    if work is None:
         return None
-    texts = [embedding_text(s.chunk, settings.transcript_header) for s in pending]
-    dims = settings.embedding.dimensions or embedder.dimensions
-    keys = [cache_key(embedder.model_id, dims, t) for t in texts]
-    cached = parts.cache.get_many(keys)
-    missing = [k for k, key in enumerate(keys) if key not in cached]
-    size = max(settings.embedding.batch_size, 1)
-    try:
-        for first in range(0, len(missing), size):
-            if stopping.is_set():  # closing: the rest is embedded next time
-                break
-            part = missing[first : first + size]
-            matrix = embedder.embed_documents([texts[k] for k in part])
-            rows = list(zip(part, matrix, strict=True))
-            parts.cache.put_many([(keys[k], row) for k, row in rows])
-            cached.update({keys[k]: row for k, row in rows})
-            report.chunks_embedded += len(part)
-            if progress:
-                progress("embedding", first + len(part), len(missing))
-    except EmbeddingError as exc:
-        report.embedding_error = error = str(exc)
-        log.warning("embedding failed, keyword search still works: %s", exc)
-    ready = [(s.id, cached[key]) for s, key in zip(pending, keys, strict=True) if key in cached]
-    if not ready:
-        return error
-    parts.store.set_vectors(ready)
-    if parts.vectors is None:
-        parts.vectors = VectorIndex(len(ready[0][1]))
-    parts.vectors.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
+    error = compute(work, embedder, settings, report, stopping, progress)
+    store_vectors(parts, settings, work)
     return error
 
 

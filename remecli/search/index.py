@@ -22,12 +22,15 @@ from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.calibration import calibration_for
 from remecli.search.chunker import MarkdownChunker
-from remecli.search.embedders import Embedder, is_loaded, make_embedder
+from remecli.search.decompose import sub_queries
+from remecli.search.embedders import Embedder, make_embedder
+from remecli.search.embedding_pass import EmbeddingPasses
 from remecli.search.filters import make_filters
-from remecli.search.index_parts import CLOSE_READ_BYTES, OwnedParts
+from remecli.search.index_parts import CLOSE_READ_BYTES
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
+from remecli.search.query_vectors import QueryVectors
 from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
 from remecli.search.space_wait import SpaceWait
@@ -50,7 +53,7 @@ INDEX_FOLDER = "index"
 SCHEMA_VERSION = "2"
 
 
-class MemoryIndex(OwnedParts):
+class MemoryIndex(EmbeddingPasses):
     """Hybrid (BM25 + vector) search over a working dir's notes and transcripts."""
 
     def __init__(
@@ -71,10 +74,10 @@ class MemoryIndex(OwnedParts):
         self.space = SpaceWait(self.folder)  # a full disk is waited out, never taken for damage
         self.chunker = MarkdownChunker(settings.chunk_tokens, settings.chunk_overlap)
         self.syncer = Syncer(working_dir, settings, self.chunker, embedder, INDEX_FOLDER)
-        self._write_lock = threading.RLock()  # one sync/reindex at a time
+        self._write_lock = threading.RLock()  # one sync/reindex at a time (not embedding)
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._written, self._written_lock = set[str](), threading.Lock()
-        self._query_cache: dict[tuple[str, str], np.ndarray] = {}
+        self.queries = None if embedder is None else QueryVectors(embedder, self._embedder_key)
         self.watch = Watch()  # `watch.running()`: whether changes on disk are followed
         self.watched: Callable[[str], bool] = self.is_indexed_path  # what the watcher reports
         self.parts, note = open_or_rebuild(self.folder, self._meta(), self._embedder_key())
@@ -86,6 +89,7 @@ class MemoryIndex(OwnedParts):
         if not embed_on_demand:
             self._embedding_wanted.set()
         self._embedding_thread: threading.Thread | None = None
+        self._embedding, self._embedding_due = threading.Lock(), threading.Event()
         self.closed = False  # `close()` was called
 
     @classmethod
@@ -165,7 +169,8 @@ class MemoryIndex(OwnedParts):
         embed: bool = True,
     ) -> SyncReport:
         """Bring the index up to date (only `paths`, relative to the working dir, if given, and
-        the files `note_written` named)."""
+        the files `note_written` named): the keyword side committed first, then (`embed`) the
+        vectors, without the write lock (`EmbeddingPasses`)."""
         only = None if paths is None or self._needs_full_sync else set(paths)
         with self._write_lock:
             if self.closed:  # a late sync (a write's, the watcher's): the files stay announced
@@ -183,10 +188,9 @@ class MemoryIndex(OwnedParts):
                 report = self._sync_files(progress, None)
             self._needs_full_sync = False
             self.space.back()
-            if embed:
-                with self.space.waited_out():
-                    self._embed(report, progress)
-            return report
+        if embed:
+            self._embed(report, progress)
+        return report
 
     def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
         """Read changed files into the parts as the one writer of the folder; announce it."""
@@ -198,25 +202,6 @@ class MemoryIndex(OwnedParts):
             if report.files_changed or report.files_removed:
                 self._seen = self.shared.bump()
         return report
-
-    def _embed(self, report: SyncReport, progress: Progress | None) -> None:
-        """Embed the chunks without a vector, unless another process is embedding (then they
-        wait for the next sync: keyword search finds them meanwhile); announce the vectors.
-        Only vectors change, so other processes' syncs go on meanwhile. With
-        `embed_on_demand`, a model not loaded yet waits for the first search."""
-        if self.embedder is None:
-            return
-        if not self._embedding_wanted.is_set() and not is_loaded(self.embedder):
-            return
-        with self.shared.embedding() as mine:
-            if not mine:
-                return
-            self.follow_others()
-            self.syncer.embed_missing(self.parts, report, progress)
-        if report.chunks_embedded:
-            with self.shared.writer():
-                self.follow_others()
-                self._seen = self.shared.bump()
 
     async def sync(
         self, progress: Progress | None = None, *, paths: Iterable[str] | None = None
@@ -233,7 +218,7 @@ class MemoryIndex(OwnedParts):
             with self.shared.writer():
                 self._replace_parts()
                 self._seen = self.shared.bump(rebuilt=True)
-            return self.sync_blocking(progress)
+        return self.sync_blocking(progress)
 
     async def reindex(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild the index from scratch, off the event loop."""
@@ -277,9 +262,9 @@ class MemoryIndex(OwnedParts):
 
             def embed_pending() -> None:
                 try:
-                    with self._write_lock:
-                        if not self.syncer.stopping.is_set():
-                            self._embed(SyncReport(), None)
+                    if not self.syncer.stopping.is_set():
+                        self._embed(SyncReport(), None)
+                        self.load_model()  # when another process was the one embedding
                 except Exception:  # the next sync tries again; keyword search works meanwhile
                     log.exception("embedding the chunks left without vectors failed")
 
@@ -295,9 +280,9 @@ class MemoryIndex(OwnedParts):
         if not request.query.strip():
             return []
         self.want_embedding()
+        embed = self._query_vectors(request, variant)
         for attempt in (1, 2):
             try:
-                embed = self._query_vector if self.embedder is not None else None
                 with self._parts_lock:  # not closed meanwhile: closed parts are not damage
                     if self.closed:
                         return []
@@ -318,16 +303,16 @@ class MemoryIndex(OwnedParts):
         self.syncer.last_error = error
         log.warning("query embedding failed, using keyword search only: %s", error)
 
-    def _query_vector(self, query: str) -> np.ndarray:
-        """The query's embedding; the last few queries are remembered (agents repeat them)."""
-        assert self.embedder is not None
-        key = (self._embedder_key(), query)
-        vector = self._query_cache.get(key)
-        if vector is None:
-            vector = self._query_cache[key] = self.embedder.embed_query(query)
-            if len(self._query_cache) > 256:  # the oldest goes
-                self._query_cache.pop(next(iter(self._query_cache)))
-        return vector
+    def _query_vectors(
+        self, request: SearchRequest, variant: SearchVariant
+    ) -> Callable[[str], np.ndarray] | None:
+        """What the search calls for query embeddings (None: keyword only): computed before it
+        takes the parts lock once the index has vectors (until then no search loads a model)."""
+        vectors = self.parts.vectors
+        if self.queries is None or not variant.use_vector or vectors is None or not len(vectors):
+            return self.queries
+        parts = sub_queries(request.query) if variant.settings.query_parts else []
+        return self.queries.ahead([request.query, *parts])
 
     async def search(
         self,
@@ -384,6 +369,7 @@ class MemoryIndex(OwnedParts):
         """Read up to CLOSE_READ_BYTES of the files this process wrote (keyword side; the rest at
         the next sync), release files and databases; a running sync stops after its step."""
         self.request_stop()
+        self.wait_for_embedding()  # it stops after its current batch and stores it
         with self._write_lock:
             if self.closed:
                 return
