@@ -22,6 +22,7 @@ from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.notices import MemoryNotice
 from remecli.conversation.recovery import SAVED_MARK, unsaved_of_crashed_run
+from remecli.conversation.rescue import fold_in, put_aside
 from remecli.conversation.session import Session
 from remecli.conversation.tool_results import offload_messages
 from remecli.conversation.vector_memory import VectorMemory
@@ -148,6 +149,7 @@ class FileMemory:
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
+        await fold_in(self.conversation)  # what an earlier run put aside for a full disk
         one_shot = self.settings.prompt is not None  # -p: never waits for earlier work
         if recover and not one_shot:
             await self.recover_unsaved()
@@ -242,7 +244,7 @@ class FileMemory:
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(self.layout.make_private)  # what the index made since the start
         self.conversation.lock.release()
-        return lines + self.conversation.waiting.closing_lines()  # a full disk: what was lost
+        return lines + await asyncio.to_thread(put_aside, self.conversation, self.tasks.waits)
 
     def _tasks_changed(self) -> None:
         """Tell the front-end how many memory tasks run (summaries and a dream)."""
