@@ -50,7 +50,7 @@ def put_aside(
     summaries = waits.take_unrecorded()
     if not waiting.records and not waiting.states and not summaries:
         return [waiting.saved_text] if waiting.saved_text else []
-    waiting.not_saved = True
+    waiting.not_saved = bool(waiting.records or summaries)  # a state file alone: rebuilt
     ids = set().union(*(message_ids(records) for records in waiting.records.values()))
     ids |= {str(m.get("id")) for record in summaries for m in record.get("messages", [])}
     payload = {
@@ -74,7 +74,7 @@ def put_aside(
     }
     text = json.dumps(redact_data(payload), ensure_ascii=False)
     name = f"{_key(layout.root)}-{dt.datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.json"
-    what = f"the {len(ids)} message(s)" if ids else "the saved state"
+    what = f"the {len(ids)} message(s)" if ids else "the resume state"
     full = disk_full_text(layout.sessions_dir)
     tried = []
     for folder in rescue_dirs(environ):
@@ -84,8 +84,8 @@ def put_aside(
             tried.append(f"{folder} ({exc.strerror or exc})")
             continue
         return [
-            f"{full}: {what} of this conversation kept in memory are saved in {folder / name} "
-            f"instead; the next remecli on {layout.root} puts them back (transcript and "
+            f"{full}: {what} of this conversation kept in memory: saved in {folder / name} "
+            f"instead; the next remecli on {layout.root} puts it back (transcript and "
             "memory) once there is room."
         ]
     lost = f"{full}: {what} of this conversation kept in memory could not be kept anywhere"

@@ -100,7 +100,7 @@ def test_a_conversation_ended_on_a_full_disk_is_put_back_at_the_next_start(
         cards = {bird: _in_card(seen / "memory", bird) for bird in BIRDS}
         pending = list((seen / "sessions" / "pending").glob("*.json"))
     assert "could not be recorded" not in first.output
-    put_aside = re.search(r"are saved in (\S+/rescued/\S+\.json) instead", first.output)
+    put_aside = re.search(r"saved in (\S+/rescued/\S+\.json) instead", first.output)
     assert put_aside, first.output  # told where they are while the disk is full
     assert not os.path.exists(put_aside.group(1))  # put back, then removed
     assert "kept in memory while the disk was full are now saved in" in second.output
@@ -156,7 +156,7 @@ def test_a_one_shot_on_a_full_disk_says_where_its_question_is_and_exits_non_zero
     assert ANSWER in full.stdout, full.stderr  # answered all the same
     assert full.returncode != 0, full.stderr  # but not saved where it was asked to be
     assert "do not quit before" not in full.stderr  # a -p cannot wait: it says what happens
-    put_aside = re.search(r"are saved in (\S+/rescued/\S+\.json) instead", full.stderr)
+    put_aside = re.search(r"saved in (\S+/rescued/\S+\.json) instead", full.stderr)
     assert put_aside, full.stderr
     assert later.returncode == 0, later.stderr
     assert "kept in memory while the disk was full are now saved in" in later.stderr
