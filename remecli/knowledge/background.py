@@ -268,7 +268,7 @@ class SummaryTasks:
                     "waiting",
                     f"Summary {task_id} waits: {disk_full_text(path.parent)}; its "
                     f"{len(messages)} messages are kept in memory and summarized once space "
-                    "is freed (before you quit).",
+                    "is freed (still waiting at exit: put aside elsewhere, named then).",
                 )
                 self._finish(task_id, outcome, None)
                 await self._notify(outcome)
