@@ -85,6 +85,7 @@ class Conversation:
         self.compactor: Compactor | None = None
         self.on_compacted: CompactedFn | None = None
         self.on_notice: NoticeFn | None = None
+        self.on_space_back: Callable[[], Any] | None = None  # what waited is written: go on
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
         self.resumed: persistence.ResumedAt | None = None  # on disk at the resume (/clear)
@@ -375,6 +376,8 @@ class Conversation:
             notice = await asyncio.to_thread(self.waiting.append, transcript, records)
         if notice is not None:
             self.notify(notice)
+            if not self.waiting.records and self.on_space_back is not None:
+                self.on_space_back()  # the summaries that waited for space start now
 
     def notify(self, notice: MemoryNotice) -> None:
         """Pass `notice` to the front-end's callback (a failing callback never breaks a turn)."""

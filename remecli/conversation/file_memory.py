@@ -91,6 +91,7 @@ class FileMemory:
             self.settings, self.layout, self.counter, lambda: self.model, display_root=workspace
         )
         self.conversation.on_compacted = self.hand_over
+        self.conversation.on_space_back = lambda: self.tasks.start_waiting()  # summaries too
         self.conversation.on_notice = on_notice
         self._on_tasks_change = on_summary_change
         self._on_summary_done = on_summary_done
@@ -266,7 +267,7 @@ class FileMemory:
     def hand_over(self, messages: list[Any]) -> int:
         """Summarize the messages leaving the context not handed over yet; how many were."""
         fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
-        self._summarize(fresh, self._session_id())
+        self._summarize(fresh, self.conversation.session_id if self.conversation.bound else None)
         return len(fresh)
 
     def hand_over_unsaved(self) -> int:
@@ -278,11 +279,8 @@ class FileMemory:
             msg.metadata[SAVED_MARK] = True
         if self.conversation.session.one_shot and not one_shot_worth_a_card(unsaved):
             return 0  # a plain -p question: its transcript is kept, no card, no model call
-        self._summarize([m.model_copy(deep=True) for m in unsaved], self._session_id())
+        self._summarize([m.model_copy(deep=True) for m in unsaved], self.conversation.session_id)
         return len(unsaved)
-
-    def _session_id(self) -> str | None:
-        return self.conversation.session_id if self.conversation.bound else None
 
     def _summarize(self, messages: list[Any], session_id: str | None) -> None:
         """Hand messages to the background summarizer (recorded on disk before it runs): into

@@ -16,7 +16,7 @@ import pytest
 
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.memory_model import MemoryAwareModel
-from tests.faults.mounts import SmallDisk, need_namespaces, small_disk
+from tests.faults.mounts import SmallDisk, need_namespaces, small_disk, wait_for
 from tests.faults.test_disk_full import ANSWER, _one_shot, _Plain, _remecli
 
 PAD = " " + "words the user typed " * 150  # ~3 KB a question: the transcript needs new pages
@@ -162,3 +162,26 @@ def test_a_one_shot_on_a_full_disk_says_where_its_question_is_and_exits_non_zero
     assert "kept in memory while the disk was full are now saved in" in later.stderr
     assert said == {"kingfishers": 1, "ospreys": 1}, (said, later.stderr)
     assert not os.path.exists(put_aside.group(1))
+
+
+def test_a_summary_that_waited_for_space_runs_at_the_turn_that_finds_room(
+    tmp_path: Path, model_server: FakeOpenAIServer
+) -> None:
+    """`/new` on a full disk: its summary cannot be recorded and waits in memory; the first
+    turn after space is back writes what waited and starts it then, not only at the exit
+    (a crash meanwhile would lose it)."""
+    need_namespaces()
+    with small_disk(tmp_path / "disk", "2m") as disk:
+        plain = _start(disk, model_server.base_url, tmp_path)
+        _ask(plain, BIRDS[:1], 0)
+        disk.fill()
+        _ask(plain, BIRDS[1:2], 1)
+        plain.say("/new")
+        assert wait_for(lambda: "New conversation started" in plain.output, 60), plain.output
+        disk.free()
+        _ask(plain, BIRDS[2:], 2)
+        memory = disk.path(disk.mount_point / ".reme" / "memory")
+        summarized = wait_for(lambda: _in_card(memory, "kingfishers") == 1, 90)
+        assert plain.finish() == 0, plain.output
+    assert summarized, plain.output  # before the exit
+    assert "kept in memory while the disk was full are now saved in" in plain.output
