@@ -91,7 +91,6 @@ class FileMemory:
             self.settings, self.layout, self.counter, lambda: self.model, display_root=workspace
         )
         self.conversation.on_compacted = self.hand_over
-        self.conversation.on_space_back = lambda: self.tasks.start_waiting()  # summaries too
         self.conversation.on_notice = on_notice
         self._on_tasks_change = on_summary_change
         self._on_summary_done = on_summary_done
@@ -100,6 +99,7 @@ class FileMemory:
         )
         self.tasks.on_change = lambda _running: self._tasks_changed()
         self.tasks.live = on_summary_done is not None  # a front-end shows outcomes as they come
+        self.conversation.on_space_back = self.tasks.start_waiting  # summaries too
         self.dreaming = Dreaming(
             self.settings,
             self.layout,
