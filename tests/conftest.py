@@ -38,8 +38,10 @@ def memory_model(fake_llm: FakeOpenAIServer) -> MemoryAwareModel:
 @pytest.fixture(autouse=True)
 def private_memory_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """The memory home (`$XDG_DATA_HOME/remecli`) of every test, and of the processes it
-    starts, is a temporary folder: no test reads or writes the user's own memory."""
+    starts, is a temporary folder: no test reads or writes the user's own memory (nor puts a
+    full disk's conversation aside in the user's `$XDG_STATE_HOME`)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
 
 
 @pytest.fixture(autouse=True)

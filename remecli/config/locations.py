@@ -68,6 +68,18 @@ def memory_home(environ: Mapping[str, str]) -> Path:
     return home / ".local" / "share" / HOME_FOLDER
 
 
+def rescue_dirs(environ: Mapping[str, str]) -> list[Path]:
+    """Where a conversation goes at exit when its own disk is full, first that takes it:
+    `$XDG_STATE_HOME/remecli/rescued` (else `~/.local/state/…`), then the temp folder."""
+    import tempfile
+
+    state_home = environ.get("XDG_STATE_HOME", "")
+    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
+    state = Path(state_home) if Path(state_home).is_absolute() else home / ".local" / "state"
+    temp = Path(tempfile.gettempdir()) / f"remecli-{os.getuid()}-rescued"
+    return [state / HOME_FOLDER / "rescued", temp]
+
+
 def find_project_memory(cwd: Path) -> Path | None:
     """The nearest `.reme/` folder in `cwd` or one of its parents (None when there is none)."""
     here = cwd.resolve()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from remecli.config.settings import Settings
 from remecli.conversation import persistence
 from remecli.conversation.compactor import Compactor
-from remecli.conversation.disk_wait import WaitingWrites, unless_disk_full
+from remecli.conversation.disk_wait import WaitingWrites
 from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
@@ -85,6 +85,7 @@ class Conversation:
         self.compactor: Compactor | None = None
         self.on_compacted: CompactedFn | None = None
         self.on_notice: NoticeFn | None = None
+        self.on_space_back: Callable[[], Any] | None = None  # what waited is written: go on
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
         self.resumed: persistence.ResumedAt | None = None  # on disk at the resume (/clear)
@@ -93,6 +94,7 @@ class Conversation:
         self._compact_lock = asyncio.Lock()
         self._io_lock = asyncio.Lock()
         self.waiting = WaitingWrites()  # transcript records waiting out a full disk
+        self.waiting.one_shot = self.session.one_shot
 
     # ------------------------------------------------------------------ binding
     def bind(self, holder: HasState) -> None:
@@ -235,8 +237,8 @@ class Conversation:
         session_state = self.session.state_dict(include_messages=False)
         settings = recorded_settings(self.settings)  # a resume answers with the same model
         args = (self.layout, self.session_id, agent_state, session_state, settings)
-        async with self._io_lock:  # a full disk: not saved; the transcript rebuilds it later
-            await asyncio.to_thread(unless_disk_full, persistence.write_state, *args)
+        async with self._io_lock:  # a full disk: waits with the transcript's records
+            await asyncio.to_thread(self.waiting.write_state, persistence.write_state, *args)
         return self.layout.state_file(self.session_id)
 
     async def restore(self, ref: str) -> AgentState:
@@ -374,6 +376,8 @@ class Conversation:
             notice = await asyncio.to_thread(self.waiting.append, transcript, records)
         if notice is not None:
             self.notify(notice)
+            if not self.waiting.records and self.on_space_back is not None:
+                self.on_space_back()  # the summaries that waited for space start now
 
     def notify(self, notice: MemoryNotice) -> None:
         """Pass `notice` to the front-end's callback (a failing callback never breaks a turn)."""

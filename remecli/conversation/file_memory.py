@@ -22,6 +22,7 @@ from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.notices import MemoryNotice
 from remecli.conversation.recovery import SAVED_MARK, unsaved_of_crashed_run
+from remecli.conversation.rescue import fold_in, put_aside
 from remecli.conversation.session import Session
 from remecli.conversation.tool_results import offload_messages
 from remecli.conversation.vector_memory import VectorMemory
@@ -98,6 +99,7 @@ class FileMemory:
         )
         self.tasks.on_change = lambda _running: self._tasks_changed()
         self.tasks.live = on_summary_done is not None  # a front-end shows outcomes as they come
+        self.conversation.on_space_back = self.tasks.start_waiting  # summaries too
         self.dreaming = Dreaming(
             self.settings,
             self.layout,
@@ -148,6 +150,7 @@ class FileMemory:
         await asyncio.to_thread(self.layout.ensure)
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(remove_stale_temp_files, self.layout.root)
+        await fold_in(self.conversation)  # what an earlier run put aside for a full disk
         one_shot = self.settings.prompt is not None  # -p: never waits for earlier work
         if recover and not one_shot:
             await self.recover_unsaved()
@@ -242,7 +245,7 @@ class FileMemory:
         await asyncio.to_thread(self.tool_results.cleanup)
         await asyncio.to_thread(self.layout.make_private)  # what the index made since the start
         self.conversation.lock.release()
-        return lines + self.conversation.waiting.closing_lines()  # a full disk: what was lost
+        return lines + await asyncio.to_thread(put_aside, self.conversation, self.tasks.waits)
 
     def _tasks_changed(self) -> None:
         """Tell the front-end how many memory tasks run (summaries and a dream)."""
@@ -264,7 +267,7 @@ class FileMemory:
     def hand_over(self, messages: list[Any]) -> int:
         """Summarize the messages leaving the context not handed over yet; how many were."""
         fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
-        self._summarize(fresh, self._session_id())
+        self._summarize(fresh, self.conversation.session_id if self.conversation.bound else None)
         return len(fresh)
 
     def hand_over_unsaved(self) -> int:
@@ -276,11 +279,8 @@ class FileMemory:
             msg.metadata[SAVED_MARK] = True
         if self.conversation.session.one_shot and not one_shot_worth_a_card(unsaved):
             return 0  # a plain -p question: its transcript is kept, no card, no model call
-        self._summarize([m.model_copy(deep=True) for m in unsaved], self._session_id())
+        self._summarize([m.model_copy(deep=True) for m in unsaved], self.conversation.session_id)
         return len(unsaved)
-
-    def _session_id(self) -> str | None:
-        return self.conversation.session_id if self.conversation.bound else None
 
     def _summarize(self, messages: list[Any], session_id: str | None) -> None:
         """Hand messages to the background summarizer (recorded on disk before it runs): into

@@ -6,7 +6,8 @@ kill -9 leaves them recorded; `retry_pending()` (start, `/compact`) runs them ag
 second run of a record a live task owns. A failed record notes its `attempts` and `retry_after`
 (the one policy of background model jobs, `backoff`); a start skips it after RETRY_LIMIT
 failures (`/compact` still runs it). On a full disk a summary is not run unrecorded: it waits in
-memory and is recorded and run once space returns (the next summary, `/compact` or the exit).
+memory and is recorded and run once space returns (the next summary, `/compact` or the exit;
+what still waits then is put aside outside the disk, `conversation.rescue`).
 Summaries run one at a time, in order; a running record is locked, so a second remecli skips it.
 """
 
@@ -170,7 +171,7 @@ class SummaryTasks:
             f"{self.record_file(task_id)} and will be retried at next start."
             for task_id in self._running
         ]
-        return lines + self.waits.lost_lines()
+        return lines  # what could never be recorded: `FileMemory.close` puts it aside
 
     def start_waiting(self) -> list[str]:
         """Start the summaries that waited for space and can run now; their task ids."""
@@ -267,7 +268,7 @@ class SummaryTasks:
                     "waiting",
                     f"Summary {task_id} waits: {disk_full_text(path.parent)}; its "
                     f"{len(messages)} messages are kept in memory and summarized once space "
-                    "is freed (before you quit).",
+                    "is freed (still waiting at exit: put aside elsewhere, named then).",
                 )
                 self._finish(task_id, outcome, None)
                 await self._notify(outcome)

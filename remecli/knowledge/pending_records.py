@@ -43,6 +43,17 @@ def _write_record(path: Path, record: dict) -> None:
     atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
 
 
+def write_pending(pending_dir: Path, record: dict) -> Path:
+    """Record a summary's messages as `pending_dir/<id>.json` (redacted, private, atomic): a
+    start runs it like any other pending summary. Returns its path."""
+    task_id = str(record["id"])
+    if not task_id or Path(task_id).name != task_id or task_id.startswith("."):
+        raise ValueError(f"not a summary id: {task_id!r}")
+    path = pending_dir / f"{task_id}.json"
+    _write_record(path, record)
+    return path
+
+
 def _remove(path: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         path.unlink()

@@ -54,10 +54,17 @@ class SpaceWaits:
             del self.unrecorded[task_id]
             yield task_id, messages, day, record
 
-    def lost_lines(self) -> list[str]:
-        """At exit: the summaries that could never be recorded."""
+    def take_unrecorded(self) -> list[dict]:
+        """At exit: the records of the summaries that could never be written (handed over to
+        be put aside elsewhere, `conversation.rescue`); none wait here after."""
+        records = [record for _messages, _day, record in self.unrecorded.values()]
+        self.unrecorded.clear()
+        return records
+
+    def lost_lines(self, records: list[dict]) -> list[str]:
+        """At exit: the summaries that could be recorded nowhere."""
         return [
-            f"Summary {task_id} was not saved: {disk_full_text(self.pending_dir)}; its "
+            f"Summary {record['id']} was not saved: {disk_full_text(self.pending_dir)}; its "
             f"{len(record['messages'])} messages could not be recorded for a later summary."
-            for task_id, (_messages, _day, record) in self.unrecorded.items()
+            for record in records
         ]

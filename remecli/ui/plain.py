@@ -172,7 +172,8 @@ async def _close(session: ChatSession) -> list[str]:
 
 
 def run_once(settings: Settings, question: str) -> int:
-    """Answer one question on stdout (tool activity and errors on stderr); non-zero on error."""
+    """Answer one question on stdout (tool activity and errors on stderr); non-zero on error,
+    and when the conversation could not be saved in the working dir (a full disk)."""
 
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
@@ -187,7 +188,9 @@ def run_once(settings: Settings, question: str) -> int:
             for line in await _close(session):  # what was not said as it happened
                 if line not in renderer.shown_notices:
                     renderer.line(f"• {line}", "dim")
-        return 0 if answered else 1
+        memory = session.assistant.memory  # a full disk: not saved in the working dir
+        unsaved = memory is not None and memory.conversation.waiting.not_saved
+        return 0 if answered and not unsaved else 1
 
     return asyncio.run(main())
 

@@ -59,6 +59,14 @@ import os, sys, time
 folder = os.path.join(sys.argv[1], "fillers")
 os.makedirs(folder, exist_ok=True)
 count = 0
+leave = int(sys.argv[2])
+if leave:  # all but `leave` bytes, once: what the app writes then is what fills the disk
+    stats = os.statvfs(folder)
+    with open(os.path.join(folder, "bytes"), "wb") as out:
+        out.write(b"\0" * (stats.f_bavail * stats.f_frsize - leave))
+    print("full", flush=True)
+    while True:
+        time.sleep(1)
 
 
 def take() -> None:
@@ -113,11 +121,12 @@ class SmallDisk:
         """The path of `inside` (a path under the mount point) as this process reaches it."""
         return Path(f"/proc/{self.holder.pid}/root") / inside.relative_to("/")
 
-    def fill(self) -> None:
+    def fill(self, leave: int = 0) -> None:
         """Take every free byte and every free inode, and keep taking what is freed until
-        `free()` (a file freed by a replace must not make room for the next new file)."""
+        `free()` (a file freed by a replace must not make room for the next new file); with
+        `leave`, take all but `leave` bytes once and leave the rest to the app."""
         self.filler = subprocess.Popen(
-            self.argv([sys.executable, "-c", _FILL, str(self.mount_point)]),
+            self.argv([sys.executable, "-c", _FILL, str(self.mount_point), str(leave)]),
             stdout=subprocess.PIPE,
             text=True,
         )
