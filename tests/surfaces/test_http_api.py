@@ -137,7 +137,8 @@ def test_record_then_sigterm_flushes_the_summary(
         headers=auth(working_dir),
     )
     assert answer.status_code == 200 and answer.json()["recorded"] == 1
-    fake_llm.wait_for_requests(1, path="/v1/chat/completions")  # the summary is under way
+    # the summary is under way (its first model call loads the agent runtime: slow under load)
+    fake_llm.wait_for_requests(1, timeout=60, path="/v1/chat/completions")
     assert served.stop() == 0
     daily = working_dir / "memory" / f"{dt.date.today():%Y-%m-%d}.md"
     assert "said: Invoices are sent on the 3rd of each month." in daily.read_text(encoding="utf-8")
