@@ -27,7 +27,7 @@ from remecli.llm.runtime.logs import route_agentscope_logs
 
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
-    from remecli.knowledge.background import SummaryOutcome
+    from remecli.knowledge.pending_records import SummaryOutcome
     from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class Assistant:
         self._lock = asyncio.Lock()
         self.memory: FileMemory | None = None  # the memory runtime of this conversation
         self.approval: Any = None  # ApprovalMiddleware: asks before risky tool calls
-        self._starting: asyncio.Future | None = None
+        self._starting: asyncio.Future[Any] | None = None
         self.tool_context: Any = None  # the tools' ToolContext, once started
         self.model_notes = ModelNotes()  # e.g. "/undo put files back", with the next message
 
@@ -362,7 +362,7 @@ class Assistant:
 
         async def work() -> str:
             self.approval.reset_session()
-            return await self.context.new_conversation(forget=True)
+            return str(await self.context.new_conversation(forget=True))
 
         async for event in self._idle(work):
             yield event

@@ -152,7 +152,7 @@ class WellFormedRequests(MiddlewareBase):
     (cancelled, failed) is flagged so later requests show it as interrupted."""
 
     async def on_reply(
-        self, agent: Any, input_kwargs: dict, next_handler: Any
+        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Any
     ) -> AsyncGenerator[Any, None]:
         """Pass the reply through; flag it unfinished unless its end event says completed."""
         from remecli.llm.runtime.agents import ReplyEndEvent
@@ -169,7 +169,9 @@ class WellFormedRequests(MiddlewareBase):
                 context = getattr(getattr(agent, "state", None), "context", [])
                 mark_unfinished_reply(context, input_kwargs.get("inputs"))
 
-    async def on_model_call(self, agent: Any, input_kwargs: dict, next_handler: Any) -> Any:
+    async def on_model_call(
+        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Any
+    ) -> Any:
         """Send the repaired messages."""
         state = getattr(agent, "state", None)
         context_ids = {m.id for m in getattr(state, "context", [])}

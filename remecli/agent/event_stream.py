@@ -14,7 +14,7 @@ class NoticeChannel:
     """Where callbacks drop notices; the stream currently being consumed picks them up."""
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue | None = None
+        self._queue: asyncio.Queue[Any] | None = None
         self.backlog: list[Any] = []
         self.listener: Callable[[Any], Any] | None = None
 
@@ -38,7 +38,7 @@ class NoticeChannel:
         that absorbs the cancel (the agent runtime handles interrupts itself, and can swallow
         one that lands in the wrong place) is cancelled again after a grace period.
         """
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
         for item in self.backlog:
             queue.put_nowait(("notice", item))
         self.backlog.clear()

@@ -124,7 +124,7 @@ class Compactor:
         fixed = self.counter.count(self._system()) + self.counter.count(
             self._user("", previous, focus, 1, 1)
         )
-        return max(request - fixed - _SAFETY_TOKENS, request // 4, 64)
+        return int(max(request - fixed - _SAFETY_TOKENS, request // 4, 64))
 
     def _stages(self, messages: list[Any], previous: str, focus: str) -> list[str]:
         """Conversation text cut into pieces that each fit one request."""

@@ -26,8 +26,9 @@ from remecli.conversation.rescue import fold_in, put_aside
 from remecli.conversation.session import Session
 from remecli.conversation.tool_results import offload_messages
 from remecli.conversation.vector_memory import VectorMemory
-from remecli.knowledge.background import SummaryOutcome, SummaryTasks
+from remecli.knowledge.background import SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
+from remecli.knowledge.pending_records import SummaryOutcome
 from remecli.knowledge.remember_requests import one_shot_worth_a_card
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer, SummaryResult

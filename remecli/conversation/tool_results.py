@@ -206,7 +206,7 @@ def _path_of(call: Any) -> str:
     return path if isinstance(path, str) else ""
 
 
-def offload_messages(store: ToolResultStore, messages: list) -> int:
+def offload_messages(store: ToolResultStore, messages: list[Any]) -> int:
     """Offload every oversized tool result in `messages` in place (library `compact_tool_result`);
     returns how many were offloaded. Blocking file I/O: call it off the event loop."""
     from remecli.llm.runtime.messages import TextBlock

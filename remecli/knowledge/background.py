@@ -194,7 +194,13 @@ class SummaryTasks:
 
     # ---------------------------------------------------------------- running
     def _start(
-        self, task_id: str, messages: list[Any], day: dt.date, record: dict, *, recorded: bool
+        self,
+        task_id: str,
+        messages: list[Any],
+        day: dt.date,
+        record: dict[str, Any],
+        *,
+        recorded: bool,
     ) -> bool:
         """Run the summary as a task; False (not started, its record kept) without a model."""
         refusal = self.gate.refusal("card summaries")
@@ -209,7 +215,7 @@ class SummaryTasks:
         )
         self._running[task_id] = task
 
-        def ended(_: asyncio.Task) -> None:
+        def ended(_: asyncio.Task[Any]) -> None:
             turn.set()  # the next task may summarize now
             self._never_started(task_id, record, recorded)
 
@@ -230,7 +236,7 @@ class SummaryTasks:
         if not self.live:  # said once: as it happens (a front-end), else in await_all's lines
             self._unreported.append(outcome)
 
-    def _never_started(self, task_id: str, record: dict, recorded: bool) -> None:
+    def _never_started(self, task_id: str, record: dict[str, Any], recorded: bool) -> None:
         """A task cancelled before its first step skips `_run`'s handlers: record it here."""
         if task_id not in self._running:
             return
@@ -252,7 +258,7 @@ class SummaryTasks:
         task_id: str,
         messages: list[Any],
         day: dt.date,
-        record: dict,
+        record: dict[str, Any],
         recorded: bool,
         previous: asyncio.Event | None,
     ) -> SummaryOutcome:
@@ -325,7 +331,7 @@ class SummaryTasks:
         )
 
     async def _settle(
-        self, task_id: str, path: Path, record: dict, result: SummaryResult, count: int
+        self, task_id: str, path: Path, record: dict[str, Any], result: SummaryResult, count: int
     ) -> SummaryOutcome:
         """Delete the record after a success; note the error in it after a failure."""
         if result.ok:

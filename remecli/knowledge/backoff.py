@@ -17,7 +17,7 @@ RETRY_LONGEST_WAIT = 86_400.0
 
 def retry_wait(attempts: int) -> float:
     """Seconds a start waits before retrying a job that failed `attempts` times."""
-    return min(RETRY_FIRST_WAIT * 2 ** max(attempts - 1, 0), RETRY_LONGEST_WAIT)
+    return float(min(RETRY_FIRST_WAIT * 2 ** max(attempts - 1, 0), RETRY_LONGEST_WAIT))
 
 
 def attempts_of(state: Mapping[str, Any]) -> int:

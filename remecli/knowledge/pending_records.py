@@ -38,12 +38,12 @@ class SummaryOutcome:
     pending_file: Path | None = None
 
 
-def _write_record(path: Path, record: dict) -> None:
+def _write_record(path: Path, record: dict[str, Any]) -> None:
     text = json.dumps(redact_data(record), ensure_ascii=False)  # a pending summary: no secret
     atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
 
 
-def write_pending(pending_dir: Path, record: dict) -> Path:
+def write_pending(pending_dir: Path, record: dict[str, Any]) -> Path:
     """Record a summary's messages as `pending_dir/<id>.json` (redacted, private, atomic): a
     start runs it like any other pending summary. Returns its path."""
     task_id = str(record["id"])
@@ -66,7 +66,7 @@ def _claim(path: Path) -> FileLock | None:
     return lock if lock.acquire(blocking=False) else None
 
 
-def _load_record(path: Path) -> tuple[dict, list[Any]] | None:
+def _load_record(path: Path) -> tuple[dict[str, Any], list[Any]] | None:
     """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
     from remecli.llm.runtime.messages import Msg
 

@@ -66,8 +66,8 @@ async def summarize_resource(
 
 def _prompt_pair(language: str, **values: object) -> tuple[str, str]:
     from remecli.config.prompt_files import load_prompt, render
+    from remecli.knowledge.card_prompts import USER_PART_MARKER
     from remecli.knowledge.prompts import FOLDER
-    from remecli.knowledge.summarizer import USER_PART_MARKER
 
     template = load_prompt(FOLDER, "resource_card", language)
     system, _, user = template.partition(USER_PART_MARKER)

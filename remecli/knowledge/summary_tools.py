@@ -362,6 +362,8 @@ def _refusal_message(refused: EditRefused, name: str) -> str:
 class NoCompression(MiddlewareBase):
     """Keeps agentscope's own context compression off (the summarizer's context is bounded)."""
 
-    async def on_compress_context(self, agent: Any, input_kwargs: dict, next_handler: Any) -> None:
+    async def on_compress_context(
+        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Any
+    ) -> None:
         """Never call `next_handler`: nothing is compressed or truncated."""
         return None

@@ -13,7 +13,7 @@ from typing import Any
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.knowledge.pending_records import _load_record, _parse_date, _write_record
 
-Waiting = tuple[str, list[Any], dt.date, dict]  # task id, messages, day, record
+Waiting = tuple[str, list[Any], dt.date, dict[str, Any]]  # task id, messages, day, record
 
 
 class SpaceWaits:
@@ -21,10 +21,12 @@ class SpaceWaits:
 
     def __init__(self, pending_dir: Path) -> None:
         self.pending_dir = pending_dir
-        self.unrecorded: dict[str, tuple[list[Any], dt.date, dict]] = {}
+        self.unrecorded: dict[str, tuple[list[Any], dt.date, dict[str, Any]]] = {}
         self.after_space: set[str] = set()  # recorded; failed for a full disk
 
-    def record_or_wait(self, path: Path, messages: list[Any], day: dt.date, record: dict) -> bool:
+    def record_or_wait(
+        self, path: Path, messages: list[Any], day: dt.date, record: dict[str, Any]
+    ) -> bool:
         """Write the record at `path`; on a full disk keep it waiting here (False)."""
         try:
             _write_record(path, record)
@@ -54,14 +56,14 @@ class SpaceWaits:
             del self.unrecorded[task_id]
             yield task_id, messages, day, record
 
-    def take_unrecorded(self) -> list[dict]:
+    def take_unrecorded(self) -> list[dict[str, Any]]:
         """At exit: the records of the summaries that could never be written (handed over to
         be put aside elsewhere, `conversation.rescue`); none wait here after."""
         records = [record for _messages, _day, record in self.unrecorded.values()]
         self.unrecorded.clear()
         return records
 
-    def lost_lines(self, records: list[dict]) -> list[str]:
+    def lost_lines(self, records: list[dict[str, Any]]) -> list[str]:
         """At exit: the summaries that could be recorded nowhere."""
         return [
             f"Summary {record['id']} was not saved: {disk_full_text(self.pending_dir)}; its "

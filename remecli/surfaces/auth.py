@@ -109,7 +109,7 @@ class Authenticator:
             return None
 
 
-async def send_json(send: Any, status: int, body: bytes, extra: list | None = None) -> None:
+async def send_json(send: Any, status: int, body: bytes, extra: list[Any] | None = None) -> None:
     """Answer with a JSON body."""
     headers = [
         (b"content-type", b"application/json"),
@@ -120,7 +120,7 @@ async def send_json(send: Any, status: int, body: bytes, extra: list | None = No
     await send({"type": "http.response.body", "body": body})
 
 
-def _header(scope: dict, name: bytes) -> str | None:
+def _header(scope: dict[str, Any], name: bytes) -> str | None:
     for key, value in scope.get("headers") or []:
         if key.lower() == name:
             return bytes(value).decode("latin-1")
@@ -149,7 +149,7 @@ class BearerAuth:
     def _is_open(self, path: str) -> bool:
         return any(path.startswith(p) if p.endswith("/") else path == p for p in self.open_paths)
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan" or (
             scope["type"] == "http" and self._is_open(scope.get("path", ""))
         ):
@@ -196,7 +196,7 @@ class HostCheck:
         name = value.rsplit(":", 1)[0] if not value.endswith("]") else value
         return name.lower() in self.hosts
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket") or self._allowed(_header(scope, b"host")):
             await self.app(scope, receive, send)
             return

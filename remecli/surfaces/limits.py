@@ -22,7 +22,7 @@ class BodyLimit:
         body = json.dumps({"error": message, "code": "too_large"}).encode("utf-8")
         await send_json(send, 413, body)
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -46,12 +46,13 @@ class BodyLimit:
             more = message.get("more_body", False)
         replayed = False
 
-        async def replay() -> dict:
+        async def replay() -> dict[str, Any]:
             nonlocal replayed
             if not replayed:
                 replayed = True
                 return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()
+            message: dict[str, Any] = await receive()
+            return message
 
         await self.app(scope, replay, send)
 
@@ -69,7 +70,7 @@ class JsonBody:
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return

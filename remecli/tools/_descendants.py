@@ -39,7 +39,7 @@ def enable_subreaper() -> bool:
         return False
     if done:
         atexit.register(stop_left_running)
-    return done
+    return bool(done)
 
 
 def new_marker() -> str:
@@ -132,7 +132,7 @@ def describe(processes: list[psutil.Process]) -> str:
 
 def _running(proc: psutil.Process) -> bool:
     try:
-        return proc.status() != psutil.STATUS_ZOMBIE
+        return bool(proc.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
 

@@ -140,7 +140,7 @@ class ApprovalMiddleware(MiddlewareBase):
     async def on_check_permission(
         self,
         agent: Agent,
-        input_kwargs: dict,
+        input_kwargs: dict[str, Any],
         next_handler: Callable[..., Awaitable[PermissionDecision]],
     ) -> PermissionDecision:
         """Turn agentscope's ASK into ALLOW or DENY following the mode and the user's answer.

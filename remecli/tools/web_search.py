@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
@@ -61,7 +63,7 @@ async def web_search(ctx: ToolContext, query: str, max_results: int | None = Non
     return format_results(query, results, settings.web_search_max_chars)
 
 
-def format_results(query: str, results: list[dict], max_chars: int) -> ToolChunk:
+def format_results(query: str, results: list[dict[str, Any]], max_chars: int) -> ToolChunk:
     """Numbered results, the whole text kept within `max_chars` (excerpts cut first)."""
     if not results:
         return ok(f"No results for {query!r}.", results=0)

@@ -140,4 +140,4 @@ async def grounded_summary(
     user = prompt("answer", reme.language, query=asked, memories=as_json_list(shown))
     chat = chat or reme.chat
     answer = await chat.complete(prompt("system", reme.language), user, what="memory summary")
-    return answer.strip()
+    return str(answer.strip())

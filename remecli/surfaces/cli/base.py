@@ -132,7 +132,7 @@ def lowercase_usage(
     formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="usage: ")
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]
     """An integer of at least `minimum`; the message names the option (`--depth needs a whole
     number, got 'zero'`)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from remecli.surfaces.cli.base import SettingsCommand, WholeNumber
-from remecli.surfaces.cli.surface_commands import DEFAULT_SERVE_PORT
+from remecli.surfaces.defaults import DEFAULT_SERVE_PORT
 
 
 @click.command(cls=SettingsCommand)

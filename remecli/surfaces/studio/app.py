@@ -119,7 +119,7 @@ class StudioGuard:
         self.app = app
         self.sessions = sessions
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -129,7 +129,7 @@ class StudioGuard:
             await _with_headers(refusal)(scope, receive, send)
             return
 
-        async def send_secured(message: dict) -> None:
+        async def send_secured(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
@@ -205,7 +205,7 @@ class StudioMount:
         self.api = api
         self.studio = studio
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope.get("path", "")
         if scope["type"] == "lifespan" or path == "/api" or path.startswith("/api/"):
             await self.api(scope, receive, send)

@@ -142,7 +142,7 @@ def render_markdown(
     """Markdown `text` (no frontmatter) as HTML; its first line is line `first_line` of the file
     (`creatable` False: a dangling link leads to the missing note, not to a form creating it)."""
     env = {"resolve": resolve, "first_line": first_line, "creatable": creatable}
-    return _PARSER.render(text, env)
+    return str(_PARSER.render(text, env))
 
 
 def _field_text(value: Any) -> str:

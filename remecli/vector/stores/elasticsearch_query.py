@@ -110,7 +110,8 @@ def filtered(conditions: list[Condition], must: list[dict[str, Any]] | None = No
 def keyword_query(terms: list[str], conditions: list[Condition]) -> dict[str, Any]:
     """Documents holding any of the terms exactly, BM25-scored, under the column filters."""
     match = {"match": {TERMS_FIELD: {"query": " ".join(sorted(set(terms))), "operator": "or"}}}
-    return filtered(conditions, [match])
+    query: dict[str, Any] = filtered(conditions, [match])
+    return query
 
 
 def knn_clause(

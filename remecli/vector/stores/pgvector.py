@@ -304,13 +304,13 @@ class PgVectorStore:
             cur = conn.execute(
                 self._sql("DELETE FROM {table} WHERE memory_id = ANY(%s)"), [list(memory_ids)]
             )
-            return cur.rowcount
+            return int(cur.rowcount)
 
     def delete_where(self, conditions: list[Condition]) -> int:
         """See `VectorStore.delete_where`."""
         where, params = render_conditions(conditions)
         with self._connection() as conn:
-            return conn.execute(self._sql("DELETE FROM {table}" + where), params).rowcount
+            return int(conn.execute(self._sql("DELETE FROM {table}" + where), params).rowcount)
 
     def list_nodes(
         self,
