@@ -95,6 +95,12 @@ class MemorySettings(SettingsSection, frozen=True):
     vector: VectorMemorySettings = Field(default_factory=VectorMemorySettings)
 
 
+class SyncSettings(SettingsSection, frozen=True):
+    """Sync of the Markdown memory over git (`remecli sync init REMOTE`, `remecli sync`)."""
+
+    machine: str = ""  # this machine's name in commits and conflict markers ("": the host name)
+
+
 class Settings(SettingsSection, frozen=True):
     """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
 
@@ -113,6 +119,7 @@ class Settings(SettingsSection, frozen=True):
     tools: ToolSettings = Field(default_factory=ToolSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    sync: SyncSettings = Field(default_factory=SyncSettings)
 
     @model_validator(mode="after")
     def _check_limits(self) -> Settings:

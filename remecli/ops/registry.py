@@ -91,6 +91,7 @@ BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.vector_bulk_jobs",
     "remecli.ops.health_job",
     "remecli.ops.graph_job",
+    "remecli.ops.sync_jobs",
 )
 
 

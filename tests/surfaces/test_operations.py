@@ -43,6 +43,8 @@ ISSUE_OPERATIONS = {
         "health",  # index coverage and a change stamp (Studio's Health page and live pages)
         "stamp",
         "graph",  # the link graph as nodes and edges (Studio's Graph page)
+        "sync",  # sync over git (issue 42): pull, merge, push; its last outcome and conflicts
+        "sync_status",
     )
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)
