@@ -44,17 +44,25 @@ def _is_ancestor(git: Git, older: str, newer: str) -> bool:
 
 
 def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) -> None:
-    """The day pages of days whose cards a sync brought: their card list regenerated."""
+    """The day pages of days whose cards a sync brought: their card list regenerated when it
+    does not list exactly the day's cards. Only a different set counts: the order (when each
+    machine first saw a card) differs between machines, and rewriting it would never settle."""
     days = {m.group(1) for path in written if (m := _CARD.match(path))}
     if not days:
         return
-    from remecli.knowledge.day_page import refresh_day_page  # only when cards came in
+    from remecli.knowledge.day_page import block_span, index_block, refresh_day_page
 
-    for day in sorted(days):
+    for name in sorted(days):
+        day = dt.date.fromisoformat(name)
         try:
-            refresh_day_page(layout, dt.date.fromisoformat(day), writer, reason="sync")
+            page = layout.daily_file(day)
+            text = page.read_text(encoding="utf-8") if page.is_file() else ""
+            span = block_span(text)
+            listed = set(text[span[0] : span[1]].splitlines()) if span else set()
+            if listed != set(index_block(layout, day).splitlines()):
+                refresh_day_page(layout, day, writer, reason="sync")
         except (MemoryWriteError, OSError, ValueError):
-            log.exception("could not refresh the day page of %s after a sync", day)
+            log.exception("could not refresh the day page of %s after a sync", name)
 
 
 def _pull(repo: SyncRepo, git: Git, writer: MemoryWriter) -> list[str]:
@@ -139,6 +147,7 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
                 state.outcome, state.message = "error", f"push to {url} failed: {failure}"
                 break
             state.outcome = "ok"
+            git.run("-c", "gc.auto=6700", "gc", "--auto", "--quiet", check=False)
             break
         else:
             state.outcome = "error"

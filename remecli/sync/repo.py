@@ -118,14 +118,22 @@ class SyncRepo:
         self.configure()
 
     def configure(self) -> None:
-        """Work tree, whitelist, attributes and the merge driver (this Python, every sync)."""
+        """Work tree, whitelist, attributes and the merge driver (this Python), checked every
+        sync and written only when they differ (a moved folder, another Python)."""
         git = self.git
-        git.run("config", "core.bare", "false")
-        git.run("config", "core.worktree", str(self.root))
-        git.run("config", "core.autocrlf", "false")
-        git.run("config", "gc.auto", "0")  # no gc in the middle of a sync; `git gc` when wanted
-        git.run("config", f"merge.{DRIVER}.name", "remecli note merge")
-        git.run("config", f"merge.{DRIVER}.driver", driver_command(self.machine, "other"))
+        wanted = {
+            "core.bare": "false",
+            "core.worktree": str(self.root),
+            "core.autocrlf": "false",
+            "gc.auto": "0",  # no gc in the middle of a sync; `git gc` when wanted
+            f"merge.{DRIVER}.name": "remecli note merge",
+            f"merge.{DRIVER}.driver": driver_command(self.machine, "other"),
+        }
+        listed = git.run("config", "--local", "--list", "-z").stdout.decode("utf-8", "replace")
+        have = dict(item.partition("\n")[::2] for item in listed.split("\0") if item)
+        for key, value in wanted.items():
+            if have.get(key) != value:
+                git.run("config", key, value)
         info = self.git_dir / "info"
         info.mkdir(exist_ok=True)
         for name, text in (("exclude", EXCLUDE), ("attributes", ATTRIBUTES)):

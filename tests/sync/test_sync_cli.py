@@ -117,3 +117,19 @@ def test_not_set_up_says_how(tmp_path: Path) -> None:
     home.write("MEMORY.md", MEMORY)
     done = home.sync()
     assert done.returncode == 1 and "remecli sync init REMOTE" in done.stderr
+
+
+def test_day_pages_do_not_bounce_between_machines(pair: Pair) -> None:
+    """Each machine orders a day's cards by when it first saw them; a sync regenerates a day
+    page only when it does not list exactly the day's cards, so the order never ping-pongs."""
+    import json
+    import time
+
+    for name in ("note-2", "note-10"):  # written in this order; pulled in path order
+        pair.laptop.write(f"memory/2026-01-05/{name}.md", f"---\nname: {name}\n---\nbody\n")
+        time.sleep(0.05)
+    both_sync(pair)
+    pair.desktop.write("memory/2026-01-05/note-10.md", "---\nname: note-10\n---\nbody\nmore\n")
+    assert pair.desktop.sync().returncode == 0
+    pulled = json.loads(pair.laptop.sync("--json").stdout)
+    assert (pulled["pulled"], pulled["pushed"]) == (1, 0)
