@@ -99,6 +99,8 @@ class SyncSettings(SettingsSection, frozen=True):
     """Sync of the Markdown memory over git (`remecli sync init REMOTE`, `remecli sync`)."""
 
     machine: str = ""  # this machine's name in commits and conflict markers ("": the host name)
+    auto: bool = False  # `remecli serve` syncs at start and every `interval_minutes` (set up first)
+    interval_minutes: float = Field(default=15.0, gt=0)
 
 
 class Settings(SettingsSection, frozen=True):

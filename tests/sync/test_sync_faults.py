@@ -84,3 +84,28 @@ def test_a_sync_killed_midway_is_completed_by_the_next(
         assert home.read("MEMORY.md") == want
         assert home.read("memory/2026-01-05/desk.md").endswith("desk\n")
     assert "conflict" not in pair.laptop.sync("status").stdout
+
+
+def test_serve_syncs_by_itself_when_auto_is_on(pair: Pair) -> None:
+    """`remecli serve` with sync.auto on syncs at start and every interval, in the background."""
+    import time
+
+    from tests.surfaces.helpers import start_surface
+
+    pair.laptop.write("memory/2026-01-05/served.md", "---\nname: S\n---\nfrom serve\n")
+    settings = [*pair.laptop.settings(), "search.watch=false", "llm.base_url=http://127.0.0.1:9/v1"]
+    auto = ["sync.auto=true", "sync.interval_minutes=0.02"]
+    surface = start_surface(["serve", "--port", "0", *settings, *auto])
+    try:
+        deadline = time.monotonic() + 90
+        while "memory/2026-01-05/served.md" not in pair.remote_files():
+            assert time.monotonic() < deadline, "".join(surface.stderr)
+            time.sleep(0.5)
+        pair.desktop.write("memory/2026-01-05/desk.md", "---\nname: D\n---\nfrom the desktop\n")
+        assert pair.desktop.sync().returncode == 0
+        desk = pair.laptop.root / "memory/2026-01-05/desk.md"
+        while not desk.exists():  # the next tick pulls it
+            assert time.monotonic() < deadline, "".join(surface.stderr)
+            time.sleep(0.5)
+    finally:
+        assert surface.stop() == 0
