@@ -65,8 +65,9 @@ def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) 
             log.exception("could not refresh the day page of %s after a sync", name)
 
 
-def _pull(repo: SyncRepo, git: Git, writer: MemoryWriter) -> list[str]:
-    """Merge the remote's branch into here (files written, HEAD moved); the paths written."""
+def _pull(git: Git, writer: MemoryWriter, held: set[str]) -> list[str]:
+    """Merge the remote's branch into here (files written, HEAD moved); the paths written.
+    `held`: files refused for a secret, left as they are here until the secret is gone."""
     head = git.head()
     theirs = git.head(f"refs/remotes/{REMOTE}/{BRANCH}")
     if theirs is None or (head is not None and _is_ancestor(git, theirs, head)):
@@ -76,7 +77,7 @@ def _pull(repo: SyncRepo, git: Git, writer: MemoryWriter) -> list[str]:
     else:
         target, other = merge_commit(git, head, theirs), theirs
     source = f"sync from {author_of(git, other)}"
-    return apply_commit(git, writer, head, target, source, set())
+    return apply_commit(git, writer, head, target, source, held)
 
 
 def _push(git: Git) -> str | None:
@@ -132,7 +133,7 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
                 )
                 break
             try:
-                pulled = _pull(repo, git, writer)
+                pulled = _pull(git, writer, {r.path for r in refused})
             except Moved as moved:
                 log.info("sync: %s changed while merging; merging again", moved)
                 continue

@@ -133,3 +133,20 @@ def test_day_pages_do_not_bounce_between_machines(pair: Pair) -> None:
     assert pair.desktop.sync().returncode == 0
     pulled = json.loads(pair.laptop.sync("--json").stdout)
     assert (pulled["pulled"], pulled["pushed"]) == (1, 0)
+
+
+def test_a_refused_file_changed_on_the_other_side_does_not_stop_the_sync(pair: Pair) -> None:
+    rel = "memory/2026-01-05/creds.md"
+    pair.laptop.write(rel, "where the deploy key lives\n")
+    both_sync(pair)
+    key = "sk-proj-" + "Zx9cVb8nMq7wEr6tYu5iOp4aSd3fGh2j" + "K1"
+    pair.laptop.write(rel, f"where the deploy key lives\nOPENAI_API_KEY={key}\n")
+    pair.desktop.write(rel, "where the deploy key lives: the password manager\n")
+    pair.desktop.write("MEMORY.md", MEMORY + "- from the desktop\n")
+    assert pair.desktop.sync().returncode == 0
+    done = pair.laptop.sync()
+    assert done.returncode == 1 and f"{rel} holds a secret" in done.stderr
+    assert "kept changing" not in done.stderr
+    assert pair.laptop.read("MEMORY.md") == MEMORY + "- from the desktop\n"  # the rest came in
+    assert key in pair.laptop.read(rel)  # this machine's file is left as it is
+    assert key not in pair.remote_history()
