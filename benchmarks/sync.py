@@ -73,6 +73,36 @@ def row(label: str, wall: float, answer: dict[str, object]) -> str:
     )
 
 
+def in_process(laptop: Path, desktop: Path, changed: int) -> list[str]:
+    """The same two incremental syncs run in this process (no interpreter start, no imports):
+    what a sync costs inside `remecli serve` or the TUI."""
+    sys.path.insert(0, str(ROOT))
+    from remecli.config.locations import Locations
+    from remecli.config.settings import Settings
+    from remecli.notes.writer import MemoryWriter
+    from remecli.sync.engine import sync_once
+    from remecli.sync.reindex import reindex_written
+    from remecli.sync.repo import SyncRepo
+
+    search = Settings().search.with_changes({"embedding.backend": "none"})
+    lines = []
+    change(laptop, range(4 * changed, 5 * changed), "laptop again")
+    change(desktop, range(5 * changed, 6 * changed), "desktop again")
+    for home, machine in ((laptop, "laptop"), (desktop, "desktop"), (laptop, "laptop")):
+        layout = Locations(home)
+        started = time.perf_counter()
+        report = sync_once(SyncRepo(layout.root, machine), layout, MemoryWriter(layout.root))
+        engine = time.perf_counter() - started
+        reindexed = reindex_written(layout.root, search, None, report.written)
+        total = time.perf_counter() - started
+        state = report.state
+        lines.append(
+            f"in-process sync, {machine:<8} engine {engine:5.2f} s, with reindex {total:5.2f} s"
+            f"   in {state.pulled:>6}   out {state.pushed:>6}   reindexed {reindexed:>6}"
+        )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=10_000)
@@ -106,6 +136,7 @@ def main() -> None:
         lines.append(row("desktop: merge, pull, push", *remecli_sync(desktop, "desktop")))
         lines.append(row("laptop: pull the desktop's changes", *remecli_sync(laptop, "laptop")))
         lines.append(row("nothing changed (laptop)", *remecli_sync(laptop, "laptop")))
+        lines += in_process(laptop, desktop, args.changed)
         print("\n".join(lines))
         print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     finally:

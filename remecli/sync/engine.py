@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 ATTEMPTS = 4  # the working dir or the remote moved meanwhile: commit and merge again
 _CARD = re.compile(r"^memory/(\d{4}-\d{2}-\d{2})/[^/]+\.md$")
+_LINK = re.compile(r"\[\[([^|\]#]+)")
 _REJECTED = ("non-fast-forward", "fetch first", "rejected", "stale info")
 
 
@@ -43,23 +44,32 @@ def _is_ancestor(git: Git, older: str, newer: str) -> bool:
     return done.returncode == 0
 
 
+def _listed_cards(text: str) -> set[str]:
+    """The card paths a day page's generated list links to."""
+    from remecli.knowledge.day_page import block_span
+
+    span = block_span(text)
+    return set(_LINK.findall(text[span[0] : span[1]])) if span else set()
+
+
 def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) -> None:
     """The day pages of days whose cards a sync brought: their card list regenerated when it
-    does not list exactly the day's cards. Only a different set counts: the order (when each
-    machine first saw a card) differs between machines, and rewriting it would never settle."""
+    does not link exactly the day's cards (a card came or went). A changed name or description
+    comes with the other machine's page; the order (when each machine first saw a card) differs
+    between machines, and rewriting it would never settle."""
     days = {m.group(1) for path in written if (m := _CARD.match(path))}
     if not days:
         return
-    from remecli.knowledge.day_page import block_span, index_block, refresh_day_page
+    from remecli.knowledge.day_page import refresh_day_page
 
     for name in sorted(days):
         day = dt.date.fromisoformat(name)
         try:
             page = layout.daily_file(day)
             text = page.read_text(encoding="utf-8") if page.is_file() else ""
-            span = block_span(text)
-            listed = set(text[span[0] : span[1]].splitlines()) if span else set()
-            if listed != set(index_block(layout, day).splitlines()):
+            folder = layout.memory_dir / name
+            cards = {f"memory/{name}/{p.name}" for p in folder.glob("*.md") if p.is_file()}
+            if _listed_cards(text) != cards:
                 refresh_day_page(layout, day, writer, reason="sync")
         except (MemoryWriteError, OSError, ValueError):
             log.exception("could not refresh the day page of %s after a sync", name)
@@ -138,9 +148,10 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
                 log.info("sync: %s changed while merging; merging again", moved)
                 continue
             written += pulled
-            _refresh_days(layout, writer, pulled)
-            more, refused = commit_local(git, f"{repo.machine}: day pages after a sync")
-            pushed.update(more)
+            if pulled:  # day pages the pull's cards changed
+                _refresh_days(layout, writer, pulled)
+                more, refused = commit_local(git, f"{repo.machine}: day pages after a sync")
+                pushed.update(more)
             failure = _push(git)
             if failure == "rejected":
                 continue

@@ -125,6 +125,7 @@ class SyncRepo:
             "core.bare": "false",
             "core.worktree": str(self.root),
             "core.autocrlf": "false",
+            "core.untrackedCache": "true",  # `git add -A` over 10,000 notes: only new folders
             "gc.auto": "0",  # no gc in the middle of a sync; `git gc` when wanted
             f"merge.{DRIVER}.name": "remecli note merge",
             f"merge.{DRIVER}.driver": driver_command(self.machine, "other"),
@@ -146,6 +147,22 @@ class SyncRepo:
         for name in ("index.lock", "HEAD.lock", f"refs/heads/{BRANCH}.lock"):
             (self.git_dir / name).unlink(missing_ok=True)
         (self.git_dir / "refs" / "remotes" / REMOTE / f"{BRANCH}.lock").unlink(missing_ok=True)
+
+
+def remote_location(raw: str, cwd: Path) -> str:
+    """The remote as git is given it: a local path made absolute (git runs in the working
+    dir); a URL or `host:path` as written. Raises NotSetUp for a local path with no repository."""
+    text = raw.strip()
+    if "://" in text or (":" in text.split("/", 1)[0] and not Path(text).exists()):
+        return text  # ssh://, https://, file://, gcrypt::…, or scp-like host:path
+    path = Path(text).expanduser()
+    path = (path if path.is_absolute() else cwd / path).resolve()
+    if not path.is_dir():
+        raise NotSetUp(
+            f"no git repository at {path}: make one with `git init --bare {path}` (or give an "
+            "ssh/https URL)"
+        )
+    return str(path)
 
 
 def driver_command(ours: str, theirs: str) -> str:

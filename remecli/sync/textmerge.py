@@ -9,7 +9,8 @@
   changed differently on both sides makes the whole file a line merge (a visible conflict).
 - Day pages: the generated card list (`<!-- cards:auto -->`) merges as a set of lines; the sync
   regenerates it from the cards afterwards.
-Two files added on both sides (no common version) merge against the lines they share.
+Two files added on both sides (no common version) merge against the lines they share; a new
+machine's starter MEMORY.md gives way to the other side's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.config.locations import MEMORY_MD_HEADER
 from remecli.notes.frontmatter import read_frontmatter, write_frontmatter
 
 MARK = 7
@@ -169,6 +171,8 @@ def merge_note(
     path: str, base: str | None, ours: str, theirs: str, labels: tuple[str, str]
 ) -> Merged:
     """Merge one file of the memory (see the module docstring); `path` relative, POSIX."""
+    if base is None and path == "MEMORY.md" and MEMORY_MD_HEADER in (ours, theirs):
+        return Merged(theirs if ours == MEMORY_MD_HEADER else ours, False)  # a new machine's
     if _DAY_PAGE.match(path):
         return _merge_day_page(base, ours, theirs, labels)
     o, t = read_frontmatter(ours), read_frontmatter(theirs)

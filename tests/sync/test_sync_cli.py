@@ -150,3 +150,12 @@ def test_a_refused_file_changed_on_the_other_side_does_not_stop_the_sync(pair: P
     assert pair.laptop.read("MEMORY.md") == MEMORY + "- from the desktop\n"  # the rest came in
     assert key in pair.laptop.read(rel)  # this machine's file is left as it is
     assert key not in pair.remote_history()
+
+
+def test_init_takes_a_relative_path_and_names_a_missing_one(pair: Pair, tmp_path: Path) -> None:
+    third = Home(tmp_path / "third" / ".reme", "third", tmp_path)
+    missing = third.sync("init", "nothere.git")
+    assert missing.returncode == 1 and "git init --bare" in missing.stderr
+    done = third.sync("init", pair.remote.name)  # relative to the current folder
+    assert done.returncode == 0, done.stderr
+    assert third.read("MEMORY.md") == MEMORY

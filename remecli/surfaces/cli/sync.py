@@ -20,9 +20,15 @@ def run_sync(settings: Settings, action: str, remote: str | None, *, as_json: bo
 
 def _init(settings: Settings, remote: str) -> str | None:
     """Point the memory at `remote`; an error line, or None."""
-    from remecli.sync.git import GitError
-    from remecli.sync.repo import SyncRepo, machine_name
+    from pathlib import Path
 
+    from remecli.sync.git import GitError
+    from remecli.sync.repo import NotSetUp, SyncRepo, machine_name, remote_location
+
+    try:
+        remote = remote_location(remote, Path.cwd())
+    except NotSetUp as exc:
+        return str(exc)
     root = Locations.from_settings(settings).ensure().root
     repo = SyncRepo(root, machine_name(settings.sync.machine))
     try:
