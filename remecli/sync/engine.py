@@ -52,16 +52,17 @@ def _listed_cards(text: str) -> set[str]:
     return set(_LINK.findall(text[span[0] : span[1]])) if span else set()
 
 
-def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) -> None:
+def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) -> bool:
     """The day pages of days whose cards a sync brought: their card list regenerated when it
     does not link exactly the day's cards (a card came or went). A changed name or description
     comes with the other machine's page; the order (when each machine first saw a card) differs
     between machines, and rewriting it would never settle."""
     days = {m.group(1) for path in written if (m := _CARD.match(path))}
     if not days:
-        return
+        return False
     from remecli.knowledge.day_page import refresh_day_page
 
+    rewritten = False
     for name in sorted(days):
         day = dt.date.fromisoformat(name)
         try:
@@ -70,9 +71,10 @@ def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) 
             folder = layout.memory_dir / name
             cards = {f"memory/{name}/{p.name}" for p in folder.glob("*.md") if p.is_file()}
             if _listed_cards(text) != cards:
-                refresh_day_page(layout, day, writer, reason="sync")
+                rewritten |= refresh_day_page(layout, day, writer, reason="sync")
         except (MemoryWriteError, OSError, ValueError):
             log.exception("could not refresh the day page of %s after a sync", name)
+    return rewritten
 
 
 def _pull(git: Git, writer: MemoryWriter, held: set[str]) -> list[str]:
@@ -148,8 +150,7 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
                 log.info("sync: %s changed while merging; merging again", moved)
                 continue
             written += pulled
-            if pulled:  # day pages the pull's cards changed
-                _refresh_days(layout, writer, pulled)
+            if _refresh_days(layout, writer, pulled):  # day pages the pull's cards changed
                 more, refused = commit_local(git, f"{repo.machine}: day pages after a sync")
                 pushed.update(more)
             failure = _push(git)
