@@ -159,3 +159,29 @@ def test_init_takes_a_relative_path_and_names_a_missing_one(pair: Pair, tmp_path
     done = third.sync("init", pair.remote.name)  # relative to the current folder
     assert done.returncode == 0, done.stderr
     assert third.read("MEMORY.md") == MEMORY
+
+
+def test_a_binary_file_changed_on_both_sides_keeps_both(pair: Pair) -> None:
+    rel, gone = "resource/plan.pdf", "memory/2026-01-05/gone.md"
+    (pair.laptop.root / "resource").mkdir(parents=True)
+    (pair.laptop.root / rel).write_bytes(b"%PDF-1\0base")
+    pair.laptop.write(gone, "---\nname: G\n---\nsoon gone\n")
+    both_sync(pair)
+    (pair.laptop.root / rel).write_bytes(b"%PDF-1\0laptop")
+    (pair.desktop.root / rel).write_bytes(b"%PDF-1\0desktop")
+    (pair.laptop.root / gone).unlink()  # deleted here, changed there
+    pair.desktop.write(gone, "---\nname: G\n---\nsoon gone\nkept\n")
+    assert pair.laptop.sync().returncode == 0
+    assert pair.desktop.sync().returncode == 1
+    copy = "resource/plan.conflict-laptop.pdf"
+    assert (pair.desktop.root / rel).read_bytes() == b"%PDF-1\0desktop"
+    assert (pair.desktop.root / copy).read_bytes() == b"%PDF-1\0laptop"
+    assert pair.desktop.read(gone).endswith("kept\n")  # nothing lost
+    status = pair.desktop.sync("status").stdout
+    assert f"conflict: {copy}" in status and "delete" in status
+    (pair.desktop.root / copy).unlink()
+    assert pair.desktop.sync().returncode == 0
+    assert pair.laptop.sync().returncode == 0
+    assert not (pair.laptop.root / copy).exists()
+    assert (pair.laptop.root / rel).read_bytes() == b"%PDF-1\0desktop"
+    assert pair.laptop.read(gone).endswith("kept\n")
