@@ -19,6 +19,7 @@ from remecli.surfaces.cli.memory_commands import (
     reindex,
     search,
     sessions,
+    sync,
 )
 from remecli.surfaces.cli.studio import studio
 from remecli.surfaces.cli.surface_commands import job, mcp, serve
@@ -200,6 +201,7 @@ COMMANDS: tuple[click.Command, ...] = (
     memory,
     dream,
     ingest,
+    sync,
     memories,
     job,
     mcp,

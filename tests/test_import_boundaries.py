@@ -29,6 +29,7 @@ LAYERS: tuple[str, ...] = (
     "vector",
     "knowledge",
     "conversation",
+    "sync",
     "ops",
     "tools",
     "agent",

@@ -95,6 +95,14 @@ class MemorySettings(SettingsSection, frozen=True):
     vector: VectorMemorySettings = Field(default_factory=VectorMemorySettings)
 
 
+class SyncSettings(SettingsSection, frozen=True):
+    """Sync of the Markdown memory over git (`remecli sync init REMOTE`, `remecli sync`)."""
+
+    machine: str = ""  # this machine's name in commits and conflict markers ("": the host name)
+    auto: bool = False  # `remecli serve` syncs at start and every `interval_minutes` (set up first)
+    interval_minutes: float = Field(default=15.0, gt=0)
+
+
 class Settings(SettingsSection, frozen=True):
     """All of remecli's settings. Precedence: defaults < YAML < env < key=value."""
 
@@ -113,6 +121,7 @@ class Settings(SettingsSection, frozen=True):
     tools: ToolSettings = Field(default_factory=ToolSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    sync: SyncSettings = Field(default_factory=SyncSettings)
 
     @model_validator(mode="after")
     def _check_limits(self) -> Settings:

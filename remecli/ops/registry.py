@@ -92,6 +92,7 @@ BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.health_job",
     "remecli.ops.graph_job",
     "remecli.ops.claims_job",
+    "remecli.ops.sync_jobs",
 )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.ops import JobRunner
+from remecli.surfaces.auto_sync import start_auto_sync, stop_auto_sync
 from remecli.surfaces.daemon import loopback_url, remove_daemon_file, write_daemon_file
 from remecli.surfaces.process_end import nothing_left_but_exit
 
@@ -104,6 +105,7 @@ async def serve_http(
     )
     server = uvicorn.Server(config)
     await start_runner(runner)
+    auto_sync = start_auto_sync(runner)
     # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
     # can flush. A signal that arrives before uvicorn installed its own handlers (right after
     # the URL is announced) must still stop the server, so the handler asks it to exit.
@@ -122,6 +124,7 @@ async def serve_http(
             remove_daemon_file(announce_in)
         sock.close()
         _restore(previous)
+        await stop_auto_sync(auto_sync)
         await runner.close()
         nothing_left_but_exit()
 

@@ -126,8 +126,8 @@ def test_settings_are_found_among_the_arguments() -> None:
 
 def test_the_table_is_typed_objects_whose_callbacks_take_their_parameters() -> None:
     assert [command.name for command in COMMANDS] == list(remecli.commands)
-    # 12 + studio, where, init, token, access-log
-    assert len(set(remecli.commands)) == len(COMMANDS) == 17
+    # 12 + studio, where, init, token, access-log, sync
+    assert len(set(remecli.commands)) == len(COMMANDS) == 18
     for words, command in every_command():
         assert isinstance(command, click.Command) and command.callback is not None, words
         declared = {p.name for p in command.params}

@@ -44,6 +44,8 @@ ISSUE_OPERATIONS = {
         "stamp",
         "graph",  # the link graph as nodes and edges (Studio's Graph page)
         "changed_facts",  # superseded timed claims (issue 41: facts over time)
+        "sync",  # sync over git (issue 42): pull, merge, push; its last outcome and conflicts
+        "sync_status",
     )
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)

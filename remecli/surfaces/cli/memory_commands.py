@@ -296,3 +296,32 @@ def ingest(
     if prune:
         return run_prune(settings, remove=yes)
     return run_ingest(settings, list(paths), as_json=as_json, replace=replace)
+
+
+@click.command(cls=SettingsCommand)
+@click.argument("action", required=False, type=click.Choice(["init", "status"]))
+@click.argument("remote", required=False)
+@click.option("--json", "as_json", is_flag=True, help="print the operation's answer as JSON")
+def sync(action: str | None, remote: str | None, as_json: bool, setting_args: list[str]) -> int:
+    """Sync the memory with a git remote: commit here, merge the other machines', push.
+
+    init REMOTE sets it up (a bare repository path, or an ssh/https URL of an empty private
+    repository) and syncs once; status shows the last sync and the conflicts to resolve.
+
+    \b
+    git init --bare ~/remecli-memory.git       (once, on any disk or server)
+    remecli sync init ~/remecli-memory.git
+    remecli sync
+    remecli sync status
+    """
+    from remecli.surfaces.cli.start import settings_or_exit_code
+    from remecli.surfaces.cli.sync import run_sync
+
+    if action == "init" and not remote:
+        raise click.UsageError("sync init needs the remote: remecli sync init REMOTE")
+    if action != "init" and remote:
+        raise click.UsageError(f"unexpected {remote!r}: only `sync init` takes a remote")
+    settings = settings_or_exit_code(setting_args, "remecli sync")
+    if isinstance(settings, int):
+        return settings
+    return run_sync(settings, action or "sync", remote, as_json=as_json)

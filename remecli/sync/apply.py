@@ -1,0 +1,120 @@
+"""Bringing a merge into the working dir, file by file, under the memory writer's locks.
+
+git never checks out into the working dir: the merge is a commit first (`merge-tree`,
+`commit-tree`), then each file it changes is written here — memory files through the memory
+writer (locked, versioned: `remecli memory history` shows "sync from <machine>", and restore
+undoes it), the others under the ops file lock, atomically — and only then does HEAD move. A file
+changed here since it was committed raises `Moved` (the sync commits it and merges again); a
+kill leaves whole files and an old HEAD, so the next sync commits what was written and the
+merge comes out the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from remecli.config.locations import Locations
+from remecli.config.privacy import private_dirs
+from remecli.notes.atomic_write import atomic_write_bytes
+from remecli.notes.locks import FileLocks
+from remecli.notes.writer import ChangedMeanwhile, MemoryWriter
+from remecli.sync.git import EMPTY_TREE, Git
+
+ZERO = "0" * 40
+
+
+class Moved(Exception):
+    """A file changed here while the merge was being written; commit it and merge again."""
+
+
+def changes(git: Git, old: str | None, new: str) -> list[tuple[str, str, str]]:
+    """(path, old blob, new blob) of every file that differs from `old` to `new` (ZERO: none)."""
+    raw = git.run("diff-tree", "-r", "-z", "--no-renames", old or EMPTY_TREE, new).stdout
+    fields = raw.decode("utf-8", "surrogateescape").split("\0")
+    found = []
+    for header, path in zip(fields[0::2], fields[1::2], strict=False):
+        if header.startswith(":"):
+            _modes, _mode, before, after, _status = header[1:].split(" ")
+            found.append((path, before, after))
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _create(target: Path, data: bytes) -> None:
+    """A new file `target` holding `data`, never replacing one made meanwhile (Moved)."""
+    private_dirs(target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o600)
+        os.link(tmp, target)
+    except FileExistsError:
+        raise Moved(str(target)) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _put(target: Path, before: bytes | None, after: bytes | None) -> None:
+    """Replace `before` with `after` at `target` (None: absent); Moved when it is not `before`."""
+    current = _read(target)
+    if current == after:
+        return
+    if current != before:
+        raise Moved(str(target))
+    if after is None:
+        target.unlink()
+    elif current is None:
+        _create(target, after)
+    elif after.startswith(current) and target.suffix == ".jsonl":  # a live appender keeps on
+        with open(target, "ab") as out:
+            out.write(after[len(current) :])
+    else:
+        atomic_write_bytes(target, after)
+
+
+def apply_commit(
+    git: Git, writer: MemoryWriter, old: str | None, new: str, source: str, skip: set[str]
+) -> list[str]:
+    """Write the files commit `new` changes from `old` into the working dir (not the ones in
+    `skip`), then move HEAD to `new`; the paths written (raises Moved, GitError)."""
+    found = changes(git, old, new)
+    blobs = git.blobs([oid for _p, *pair in found for oid in pair if oid != ZERO])
+    locks = FileLocks(Locations(git.work_tree).locks_dir)
+    written = []
+    for path, before_oid, after_oid in found:
+        if path in skip:
+            continue
+        before = blobs.get(before_oid) if before_oid != ZERO else None
+        after = blobs.get(after_oid) if after_oid != ZERO else None
+        target = git.work_tree / path
+        if before is not None and after is not None and writer.is_memory_file(target):
+            try:
+                writer.write(target, after, source=source, allow_shrink=True, expected=before)
+            except ChangedMeanwhile:
+                raise Moved(path) from None
+        elif before is not None and after is None and writer.is_memory_file(target):
+            if _read(target) not in (before, None):
+                raise Moved(path)
+            writer.remove(target, source=source)
+        else:
+            with locks.hold(target):
+                _put(target, before, after)
+        written.append(path)
+    git.run("update-ref", "HEAD", new, *([old] if old else []))
+    if written:
+        listed = "\0".join(written).encode("utf-8", "surrogateescape")
+        git.run("add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul", input=listed)
+    return written
