@@ -62,6 +62,11 @@ OTHER_ENV: tuple[tuple[str, str], ...] = (
     ("XDG_DATA_HOME", "the memory home is $XDG_DATA_HOME/remecli (else ~/.local/share/remecli)"),
     ("HOME", "the memory home's fallback (~/.local/share/remecli)"),
     ("XDG_CACHE_HOME", "the tokenizer cache folder's parent (else ~/.cache)"),
+    (
+        "XDG_STATE_HOME",
+        "messages put aside when the disk was full: $XDG_STATE_HOME/remecli/rescued "
+        "(else ~/.local/state/remecli/rescued)",
+    ),
     ("TIKTOKEN_CACHE_DIR", "the tokenizer cache folder itself"),
     ("SHELL", "the shell the bash tool runs (else /bin/bash, /bin/sh)"),
 )
