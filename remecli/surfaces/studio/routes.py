@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from remecli.ops import JobRunner
-from remecli.ops.errors import InvalidParams
+from remecli.ops.errors import InvalidParams, JobError
 from remecli.surfaces.serving import STOPPING_KEY
 from remecli.surfaces.studio import changes, library, sessions
 from remecli.surfaces.studio import facets as facet_reads
@@ -161,7 +161,11 @@ def _tasks(request: Request) -> Tasks:
 
 async def health(request: Request) -> Response:
     found = await _runner(request).run("memory_health", {})
-    return JSONResponse({**found, "tasks": _tasks(request).latest()})
+    try:  # the last sync over git and its conflicts (None: sync is not set up)
+        synced: dict[str, Any] | None = await _runner(request).run("memory_sync_status", {})
+    except JobError:
+        synced = None
+    return JSONResponse({**found, "sync": synced, "tasks": _tasks(request).latest()})
 
 
 async def stamp(request: Request) -> Response:

@@ -9,6 +9,13 @@ function figure(label, value, key) {
   return h("div", { class: "figure", "data-figure": key }, h("span", { class: "figure-value" }, value), h("span", { class: "figure-label" }, label));
 }
 
+// The last sync over git in one line ("not set up": how to set it up).
+function syncText(sync) {
+  if (!sync) return t("not set up (remecli sync init REMOTE)");
+  if (!sync.time) return `${t("never")} — ${sync.remote}`;
+  return `${when(sync.time)} — ${sync.message}`;
+}
+
 function fileList(title, key, files) {
   if (!files.length) return null;
   return h(
@@ -109,7 +116,10 @@ export async function renderHealth(main, live) {
       h("dt", {}, t("Last reindex")), h("dd", { "data-field": "last_reindex" }, d.last_reindex ? when(d.last_reindex) : t("never")),
       h("dt", {}, t("Last dream")), h("dd", { "data-field": "last_dream" }, d.last_dream ? when(d.last_dream) : t("never")),
       h("dt", {}, t("Summaries waiting")), h("dd", {}, String(d.pending_summaries)),
+      h("dt", {}, t("Last sync")), h("dd", { "data-field": "sync" }, syncText(d.sync)),
     ),
+    fileList(t("Sync conflicts to resolve (both versions are kept between <<<<<<< and >>>>>>> lines)"), "sync_conflicts", d.sync ? d.sync.conflicts.map((c) => c.path) : []),
+    fileList(t("Not synced: the redactor finds a secret"), "sync_refused", d.sync ? d.sync.refused.map((r) => r.path) : []),
     fileList(t("Changed since indexed"), "stale", d.stale),
     fileList(t("Not indexed yet"), "missing", d.missing),
     fileList(t("Indexed but gone from disk"), "gone", d.gone),

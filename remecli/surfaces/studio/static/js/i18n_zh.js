@@ -15,6 +15,11 @@ export const ZH = {
   Sessions: "会话",
   Interests: "兴趣",
   "Changed facts": "变更的事实",
+  "Last sync": "上次同步",
+  "not set up (remecli sync init REMOTE)": "未设置（remecli sync init REMOTE）",
+  "Sync conflicts to resolve (both versions are kept between <<<<<<< and >>>>>>> lines)":
+    "待解决的同步冲突（两个版本都保留在 <<<<<<< 和 >>>>>>> 行之间）",
+  "Not synced: the redactor finds a secret": "未同步：脱敏检查发现了密钥",
   "As of": "截至",
   "what was true on that day: claims valid then rank first": "那一天成立的内容：当时有效的结论排在前面",
   "not yet true then": "当时尚未成立",
