@@ -95,6 +95,14 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class SyncStatus:
+    """The last automatic sync over git, for the status line ("synced 14:02", "1 conflict")."""
+
+    text: str
+    trouble: bool = False  # a conflict, a refused file or an unreachable remote
+
+
+@dataclass(frozen=True)
 class BackgroundTasks:
     """How many background memory summaries are running (0 = all done)."""
 

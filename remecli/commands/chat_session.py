@@ -24,6 +24,7 @@ from typing import Any
 from remecli.agent import events as ev
 from remecli.agent.assistant import Assistant
 from remecli.commands import session_events as se
+from remecli.commands.auto_sync import ChatAutoSync
 from remecli.commands.frontend import FrontEndInfo
 from remecli.commands.registry import COMMANDS, SlashCommand, dispatch
 from remecli.commands.typed_input import CommandCall, UnknownCommand, read_input
@@ -65,7 +66,11 @@ class ChatSession:
         self._typed_messages = 0
         self.boot_error: str | None = None
         self._booting: asyncio.Task[None] | None = None
+        self._syncing: asyncio.Task[None] | None = None  # sync over git (sync.auto)
         self.assistant = self._new_assistant(settings)
+        self.auto_sync = ChatAutoSync(
+            settings, lambda: self.assistant.runtime, lambda: self.busy, self.emit
+        )
 
     def _new_assistant(self, settings: Settings) -> Assistant:
         assistant = Assistant(settings, cwd=self.cwd, approvals=self.approvals)
@@ -76,6 +81,9 @@ class ChatSession:
     def emit(self, event: se.SessionEvent) -> None:
         """Put one event on the stream (the core's callbacks and retries end up here)."""
         self._events.put_nowait(event)
+        written = isinstance(event, ev.BackgroundTasks) and event.running == 0
+        if written or (isinstance(event, ev.Notice) and event.kind == "memory"):
+            self.auto_sync.poke()  # a card or a dream was written: other machines want it
 
     async def events(self) -> AsyncIterator[se.SessionEvent]:
         """The one stream of everything to show, in order (one consumer)."""
@@ -251,6 +259,7 @@ class ChatSession:
         if not self.busy:
             self.emit(se.Activity("ready"))
         self._usage()
+        self._syncing = self._spawn(self.auto_sync.run())
 
     async def switch_to(self, session_id: str) -> AsyncIterator[se.SessionEvent]:
         """Save the current conversation, then continue `session_id` in its place (/resume)."""
@@ -280,6 +289,8 @@ class ChatSession:
         """Cancel the running work and drop the queue (before a save on the way out)."""
         self._closing = True
         self._waiting.clear()
+        if self._syncing is not None:
+            self._syncing.cancel()  # a sync is safe to stop: the next one completes it
         current = self._current
         if current is not None and not current.done():
             current.cancel()

@@ -47,3 +47,20 @@ async def _tokens_then_switch(fake_llm: FakeOpenAIServer, tmp_path) -> None:
         fake_llm.add_text("From the second model.")
         await ask(pilot, "again")
     assert [r.body["model"] for r in fake_llm.chat_requests()] == ["fake-model", "fake-model-2"]
+
+
+async def test_status_line_shows_the_last_sync_and_a_conflict(fake_llm, tmp_path) -> None:
+    from remecli.agent import events as ev
+
+    app = make_app(fake_llm, tmp_path)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await ready(pilot)
+        status = app.query_one(StatusLine)
+        app.session.emit(ev.SyncStatus("synced 14:02"))
+        await wait_until(pilot, lambda: bool(status.sync))
+        assert "⇅ synced 14:02" in str(status.render())
+        app.session.emit(ev.SyncStatus("sync: 1 conflict", trouble=True))
+        await wait_until(pilot, lambda: status.sync.startswith("!"))
+        line = status.render()
+        assert "⇅ sync: 1 conflict" in str(line)
+        assert any("yellow" in str(span.style) for span in line.spans)

@@ -83,6 +83,8 @@ class EventRenderer:
                 self.status.compactions += 1
         elif isinstance(event, ev.BackgroundTasks):
             self.status.background_tasks = event.running
+        elif isinstance(event, ev.SyncStatus):
+            self.status.sync = ("!" if event.trouble else "") + event.text
         elif isinstance(event, ev.ErrorReport):  # (a command typed meanwhile, a failed reply)
             hint = " Your message was not answered; press ↑ to edit and resend it."
             self.held.append((event.message + (hint if event.unanswered else ""), True))

@@ -1,4 +1,5 @@
-"""The status line: model, context meter, compactions, background memory tasks, working dir."""
+"""The status line: model, context meter, compactions, background memory tasks, the last
+automatic sync, working dir."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class StatusLine(Static):
     max_tokens: reactive[int] = reactive(0)
     compactions: reactive[int] = reactive(0)
     background_tasks: reactive[int] = reactive(0)
+    sync: reactive[str] = reactive("")  # the last automatic sync ("!…": it needs the user)
     working_dir: reactive[str] = reactive("")
     state: reactive[str] = reactive("starting…")
     reply_usage: reactive[str] = reactive("")  # the last reply's tokens (and cost)
@@ -89,6 +91,10 @@ class StatusLine(Static):
                 Text(f"{spinner} memory ×{self.background_tasks}", style="cyan"),
                 Text(f"{spinner} ×{self.background_tasks}", style="cyan"),
             ]
+        if self.sync:
+            trouble = self.sync.startswith("!")
+            text = self.sync.removeprefix("!")
+            fields["sync"] = [Text(f"⇅ {text}", style="yellow" if trouble else "dim")]
         spin = SPINNER[self._frame] + " " if self.state.endswith("…") else ""
         fields["state"] = [Text(f"{spin}{self.state}")]
         if self.working_dir:
@@ -104,6 +110,7 @@ class StatusLine(Static):
 NARROWER = (
     ("ctx", False),  # the token counts go, the meter and percentage stay
     ("usage", True),
+    ("sync", True),
     ("ctx", False),  # "ctx 2%"
     ("memory", False),
     ("compactions", True),
