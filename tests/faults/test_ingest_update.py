@@ -107,3 +107,32 @@ def test_a_refused_ingest_leaves_no_copy_in_resource(tmp_path, fake_llm) -> None
     assert fake_llm.chat_requests() == []
     today = dt.date.today()
     assert not (tmp_path / ".reme" / "memory" / f"{today:%Y-%m-%d}").exists()
+
+
+@pytest.mark.timeout(400)  # real processes on a shared machine
+def test_ingesting_the_folder_that_holds_the_memory_leaves_the_memory_out(
+    tmp_path, fake_llm
+) -> None:
+    """`remecli ingest ~` with the memory in ~/mem (working_dir=~/mem, a folder not hidden):
+    its conversations, index and resource/ are never copied into resource/ (they were,
+    recursively, before)."""
+    root = tmp_path / "mem"
+    (root / "sessions").mkdir(parents=True)
+    (root / "sessions" / "s1.jsonl").write_text('{"role": "user"}\n', encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nPager rotates weekly.\n", encoding="utf-8")
+    fake_llm.add_text(answer("Pager", "The pager rotates weekly."))
+    settings = fake_llm_settings(root, fake_llm.base_url)
+    done = run_remecli("ingest", str(tmp_path), *settings, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    copied = sorted(
+        p.relative_to(root / "resource").as_posix() for p in root.rglob("resource/**/*")
+    )
+    assert copied == [".origins.json", tmp_path.name, f"{tmp_path.name}/notes.md"], copied
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(tmp_path, fake_llm) -> None:
+    (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    done = ingest(tmp_path, fake_llm, "")
+    assert done.returncode == 2 and "PATH is empty" in done.stderr, done.stderr
+    assert not (tmp_path / ".reme" / "resource").exists()
+    assert fake_llm.chat_requests() == []
