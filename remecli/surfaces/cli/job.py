@@ -46,7 +46,11 @@ def job_value(job: Job, name: str, raw: str) -> Any:
     schema = job.input_schema().get("properties", {}).get(name, {})
     if raw.startswith("@"):
         source = raw[1:]
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        try:
+            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else "not UTF-8 text"
+            raise click.UsageError(f"--{name}: cannot read {source}: {why}") from None
         try:
             return json.loads(text)
         except ValueError as exc:
