@@ -136,3 +136,26 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(tmp_path, fake_
     assert done.returncode == 2 and "PATH is empty" in done.stderr, done.stderr
     assert not (tmp_path / ".reme" / "resource").exists()
     assert fake_llm.chat_requests() == []
+
+
+@pytest.mark.timeout(400)  # real processes on a shared machine
+def test_a_model_that_fails_every_file_stops_the_batch_and_the_rest_wait(
+    tmp_path, fake_llm
+) -> None:
+    """Many tiny resources and a model that answers none (the fake server has no turn left):
+    three files fail alike, the others are not tried (they were, one by one: hours for a
+    folder of thousands) and stay in resource/; one line says how to retry."""
+    folder = tmp_path / ".reme" / "resource" / "many"
+    folder.mkdir(parents=True)
+    for k in range(30):
+        (folder / f"f{k:02d}.txt").write_text(f"tiny note {k}\n", encoding="utf-8")
+    done = ingest(tmp_path, fake_llm)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert [line.split()[0] for line in lines] == ["failed"] * 3 + ["waiting"], lines
+    assert "27 more file(s), not tried: 3 files in a row failed" in lines[-1]
+    assert "run `remecli ingest` again" in lines[-1]
+    assert len(fake_llm.chat_requests()) == 3
+    assert len(list(folder.iterdir())) == 30
+    as_json = json.loads(ingest(tmp_path, fake_llm, "--json").stdout)
+    assert [o["status"] for o in as_json].count("waiting") == 27
