@@ -71,3 +71,12 @@ def test_a_bad_value_gets_one_clear_line(
     assert (done.returncode, words in done.stderr) == (code, True), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Dream:" not in done.stdout  # a review option never falls back to a dream
+
+
+def test_where_says_a_file_stands_where_the_memory_would_be(tmp_path: Path) -> None:
+    """`remecli where working_dir=FILE` said 'not yet (created on first use)': it never could be."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("a file\n", encoding="utf-8")
+    done = run_remecli("where", f"working_dir={taken}", cwd=tmp_path, env={"HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "exists  no: a file is there, not a folder" in done.stdout, done.stdout
