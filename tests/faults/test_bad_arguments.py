@@ -43,6 +43,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["job", "memory_read", "--path", "../x"], 1, "uses '..'"),
     (["access-log", "--tail", "-1"], 2, "--tail must be at least 1"),
     (["token", "add", "bad/name", "--scope", "read"], 1, "token name 'bad/name' refused"),
+    (["token", "add", "x"], 2, "Missing option '--scope'. Choose from: read, write, admin"),
     (["import", "@FILE@"], 1, "invalid start byte"),
     (["serve", "--port", "70000"], 2, "is not a TCP port"),
     (["memories", "list", "--limit", "abc"], 2, "--limit needs a whole number"),
