@@ -51,6 +51,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["where", "notakey=1"], 2, "unknown setting 'notakey'"),
     (["where", "config=@FILE@"], 2, "is not UTF-8 text"),
     (["nosuchcommand"], 2, "is not a command"),
+    (["-p", " ", "llm.base_url=http://127.0.0.1:9/v1"], 2, "-p got an empty question"),
 ]
 
 
