@@ -149,13 +149,14 @@ def test_a_model_that_fails_every_file_stops_the_batch_and_the_rest_wait(
     folder.mkdir(parents=True)
     for k in range(30):
         (folder / f"f{k:02d}.txt").write_text(f"tiny note {k}\n", encoding="utf-8")
+    (folder / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # skipped: still reported
     done = ingest(tmp_path, fake_llm)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     lines = done.stderr.strip().splitlines()
-    assert [line.split()[0] for line in lines] == ["failed"] * 3 + ["waiting"], lines
+    assert [line.split()[0] for line in lines] == ["failed"] * 3 + ["skipped", "waiting"], lines
     assert "27 more file(s), not tried: 3 files in a row failed" in lines[-1]
     assert "run `remecli ingest` again" in lines[-1]
     assert len(fake_llm.chat_requests()) == 3
-    assert len(list(folder.iterdir())) == 30
+    assert len(list(folder.iterdir())) == 31
     as_json = json.loads(ingest(tmp_path, fake_llm, "--json").stdout)
     assert [o["status"] for o in as_json].count("waiting") == 27

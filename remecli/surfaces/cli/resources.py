@@ -120,7 +120,9 @@ async def _ingest(
                 continue
             reason = _same_failure(outcomes)
             if reason:  # the model or the disk fails every file alike: the rest wait
-                outcomes += [_not_tried(rest.rel, reason) for rest in placed[number:] if rest.rel]
+                rest = placed[number:]
+                outcomes += [_not_placed(r) for r in rest if r.rel is None]
+                outcomes += [_not_tried(r.rel, reason) for r in rest if r.rel is not None]
                 break
             try:
                 result = await runner.call(memory_ingest, IngestParams(path=item.rel))
