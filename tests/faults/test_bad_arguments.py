@@ -4,6 +4,7 @@ to do, exit code 2 (usage) or 1, never a traceback, and nothing else done in its
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from tests.cli_process import run_remecli
 
 NOT_UTF8 = b"\xff\xfe{not json"
-# (arguments; @FILE@ is a file of invalid UTF-8, @DIR@ a folder), expected exit code, words of
+# (arguments; @FILE@ is a file of invalid UTF-8, @DIR@ a folder, @DEEP@ 50,000 nested [), expected exit code, words of
 # the message
 CASES: list[tuple[list[str], int, str]] = [
     (["search", "q", "--max", "abc"], 2, "--max needs a whole number"),
@@ -51,6 +52,9 @@ CASES: list[tuple[list[str], int, str]] = [
     (["where", "notakey=1"], 2, "unknown setting 'notakey'"),
     (["where", "config=@FILE@"], 2, "is not UTF-8 text"),
     (["nosuchcommand"], 2, "is not a command"),
+    (["job", "memory_record", "--session-id", "s1", "--messages", "@@DEEP@"], 1, "too deeply"),
+    (["import", "@DEEP@"], 1, "nested too deeply to read"),
+    (["memories", "summarize", "@DEEP@", "--user", "a"], 1, "nested too deeply to read"),
     (["-p", " ", "llm.base_url=http://127.0.0.1:9/v1"], 2, "-p got an empty question"),
 ]
 
@@ -64,7 +68,10 @@ def test_a_bad_value_gets_one_clear_line(
     bad.write_bytes(NOT_UTF8)
     (tmp_path / "empty").mkdir()
     (tmp_path / ".reme").mkdir()
-    argv = [a.replace("@FILE@", str(bad)).replace("@DIR@", str(tmp_path / "empty")) for a in args]
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 50_000 + "]" * 50_000, encoding="utf-8")
+    places = {"@FILE@": bad, "@DIR@": tmp_path / "empty", "@DEEP@": deep}
+    argv = [functools.reduce(lambda a, p: a.replace(p, str(places[p])), places, a) for a in args]
     settings = [] if args[0] == "nosuchcommand" else [f"working_dir={tmp_path / '.reme'}"]
     done = run_remecli(
         *argv, *settings, cwd=tmp_path, env={"HOME": str(tmp_path), "REMECLI_NO_DAEMON": "1"}
