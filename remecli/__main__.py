@@ -76,6 +76,13 @@ def run(argv: list[str]) -> int:
     except click.ClickException as error:
         print(f"remecli: {error.format_message()}", file=sys.stderr)
         return error.exit_code
+    except RecursionError:  # a file given nested thousands deep (`[[[[…`): the parsers recurse
+        import logging
+
+        if logging.getLogger().handlers:  # the log file, once a command set it up
+            logging.getLogger(__name__).exception("nested too deeply")
+        print("remecli: the input is nested too deeply to read; flatten it", file=sys.stderr)
+        return 1
 
 
 def needs_a_command(ctx: click.Context | None) -> str:

@@ -189,6 +189,8 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
 def _question(prompt: str) -> str:
     """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
     if prompt != "-":
+        if not prompt.strip():
+            raise ValueError('-p got an empty question: remecli -p "what is in MEMORY.md?"')
         return prompt
     if sys.stdin is None or sys.stdin.isatty():
         raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')

@@ -148,14 +148,20 @@ def _as_is(text: str, _name: str) -> str:
     return text
 
 
+def _too_deep(name: str, kind: str) -> ResourceRefused:
+    """A file nested deeper than Python's parsers recurse (`[[[[…` thousands deep)."""
+    return ResourceRefused(f"{name} is {kind} nested too deeply to read; flatten it")
+
+
 def _json(text: str, name: str) -> str:
     try:
-        value = json.loads(text)
+        return json.dumps(json.loads(text), ensure_ascii=False, indent=1)
     except json.JSONDecodeError as exc:
         raise ResourceRefused(
             f"{name} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it"
         ) from None
-    return json.dumps(value, ensure_ascii=False, indent=1)
+    except RecursionError:
+        raise _too_deep(name, "JSON") from None
 
 
 def _jsonl(text: str, name: str) -> str:
@@ -164,12 +170,13 @@ def _jsonl(text: str, name: str) -> str:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            records.append(json.dumps(json.loads(line), ensure_ascii=False))
         except json.JSONDecodeError as exc:
             raise ResourceRefused(
                 f"{name} is not valid JSON Lines (line {number}: {exc.msg}); fix it"
             ) from None
-        records.append(json.dumps(value, ensure_ascii=False))
+        except RecursionError:
+            raise _too_deep(name, "JSON Lines") from None
     return f"({len(records)} records, one per line)\n" + "\n".join(records)
 
 
@@ -180,6 +187,8 @@ def _yaml(text: str, name: str) -> str:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise ResourceRefused(f"{name} is not valid YAML{where}; fix it") from None
+    except RecursionError:
+        raise _too_deep(name, "YAML") from None
     return text  # checked; the original keeps its comments
 
 

@@ -56,6 +56,8 @@ class ResourcePlacer:
 
     def place(self, raw: str) -> list[Placed]:
         """What `raw` (a file or a folder, inside `resource/` or anywhere) becomes."""
+        if not raw.strip():
+            return [Placed(raw, problem="usage", message="PATH is empty; name a file or folder")]
         source = Path(raw).expanduser()
         if not source.exists():
             return [Placed(raw, problem="usage", message=f"{raw}: no such file or folder")]
@@ -84,7 +86,7 @@ class ResourcePlacer:
     def _place_folder(self, raw: str, folder: Path) -> list[Placed]:
         placed = []
         base = self.cards.folder / folder.resolve().name
-        for path in sorted(folder.rglob("*")):
+        for path in self._files_under(folder):
             inner = path.relative_to(folder).parts
             if any(is_temp_name(part) for part in inner) or not path.is_file():
                 continue
@@ -92,6 +94,17 @@ class ResourcePlacer:
         if not placed:
             return [Placed(raw, problem="usage", message=f"{raw}: the folder has no files")]
         return placed
+
+    def _files_under(self, folder: Path) -> list[Path]:
+        """Every entry below `folder` (symlinked folders not entered), sorted; the memory's own
+        working dir is never walked (`remecli ingest .` in a project holding `.reme/` must not
+        copy its conversations, index and resource/ into resource/)."""
+        root = os.path.realpath(self.root)
+        found: list[Path] = []
+        for top, dirs, files in os.walk(folder):
+            dirs[:] = [d for d in dirs if os.path.realpath(os.path.join(top, d)) != root]
+            found += [Path(top, name) for name in [*dirs, *files]]
+        return sorted(found)
 
     def _place_file(self, raw: str, source: Path, target: Path, *, named: bool) -> Placed:
         """Copy `source` to `target` unless it would be refused or clash with another file."""

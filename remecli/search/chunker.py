@@ -49,6 +49,7 @@ class _Block:
         return self.start + len(self.lines) - 1
 
 
+_HEADING_CHARS = 200  # a heading in a chunk's heading path is cut to this many characters
 _SEGMENT_LINES = 4000  # a longer file is parsed in pieces of about this many lines
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BLOCK_START = re.compile(r"^(?:#{1,6}(?:\s|$)|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
@@ -81,9 +82,17 @@ def _parse_blocks(lines: list[str], should_stop: Callable[[], bool] | None = Non
         if kind == "heading":
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, title.strip()))
+            stack.append((level, _heading_title(title)))
         blocks.append(_Block(kind, start + 1, lines[start:end], tuple(t for _, t in stack)))
     return blocks
+
+
+def _heading_title(title: str) -> str:
+    """A heading's text as it enters the heading path of every chunk below it: cut to
+    `_HEADING_CHARS` (a setext heading can be a paragraph of megabytes, and repeating it in each
+    chunk made indexing such a file quadratic)."""
+    title = title.strip()
+    return title if len(title) <= _HEADING_CHARS else title[: _HEADING_CHARS - 1].rstrip() + "…"
 
 
 def _segments(lines: list[str], size: int = _SEGMENT_LINES) -> list[tuple[int, int, bool]]:

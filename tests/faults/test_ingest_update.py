@@ -107,3 +107,56 @@ def test_a_refused_ingest_leaves_no_copy_in_resource(tmp_path, fake_llm) -> None
     assert fake_llm.chat_requests() == []
     today = dt.date.today()
     assert not (tmp_path / ".reme" / "memory" / f"{today:%Y-%m-%d}").exists()
+
+
+@pytest.mark.timeout(400)  # real processes on a shared machine
+def test_ingesting_the_folder_that_holds_the_memory_leaves_the_memory_out(
+    tmp_path, fake_llm
+) -> None:
+    """`remecli ingest ~` with the memory in ~/mem (working_dir=~/mem, a folder not hidden):
+    its conversations, index and resource/ are never copied into resource/ (they were,
+    recursively, before)."""
+    root = tmp_path / "mem"
+    (root / "sessions").mkdir(parents=True)
+    (root / "sessions" / "s1.jsonl").write_text('{"role": "user"}\n', encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nPager rotates weekly.\n", encoding="utf-8")
+    fake_llm.add_text(answer("Pager", "The pager rotates weekly."))
+    settings = fake_llm_settings(root, fake_llm.base_url)
+    done = run_remecli("ingest", str(tmp_path), *settings, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    copied = sorted(
+        p.relative_to(root / "resource").as_posix() for p in root.rglob("resource/**/*")
+    )
+    assert copied == [".origins.json", tmp_path.name, f"{tmp_path.name}/notes.md"], copied
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(tmp_path, fake_llm) -> None:
+    (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    done = ingest(tmp_path, fake_llm, "")
+    assert done.returncode == 2 and "PATH is empty" in done.stderr, done.stderr
+    assert not (tmp_path / ".reme" / "resource").exists()
+    assert fake_llm.chat_requests() == []
+
+
+@pytest.mark.timeout(400)  # real processes on a shared machine
+def test_a_model_that_fails_every_file_stops_the_batch_and_the_rest_wait(
+    tmp_path, fake_llm
+) -> None:
+    """Many tiny resources and a model that answers none (the fake server has no turn left):
+    three files fail alike, the others are not tried (they were, one by one: hours for a
+    folder of thousands) and stay in resource/; one line says how to retry."""
+    folder = tmp_path / ".reme" / "resource" / "many"
+    folder.mkdir(parents=True)
+    for k in range(30):
+        (folder / f"f{k:02d}.txt").write_text(f"tiny note {k}\n", encoding="utf-8")
+    (folder / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # skipped: still reported
+    done = ingest(tmp_path, fake_llm)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert [line.split()[0] for line in lines] == ["failed"] * 3 + ["skipped", "waiting"], lines
+    assert "27 more file(s), not tried: 3 files in a row failed" in lines[-1]
+    assert "run `remecli ingest` again" in lines[-1]
+    assert len(fake_llm.chat_requests()) == 3
+    assert len(list(folder.iterdir())) == 31
+    as_json = json.loads(ingest(tmp_path, fake_llm, "--json").stdout)
+    assert [o["status"] for o in as_json].count("waiting") == 27

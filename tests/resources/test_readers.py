@@ -79,3 +79,20 @@ def test_source_code_is_a_resource(tmp_path) -> None:
     assert not is_resource_name("photo.png")
     with pytest.raises(ResourceRefused, match="cannot read this type of file; supported: .*PDF"):
         extract(tmp_path / "photo.png")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "kind"),
+    [
+        ("deep.json", "[" * 50_000 + "]" * 50_000, "JSON"),
+        ("deep.jsonl", '{"a": 1}\n' + "[" * 50_000 + "]" * 50_000 + "\n", "JSON Lines"),
+        ("deep.yaml", "a: " + "[" * 50_000 + "]" * 50_000 + "\n", "YAML"),
+    ],
+)
+def test_a_file_nested_too_deeply_is_refused_in_one_line(tmp_path, name, content, kind) -> None:
+    """50,000 levels of `[`: Python's parsers recurse; a RecursionError traceback ended
+    `remecli ingest FOLDER` before (issue 39.8)."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ResourceRefused, match=f"is {kind} nested too deeply to read; flatten it"):
+        extract(path, name)

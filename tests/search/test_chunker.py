@@ -101,6 +101,19 @@ def test_headings_start_chunks_and_track_the_heading_path() -> None:
     ]
 
 
+def test_a_heading_of_megabytes_enters_each_chunk_cut_short() -> None:
+    """A setext heading can be a paragraph of any size (a broken 2 MB YAML frontmatter closed by
+    `---` is one); each chunk below it repeats its heading path, so an uncut heading made
+    indexing such a file quadratic (a 2 MB file took over three minutes)."""
+    paragraph = "".join(f"{' ' * (k % 3)}line {k} of a long setext heading\n" for k in range(20000))
+    text = paragraph + "---\n\n" + "".join(f"- item {k} after it\n" for k in range(400))
+    chunks = CHUNKER.chunk("memory/deep.md", text)
+    below = [c for c in chunks if c.headings]
+    assert len(below) > 5
+    assert all(len(c.heading_path) <= 200 for c in below), max(len(c.heading_path) for c in below)
+    assert below[-1].headings[0].startswith("line 0 of a long setext heading")
+
+
 def test_an_overlong_line_is_split_at_sentences_on_the_same_line_number() -> None:
     line = " ".join(f"Sentence number {n} says something." for n in range(200))
     chunks = MarkdownChunker(max_tokens=50, overlap_tokens=0).chunk("a.md", f"intro\n{line}\n")

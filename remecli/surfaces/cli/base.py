@@ -173,4 +173,5 @@ def usage_error_line(error: click.UsageError) -> str:
     """A usage error in one line, with where to read more: `remecli links: … (remecli links
     --help)`."""
     path = error.ctx.command_path if error.ctx is not None else "remecli"
-    return f"{path}: {error.format_message().rstrip('.')} (see {path} --help)"
+    message = " ".join(error.format_message().split())  # click lists choices one per line
+    return f"{path}: {message.rstrip('.')} (see {path} --help)"

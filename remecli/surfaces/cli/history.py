@@ -13,9 +13,12 @@ import os
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.notes.writer import MemoryWriter
+from remecli.ops.runner import describe_validation
 
 
 def memory_path(writer: MemoryWriter, raw: str) -> str:
@@ -44,9 +47,10 @@ async def _history(settings: Settings, raw_path: str, as_json: bool) -> int:
 
     runner = JobRunner.from_settings(settings)
     try:
-        found = await runner.call(
-            memory_history, HistoryParams(path=memory_path(runner.context.writer, raw_path))
-        )
+        params = HistoryParams(path=memory_path(runner.context.writer, raw_path))
+        found = await runner.call(memory_history, params)
+    except ValidationError as exc:
+        return _failed(describe_validation("memory_history", exc))
     except JobError as exc:
         return _failed(exc)
     versions = found.versions
@@ -69,6 +73,8 @@ async def _restore(settings: Settings, raw_path: str, version: int) -> int:
     path = memory_path(runner.context.writer, raw_path)
     try:
         done = await runner.call(memory_restore, RestoreParams(path=path, version=version))
+    except ValidationError as exc:
+        return _failed(describe_validation("memory_restore", exc))
     except JobError as exc:
         return _failed(exc)
     print(
@@ -78,6 +84,7 @@ async def _restore(settings: Settings, raw_path: str, version: int) -> int:
     return 0
 
 
-def _failed(exc: Exception) -> int:
-    print(f"remecli: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+def _failed(exc: Exception | str) -> int:
+    what = exc if isinstance(exc, str) else exc.args[0] if exc.args else exc
+    print(f"remecli: {what}", file=sys.stderr)
     return 1

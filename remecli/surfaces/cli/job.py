@@ -46,7 +46,11 @@ def job_value(job: Job, name: str, raw: str) -> Any:
     schema = job.input_schema().get("properties", {}).get(name, {})
     if raw.startswith("@"):
         source = raw[1:]
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        try:
+            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else "not UTF-8 text"
+            raise click.UsageError(f"--{name}: cannot read {source}: {why}") from None
         try:
             return json.loads(text)
         except ValueError as exc:
@@ -115,17 +119,27 @@ def job_names() -> list[str]:
     return [job.name for job in JOBS]
 
 
-def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, JobRunner]:
+def one_shot(
+    settings: Settings, *, search: bool = True, writes: bool = True
+) -> tuple[FileMemory, JobRunner]:
     """The runtime of one command (its composition root: the one memory writer is built here)
     and the runner of its operations; logs go to logs/remecli.log, never over the answer.
-    Start it with `background=False`: a one-shot command runs nothing it was not asked for."""
+    Start it with `background=False`: a one-shot command runs nothing it was not asked for.
+    A working dir that cannot be written (read-only, or, for a command that `writes`, a full
+    disk) is refused here with one line (click.ClickException), before anything is read or sent."""
+    from remecli.config.disk_full import no_space_left
     from remecli.config.locations import Locations
     from remecli.config.logs import setup_logging
     from remecli.conversation.file_memory import FileMemory
     from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.surfaces.cli.read_only import change_refused, unwritable
     from remecli.surfaces.memory_dir import ensure_private_root
 
-    ensure_private_root(Locations.from_settings(settings).root)  # 0700, before the log file
+    root = Locations.from_settings(settings).root
+    reason = unwritable(root) or (writes and no_space_left(root) and "no space left") or ""
+    if reason:
+        raise click.ClickException(change_refused(root, reason))
+    ensure_private_root(root)  # 0700, before the log file
     setup_logging(settings)
     route_agentscope_logs()
     # no Auto Dream after a summary this command writes (memory_dream still dreams on request)
@@ -135,7 +149,7 @@ def one_shot(settings: Settings, *, search: bool = True) -> tuple[FileMemory, Jo
 
 
 async def _run(job: Job, arguments: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    _memory, runner = one_shot(settings)
+    _memory, runner = one_shot(settings, writes=not job.read_only)
     await runner.start(wait_for_index=True, background=False)
     try:
         return await runner.run(job.name, arguments)

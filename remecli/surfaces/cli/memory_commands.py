@@ -241,7 +241,12 @@ def dream(
     from remecli.surfaces.cli.start import settings_or_exit_code
 
     review = {"show": show, "revert": revert, "approve": approve, "reject": reject}
-    chosen = [(action, target) for action, target in review.items() if target]
+    chosen = [(action, target) for action, target in review.items() if target is not None]
+    if len(chosen) + list_runs > 1:
+        raise click.UsageError("--list, --show, --revert, --approve and --reject: pick one")
+    for action, target in chosen:
+        if not target.strip():
+            raise click.UsageError(f"--{action} needs a run id; `remecli dream --list` lists them")
     if list_runs or chosen:
         action, target = chosen[0] if chosen else ("list", "")
         settings = settings_or_exit_code(setting_args, "remecli dream")

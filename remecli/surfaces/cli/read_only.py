@@ -61,6 +61,20 @@ def reindex_refused(root: Path, reason: str) -> str:
     )
 
 
+def change_refused(root: Path, reason: str) -> str:
+    """What a command that changes memory (`dream`, `ingest`, a writing `job`) says for a
+    working dir it cannot write: nothing was changed, and how to run it again."""
+    if no_space_left(root):
+        return (
+            f"cannot change {root}: {disk_full_text(root)}; nothing was changed: free some "
+            "space, then run the command again"
+        )
+    return (
+        f"cannot change {root}: it cannot be written ({reason}); nothing was changed: make the "
+        "folder writable, then run the command again (`remecli search` works on it as it is)"
+    )
+
+
 @contextmanager
 def temporary_index(index_dir: Path) -> Iterator[Path]:
     """A private temporary folder holding a copy of `index_dir` (empty when it cannot be

@@ -27,6 +27,8 @@ from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
 from remecli.surfaces.cli.job import one_shot
 
 NOT_DONE = ("refused", "failed", "waiting")
+SAME_FAILURES = 3  # files in a row failing for the same reason stop a batch: the rest wait
+NOT_TRIED = "not tried: "
 
 
 def _line(outcome: IngestOutcome) -> str:
@@ -71,6 +73,26 @@ def prune(settings: Settings, *, remove: bool) -> int:
     return asyncio.run(run())
 
 
+def _reason(outcome: IngestOutcome) -> str:
+    return outcome.message.removeprefix(f"{outcome.resource}: ")
+
+
+def _same_failure(outcomes: list[IngestOutcome]) -> str:
+    """The reason when the last `SAME_FAILURES` files failed alike (the model unreachable, a
+    full disk): trying thousands more would fail the same way, one by one; "" otherwise."""
+    last = outcomes[-SAME_FAILURES:]
+    if len(last) < SAME_FAILURES or any(o.status != "failed" for o in last):
+        return ""
+    reasons = {_reason(o) for o in last}
+    return reasons.pop() if len(reasons) == 1 else ""
+
+
+def _not_tried(rel: str, reason: str) -> IngestOutcome:
+    message = f"{rel}: {NOT_TRIED}{SAME_FAILURES} files in a row failed ({reason}); left in "
+    message += "resource/: run `remecli ingest` again once that is fixed"
+    return IngestOutcome(resource=rel, status="waiting", card=None, message=message)
+
+
 def _not_placed(placed: Placed) -> IngestOutcome:
     status = "skipped" if placed.problem == "skipped" else "refused"
     return IngestOutcome(resource=placed.source, status=status, card=None, message=placed.message)
@@ -92,10 +114,16 @@ async def _ingest(
                 Placed(rel, problem="skipped", message=message) for rel, message in cards.skipped()
             ]
         outcomes: list[IngestOutcome] = []
-        for item in placed:
+        for number, item in enumerate(placed):
             if item.rel is None:
                 outcomes.append(_not_placed(item))
                 continue
+            reason = _same_failure(outcomes)
+            if reason:  # the model or the disk fails every file alike: the rest wait
+                rest = placed[number:]
+                outcomes += [_not_placed(r) for r in rest if r.rel is None]
+                outcomes += [_not_tried(r.rel, reason) for r in rest if r.rel is not None]
+                break
             try:
                 result = await runner.call(memory_ingest, IngestParams(path=item.rel))
             except Exception as exc:  # a JobError (the path refused): one line, the rest go on
@@ -123,9 +151,13 @@ def ingest(
     if as_json:
         print(json.dumps([o.model_dump() for o in outcomes], ensure_ascii=False, indent=2))
     else:
-        for outcome in outcomes:
+        untried = [o for o in outcomes if _reason(o).startswith(NOT_TRIED)]
+        for outcome in outcomes[: len(outcomes) - len(untried)]:
             bad = outcome.status in (*NOT_DONE, "skipped")
             print(_line(outcome), file=sys.stderr if bad else sys.stdout)
+        if untried:  # one line for all of them
+            why = _reason(untried[0]).removeprefix(NOT_TRIED)
+            print(f"waiting   {len(untried)} more file(s), {NOT_TRIED}{why}", file=sys.stderr)
     if wrong_path:
         return 2
     return 1 if any(o.status in NOT_DONE for o in outcomes) else 0

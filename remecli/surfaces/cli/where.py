@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     from remecli.config.project import ProjectChoice
 
 
+def _not_there(root: Path) -> str:
+    """The `exists` line of a memory without MEMORY.md: made on first use, unless something
+    that is not a folder is in the way."""
+    if root.exists() and not root.is_dir():
+        return "no: a file is there, not a folder; pick another working_dir=PATH"
+    return "not yet (created on first use)"
+
+
 @click.command(cls=SettingsCommand)
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def where(as_json: bool, setting_args: list[str]) -> int:
@@ -61,7 +69,7 @@ def where(as_json: bool, setting_args: list[str]) -> int:
     print(f"memory  {choice.root}")
     print(f"kind    {kinds[choice.kind]}")
     print(f"why     {choice.reason}")
-    print(f"exists  {'yes' if exists else 'not yet (created on first use)'}")
+    print(f"exists  {'yes' if exists else _not_there(choice.root)}")
     print(f"project {settings.project or '(none)'}  ({info['project_why']})")
     if "ignored_by_git" in info:
         gitignore = choice.root.parent / ".gitignore"
