@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import inspect
 import logging
 import uuid
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from typing import Any
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.knowledge.backoff import after_failure, retry_due
+from remecli.knowledge.callbacks import OutcomeCallbacks
 from remecli.knowledge.model_gate import ModelGate
 from remecli.knowledge.pending_records import (
     SummaryOutcome,
@@ -50,7 +50,7 @@ def pending_dir_of(working_dir: WorkingDir) -> Path:
     return working_dir.pending_dir
 
 
-class SummaryTasks:
+class SummaryTasks(OutcomeCallbacks):
     """Runs summaries as asyncio tasks and keeps unsaved messages recorded on disk.
 
     `on_change(running_count)` is called whenever the number of running tasks changes;
@@ -378,29 +378,3 @@ class SummaryTasks:
         if self.on_change is None:
             return
         self._keep(self._call(self.on_change, len(self._running)))
-
-    def _keep(self, result: Any) -> None:
-        """An async callback's awaitable: run it, kept referenced until it ends."""
-        if result is not None:
-            task = asyncio.ensure_future(result)
-            self._callbacks.add(task)
-            task.add_done_callback(self._callbacks.discard)
-
-    async def _notify(self, outcome: SummaryOutcome) -> None:
-        if self.on_done is None or outcome.status == "skipped":
-            return
-        result = self._call(self.on_done, outcome)
-        if inspect.isawaitable(result):
-            try:
-                await result
-            except Exception:
-                log.exception("summary on_done callback failed")
-
-    @staticmethod
-    def _call(callback: Callable[..., Any], *args: Any) -> Any:
-        try:
-            result = callback(*args)
-        except Exception:
-            log.exception("summary callback failed")
-            return None
-        return result if inspect.isawaitable(result) else None

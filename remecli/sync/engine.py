@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from remecli.notes.layout import WorkingDir
+from remecli.notes.links.parse import link_targets
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriteError, MemoryWriter
 from remecli.sync.apply import Moved, apply_commit
@@ -22,7 +23,6 @@ log = logging.getLogger(__name__)
 
 ATTEMPTS = 4  # the working dir or the remote moved meanwhile: commit and merge again
 _CARD = re.compile(r"^memory/(\d{4}-\d{2}-\d{2})/[^/]+\.md$")
-_LINK = re.compile(r"\[\[([^|\]#]+)")
 _REJECTED = ("non-fast-forward", "fetch first", "rejected", "stale info")
 
 
@@ -49,7 +49,7 @@ def _listed_cards(text: str) -> set[str]:
     from remecli.knowledge.day_page import block_span
 
     span = block_span(text)
-    return set(_LINK.findall(text[span[0] : span[1]])) if span else set()
+    return set(link_targets(text[span[0] : span[1]])) if span else set()
 
 
 def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) -> bool:

@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from remecli.config.privacy import private_dirs
 from remecli.sync.git import Git, GitError
 
 SYNC_DIR = ".sync"
@@ -107,7 +108,7 @@ class SyncRepo:
 
     def init(self, remote: str) -> None:
         """Make the git dir (or keep it) and point it at `remote`; the settings refreshed."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dirs(self.folder)
         git = self.git
         if not self.exists:
             git.run("init", "-q", "--shared=0600", "-b", BRANCH)
@@ -136,7 +137,7 @@ class SyncRepo:
             if have.get(key) != value:
                 git.run("config", key, value)
         info = self.git_dir / "info"
-        info.mkdir(exist_ok=True)
+        private_dirs(info)
         for name, text in (("exclude", EXCLUDE), ("attributes", ATTRIBUTES)):
             path = info / name
             if not path.is_file() or path.read_text(encoding="utf-8") != text:

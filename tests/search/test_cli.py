@@ -71,6 +71,7 @@ def test_usage_errors() -> None:
         "since": None,
         "until": None,
         "project": None,
+        "as_of": None,
         "setting_args": ["a.b=1"],
     }
     assert main(["search", "--json"]) == 2
