@@ -4,7 +4,8 @@ superseded on a day (`as_of`, default today), and hits whose claims all stopped 
 
 A card has no timed claims of its own; the digest's `## History` lines link the cards each
 claim rests on, so a card that supports only claims superseded on that day is marked too (an
-old card saying "lives in Munich" ranks after the news of the move). A hit with no claims of
+old card saying "lives in Munich" ranks after the news of the move). Only the nodes that link to
+the card are read (its backlinks, which a runtime search's hits carry). A hit with no claims of
 its own or through the digest is left exactly as it was.
 """
 
@@ -32,21 +33,32 @@ def _lines(root: Path, rel: str, start: int, end: int, cache: dict[str, list[str
     return "\n".join(cache[rel][max(start - 1, 0) : end])
 
 
-def digest_support(root: Path) -> dict[str, list[Claim]]:
-    """Card path → the timed claims of digest nodes that cite it (the claim line's links)."""
-    support: dict[str, list[Claim]] = {}
+def _citing_nodes(root: Path, hit: dict[str, Any]) -> list[str]:
+    """The digest nodes that link to the hit's file: its backlinks from the link graph when the
+    hit carries them (a runtime search), else every node (a bare index)."""
+    links = hit.get("links")
+    if isinstance(links, dict):
+        return [
+            str(n.get("path"))
+            for n in links.get("in", [])
+            if str(n.get("path", "")).startswith("digest/")
+        ]
     folder = root / "digest"
-    for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
-        try:
-            if path.stat().st_size > MAX_READ:
-                continue
-            text = read_memory_text(path)
-        except (OSError, ValueError):
+    found = sorted(folder.rglob("*.md")) if folder.is_dir() else []
+    return [path.relative_to(root).as_posix() for path in found]
+
+
+def cited_claims(root: Path, hit: dict[str, Any], cache: dict[str, list[str]]) -> list[Claim]:
+    """The timed claims of digest nodes whose claim lines cite the hit's file (a card)."""
+    card = str(hit.get("path") or "")
+    found: list[Claim] = []
+    for node in _citing_nodes(root, hit):
+        _lines(root, node, 1, 1, cache)  # reads (and keeps) the node once
+        text = "\n".join(cache[node])
+        if "~~" not in text and "(since" not in text:
             continue
-        for claim in parse_claims(text) if "~~" in text or "(since" in text else []:
-            for card in link_targets(claim.provenance):
-                support.setdefault(card, []).append(claim)
-    return support
+        found += [c for c in parse_claims(text) if card in link_targets(c.provenance)]
+    return found
 
 
 def _mark(hit: dict[str, Any], claims: list[Claim], day: dt.date) -> bool:
@@ -71,7 +83,6 @@ def mark_claims(hits: list[dict[str, Any]], root: Path, as_of: dt.date | None) -
     cache: dict[str, list[str]] = {}
     stale: list[dict[str, Any]] = []
     fresh: list[dict[str, Any]] = []
-    support: dict[str, list[Claim]] | None = None
     for hit in hits:
         path = str(hit.get("path") or "")
         start, end = int(hit.get("start_line") or 1), int(hit.get("end_line") or 0)
@@ -80,9 +91,7 @@ def mark_claims(hits: list[dict[str, Any]], root: Path, as_of: dt.date | None) -
         if not claims and path.startswith("digest/"):  # a node's claims are its History's
             claims = parse_claims("\n".join(cache[path]))
         elif not claims:
-            if support is None:
-                support = digest_support(root)
-            claims = support.get(path, [])
+            claims = cited_claims(root, hit, cache)
         if claims and _mark(hit, claims, day):
             stale.append(hit)
         else:
