@@ -55,7 +55,8 @@ def test_health_lists_stale_files_and_reindex_reports_progress(
     fake_llm.add_error(500, "the model is down", delay=3.0)  # the dream fails, after a while
     page.locator("#dream").click()
     dream = page.locator(".task[data-job='memory_dream']")
-    expect(dream.locator(".task-clock")).to_have_text(re.compile(r"^[1-9]\d* s$"))  # alive
+    # alive: its clock ticks (the first tick may wait for a loaded machine's server to start it)
+    expect(dream.locator(".task-clock")).to_have_text(re.compile(r"^[1-9]\d* s$"), timeout=20_000)
     expect(dream.locator(".task-line")).to_have_text("started")
     assert dream.locator("progress").get_attribute("value") is None  # moving, not a fixed 0
     expect(dream).to_have_class("task failed", timeout=90_000)
