@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.coherence import start_serve  # noqa: E402
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from serve_process import served, wait_for_index  # noqa: E402
 
 HOOK = ROOT / "integrations" / "claude-code" / "remecli_stop_hook.py"
 FIXTURE = ROOT / "tests" / "surfaces" / "fixtures" / "claude_code_session.jsonl"
@@ -107,12 +108,10 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / ".reme"
-        process, _url = start_serve(root)
-        try:
+        with served(["serve", "--port", "0"], root, SETTINGS) as (_process, url):
+            token = (root / "serve.token").read_text().strip()
+            wait_for_index(url, token, GIVE_UP_SECONDS, 0.2)
             with_serve = [one_run(root, base) for _ in range(args.runs)]
-        finally:
-            process.terminate()
-            process.wait(60)
         alone = {**base, "REMECLI_NO_DAEMON": "1"}
         without = [] if args.only_serve else [one_run(root, alone) for _ in range(args.runs)]
     print(f"Claude Code Stop hook, {args.runs} runs each (python -S {HOOK.name})")
