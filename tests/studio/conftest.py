@@ -4,9 +4,11 @@ real `remecli serve` process per test (a tmp working dir, a free port, the fake 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from tests.surfaces.helpers import Surface, start_surface, surface_settings, wai
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "studio"
+DOCS_SCREENSHOTS = ROOT / "docs" / "studio"
 CARD = "memory/2025-01-31/deploy-checklist.md"
 DAY = "memory/2025-01-31.md"
 WIKI = "digest/wiki/deploy.md"
@@ -158,6 +160,11 @@ def logged_in(page: Page, studio: Studio) -> Page:
 
 
 def screenshot(page: Page, name: str) -> None:
-    """Keep a picture of the page for the documentation (docs/studio/<name>.png)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    """Take a picture of the page: kept for the documentation (docs/studio/<name>.png) only with
+    REMECLI_UPDATE_SCREENSHOTS=1, so that running the suite never changes tracked files."""
+    if os.environ.get("REMECLI_UPDATE_SCREENSHOTS") == "1":
+        folder = DOCS_SCREENSHOTS
+    else:
+        folder = Path(tempfile.gettempdir()) / "remecli-studio-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))
