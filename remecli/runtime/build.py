@@ -40,7 +40,8 @@ def build_runtime(
     `workspace` is where the user works (shown paths are relative to it); `model` replaces
     the configured chat model of summaries; `search` False leaves the index closed (jobs that
     need none: dream, links, resources)."""
-    settings = mode.settings_for(settings)
+    root = str(Path(settings.working_dir).expanduser().resolve())  # relative: to the cwd, once
+    settings = mode.settings_for(settings.with_changes({"working_dir": root}))
     layout = WorkingDir(Path(settings.working_dir), workspace)
     counter = get_token_counter(settings.memory.token_encoding)
     writer = MemoryWriter.from_settings(layout.root, settings.memory)
