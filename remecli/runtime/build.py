@@ -8,7 +8,6 @@ every model job; the parts' hooks publish typed events on the runtime's bus.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
@@ -18,6 +17,7 @@ from remecli.knowledge.dreaming import Dreaming
 from remecli.knowledge.pending_records import SummaryOutcome
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer
+from remecli.llm.chat_model import ChatModel
 from remecli.llm.tokens import get_token_counter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
@@ -33,7 +33,7 @@ def build_runtime(
     mode: Mode,
     *,
     workspace: Path | None = None,
-    model: Any = None,
+    model: ChatModel | None = None,
     search: bool | None = None,
 ) -> Runtime:
     """The runtime of `settings.working_dir` for `mode` (not started: see `Runtime.start`).
@@ -47,7 +47,7 @@ def build_runtime(
     writer = MemoryWriter.from_settings(layout.root, settings.memory)
     summarizer = Summarizer(settings, layout, model=model, writer=writer)
 
-    def chat_model() -> Any:
+    def chat_model() -> ChatModel:
         return summarizer.model
 
     events = EventBus()

@@ -68,7 +68,11 @@ class EventBus:
         `kinds=NOTICES`; returns the unsubscribe function."""
         return self._add(kinds or (SummaryTasksChanged, SummaryDone, DreamDone, *NOTICES), handler)
 
-    def _add(self, kinds: tuple[type, ...], handler: Callable[[Any], object]) -> Callable[[], None]:
+    def _add(
+        self,
+        kinds: tuple[type, ...],
+        handler: Callable[[Any], object],  # Any: one of `kinds`
+    ) -> Callable[[], None]:
         entry = (kinds, handler)
         self._subscribers.append(entry)
 

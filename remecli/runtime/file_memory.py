@@ -24,6 +24,7 @@ from remecli.knowledge.dreaming import Dreaming
 from remecli.knowledge.pending_records import SummaryOutcome
 from remecli.knowledge.resources import ResourceCards
 from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.llm.chat_model import ChatModel
 from remecli.llm.tokens import TokenCounter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
@@ -94,14 +95,14 @@ class FileMemory:
     search_enabled: _Part[bool] = _Part("search.enabled")
     _resource_watcher: _Part[ResourceWatcher | None] = _Part("resource_watcher")
     tool_results: _Part[ToolResultStore] = _Part()
-    model: _Part[Any] = _Part()
+    model: _Part[ChatModel] = _Part()
 
     def __init__(
         self,
         working_dir: str | Path = ".reme",
         *,
         settings: Settings | None = None,
-        model: Any = None,
+        model: ChatModel | None = None,
         max_input_length: int | None = None,
         memory_compact_ratio: float | None = None,
         language: str | None = None,
@@ -109,10 +110,10 @@ class FileMemory:
         retention_days: int | None = None,
         search: bool = True,
         workspace: Path | None = None,
-        on_summary_change: Callable[[int], Any] | None = None,
-        on_summary_done: Callable[[SummaryOutcome], Any] | None = None,
-        on_notice: Callable[[MemoryNotice], Any] | None = None,
-        on_dream_done: Callable[[DreamResult], Any] | None = None,
+        on_summary_change: Callable[[int], object] | None = None,
+        on_summary_done: Callable[[SummaryOutcome], object] | None = None,
+        on_notice: Callable[[MemoryNotice], object] | None = None,
+        on_dream_done: Callable[[DreamResult], object] | None = None,
     ) -> None:
         if settings is None:
             from remecli.config import load_settings

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from remecli.conversation.tool_results import ToolResultStore
     from remecli.knowledge.dream.runner import DreamResult
     from remecli.knowledge.resources_watch import ResourceWatcher
+    from remecli.llm.chat_model import ChatModel
     from remecli.llm.tokens import TokenCounter
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
@@ -90,7 +91,7 @@ class Runtime:
         return self.search.failure
 
     @property
-    def model(self) -> Any:
+    def model(self) -> ChatModel:
         """The chat model for checkpoints and summaries (the summarizer's, built on first use)."""
         return self.summarizer.model
 
