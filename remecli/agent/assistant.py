@@ -26,8 +26,8 @@ from remecli.llm.endpoint import missing_key_message
 from remecli.llm.runtime.logs import route_agentscope_logs
 
 if TYPE_CHECKING:
-    from remecli.conversation.file_memory import FileMemory
     from remecli.knowledge.pending_records import SummaryOutcome
+    from remecli.runtime import FileMemory
     from remecli.tools.checkpoints import Checkpoints
 
 log = logging.getLogger(__name__)
@@ -105,18 +105,20 @@ class Assistant:
 
     async def _start(self) -> None:
         from remecli.agent.memory_commands import resources_gone
-        from remecli.conversation.file_memory import FileMemory
+        from remecli.runtime import FileMemory, Mode, build_runtime
+        from remecli.runtime import events as rt
 
         route_agentscope_logs()
-        memory = FileMemory(
-            self.working_dir,
-            settings=self.settings,
-            workspace=self.workspace,
-            on_summary_change=lambda running: self.notices.put(ev.BackgroundTasks(running)),
-            on_summary_done=self._on_summary_done,
-            on_notice=self.notices.put,
-            on_dream_done=lambda result: self.notices.put(ev.Notice(result.message, "memory")),
+        settings = self.settings.with_changes({"working_dir": str(self.working_dir)})
+        runtime = build_runtime(settings, Mode.CHAT, workspace=self.workspace)
+        put = self.notices.put  # the runtime's events become core events on the reply stream
+        runtime.events.subscribe(
+            rt.SummaryTasksChanged, lambda e: put(ev.BackgroundTasks(e.running))
         )
+        runtime.events.subscribe(rt.SummaryDone, lambda e: self._on_summary_done(e.outcome))
+        runtime.events.subscribe(rt.DreamDone, lambda e: put(ev.Notice(e.result.message, "memory")))
+        runtime.events.subscribe_any(put, rt.NOTICES)
+        memory = FileMemory.over(runtime)  # the seed's API: what tools and commands use
         memory.resources.on_gone = lambda orphans: resources_gone(self, orphans)  # ask first
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         try:

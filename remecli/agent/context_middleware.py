@@ -1,4 +1,4 @@
-"""The agentscope adapter of the memory runtime: hooks that call `FileMemory.conversation`.
+"""The agentscope adapter of the memory runtime: hooks that call the runtime's `conversation`.
 
 Hooks used (agentscope 2.0.11):
 - `on_compress_context` runs before every reasoning step. It never calls `next_handler`, so the
@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import CompactedFn, Conversation, NoticeFn
-from remecli.conversation.file_memory import FileMemory
 from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
@@ -31,6 +30,7 @@ from remecli.conversation.notices import (
 )
 from remecli.llm.errors import is_context_overflow
 from remecli.llm.runtime.agents import MiddlewareBase
+from remecli.runtime import FileMemory, Mode, Runtime, build_runtime
 
 if TYPE_CHECKING:
     from remecli.llm.runtime.agents import Agent
@@ -65,15 +65,15 @@ class ContextMiddleware(MiddlewareBase):
         self,
         settings: Settings | None = None,
         *,
-        memory: FileMemory | None = None,
+        memory: Runtime | FileMemory | None = None,
         on_compacted: CompactedFn | None = None,
         on_notice: NoticeFn | None = None,
         autosave: bool = True,
     ) -> None:
         if memory is None:
             if settings is None:
-                raise ValueError("ContextMiddleware needs settings or a FileMemory")
-            memory = FileMemory(settings.working_dir, settings=settings, search=False)
+                raise ValueError("ContextMiddleware needs settings or a memory runtime")
+            memory = build_runtime(settings, Mode.CONVERSATION)
         self.memory = memory
         self.conversation: Conversation = memory.conversation
         if on_compacted is not None:

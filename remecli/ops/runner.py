@@ -37,7 +37,8 @@ def describe_validation(job: str, exc: ValidationError) -> str:
 
 
 class JobRunner:
-    """Runs jobs on `memory` (a `FileMemory`); one per process, shared by all its surfaces."""
+    """Runs jobs on `memory` (a `Runtime`, or the seed's `FileMemory` over one); one per
+    process, shared by all its surfaces."""
 
     def __init__(
         self,
@@ -63,11 +64,12 @@ class JobRunner:
         read_only: bool = False,
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
     ) -> JobRunner:
-        """A runner on a new `FileMemory` for `settings` (not started yet); `search=False`
+        """A runner on a new server runtime for `settings` (not started yet; `runner.memory` is
+        the seed's `FileMemory` over it); `search=False`
         leaves the search index closed (jobs that need none: dream, links)."""
-        from remecli.conversation.file_memory import FileMemory
+        from remecli.runtime import FileMemory, Mode, build_runtime
 
-        memory = FileMemory(settings.working_dir, settings=settings, search=search)
+        memory = FileMemory.over(build_runtime(settings, Mode.SERVE, search=search))
         return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
 
     def available(self) -> list[Job]:

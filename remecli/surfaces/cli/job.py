@@ -23,7 +23,7 @@ from remecli.ops import JOBS, Job, JobError, JobRunner
 from remecli.surfaces.cli.base import SettingsCommand
 
 if TYPE_CHECKING:
-    from remecli.conversation.file_memory import FileMemory
+    from remecli.runtime import FileMemory
 
 DAEMON_WAIT = 600.0  # a job on the server may take long (dream, reindex)
 USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ...]"
@@ -130,8 +130,8 @@ def one_shot(
     from remecli.config.disk_full import no_space_left
     from remecli.config.locations import Locations
     from remecli.config.logs import setup_logging
-    from remecli.conversation.file_memory import FileMemory
     from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.runtime import FileMemory, Mode, build_runtime
     from remecli.surfaces.cli.read_only import change_refused, unwritable
     from remecli.surfaces.memory_dir import ensure_private_root
 
@@ -142,9 +142,8 @@ def one_shot(
     ensure_private_root(root)  # 0700, before the log file
     setup_logging(settings)
     route_agentscope_logs()
-    # no Auto Dream after a summary this command writes (memory_dream still dreams on request)
-    settings = settings.with_changes({"memory.dream.auto": False})
-    memory = FileMemory(settings.working_dir, settings=settings, search=search)
+    # Mode.JOB: no Auto Dream after a summary this command writes (memory_dream still dreams)
+    memory = FileMemory.over(build_runtime(settings, Mode.JOB, search=search))
     return memory, JobRunner(memory)
 
 

@@ -229,15 +229,15 @@ async def run_jobs(
     settings: Settings, name: str, calls: Iterable[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Run one vector operation once per arguments of `calls`, on one runtime."""
-    from remecli.conversation.file_memory import FileMemory
     from remecli.ops import JobRunner
+    from remecli.runtime import Mode, build_runtime
 
-    memory = FileMemory(settings.working_dir, settings=settings)
-    runner = JobRunner(memory)
+    runtime = build_runtime(settings, Mode.VECTOR)  # never started: its vector memory only
+    runner = JobRunner(runtime)
     try:
         return [await runner.run(name, arguments) for arguments in calls]
     finally:
-        await memory.vector.close()
+        await runtime.vector.close()
 
 
 def run_bulk(settings: Settings, request: MemoriesRequest, as_json: bool = False) -> str:
