@@ -62,6 +62,21 @@ def test_a_nodes_history_is_a_timeline(page: Page, studio: Studio) -> None:
     assert wide <= 390, wide
 
 
+def test_claims_among_other_bullets_keep_their_list(page: Page, studio: Studio) -> None:
+    (studio.root / "MEMORY.md").write_text(
+        "# MEMORY\n\n- Likes tea\n- Ada lives in Berlin (since 2026-03-02)\n"
+        '- ~~Ada lives in Munich~~ (until 2026-03-02, replaced by "Ada lives in Berlin")\n',
+        encoding="utf-8",
+    )
+    logged_in(page, studio)
+    memory = page.locator("article.note[data-path='MEMORY.md'] .markdown")
+    expect(memory.locator("li.claim .claim-when")).to_have_text(
+        ["since 2026-03-02", "until 2026-03-02"]
+    )
+    expect(memory.locator("li", has_text="Likes tea")).to_have_count(1)
+    expect(memory.locator("ul.claim-timeline")).to_have_count(0)  # not a timeline: bullets stay
+
+
 D1, D2 = dt.date(2025, 1, 31), dt.date(2025, 2, 3)
 ATLAS = "digest/wiki/atlas-database.md"
 OLD, NEW = "Atlas stores its data in PostgreSQL 16", "Atlas stores its data in PostgreSQL 17"

@@ -24,12 +24,14 @@ function cardLinks(cards) {
     h("a", { class: "wikilink", href: noteHref(card), title: card }, card.split("/").pop().replace(/\.md$/, ""))));
 }
 
-// Each claim line of the rendered note (`li[data-line]`) becomes a step of its list's timeline.
+// Each claim line of the rendered note (`li[data-line]`) shows when it held; a list made only
+// of claims (a node's ## History) is drawn as a timeline, a mixed one (MEMORY.md) keeps bullets.
 export function claimTimeline(body, claims) {
+  const lists = new Set();
   for (const claim of claims || []) {
     const item = body.querySelector(`li[data-line="${claim.line}"]`);
     if (!item) continue;
-    item.parentElement.classList.add("claim-timeline");
+    lists.add(item.parentElement);
     item.classList.add("claim", claim.superseded ? "claim-superseded" : "claim-current");
     item.dataset.since = claim.since;
     item.dataset.until = claim.until;
@@ -42,6 +44,9 @@ export function claimTimeline(body, claims) {
       ),
       cardLinks(claim.cards || []),
     );
+  }
+  for (const list of lists) {
+    if ([...list.children].every((item) => item.classList.contains("claim"))) list.classList.add("claim-timeline");
   }
 }
 
