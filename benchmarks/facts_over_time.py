@@ -19,7 +19,15 @@ the node as each version's prompt asks). Then, through the `memory_search` opera
 
 Run it on older code with `PYTHONPATH=<checkout>` to get that code's figures.
 
+The realmodel tier (`--real`) writes the same cards but lets Auto Dream build and correct the
+digest with a real model instead of the scripted actions: one dream per day that has a card, in
+order, as the app would run them. It takes the model from the realmodel tier's variables
+(tests/realmodel/real.py): `REMECLI_REAL_MODEL_URL` (an OpenAI-compatible base URL), optional
+`REMECLI_REAL_MODEL_NAME` and `REMECLI_REAL_MODEL_KEY`. A small model on a CPU takes minutes
+per dream, so keep `--people` small (the default there is 4).
+
 Reproduce:  python benchmarks/facts_over_time.py [--people 60] [--seed 7] [--embedding local]
+            REMECLI_REAL_MODEL_URL=http://127.0.0.1:8080/v1 python benchmarks/facts_over_time.py --real
 """
 
 from __future__ import annotations
@@ -28,10 +36,12 @@ import argparse
 import asyncio
 import datetime as dt
 import inspect
+import os
 import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +50,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # PYTHONPATH=<checkou
 from remecli.config.settings import Settings  # noqa: E402
 from remecli.knowledge.dream.digest import with_provenance  # noqa: E402
 from remecli.ops import JobRunner  # noqa: E402
+from tests.realmodel.real import URL_VARIABLE  # noqa: E402
 
 NAMES = [
     "Alice Novak", "Bruno Silva", "Chen Wei", "Dana Kowalski", "Emeka Obi", "Farah Haddad",
@@ -91,17 +102,19 @@ def node_text(name: str, description: str, body: str, cards: list[str]) -> str:
     return f"---\nname: {name}\ndescription: {description}\n---\n{body}\n\n## Sources\n{sources}"
 
 
-def write_memory(root: Path, people: int, seed: int) -> list[dict[str, Any]]:
-    """Cards and digest nodes for `people` changing facts; each fact's timeline."""
+def write_memory(
+    root: Path, people: int, seed: int, *, digest: bool = True
+) -> list[dict[str, Any]]:
+    """Cards and (`digest`) digest nodes for `people` changing facts; each fact's timeline."""
     rng = random.Random(seed)
-    takes_claim = "claim" in inspect.signature(with_provenance).parameters
     timelines = []
     for name in NAMES[:people]:
         fact = rng.choice(sorted(FACTS))
         values, template, _, _ = FACTS[fact]
         chosen = rng.sample(values, rng.randint(2, 4))
         day = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randint(0, 60))
-        periods, previous, rel = [], None, f"digest/personal/{slug(name)}-{fact}.md"
+        periods: list[dict[str, Any]] = []
+        previous = None
         for number, value in enumerate(chosen):
             claim = template.format(name=name, value=value)
             card = f"memory/{day:%Y-%m-%d}/{slug(name)}-{fact}-{number}.md"
@@ -112,22 +125,10 @@ def write_memory(root: Path, people: int, seed: int) -> list[dict[str, Any]]:
                 f"## Current\n- {claim}.\n- {rng.choice(FILLER)}\n",
                 encoding="utf-8",
             )
-            if previous is None:
-                text = node_text(f"{name} {fact}", claim, f"{claim}.", [card])
-                text = with_provenance(rel, text, None, action="CREATE", cards=[card], today=day)
-            else:
-                old_claim = periods[-1]["claim"]
-                body = f"{claim}." if takes_claim else f"{claim}. Before {day} ({old_claim})."
-                cards = [p["card"] for p in periods] + [card]
-                staged = node_text(f"{name} {fact}", claim, body, cards)
-                extra = {"claim": claim} if takes_claim else {}
-                text = with_provenance(
-                    rel, staged, previous, action="CORRECT", cards=[card], today=day,
-                    note=old_claim, **extra,
-                )  # fmt: skip
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text, encoding="utf-8")
-            previous = text
+            if digest:  # else the realmodel tier's dreams write the digest
+                rel = f"digest/personal/{slug(name)}-{fact}.md"
+                step = {"claim": claim, "card": card, "day": day}
+                previous = scripted_node(root, rel, f"{name} {fact}", step, periods, previous)
             periods.append({"value": value, "claim": claim, "card": card, "since": day})
             day += dt.timedelta(weeks=rng.randint(2, 10))
         for number, period in enumerate(periods):
@@ -135,6 +136,57 @@ def write_memory(root: Path, people: int, seed: int) -> list[dict[str, Any]]:
             period["until"] = nxt
         timelines.append({"name": name, "fact": fact, "values": values, "periods": periods})
     return timelines
+
+
+def scripted_node(
+    root: Path,
+    rel: str,
+    title: str,
+    step: dict[str, Any],
+    periods: list[dict[str, Any]],
+    previous: str | None,
+) -> str:
+    """The node after `step`'s card as a scripted dream leaves it (CREATE, then CORRECT with
+    the agent's rewrite the prompt asks for); written, and its text returned."""
+    claim, card, day = step["claim"], step["card"], step["day"]
+    if previous is None:
+        text = node_text(title, claim, f"{claim}.", [card])
+        text = with_provenance(rel, text, None, action="CREATE", cards=[card], today=day)
+    else:
+        takes_claim = "claim" in inspect.signature(with_provenance).parameters
+        old_claim = periods[-1]["claim"]
+        body = f"{claim}." if takes_claim else f"{claim}. Before {day} ({old_claim})."
+        staged = node_text(title, claim, body, [p["card"] for p in periods] + [card])
+        extra = {"claim": claim} if takes_claim else {}
+        text = with_provenance(
+            rel, staged, previous, action="CORRECT", cards=[card], today=day,
+            note=old_claim, **extra,
+        )  # fmt: skip
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, encoding="utf-8")
+    return text
+
+
+async def real_dreams(root: Path, timelines: list[dict[str, Any]]) -> None:
+    """The realmodel tier: Auto Dream with the real model on each day that has a card, in
+    order (each run consolidates that day's cards); what the runs did is printed."""
+    from remecli.knowledge.dream.runner import dream
+    from remecli.notes.layout import WorkingDir
+    from tests.realmodel.real import real_settings
+
+    settings = real_settings(root.parent)  # its working dir: root
+    layout = WorkingDir(root).ensure()
+    days = sorted({period["since"] for item in timelines for period in item["periods"]})
+    print(f"  model {settings.llm.model_name} at {settings.llm.base_url}: {len(days)} dreams")
+    actions: Counter[str] = Counter()
+    for number, day in enumerate(days, 1):
+        started = time.perf_counter()
+        result = await dream(settings, layout, date=day)
+        actions.update(o.action if o.ok else "failed" for o in result.outcomes)
+        took = time.perf_counter() - started
+        print(f"  dream {number}/{len(days)} of {day}: {result.status} in {took:.0f} s", flush=True)
+    done = ", ".join(f"{action} {count}" for action, count in sorted(actions.items()))
+    print(f"  dream actions: {done or 'none'}")
 
 
 def answer(hit: dict[str, Any], root: Path, values: list[str]) -> set[str]:
@@ -190,6 +242,15 @@ async def measure(root: Path, timelines: list[dict[str, Any]], embedding: str) -
         print("  (this code has no as_of: 'as of' questions were answered as of today)")
 
 
+async def dream_then_measure(
+    root: Path, timelines: list[dict[str, Any]], embedding: str, real: bool
+) -> None:
+    """One event loop for the realmodel tier's dreams (their HTTP client) and the search."""
+    if real:
+        await real_dreams(root, timelines)
+    await measure(root, timelines, embedding)
+
+
 def _has_as_of() -> bool:
     from remecli.ops.search_jobs import SearchParams
 
@@ -203,20 +264,32 @@ def _text(root: Path, hit: dict[str, Any]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--people", type=int, default=60, help="people, one changing fact each")
+    parser.add_argument(
+        "--people", type=int, default=None, help="people, one changing fact each (60; --real: 4)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--embedding", default="local", help="local (the default) or none")
+    parser.add_argument(
+        "--real",
+        action="store_true",
+        help=f"the realmodel tier: dreams with the model at ${URL_VARIABLE} build the digest",
+    )
     args = parser.parse_args()
+    if args.real and not os.environ.get(URL_VARIABLE):
+        print(f"--real needs a model: set {URL_VARIABLE} to an OpenAI-compatible base URL")
+        return 2
+    people = args.people if args.people is not None else (4 if args.real else 60)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / ".reme"
-        timelines = write_memory(root, min(args.people, len(NAMES)), args.seed)
+        timelines = write_memory(root, min(people, len(NAMES)), args.seed, digest=not args.real)
         changes = sum(len(t["periods"]) - 1 for t in timelines)
         print(
             f"facts over time: {len(timelines)} facts, {changes} changes, "
-            f"embedding={args.embedding}, seed {args.seed}"
+            f"embedding={args.embedding}, seed {args.seed}, "
+            + ("digest by real dreams" if args.real else "digest by scripted dream actions")
         )
-        asyncio.run(measure(root, timelines, args.embedding))
+        asyncio.run(dream_then_measure(root, timelines, args.embedding, args.real))
     print(f"  ({time.perf_counter() - started:.0f} s)  reproduce: python {' '.join(sys.argv)}")
     return 0
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.knowledge.cards import read_meta
 from remecli.knowledge.cards_write import write_memory_file
+from remecli.knowledge.dream.timeline import history_lines
+from remecli.notes.claims import parse_claims
 from remecli.notes.files import read_memory_text
+from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -23,25 +25,35 @@ MAX_NODES = 50
 
 
 def personal_lines(layout: WorkingDir) -> list[str]:
-    """One line per active personal node: `- [[path|name]]: description`."""
+    """One line per active personal node: `- [[path|name]]: description`, with `(since DATE)`
+    when its claim changed (its `## History` has a current claim): a current timed claim."""
     folder = layout.digest_dir / "personal"
     lines = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        meta = _meta(path)
+        meta, body = _node(path)
         if meta.get("status") == "contradicted" or meta.get("moved_from"):
             continue  # a section moved out of MEMORY.md already has its pointer there
         rel = path.relative_to(layout.root).as_posix()
         name = str(meta.get("name") or path.stem).replace("|", "/").replace("]", ")")
         description = " ".join(str(meta.get("description") or "").split())
-        lines.append(f"- [[{rel}|{name}]]" + (f": {description}" if description else ""))
+        since = _current_since(body) if description else ""
+        lines.append(f"- [[{rel}|{name}]]" + (f": {description}{since}" if description else ""))
     return lines[:MAX_NODES]
 
 
-def _meta(path: Path) -> dict[str, object]:
+def _node(path: Path) -> tuple[dict[str, object], str]:
     try:
-        return dict(read_meta(path))
+        note = read_frontmatter(read_memory_text(path))
     except (OSError, ValueError):
-        return {}
+        return {}, ""
+    return dict(note.meta), note.body
+
+
+def _current_since(body: str) -> str:
+    """` (since DATE)` of the node's current claim in its History, "" when it has none."""
+    claims = parse_claims("\n".join(history_lines(body)))
+    current = [claim.since for claim in claims if not claim.superseded and claim.since]
+    return f" (since {max(current).isoformat()})" if current else ""
 
 
 def with_block(text: str, lines: list[str]) -> str:

@@ -135,6 +135,12 @@ def superseded_line(
     )
 
 
+def newly_superseded(before: str | None, after: str | None) -> list[Claim]:
+    """The claims `after` strikes that `before` did not strike (what a change superseded)."""
+    known = {(c.text, c.until) for c in parse_claims(before or "") if c.superseded}
+    return [c for c in parse_claims(after or "") if c.superseded and (c.text, c.until) not in known]
+
+
 def without_superseded(text: str) -> tuple[str, int]:
     """`text` without its superseded claim lines, and how many were left out (what a system
     prompt carries: current claims only)."""

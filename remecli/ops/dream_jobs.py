@@ -18,6 +18,7 @@ from remecli.knowledge.dream import changesets
 from remecli.knowledge.dream.changesets import Changeset, NodeChange
 from remecli.knowledge.dream.review import NodeResult, ReviewError, decide, revert
 from remecli.knowledge.dream.state import DreamBusy
+from remecli.notes.claims import newly_superseded
 from remecli.ops.context import JobContext
 from remecli.ops.errors import EditConflict, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
@@ -70,6 +71,13 @@ class UnitInfo(JobResult):
     detail: str
 
 
+class Supersession(JobResult):
+    claim: str = Field(description="The claim that stopped being true (struck in the node)")
+    replaced_by: str = Field(description="What replaced it ('' when not said)")
+    since: str = Field(description="When it became true, YYYY-MM-DD ('' when not known)")
+    until: str = Field(description="When it stopped being true, YYYY-MM-DD")
+
+
 class NodeInfo(JobResult):
     path: str
     action: str
@@ -78,6 +86,9 @@ class NodeInfo(JobResult):
     before_version: int | None = Field(description="The history's version before the run")
     after_version: int | None = Field(description="The version the run wrote")
     diff: str = Field(description="Unified diff of the node, before → after")
+    supersessions: list[Supersession] = Field(
+        default_factory=list, description="The claims this run superseded (old → new, dates)"
+    )
     reverted: bool
     reverted_version: int | None = Field(description="The version the revert made")
 
@@ -142,6 +153,15 @@ def _node_info(node: NodeChange) -> NodeInfo:
         before_version=node.before_version,
         after_version=node.after_version,
         diff=node_diff(node),
+        supersessions=[
+            Supersession(
+                claim=claim.text,
+                replaced_by=claim.replaced_by,
+                since=claim.since.isoformat() if claim.since else "",
+                until=claim.until.isoformat() if claim.until else "",
+            )
+            for claim in newly_superseded(node.before, node.after)
+        ],
         reverted=node.reverted is not None,
         reverted_version=reverted.get("version"),
     )

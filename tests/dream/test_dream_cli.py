@@ -70,3 +70,21 @@ def test_remecli_dream_list_show_and_revert(fake_llm, tmp_path):
     assert not (working_dir.root / NODE).exists()
     missing = remecli(tmp_path, fake_llm, "--show", "20990101T000000-abcd")
     assert missing.returncode == 1 and "no dream run" in missing.stderr
+
+
+def test_a_shown_run_says_what_it_superseded() -> None:
+    from remecli.surfaces.cli.dream import _run_text
+
+    gone = {"claim": "Uses MySQL", "replaced_by": "Uses SQLite", "since": "", "until": "2026-04-01"}
+    node = {
+        "action": "CORRECT",
+        "path": "digest/wiki/db.md",
+        "reverted": False,
+        "sources": ["memory/2026-04-01/c.md"],
+        "before_version": 1,
+        "after_version": 2,
+        "diff": "",
+        "supersessions": [gone],
+    }
+    text = _run_text({"id": "r", "time": "t", "status": "applied", "message": "m", "nodes": [node]})
+    assert "  superseded: Uses MySQL (until 2026-04-01) -> Uses SQLite" in text

@@ -8,6 +8,7 @@ import datetime as dt
 from remecli.knowledge.dream.timeline import card_day, record_correction
 from remecli.notes.claims import (
     current_line,
+    newly_superseded,
     parse_claim,
     parse_claims,
     superseded_line,
@@ -112,3 +113,21 @@ def test_a_correction_is_dated_by_its_card() -> None:
         2025, 2, 1
     )
     assert card_day(["digest/wiki/n.md"], D(2030, 1, 1)) == D(2030, 1, 1)
+
+
+def test_what_a_change_superseded() -> None:
+    before = '- Uses MySQL (since 2024-02-01)\n- ~~Uses Oracle~~ (until 2024-02-01, replaced by "Uses MySQL")\n'
+    after = (
+        "- Uses SQLite (since 2026-04-01)\n"
+        '- ~~Uses MySQL~~ (2024-02-01 to 2026-04-01, replaced by "Uses SQLite")\n'
+        '- ~~Uses Oracle~~ (until 2024-02-01, replaced by "Uses MySQL")\n'
+    )
+    [gone] = newly_superseded(before, after)
+    assert (gone.text, gone.since, gone.until, gone.replaced_by) == (
+        "Uses MySQL",
+        D(2024, 2, 1),
+        D(2026, 4, 1),
+        "Uses SQLite",
+    )
+    assert newly_superseded(after, after) == [] and newly_superseded(None, None) == []
+    assert [c.text for c in newly_superseded(None, after)] == ["Uses MySQL", "Uses Oracle"]

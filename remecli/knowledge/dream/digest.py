@@ -60,6 +60,14 @@ def _day(value: object) -> dt.date | None:
         return None
 
 
+def _first_seen(meta: dict[str, Any], sources: list[str], today: dt.date) -> dt.date:
+    """When the node's claim was first seen: the day of its earliest dated card (a dream may
+    consolidate a card weeks after its conversation), or the recorded `first_seen` if earlier,
+    else `today`."""
+    days = [day for day in (_day(meta.get("first_seen")), card_day(sources, today)) if day]
+    return min(days) if days else today
+
+
 def _new_claim(claim: str, meta: dict[str, Any], old_meta: dict[str, Any]) -> str:
     description = str(meta.get("description") or "")
     if description and description != str(old_meta.get("description") or ""):
@@ -188,14 +196,14 @@ def with_provenance(
             old_claim=note or str(old_meta.get("description") or ""),
             new_claim=new_claim,
             day=card_day(cards, today),
-            held_since=_day(old_meta.get("first_seen")),
+            held_since=_first_seen(old_meta, sources_links(old.body) if old else [], today),
             source=cards[0] if cards else "",
             language="zh" if "## 来源" in body else "en",
             old_sources=sources_links(old.body) if old else [],
         )
     meta["kind"] = rel.split("/")[1]
     meta["sources"] = len(sources_links(body))
-    meta["first_seen"] = str(old_meta.get("first_seen") or f"{today:%Y-%m-%d}")
+    meta["first_seen"] = f"{_first_seen(old_meta, sources_links(body), today):%Y-%m-%d}"
     meta["last_confirmed"] = f"{today:%Y-%m-%d}"
     meta["status"] = "active"  # a correction supersedes a claim (## History), not the node
     history = old_meta.get("contradictions")

@@ -98,5 +98,11 @@ def _run_text(run: dict[str, object]) -> str:
         before = node["before_version"] or "none (new)"
         after = node["after_version"] or "not written yet"
         lines.append(f"  versions: {before} -> {after}")
+        for gone in node.get("supersessions") or []:
+            held = (
+                f"{gone['since']} to {gone['until']}" if gone["since"] else f"until {gone['until']}"
+            )
+            by = f" -> {gone['replaced_by']}" if gone["replaced_by"] else ""
+            lines.append(f"  superseded: {gone['claim']} ({held}){by}")
         lines.append(node["diff"].rstrip("\n") or "  (no change)")
     return "\n".join(lines)

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from remecli.notes.links.parse import LINK_TEXT, split_link
+from remecli.notes.claims import parse_claims
+from remecli.notes.links.parse import LINK_TEXT, link_targets, split_link
 from remecli.ops import JobError, JobRunner
 from remecli.ops.read_job import next_page
 from remecli.surfaces.studio.render import render_note, render_plain
@@ -178,7 +179,22 @@ async def note_view(runner: JobRunner, path: str) -> dict[str, Any]:
         "outlinks": links["out"],
         "backlinks": links["in"],
         "dangling": links["dangling"],
+        "claims": note_claims(text) if path.endswith(".md") else [],
     }
+
+
+def note_claims(text: str) -> list[dict[str, Any]]:
+    """The note's timed claims (`notes/claims`) for its timeline: line, text, when it held,
+    what replaced it and the cards it rests on."""
+    return [
+        {
+            "line": claim.line,
+            **claim.brief(),
+            "superseded": claim.superseded,
+            "cards": link_targets(claim.provenance),
+        }
+        for claim in parse_claims(text)
+    ]
 
 
 async def search(

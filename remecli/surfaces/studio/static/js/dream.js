@@ -4,6 +4,7 @@
 import { get, post } from "./api.js";
 import { fill, h, noteHref, when } from "./dom.js";
 import { t, translateStatic } from "./i18n.js";
+import { supersessionList } from "./claims.js";
 
 const runsNav = document.getElementById("runs");
 const main = document.getElementById("main");
@@ -73,6 +74,7 @@ function nodeView(run, node) {
       `${t("Versions:")} ${node.before_version ?? t("none (new)")} → ${node.after_version ?? t("not written yet")}`),
     h("h3", {}, t("Sources")),
     h("ul", { class: "sources" }, sources),
+    supersessionList(node.supersessions),
     diffView(node.diff),
     actions,
   );

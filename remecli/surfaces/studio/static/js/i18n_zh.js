@@ -27,6 +27,9 @@ export const ZH = {
   "true on": "成立于",
   current: "当前",
   until: "直到",
+  since: "自",
+  "replaced by": "替换为",
+  Superseded: "已取代的结论",
   "Claims that stopped being true, newest first; each stays in its note, struck through, with when it held.":
     "不再成立的结论，最新的在前；每条仍留在原笔记中，以删除线标出，并注明成立的时间。",
   "No changed facts yet: a correction keeps the old claim struck through with its dates.":

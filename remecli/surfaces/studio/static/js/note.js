@@ -5,6 +5,7 @@ import { fieldList, fill, h, noteHref, pathText, serverHtml } from "./dom.js";
 import { t } from "./i18n.js";
 import { deleteButton, renameButton } from "./manage.js";
 import { graphHref } from "./graph.js";
+import { claimTimeline } from "./claims.js";
 
 function linkList(title, notes, empty) {
   const items = notes.map((n) =>
@@ -97,6 +98,7 @@ export async function renderNote(main, path, params, live) {
     deleting?.button,
   );
   const body = serverHtml("markdown", note.html);
+  claimTimeline(body, note.claims);
   const dangling = note.dangling.length
     ? h(
         "section",
