@@ -13,7 +13,8 @@ first write: before the fix its first sync loaded the token encoding while holdi
 lock, 10–40 s under load). `--load N` runs N busy-loop processes meanwhile (a loaded machine).
 
 Reproduce:  nice -n 10 python benchmarks/coherence.py [--writes 10] [--servers 2 --defaults]
-            [--load 6]
+            [--load 6] [--log FILE]   (--log: the servers' log, and FILE.events with the unix
+            time of each write and find, to line the two up)
 """
 
 from __future__ import annotations
