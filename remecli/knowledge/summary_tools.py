@@ -3,7 +3,7 @@
 The default scope (`MemoryScope`) allows `MEMORY.md` and `memory/**/*.md` under the working dir;
 any other path is refused with an error the model can act on. A scope also checks every change
 before it is written (`prepare`): a `write` that would drop lines of an existing file is
-refused ("use edit"). Every write goes through `write_memory_file` and the writer given.
+refused ("use edit"). Every read and write goes through the file service over the writer given.
 
 Never clobbering the user: `write` on an existing file is refused unless the file still holds
 what this run last read or wrote (otherwise: "read it again and merge"), and `edit` replaces one
