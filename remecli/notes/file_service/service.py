@@ -15,9 +15,8 @@ from pathlib import Path
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.file_service.editing import FileEdited, edit_file
 from remecli.notes.file_service.reading import FileRead, page_text, read_numbered, read_page
-from remecli.notes.file_service.sniff import leaves_workspace
+from remecli.notes.file_service.sniff import is_note_path, leaves_workspace
 from remecli.notes.files import read_memory_text
-from remecli.notes.links.graph import is_note_path
 from remecli.notes.writer import UNCHECKED, MemoryWriter, _Unchecked
 
 

@@ -1,10 +1,13 @@
-"""What a file is, from its first bytes and its path: text or binary, and whether a path named
-inside a workspace leads out of it through a symlink (the file tools' one confinement rule)."""
+"""What a file is, from its first bytes and its path: text or binary, a memory note or not, and
+whether a path named inside a workspace leads out of it through a symlink (the file tools' one
+confinement rule)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from remecli.notes.writer import MEMORY_FOLDERS, MEMORY_MD
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -32,3 +35,16 @@ def leaves_workspace(target: Path, workspace: Path) -> bool:
     real = Path(os.path.realpath(target))
     real_root = Path(os.path.realpath(root))
     return real != real_root and real_root not in real.parents
+
+
+def is_note_path(relative: str) -> bool:
+    """True for MEMORY.md and `*.md` under memory/ or digest/ (no hidden parts)."""
+    parts = relative.split("/")
+    if parts == [MEMORY_MD]:
+        return True
+    return (
+        len(parts) >= 2
+        and parts[0] in MEMORY_FOLDERS
+        and relative.endswith(".md")
+        and not any(part.startswith(".") or not part for part in parts)
+    )
