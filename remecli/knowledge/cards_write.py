@@ -1,8 +1,9 @@
 """The summarizer's, the day page's, dream's and Auto Resource's way to the one memory writer.
 
-`write_memory_file(writer, path, text, reason)` goes through the `MemoryWriter` the composition
-root built (atomic, versioned, redacting secrets) and the caller was given; a path that is not a
-memory file (a caller's own scratch file) is written atomically as it is. The callers check their
+`write_memory_file(writer, path, text, reason)` goes through the file service over the
+`MemoryWriter` the composition root built (atomic, versioned, redacting secrets) and the caller
+was given; a path that is not a memory file (a caller's own scratch file) is written atomically
+as it is. The callers check their
 own no-drop rules (cards, day pages), so shrinking is theirs to allow.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from remecli.config.privacy import private_dirs
-from remecli.notes.atomic_write import atomic_write_text
+from remecli.notes.file_service import FileService
 from remecli.notes.writer import MemoryWriter
 
 
@@ -22,7 +23,4 @@ def write_memory_file(
     `base`, the content `text` was made from: lines appended to the file since are kept."""
     target = Path(path)
     private_dirs(target.parent)
-    if writer.is_memory_file(target):
-        writer.write(target, text, source=reason, allow_shrink=True, base=base)
-    else:
-        atomic_write_text(target, text)
+    FileService(writer).write(target, text, source=reason, allow_shrink=True, base=base)

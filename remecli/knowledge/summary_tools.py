@@ -3,7 +3,7 @@
 The default scope (`MemoryScope`) allows `MEMORY.md` and `memory/**/*.md` under the working dir;
 any other path is refused with an error the model can act on. A scope also checks every change
 before it is written (`prepare`): a `write` that would drop lines of an existing file is
-refused ("use edit"). Every write goes through `write_memory_file` and the writer given.
+refused ("use edit"). Every read and write goes through the file service over the writer given.
 
 Never clobbering the user: `write` on an existing file is refused unless the file still holds
 what this run last read or wrote (otherwise: "read it again and merge"), and `edit` replaces one
@@ -31,10 +31,10 @@ from remecli.llm.runtime.tooling import (
     ToolChunk,
 )
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, is_error, ok
-from remecli.notes.files import read_memory_text
+from remecli.notes.file_service import FileService
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
-from remecli.notes.writer import MemoryWriter
+from remecli.notes.writer import MEMORY_MD, MemoryWriter
 
 READ_MAX_LINES = 2_000
 CHANGED_HINT = (
@@ -70,16 +70,14 @@ class MemoryScope:
         """`path` as shown to the model: relative to the working dir."""
         return path.relative_to(self.working_dir.root).as_posix()
 
-    def readable(self, target: Path) -> bool:
-        """True when `target` (resolved) may be read."""
-        memory_dir = self.working_dir.memory_dir.resolve()
-        if target == self.working_dir.memory_md.resolve():
-            return True
-        return target.suffix == ".md" and target.is_relative_to(memory_dir) and target != memory_dir
+    def readable(self, note: str) -> bool:
+        """True when the memory note `note` (relative, as `FileService.memory_note` names it)
+        may be read: MEMORY.md and memory/**/*.md."""
+        return note == MEMORY_MD or note.startswith("memory/")
 
     def writable(self, target: Path) -> str | None:
-        """None when `target` may be changed, else why not."""
-        return None if self.readable(target) else self.allowed()
+        """None when `target` (a readable note, resolved) may be changed, else why not."""
+        return None
 
     def allowed(self) -> str:
         """What the tools may touch, said to the model after a refusal."""
@@ -124,6 +122,7 @@ class MemoryFileTools:
     ) -> None:
         self.working_dir = working_dir
         self.writer = writer  # the composition root's one writer (versions, redaction)
+        self.files = FileService(writer)
         self.date = date
         self.scope = scope or MemoryScope(working_dir, date)
         self.daily_file = working_dir.daily_file(date)
@@ -150,7 +149,8 @@ class MemoryFileTools:
         if not candidate.is_absolute():
             candidate = root / candidate
         target = candidate.resolve()  # follows symlinks: a link out of the folder is refused
-        if not self.scope.readable(target):
+        note = self.files.memory_note(target)  # the one rule of what a memory note is
+        if note is None or not self.scope.readable(note):
             raise ToolArgumentError(f"Access to {text!r} is refused. " + self.scope.allowed())
         if for_change:
             problem = self.scope.writable(target)
@@ -252,10 +252,7 @@ class MemoryFileTools:
 
     def _current(self, target: Path) -> str | None:
         """The file's text now, None when absent."""
-        try:
-            return read_memory_text(target)
-        except FileNotFoundError:
-            return None
+        return self.files.read_text(target)
 
     def _read(self, target: Path, start: int, count: int) -> ToolChunk:
         name = self.relative(target)
@@ -267,15 +264,14 @@ class MemoryFileTools:
             return ok(f"{name} does not exist yet.{self.scope.missing_hint(target)}")
         if not text:
             return ok(f"{name} is empty.")
-        lines = text.splitlines(keepends=True)
-        if start > len(lines):
-            return error(f"{name} has only {len(lines)} lines; `offset` {start} is past the end.")
-        page = lines[start - 1 : start - 1 + count]
-        end = start - 1 + len(page)
-        if start == 1 and end == len(lines):
-            return ok("".join(page))
-        more = f" Continue with offset={end + 1}." if end < len(lines) else ""
-        return ok(f"[{name}: lines {start}-{end} of {len(lines)}.{more}]\n" + "".join(page))
+        page = self.files.page_text(target, text, start, count)
+        end, total = page.last_line, page.total_lines
+        if page.past_end:
+            return error(f"{name} has only {total} lines; `offset` {start} is past the end.")
+        if start == 1 and not page.truncated:
+            return ok(page.text)
+        more = f" Continue with offset={end + 1}." if page.truncated else ""
+        return ok(f"[{name}: lines {start}-{end} of {total}.{more}]\n" + page.text)
 
     def _write(self, target: Path, text: str) -> ToolChunk:
         name = self.relative(target)

@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import cast
 
+from remecli.notes.file_service import FileService
 from remecli.notes.locks import FileLocks
 from remecli.notes.writer import MemoryWriter
 from remecli.ops.host import MemoryHost, Progress
@@ -32,6 +33,11 @@ class JobContext:
     def writer(self) -> MemoryWriter:
         """The runtime's one memory writer (versioned, redacted), built by its composition root."""
         return self.memory.writer
+
+    @property
+    def files(self) -> FileService:
+        """The one file service, over the runtime's writer."""
+        return FileService(self.writer)
 
     @cached_property
     def locks(self) -> FileLocks:

@@ -207,7 +207,7 @@ def _edit(ctx: JobContext, target: Path, relative: str, params: EditParams) -> E
             raise EditConflict(_refusal_message(refused, relative)) from None
         updated = done.content
         try:  # versioned and redacted, like the app's own edits
-            ctx.writer.write(
+            ctx.files.write(
                 target, updated, source="memory_edit", allow_shrink=True, expected=content
             )
         except ChangedMeanwhile as exc:
@@ -234,13 +234,10 @@ async def memory_edit(ctx: JobContext, params: EditParams) -> EditResult:
 
 
 def _memory_target(ctx: JobContext, raw: str, verb: str) -> tuple[Path, str]:
-    """The note `raw` names: a Markdown memory note by the links graph's one rule (MEMORY.md,
+    """The note `raw` names: a Markdown memory note by the file service's one rule (MEMORY.md,
     *.md under memory/ or digest/), the same notes memory_rename and memory_delete accept."""
-    from remecli.notes.links.graph import is_note_path
-
     target = ctx.confine(raw)
-    relative = ctx.writer.relative(target.path)
-    if raw.strip().endswith("/") or relative is None or not is_note_path(relative):
+    if raw.strip().endswith("/") or ctx.files.memory_note(target.path) is None:
         raise PathRefused(
             f"{raw.strip()!r} cannot be {verb}; only Markdown notes can: MEMORY.md, or a file "
             "ending in .md under memory/ or digest/ (e.g. memory/ideas.md)"
@@ -264,12 +261,12 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
     def write() -> FileWriteResult:
         with ctx.locks.hold(path):
             if params.expected_sha256 is None:
-                result = ctx.writer.write(
+                result = ctx.files.write(
                     path, params.content, source="memory_write", allow_shrink=params.allow_shrink
                 )
             else:  # checked here, and again by the writer under its own lock (`expected`)
                 seen = check_expected(path, relative, params.expected_sha256)
-                result = ctx.writer.write(
+                result = ctx.files.write(
                     path,
                     params.content,
                     source="memory_write",
@@ -283,7 +280,7 @@ async def memory_write(ctx: JobContext, params: WriteParams) -> FileWriteResult:
             changed=result.changed,
             bytes=result.bytes,
             version=result.version,
-            redacted=list(result.redacted),
+            redacted=list(result.redactions),
             sha256=sha256_hex(now),
         )
 

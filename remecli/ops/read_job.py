@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from pydantic import Field
 
+from remecli.notes.file_service import FileService
+from remecli.notes.file_service.reading import StartCharPastLine
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
@@ -64,86 +64,45 @@ def check_file(path: Path, relative: str) -> None:
         raise NotFound(f"no file {relative!r}; use memory_list to see what exists")
 
 
-def _lines_of(handle: BinaryIO, digest: Any) -> Iterator[str]:
-    """The file's lines as text (ends kept, split at \\n, \\r\\n and \\r like a text file opened
-    with newline=''), feeding every byte to `digest` on the way."""
-    for raw in handle:
-        digest.update(raw)
-        line = raw.decode("utf-8")
-        if "\r" in line:  # a lone CR ends a line too
-            yield from _LONE_CR.split(line)
-        else:
-            yield line
-
-
-_LONE_CR = re.compile(r"(?<=\r)(?!\n)(?=.)", re.DOTALL)
-
-
-def _read_lines(path: Path, relative: str, params: ReadParams) -> ReadResult:
-    """Stream the file (any size): keep the wanted lines up to the page limits (READ_MAX_CHARS
-    characters: a longer line comes in pieces), count all, and hash every byte (the `sha256` a
-    later change passes as `expected_sha256`)."""
+def _read_lines(files: FileService, path: Path, relative: str, params: ReadParams) -> ReadResult:
+    """A page of the file through the file service (streamed, any size; at most
+    READ_MAX_CHARS characters: a longer line comes in pieces), with the whole file's `sha256`
+    (what a later change passes as `expected_sha256`)."""
     check_file(path, relative)
     start, end, skip = params.start_line, params.end_line, params.start_char
     if end is not None and end < start:
         raise InvalidParams(f"end_line {end} is before start_line {start}")
-    last_wanted = end if end is not None else start - 1 + READ_MAX_LINES
-    picked: list[str] = []
-    size = 0
-    full = False
-    cut_at: int | None = None  # the page ends inside its first line, at this character
-    total = 0
-    digest = hashlib.sha256()
     try:
-        with open(path, "rb") as handle:
-            for total, line in enumerate(_lines_of(handle, digest), start=1):
-                if not start <= total <= last_wanted or full:
-                    continue
-                if total == start and skip:
-                    if skip >= len(line):
-                        raise InvalidParams(
-                            f"start_char {skip} is past the end of line {start} of {relative!r} "
-                            f"({len(line)} characters)"
-                        )
-                    line = line[skip:]
-                if not picked and len(line) > READ_MAX_CHARS:
-                    picked.append(line[:READ_MAX_CHARS])
-                    cut_at = skip + READ_MAX_CHARS
-                    full = True
-                elif picked and size + len(line) > READ_MAX_CHARS:
-                    full = True
-                else:
-                    picked.append(line)
-                    size += len(line)
+        page = files.read_page(
+            path, start, end, max_lines=READ_MAX_LINES, max_chars=READ_MAX_CHARS, start_char=skip
+        )
     except UnicodeDecodeError:
         raise InvalidParams(f"{relative!r} is not a UTF-8 text file") from None
+    except StartCharPastLine as past:
+        raise InvalidParams(
+            f"start_char {skip} is past the end of line {start} of {relative!r} "
+            f"({past.length} characters)"
+        ) from None
+    total = page.total_lines
     if start > max(total, 1):
         raise InvalidParams(f"start_line {start} is past the end of {relative!r} ({total} lines)")
-    if cut_at is not None:
-        return ReadResult(
-            path=relative,
-            start_line=start,
-            end_line=start,
-            total_lines=total,
-            content=picked[0],
-            truncated=True,
-            next_start_line=start,
-            next_start_char=cut_at,
-            sha256=digest.hexdigest(),
-        )
-    shown_end = start - 1 + len(picked)
-    wanted_end = total if end is None else min(end, total)
-    more = shown_end < wanted_end
+    more = page.truncated
+    if not more:
+        next_line = None
+    elif page.next_start_char is not None:
+        next_line = page.last_line  # a line longer than a page: its next piece
+    else:
+        next_line = page.last_line + 1
     return ReadResult(
         path=relative,
         start_line=start,
-        end_line=shown_end,
+        end_line=page.last_line,
         total_lines=total,
-        content="".join(picked),
+        content=page.text,
         truncated=more,
-        next_start_line=shown_end + 1 if more else None,
-        next_start_char=None,
-        sha256=digest.hexdigest(),
+        next_start_line=next_line,
+        next_start_char=page.next_start_char,
+        sha256=page.sha256 or "",
     )
 
 
@@ -157,7 +116,7 @@ async def memory_read(ctx: JobContext, params: ReadParams) -> ReadResult:
     `sha256` is the whole file's version: pass it as `expected_sha256` to memory_edit/write.
     """
     target = ctx.confine(params.path)
-    return await asyncio.to_thread(_read_lines, target.path, target.relative, params)
+    return await asyncio.to_thread(_read_lines, ctx.files, target.path, target.relative, params)
 
 
 def next_page(page: dict[str, Any]) -> dict[str, int] | None:

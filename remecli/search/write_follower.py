@@ -8,8 +8,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from remecli.notes.file_service.sniff import is_note_path
 from remecli.notes.links import LinkGraph
-from remecli.notes.links.graph import is_note_path
 from remecli.search.index import MemoryIndex
 
 log = logging.getLogger(__name__)

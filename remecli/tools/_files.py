@@ -1,27 +1,12 @@
-"""File helpers for the file tools: binary sniffing, image headers."""
+"""File helpers for the file tools: image headers, sizes (text or binary: the file service)."""
 
 from __future__ import annotations
 
-import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-UTF8_BOM = b"\xef\xbb\xbf"
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _SNIFF_BYTES = 8192
-
-
-def looks_binary(head: bytes) -> bool:
-    """True for data that is not text: NUL bytes (outside UTF-16) or mostly control bytes."""
-    if not head:
-        return False
-    if head.startswith(_UTF16_BOMS):
-        return False
-    if b"\x00" in head:
-        return True
-    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
-    return controls / len(head) > 0.3
 
 
 def read_head(path: Path, size: int = _SNIFF_BYTES) -> bytes:
@@ -100,16 +85,3 @@ def human_size(size: int) -> str:
             return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} bytes"
-
-
-def leaves_workspace(target: Path, workspace: Path) -> bool:
-    """True when `target` (absolute, normalised) lies under `workspace` by name but its real
-    path does not: a symlink on the way leads out. Such a path counts as outside the workspace
-    for every file tool, even when it leads to a scratch folder (the name hides where it goes).
-    """
-    root = Path(os.path.normpath(workspace))
-    if target != root and root not in target.parents:
-        return False
-    real = Path(os.path.realpath(target))
-    real_root = Path(os.path.realpath(root))
-    return real != real_root and real_root not in real.parents

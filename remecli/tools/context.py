@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from remecli.config.settings import ToolSettings
+from remecli.notes.file_service import FileService
 from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
@@ -54,6 +55,11 @@ class ToolContext:
             accepts_images=accepts_images,
             writer=writer,
         )
+
+    @property
+    def files(self) -> FileService:
+        """The one file service, over this context's memory writer."""
+        return FileService(self.writer)
 
     def is_scratch(self, path: str | os.PathLike[str]) -> bool:
         """True when `path` (symlinks followed) lies in remecli's working folder or a scratch dir."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from remecli.tools._files import leaves_workspace
+from remecli.notes.file_service.sniff import leaves_workspace
 from remecli.tools.context import ToolContext
 from remecli.tools.danger_types import Danger
 

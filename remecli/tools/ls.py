@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-from pathlib import Path
 
 from remecli.llm.runtime.tooling import ToolChunk
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
@@ -24,7 +22,7 @@ async def ls(ctx: ToolContext, path: str = ".", limit: int | None = None) -> Too
     except ToolArgumentError as exc:
         return error(str(exc))
     try:
-        names = await asyncio.to_thread(_list, folder)
+        names = await asyncio.to_thread(ctx.files.list_names, folder)
     except FileNotFoundError:
         return error(f"Folder not found: {folder}. Check the path, or list its parent folder.")
     except NotADirectoryError:
@@ -41,16 +39,3 @@ async def ls(ctx: ToolContext, path: str = ".", limit: int | None = None) -> Too
             f"or use `bash` with find/grep to narrow it down.]"
         )
     return ok(f"{folder}:\n{text}", total=len(names), shown=len(shown))
-
-
-def _list(folder: Path) -> list[str]:
-    """Entry names sorted case-insensitively, `/` after folders (symlinks followed)."""
-    entries = []
-    with os.scandir(folder) as scan:
-        for entry in scan:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            entries.append(entry.name + ("/" if is_dir else ""))
-    return sorted(entries, key=lambda name: (name.lower(), name))

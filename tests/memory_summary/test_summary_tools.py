@@ -40,6 +40,14 @@ async def test_symlink_out_of_the_memory_folder_is_refused(tools, working_dir, t
     assert (tmp_path / "outside.md").read_text() == "secret"
 
 
+async def test_a_hidden_file_is_no_memory_note_for_the_summarizer(tools, working_dir):
+    """The file service's one rule: a hidden name under memory/ is not a memory note (the
+    writer would not version or redact it), so the summarizer may not read or create it."""
+    for chunk in (await tools.read("memory/.draft.md"), await tools.write("memory/.draft.md", "x")):
+        assert failed(chunk) and "refused" in text(chunk)
+    assert not (working_dir.memory_dir / ".draft.md").exists()
+
+
 async def test_allowed_paths(tools, working_dir):
     assert not failed(await tools.read("MEMORY.md"))
     assert not failed(await tools.write("memory/projects/atlas.md", "# Atlas\n"))

@@ -33,12 +33,9 @@ class DigestScope(MemoryScope):
 
     reason = "dream"
 
-    def readable(self, target: Path) -> bool:
+    def readable(self, note: str) -> bool:
         """MEMORY.md, memory/**/*.md and digest/**/*.md."""
-        digest = digest_dir(self.working_dir).resolve()
-        if target.suffix == ".md" and target.is_relative_to(digest):
-            return True
-        return super().readable(target)
+        return note.startswith("digest/") or super().readable(note)
 
     def writable(self, target: Path) -> str | None:
         """Only `digest/<bucket>/<slug>.md`."""

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from remecli.config.locations import Locations
+from remecli.notes.file_service.sniff import (
+    is_note_path as is_note_path,  # the one rule, re-exported
+)
 from remecli.notes.links.parse import ParsedNote, WikiLink, parse_note
 from remecli.notes.links.resolve import (
     NameIndex,
@@ -27,7 +30,7 @@ from remecli.notes.links.resolve import (
     note_key,
     stem_of,
 )
-from remecli.notes.links.scan import MEMORY_MD, NOTE_FOLDERS, NoteScan, Stat, file_stat
+from remecli.notes.links.scan import MEMORY_MD, NoteScan, Stat, file_stat
 from remecli.notes.links.store import FILE_NAME, LinkStore, StoredNote
 
 
@@ -38,19 +41,6 @@ class Edge:
     source: str
     link: WikiLink
     target: str | None
-
-
-def is_note_path(relative: str) -> bool:
-    """True for MEMORY.md and `*.md` under memory/ or digest/ (no hidden parts)."""
-    parts = relative.split("/")
-    if parts == [MEMORY_MD]:
-        return True
-    return (
-        len(parts) >= 2
-        and parts[0] in NOTE_FOLDERS
-        and relative.endswith(".md")
-        and not any(part.startswith(".") or not part for part in parts)
-    )
 
 
 class LinkGraph:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from remecli.notes.links.graph import Edge, LinkGraph, is_note_path
+from remecli.notes.file_service import FileService
+from remecli.notes.links.graph import Edge, LinkGraph
 from remecli.notes.links.parse import WikiLink
 from remecli.notes.links.resolve import has_extension
 from remecli.notes.writer import MemoryWriteError, MemoryWriter
@@ -49,8 +50,8 @@ class RenameReport:
 
 
 def _relative(writer: MemoryWriter, path: str) -> str:
-    relative = writer.relative(path)
-    if relative is None or not is_note_path(relative):
+    relative = FileService(writer).memory_note(path)  # the one rule of what a note is
+    if relative is None:
         raise NotANote(
             f"{path} is not a memory note: only MEMORY.md and *.md under memory/ or digest/."
         )
