@@ -41,8 +41,9 @@ if TYPE_CHECKING:
     from remecli.knowledge.resources_watch import ResourceWatcher
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
+    from remecli.search.hits import SearchHit
+    from remecli.search.request import SearchRequest
     from remecli.search.sync import Progress
-    from remecli.search.types import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -334,39 +335,36 @@ class FileMemory:
         until: str | None = None,
         links: bool = True,
     ) -> list[dict[str, Any]]:
-        """The seed's search: hybrid over notes and transcripts (`source`, `since`/`until`
-        YYYY-MM-DD); each hit with its note's links. Tools and surfaces use `memory_search`."""
-        from remecli.search.types import build_search_request
+        """The seed's search (its arguments, JSON-ready hits): `search_memory` of the request."""
+        from remecli.search.request import SearchRequest
 
-        request = build_search_request(
-            self.settings.search,
-            query,
-            max_results,
-            min_score,
-            source=source,
-            since=since,
-            until=until,
+        asked = {"max_results": max_results, "min_score": min_score, "source": source}
+        request = SearchRequest.model_validate(
+            {"query": query, "since": since, "until": until, **asked}
         )
-        return await self.search_memory(request, links=links)
+        return [hit.to_dict() for hit in await self.search_memory(request, links=links)]
 
-    async def search_memory(
-        self, request: SearchRequest, *, links: bool = True
-    ) -> list[dict[str, Any]]:
-        """`memory_search` of one `SearchRequest` (`search.types.build_search_request`)."""
+    async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
+        """The hits of `request` (`SearchRequest.resolved`), each with its note's links."""
         index = await self.wait_for_index()
         if index is None:
             return []
         graph = self.links if links else None
 
-        def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links
-            hits = [r.to_dict() for r in index.search_request_blocking(request)]
-            if graph is None:
-                return hits
-            from remecli.notes.links import expand
+        def search_and_link() -> list[SearchHit]:  # one worker thread: search, links
+            hits = index.search_blocking(request)
+            if graph is not None:
+                from remecli.notes.links import link_summary
+                from remecli.search.hits import HitLinks
 
-            return expand(hits, graph)
+                found: dict[str, HitLinks] = {}
+                for hit in hits:
+                    if hit.path not in found:
+                        found[hit.path] = HitLinks.model_validate(link_summary(graph, hit.path))
+                    hit.links = found[hit.path]
+            return hits
 
-        return await asyncio.to_thread(search_and_expand)
+        return await asyncio.to_thread(search_and_link)
 
     async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
         """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""

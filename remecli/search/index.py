@@ -26,24 +26,19 @@ from remecli.search.decompose import sub_queries
 from remecli.search.embedders import Embedder, make_embedder
 from remecli.search.embedding_pass import EmbeddingPasses
 from remecli.search.filters import make_filters
+from remecli.search.hits import SearchHit
 from remecli.search.index_parts import CLOSE_READ_BYTES
 from remecli.search.keyword import KeywordIndex
 from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
 from remecli.search.query_vectors import QueryVectors
+from remecli.search.request import SearchRequest
 from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
 from remecli.search.space_wait import SpaceWait
 from remecli.search.store import ChunkStore
 from remecli.search.sync import Progress, Syncer
-from remecli.search.types import (
-    DateLike,
-    SearchRequest,
-    SearchResult,
-    SearchVariant,
-    SyncReport,
-    build_search_request,
-)
+from remecli.search.types import SearchVariant, SyncReport
 from remecli.search.vectors import VectorIndex
 from remecli.search.watcher import Watch
 
@@ -226,32 +221,16 @@ class MemoryIndex(EmbeddingPasses):
 
     # -- searching -----------------------------------------------------------------------------
 
-    def search_blocking(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: DateLike = None,
-        until: DateLike = None,
-    ) -> list[SearchResult]:
-        """Search (blocking). `source`: notes|transcripts|all; `since`/`until`: YYYY-MM-DD,
-        inclusive; a None limit or floor takes the settings' default (`build_search_request`)."""
-        request = build_search_request(
-            self.settings, query, max_results, min_score, source=source, since=since, until=until
-        )
-        return self.search_request_blocking(request)
-
-    def search_request_blocking(self, request: SearchRequest) -> list[SearchResult]:
-        """Hybrid search of one resolved request, best first (blocking)."""
-        return self._search(request, SearchVariant(self.settings))
+    def search_blocking(self, request: SearchRequest) -> list[SearchHit]:
+        """Hybrid search of `request`, best first, in this thread (a None limit or floor takes
+        the settings' default: `SearchRequest.resolved`)."""
+        return self._search(request.resolved(self.settings), SearchVariant(self.settings))
 
     def search_variant_blocking(
         self, request: SearchRequest, variant: SearchVariant
-    ) -> list[SearchResult]:
+    ) -> list[SearchHit]:
         """`request` ranked by a variant (other settings, parts off): for measuring only."""
-        return self._search(request, variant)
+        return self._search(request.resolved(self.settings), variant)
 
     def want_embedding(self, wait: bool = False) -> None:
         """Load the model and embed what the syncs left without vectors: in the background at
@@ -275,7 +254,7 @@ class MemoryIndex(EmbeddingPasses):
         if wait and self._embedding_thread is not None:
             self._embedding_thread.join()
 
-    def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchResult]:
+    def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchHit]:
         filters = make_filters(request.source, request.since, request.until)
         if not request.query.strip():
             return []
@@ -314,21 +293,9 @@ class MemoryIndex(EmbeddingPasses):
         parts = sub_queries(request.query) if variant.settings.query_parts else []
         return self.queries.ahead([request.query, *parts])
 
-    async def search(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: DateLike = None,
-        until: DateLike = None,
-    ) -> list[SearchResult]:
-        """Hybrid search, best first (runs in a worker thread); see `search_blocking`."""
-        request = build_search_request(
-            self.settings, query, max_results, min_score, source=source, since=since, until=until
-        )
-        return await asyncio.to_thread(self.search_request_blocking, request)
+    async def search(self, request: SearchRequest) -> list[SearchHit]:
+        """Hybrid search of `request`, best first, in a worker thread (`search_blocking`)."""
+        return await asyncio.to_thread(self.search_blocking, request)
 
     # -- watching and lifetime -----------------------------------------------------------------
 
