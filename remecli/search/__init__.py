@@ -13,7 +13,7 @@ start-up) pulls in neither numpy nor the index.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from remecli.search.chunker import MarkdownChunker
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The exported name, imported from its module on first use."""
     if name not in _HOME:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

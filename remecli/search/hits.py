@@ -7,8 +7,6 @@ the runtime adds the note's links, the `memory_search` job the timed claims it h
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 KNOWN_ONLY = ("session_id", "date", "name", "description", "tags", "project", "weak")
@@ -80,10 +78,10 @@ class SearchHit(BaseModel):
     text: str = Field("", exclude=True)
 
     @model_serializer(mode="wrap")
-    def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """Always path, start_line, end_line, score (4 decimals), snippet, signals,
         heading_path, source; the others only when known (`weak` only when true)."""
-        data: dict[str, Any] = handler(self)
+        data: dict[str, object] = handler(self)
         data["score"] = round(self.score, 4)
         for key in KNOWN_ONLY:
             if not data[key]:
@@ -93,6 +91,6 @@ class SearchHit(BaseModel):
                 del data[key]
         return data
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """A JSON-ready mapping (the shape every surface prints)."""
         return self.model_dump(mode="json")

@@ -10,15 +10,15 @@ are known, and the request travels down unchanged.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
 from remecli.config.search import SearchSettings
 
 
-def _undescribed(schema: dict[str, Any]) -> None:
+def _undescribed(schema: JsonDict) -> None:
     schema.pop("description", None)
 
 
