@@ -335,9 +335,12 @@ class FileMemory:
         until: str | None = None,
         links: bool = True,
     ) -> list[dict[str, Any]]:
-        """The seed's search (its arguments, JSON-ready hits): `search_memory` of the request."""
+        """The seed's search (its arguments, JSON-ready hits): `search_memory` of the request
+        (an empty query finds nothing, as it always did)."""
         from remecli.search.request import SearchRequest
 
+        if not query.strip():
+            return []
         asked = {"max_results": max_results, "min_score": min_score, "source": source}
         request = SearchRequest.model_validate(
             {"query": query, "since": since, "until": until, **asked}

@@ -108,3 +108,13 @@ async def test_the_runtime_the_tool_and_a_bare_index_answer_one_request_alike(
         await IndexSearcher(index).search_memory(
             SearchRequest(query="backup", max_results=5, min_score=0.0, source="elsewhere")
         )
+
+
+async def test_the_seeds_search_of_an_empty_query_still_finds_nothing(index, working_dir) -> None:
+    """The seed's `FileMemory.memory_search("")` answered [] before the request was validated."""
+    memory = FileMemory(
+        working_dir, settings=Settings(working_dir=str(working_dir), search=settings())
+    )
+    memory.index = index
+    assert await memory.memory_search("") == []
+    assert await memory.memory_search("   ") == []
