@@ -252,9 +252,9 @@ async def dream_then_measure(
 
 
 def _has_as_of() -> bool:
-    from remecli.ops.search_jobs import SearchParams
+    from remecli.ops import JOBS
 
-    return "as_of" in SearchParams.model_fields
+    return "as_of" in JOBS.get("memory_search").params.model_fields
 
 
 def _text(root: Path, hit: dict[str, Any]) -> str:

@@ -35,7 +35,7 @@ from benchmarks.locomo_recall import (  # noqa: E402
     write_conversation,
 )
 from remecli.config.search import SearchSettings  # noqa: E402
-from remecli.search import MemoryIndex  # noqa: E402
+from remecli.search import MemoryIndex, SearchRequest  # noqa: E402
 from remecli.search.calibration import calibration_for  # noqa: E402
 from remecli.search.embedders import make_embedder  # noqa: E402
 from remecli.search.ranking import WEAK_SCORE  # noqa: E402
@@ -138,7 +138,7 @@ class Measure:
 
     def scores(self, kind: str, query: str) -> list[tuple[str, int, int, float]]:
         """The fused hits of `query` (path, lines, score); notes the best score (0: none)."""
-        hits = self.index.search_blocking(query, 10, 0.0)
+        hits = self.index.search_blocking(SearchRequest(query=query, max_results=10, min_score=0.0))
         self.fused[kind].append(hits[0].score if hits else 0.0)
         return [(h.path, h.start_line, h.end_line, h.score) for h in hits]
 

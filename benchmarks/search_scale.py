@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from remecli.config.search import SearchSettings  # noqa: E402
-from remecli.search import LocalE5Embedder, MemoryIndex  # noqa: E402
+from remecli.search import LocalE5Embedder, MemoryIndex, SearchRequest  # noqa: E402
 from remecli.search.embedders import normalize_rows  # noqa: E402
 from remecli.tools.registry import memory_search_tool  # noqa: E402
 
@@ -119,14 +119,22 @@ async def edit_latency(index: MemoryIndex, target: Path, word: str, watch: bool)
         ready = f"watcherready{word}"
         warmup.write_text(f"# Warm-up\n{ready}\n", encoding="utf-8")
         for _ in range(1200):
-            if any(ready in r.snippet for r in await index.search(ready, 5, 0.0)):
+            if any(
+                ready in r.snippet
+                for r in await index.search(
+                    SearchRequest(query=ready, max_results=5, min_score=0.0)
+                )
+            ):
                 break
             await asyncio.sleep(0.1)
     start = time.perf_counter()
     target.write_text(target.read_text(encoding="utf-8") + f"\n## Edit\nThe {word} arrived.\n")
     if not watch:
         await index.sync()
-    while not any(word in r.snippet for r in await index.search(word, 10, 0.0)):
+    while not any(
+        word in r.snippet
+        for r in await index.search(SearchRequest(query=word, max_results=10, min_score=0.0))
+    ):
         await asyncio.sleep(0.02)
         if time.perf_counter() - start > 120:
             break
@@ -340,7 +348,14 @@ def transcript_append_cost(
         index.sync_blocking(paths=["sessions/bench.jsonl"])
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
-    assert index.search_blocking(f"message {turns + appends - 1}", 1, 0.0, source="transcripts")
+    assert index.search_blocking(
+        SearchRequest(
+            query=f"message {turns + appends - 1}",
+            max_results=1,
+            min_score=0.0,
+            source="transcripts",
+        )
+    )
     return times, cpu
 
 

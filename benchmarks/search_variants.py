@@ -1,6 +1,6 @@
 """Benchmark-side search knobs: rank one question by a variant of the production search.
 
-The production API takes only a resolved `SearchRequest`; measuring needs more (another fusion
+The production API takes only a `SearchRequest`; measuring needs more (another fusion
 method, other search settings, the vector or keyword side switched off), which lives here.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from remecli.search import MemoryIndex
-from remecli.search.types import SearchResult, SearchVariant, build_search_request
+from remecli.search import MemoryIndex, SearchHit, SearchRequest
+from remecli.search.types import SearchVariant
 
 
 def search_variant(
@@ -23,7 +23,7 @@ def search_variant(
     use_vector: bool = True,
     use_keyword: bool = True,
     rescore: bool = True,
-) -> list[SearchResult]:
+) -> list[SearchHit]:
     """`query` ranked with `method` (settings.fusion) and `overrides` (other search settings,
     e.g. vector_weight, normalization, candidate_multiplier, file_diversity, query_parts);
     `use_*` and `rescore` switch parts off."""
@@ -31,6 +31,6 @@ def search_variant(
     settings = index.settings
     if changes:  # validated, so "query_parts=1" is a bool and a bad value is an error
         settings = type(settings).model_validate({**settings.model_dump(), **changes})
-    request = build_search_request(index.settings, query, max_results, min_score)
+    request = SearchRequest(query=query, max_results=max_results, min_score=min_score)
     variant = SearchVariant(settings, use_vector, use_keyword, rescore)
     return index.search_variant_blocking(request, variant)

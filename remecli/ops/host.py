@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from remecli.notes.links import LinkGraph
     from remecli.notes.writer import MemoryWriter
     from remecli.search import MemoryIndex
-    from remecli.search.types import SearchRequest
+    from remecli.search.hits import SearchHit
+    from remecli.search.request import SearchRequest
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total) of an index sync
 
@@ -71,9 +72,7 @@ class MemoryHost(Protocol):
     def vector(self) -> VectorMemory:
         """Vector memory (the seed's ReMe), on with `memory.vector.enabled`."""
 
-    async def search_memory(
-        self, request: SearchRequest, *, links: bool = True
-    ) -> list[dict[str, Any]]:
+    async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
         """Hits of one resolved request, best first (each with its note's links)."""
 
     async def wait_for_index(self) -> MemoryIndex | None:

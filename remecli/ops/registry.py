@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 
 
 class JobParams(BaseModel):
-    """Base of every operation's parameters: unknown keys are refused (a typo never passes)."""
+    """Base of every operation's parameters: unknown keys are refused (a typo never passes).
+
+    A lower layer's own request model may be a job's params as it is (`memory_search` takes
+    `search.SearchRequest`) when it refuses unknown keys too (`add` checks)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -45,7 +48,7 @@ class JobResult(BaseModel):
     model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True)
 
 
-P = TypeVar("P", bound=JobParams)
+P = TypeVar("P", bound=BaseModel)
 R = TypeVar("R", bound=JobResult)
 Handler = Callable[["JobContext", Any], Awaitable[JobResult]]
 TypedHandler = Callable[["JobContext", P], Awaitable[R]]
@@ -57,7 +60,7 @@ class Job:
 
     name: str
     description: str
-    params: type[JobParams]
+    params: type[BaseModel]
     result: type[JobResult]
     read_only: bool
     handler: Handler
@@ -127,6 +130,8 @@ class JobRegistry:
         """Register `job`; a second operation with the same name is a programming error."""
         if job.name in self._jobs:
             raise ValueError(f"job {job.name!r} is defined twice")
+        if job.params.model_config.get("extra") != "forbid":
+            raise TypeError(f"job {job.name!r}: its params must refuse unknown keys")
         self._jobs[job.name] = job
         return job
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
@@ -21,7 +21,9 @@ from remecli.ops.claim_marks import mark_claims
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable
 from remecli.ops.host import MemoryHost
-from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
+from remecli.ops.registry import JOBS, JobResult, NoParams
+from remecli.search.hits import SearchHit
+from remecli.search.request import SearchRequest
 
 if TYPE_CHECKING:
     from remecli.search import MemoryIndex
@@ -31,38 +33,9 @@ OVERFETCH = 4
 MAX_CANDIDATES = 200
 
 
-class SearchParams(JobParams):
-    query: str = Field(min_length=1, max_length=2_000, description="What to look for")
-    max_results: int | None = Field(
-        None, ge=1, le=50, description="Most hits to return (default: search.max_results)"
-    )
-    min_score: float | None = Field(
-        None, ge=0.0, le=1.0, description="Drop hits scoring below this (default: search.min_score)"
-    )
-    source: str | None = Field(
-        None,
-        max_length=200,
-        description="notes, transcripts or all; or a path prefix such as memory/ or MEMORY.md",
-    )
-    since: dt.date | None = Field(None, description="Only memory dated on or after (YYYY-MM-DD)")
-    until: dt.date | None = Field(None, description="Only memory dated on or before (YYYY-MM-DD)")
-    project: str | None = Field(
-        None,
-        max_length=200,
-        description="Only memory recorded in this project (default: any, the current "
-        "project's hits ranked a little higher)",
-    )
-    as_of: dt.date | None = Field(
-        None,
-        description="Answer as of this day (YYYY-MM-DD): timed claims valid then rank first; "
-        "default today (superseded claims rank after current ones, marked with what replaced "
-        "them)",
-    )
-
-
 class SearchResults(JobResult):
     query: str
-    results: list[dict[str, Any]] = Field(
+    results: list[SearchHit] = Field(
         description="Hits, best first: path, start_line, end_line, score, snippet, source, "
         "links; `claims` (timed claims in the hit, each `valid` on as_of) and `superseded` "
         "(none held then: until, replaced_by) when the hit has timed claims"
@@ -94,8 +67,8 @@ class StatusResult(JobResult):
     pending_summaries: int
 
 
-@JOBS.define("memory_search", params=SearchParams, result=SearchResults, read_only=True)
-async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
+@JOBS.define("memory_search", params=SearchRequest, result=SearchResults, read_only=True)
+async def memory_search(ctx: JobContext, params: SearchRequest) -> SearchResults:
     """Search the memory: notes (MEMORY.md, memory/, digest/) and past conversations.
 
     Hybrid BM25 + vector. Returns hits with path, 1-based line range, score, snippet, source,
@@ -103,30 +76,21 @@ async def memory_search(ctx: JobContext, params: SearchParams) -> SearchResults:
     memory recorded in that project. Timed claims (`- claim (since DATE)`, struck-through
     `- ~~old~~ (FROM to UNTIL, replaced by "new")`) are marked valid or superseded on `as_of`.
     """
-    from remecli.search.types import build_search_request  # the search package loads lazily
-
     if params.since and params.until and params.since > params.until:
         raise InvalidParams("`since` is after `until`; swap them")
-    source = params.source
+    settings = ctx.memory.settings
+    request = params.resolved(settings.search, settings.project)
+    source = request.source
     prefix = source if source is not None and source not in SOURCES else None
-    request = build_search_request(
-        ctx.memory.settings.search,
-        params.query,
-        params.max_results,
-        params.min_score,
-        source=None if prefix is not None or source == "all" else source,
-        since=params.since.isoformat() if params.since else None,
-        until=params.until.isoformat() if params.until else None,
-        project=params.project,
-        prefer_project=ctx.memory.settings.project,
-    )
-    limit = request.max_results
     if prefix is not None:  # over-fetch: the prefix is applied to the hits, here
-        request = replace(request, max_results=min(limit * OVERFETCH, MAX_CANDIDATES))
-    hits = await ctx.memory.search_memory(request)
+        update = {"source": None, "max_results": min(request.limit * OVERFETCH, MAX_CANDIDATES)}
+        asked = request.model_copy(update=update)
+    else:
+        asked = request.model_copy(update={"source": None}) if source == "all" else request
+    hits = await ctx.memory.search_memory(asked)
     if prefix is not None:
-        hits = [hit for hit in hits if str(hit.get("path", "")).startswith(prefix)]
-    hits = hits[:limit]
+        hits = [hit for hit in hits if hit.path.startswith(prefix)]
+    hits = hits[: request.limit]
     await asyncio.to_thread(mark_claims, hits, ctx.root, params.as_of)
     return SearchResults(query=params.query, results=hits)
 

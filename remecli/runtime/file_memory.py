@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     from remecli.knowledge.resources_watch import ResourceWatcher
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
+    from remecli.search.hits import SearchHit
+    from remecli.search.request import SearchRequest
     from remecli.search.sync import Progress
-    from remecli.search.types import SearchRequest
 
 T = TypeVar("T")
 
@@ -230,25 +231,20 @@ class FileMemory:
         until: str | None = None,
         links: bool = True,
     ) -> list[dict[str, Any]]:
-        """The seed's search: hybrid over notes and transcripts (`source`, `since`/`until`
-        YYYY-MM-DD); each hit with its note's links. Tools and surfaces use `memory_search`."""
-        from remecli.search.types import build_search_request
+        """The seed's search (its arguments, JSON-ready hits): `search_memory` of the request
+        (an empty query finds nothing, as it always did)."""
+        from remecli.search.request import SearchRequest
 
-        request = build_search_request(
-            self.settings.search,
-            query,
-            max_results,
-            min_score,
-            source=source,
-            since=since,
-            until=until,
+        if not query.strip():
+            return []
+        asked = {"max_results": max_results, "min_score": min_score, "source": source}
+        request = SearchRequest.model_validate(
+            {"query": query, "since": since, "until": until, **asked}
         )
-        return await self.search_memory(request, links=links)
+        return [hit.to_dict() for hit in await self.search_memory(request, links=links)]
 
-    async def search_memory(
-        self, request: SearchRequest, *, links: bool = True
-    ) -> list[dict[str, Any]]:
-        """`memory_search` of one `SearchRequest` (`search.types.build_search_request`)."""
+    async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
+        """The hits of `request` (`SearchRequest.resolved`), each with its note's links."""
         return await self.runtime.search_memory(request, links=links)
 
     async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:

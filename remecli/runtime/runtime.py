@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from remecli.llm.tokens import TokenCounter
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
+    from remecli.search.hits import SearchHit
+    from remecli.search.request import SearchRequest
     from remecli.search.sync import Progress
-    from remecli.search.types import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -169,9 +170,7 @@ class Runtime:
         return lines + await asyncio.to_thread(put_aside, self.conversation, self.tasks.waits)
 
     # ------------------------------------------------------------------ the parts' entry points
-    async def search_memory(
-        self, request: SearchRequest, *, links: bool = True
-    ) -> list[dict[str, Any]]:
+    async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
         """Hits of one resolved request, best first (each with its note's links)."""
         return await self.search.search(request, links=links)
 

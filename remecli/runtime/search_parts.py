@@ -11,7 +11,7 @@ import asyncio
 import logging
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.config.search import SearchSettings
 from remecli.notes.writer import MemoryWriter
@@ -19,8 +19,9 @@ from remecli.notes.writer import MemoryWriter
 if TYPE_CHECKING:
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
+    from remecli.search.hits import SearchHit
+    from remecli.search.request import SearchRequest
     from remecli.search.sync import Progress
-    from remecli.search.types import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -91,22 +92,27 @@ class SearchParts:
             await asyncio.shield(self.task)
         return self.index
 
-    async def search(self, request: SearchRequest, *, links: bool = True) -> list[dict[str, Any]]:
+    async def search(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
         """The hits of one resolved request, best first, each with its note's links."""
         index = await self.wait()
         if index is None:
             return []
         graph = self.links if links else None
 
-        def search_and_expand() -> list[dict[str, Any]]:  # one worker thread: search, links
-            hits = [r.to_dict() for r in index.search_request_blocking(request)]
-            if graph is None:
-                return hits
-            from remecli.notes.links import expand
+        def search_and_link() -> list[SearchHit]:  # one worker thread: search, links
+            hits = index.search_blocking(request)
+            if graph is not None:
+                from remecli.notes.links import link_summary
+                from remecli.search.hits import HitLinks
 
-            return expand(hits, graph)
+                found: dict[str, HitLinks] = {}
+                for hit in hits:
+                    if hit.path not in found:
+                        found[hit.path] = HitLinks.model_validate(link_summary(graph, hit.path))
+                    hit.links = found[hit.path]
+            return hits
 
-        return await asyncio.to_thread(search_and_expand)
+        return await asyncio.to_thread(search_and_link)
 
     async def close(self) -> None:
         """Stop the first sync or the watcher and close the index and the graph."""

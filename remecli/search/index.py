@@ -1,4 +1,7 @@
-"""`MemoryIndex`: the one facade the agent tool, the CLI and the library share.
+"""`MemoryIndex`: the one facade the agent tool, the CLI and the library share: it opens the
+parts and owns their lifetime; each concern is a side of it in its own module: syncing
+(`index_sync.py`), embedding (`embedding_pass.py`), searching (`index_search.py`), watching
+(`index_watch.py`).
 
 Indexes notes (`MEMORY.md`, `memory/**/*.md`, `digest/**/*.md`) and transcripts
 (`sessions/*.jsonl`) of a working dir into a derived folder (`<working_dir>/index/`, see
@@ -10,50 +13,35 @@ writes at a time, the others follow its change marker before they search (`shari
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 from remecli.config.locations import Locations
 from remecli.config.search import SearchSettings
 from remecli.search.calibration import calibration_for
 from remecli.search.chunker import MarkdownChunker
-from remecli.search.decompose import sub_queries
 from remecli.search.embedders import Embedder, make_embedder
-from remecli.search.embedding_pass import EmbeddingPasses
-from remecli.search.filters import make_filters
-from remecli.search.index_parts import CLOSE_READ_BYTES
+from remecli.search.index_parts import CLOSE_READ_BYTES, INDEX_FOLDER
+from remecli.search.index_search import IndexSearch
+from remecli.search.index_watch import IndexWatch
 from remecli.search.keyword import KeywordIndex
-from remecli.search.parts import CORRUPTION_ERRORS as DAMAGE
 from remecli.search.parts import open_or_rebuild
 from remecli.search.query_vectors import QueryVectors
-from remecli.search.searching import search_parts
 from remecli.search.sharing import SharedIndex
 from remecli.search.space_wait import SpaceWait
 from remecli.search.store import ChunkStore
-from remecli.search.sync import Progress, Syncer
-from remecli.search.types import (
-    DateLike,
-    SearchRequest,
-    SearchResult,
-    SearchVariant,
-    SyncReport,
-    build_search_request,
-)
+from remecli.search.sync import Syncer
 from remecli.search.vectors import VectorIndex
 from remecli.search.watcher import Watch
 
 log = logging.getLogger(__name__)
 
-INDEX_FOLDER = "index"
 SCHEMA_VERSION = "2"
 
 
-class MemoryIndex(EmbeddingPasses):
+class MemoryIndex(IndexSearch, IndexWatch):
     """Hybrid (BM25 + vector) search over a working dir's notes and transcripts."""
 
     def __init__(
@@ -151,214 +139,8 @@ class MemoryIndex(EmbeddingPasses):
         """The vector index of the open parts (None before the first vector)."""
         return self.parts.vectors
 
-    # -- syncing -------------------------------------------------------------------------------
-
-    def memory_files(self) -> dict[str, Path]:
-        """The Markdown notes to index (relative posix path → absolute path)."""
-        return self.syncer.note_files()
-
-    def transcript_files(self) -> dict[str, Path]:
-        """The transcripts to index (relative posix path → absolute path)."""
-        return self.syncer.transcript_files()
-
-    def sync_blocking(
-        self,
-        progress: Progress | None = None,
-        *,
-        paths: Iterable[str] | None = None,
-        embed: bool = True,
-    ) -> SyncReport:
-        """Bring the index up to date (only `paths`, relative to the working dir, if given, and
-        the files `note_written` named): the keyword side committed first, then (`embed`) the
-        vectors, without the write lock (`EmbeddingPasses`)."""
-        only = None if paths is None or self._needs_full_sync else set(paths)
-        with self._write_lock:
-            if self.closed:  # a late sync (a write's, the watcher's): the files stay announced
-                return SyncReport()
-            try:
-                if only is not None and self._nothing_to_read(only):
-                    report = SyncReport()
-                else:
-                    report = self._sync_files(progress, only)
-            except DAMAGE as exc:
-                if self.space.full(exc):  # the index stays as it was; the next sync reads all
-                    self._needs_full_sync = True
-                    return SyncReport()
-                self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
-                report = self._sync_files(progress, None)
-            self._needs_full_sync = False
-            self.space.back()
-        if embed:
-            self._embed(report, progress)
-        return report
-
-    def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
-        """Read changed files into the parts as the one writer of the folder; announce it."""
-        with self.shared.writer():
-            written = self._take_written()  # what was written while we waited for the lock
-            self.follow_others()
-            only = None if only is None else only | written
-            report = self.syncer.sync(self.parts, progress, only, embed=False)
-            if report.files_changed or report.files_removed:
-                self._seen = self.shared.bump()
-        return report
-
-    async def sync(
-        self, progress: Progress | None = None, *, paths: Iterable[str] | None = None
-    ) -> SyncReport:
-        """Bring the index up to date: only changed files re-read, only new chunks embedded."""
-        return await asyncio.to_thread(self.sync_blocking, progress, paths=paths)
-
-    def reindex_blocking(self, progress: Progress | None = None) -> SyncReport:
-        """Rebuild the index from scratch (embedding cache kept), vectors included."""
-        self._embedding_wanted.set()  # an explicit rebuild loads the model
-        with self._write_lock:
-            if self.closed:
-                return SyncReport()
-            with self.shared.writer():
-                self._replace_parts()
-                self._seen = self.shared.bump(rebuilt=True)
-        return self.sync_blocking(progress)
-
-    async def reindex(self, progress: Progress | None = None) -> SyncReport:
-        """Rebuild the index from scratch, off the event loop."""
-        return await asyncio.to_thread(self.reindex_blocking, progress)
-
-    # -- searching -----------------------------------------------------------------------------
-
-    def search_blocking(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: DateLike = None,
-        until: DateLike = None,
-    ) -> list[SearchResult]:
-        """Search (blocking). `source`: notes|transcripts|all; `since`/`until`: YYYY-MM-DD,
-        inclusive; a None limit or floor takes the settings' default (`build_search_request`)."""
-        request = build_search_request(
-            self.settings, query, max_results, min_score, source=source, since=since, until=until
-        )
-        return self.search_request_blocking(request)
-
-    def search_request_blocking(self, request: SearchRequest) -> list[SearchResult]:
-        """Hybrid search of one resolved request, best first (blocking)."""
-        return self._search(request, SearchVariant(self.settings))
-
-    def search_variant_blocking(
-        self, request: SearchRequest, variant: SearchVariant
-    ) -> list[SearchResult]:
-        """`request` ranked by a variant (other settings, parts off): for measuring only."""
-        return self._search(request, variant)
-
-    def want_embedding(self, wait: bool = False) -> None:
-        """Load the model and embed what the syncs left without vectors: in the background at
-        the first search of an `embed_on_demand` index (the search goes on with what is
-        there); `wait` (a one-shot search) joins that work."""
-        if not self._embedding_wanted.is_set() and self.embedder is not None:
-            self._embedding_wanted.set()
-
-            def embed_pending() -> None:
-                try:
-                    if not self.syncer.stopping.is_set():
-                        self._embed(SyncReport(), None)
-                        self.load_model()  # when another process was the one embedding
-                except Exception:  # the next sync tries again; keyword search works meanwhile
-                    log.exception("embedding the chunks left without vectors failed")
-
-            self._embedding_thread = threading.Thread(
-                target=embed_pending, name="remecli-embed", daemon=True
-            )
-            self._embedding_thread.start()
-        if wait and self._embedding_thread is not None:
-            self._embedding_thread.join()
-
-    def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchResult]:
-        filters = make_filters(request.source, request.since, request.until)
-        if not request.query.strip():
-            return []
-        self.want_embedding()
-        embed = self._query_vectors(request, variant)
-        for attempt in (1, 2):
-            try:
-                with self._parts_lock:  # not closed meanwhile: closed parts are not damage
-                    if self.closed:
-                        return []
-                    self.follow_others()
-                    asked = (request, filters, variant, embed, self._query_failed)
-                    return search_parts(self.parts, *asked, self.calibration)
-            except DAMAGE as exc:
-                if self.space.full(exc):  # not damage: what is indexed stays
-                    return []
-                if attempt == 2:
-                    log.exception("search failed after rebuilding the index")
-                    return []
-                with self._write_lock:
-                    self._rebuild(f"search index at {self.folder} failed ({exc}); rebuilding it")
-        return []
-
-    def _query_failed(self, error: str) -> None:
-        self.syncer.last_error = error
-        log.warning("query embedding failed, using keyword search only: %s", error)
-
-    def _query_vectors(
-        self, request: SearchRequest, variant: SearchVariant
-    ) -> Callable[[str], np.ndarray] | None:
-        """What the search calls for query embeddings (None: keyword only): computed before it
-        takes the parts lock once the index has vectors (until then no search loads a model)."""
-        vectors = self.parts.vectors
-        if self.queries is None or not variant.use_vector or vectors is None or not len(vectors):
-            return self.queries
-        parts = sub_queries(request.query) if variant.settings.query_parts else []
-        return self.queries.ahead([request.query, *parts])
-
-    async def search(
-        self,
-        query: str,
-        max_results: int | None = None,
-        min_score: float | None = None,
-        *,
-        source: str | None = None,
-        since: DateLike = None,
-        until: DateLike = None,
-    ) -> list[SearchResult]:
-        """Hybrid search, best first (runs in a worker thread); see `search_blocking`."""
-        request = build_search_request(
-            self.settings, query, max_results, min_score, source=source, since=since, until=until
-        )
-        return await asyncio.to_thread(self.search_request_blocking, request)
-
-    # -- watching and lifetime -----------------------------------------------------------------
-
-    def is_indexed_path(self, rel: str) -> bool:
-        """True for a relative path a sync would look at (a note or a transcript)."""
-        if not rel or rel.split("/", 1)[0] == INDEX_FOLDER:
-            return False
-        return self.syncer.is_note(rel) or (
-            self.settings.transcripts and self.syncer.is_transcript(rel)
-        )
-
-    def start_watching(
-        self,
-        debounce_ms: int | None = None,
-        on_changed: Callable[[set[str]], Awaitable[object]] | None = None,
-    ) -> None:
-        """Watch the working dir and sync changed files (needs a running event loop); first
-        `on_changed(paths)` lets other derived state (the link graph) follow the same burst."""
-
-        async def sync_changed(changed: set[str]) -> None:
-            if on_changed is not None:  # the quick one first (the index may embed for long)
-                await on_changed(changed)
-            await self.sync(paths=changed)
-
-        debounce = debounce_ms or self.settings.watch_debounce_ms
-        self.watch.start(self.working_dir, self.watched, sync_changed, debounce)
-
-    async def stop(self) -> None:
-        """Stop watching (waits for a sync in progress to finish)."""
-        await self.watch.stop()
+    # -- lifetime (syncing: index_sync.py, searching: index_search.py, watching:
+    # index_watch.py) ------------------------------------------------------------------------
 
     def request_stop(self) -> None:
         """Ask a sync in progress to stop embedding after its current batch (it resumes at the

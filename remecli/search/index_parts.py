@@ -17,6 +17,7 @@ from remecli.search.space_wait import SpaceWait
 from remecli.search.sync import Syncer
 
 log = logging.getLogger("remecli.search.index")
+INDEX_FOLDER = "index"  # the index's folder in the working dir (never indexed itself)
 CLOSE_READ_BYTES = 4 * 1024 * 1024  # what an exiting process reads of the files it wrote
 
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from remecli.config.search import SearchSettings
 from remecli.search.dates import Window, chunk_day
 from remecli.search.fusion import Fused, fuse
+from remecli.search.hits import SearchHit
 from remecli.search.snippets import SNIPPET_CHARS
-from remecli.search.types import Chunk, SearchResult
+from remecli.search.types import Chunk
 
 DUPLICATE_OVERLAP = 0.8
 NO_MATCH = 0.01
@@ -79,9 +80,9 @@ def to_result(
     signals: list[str],
     snippet: Callable[[str], str] = head,
     weak: bool = False,
-) -> SearchResult:
-    """A search result for one chunk; `snippet` picks what of its text it shows."""
-    return SearchResult(
+) -> SearchHit:
+    """The hit of one chunk (with its text); `snippet` picks what of its text it shows."""
+    return SearchHit(
         path=chunk.path,
         start_line=chunk.start_line,
         end_line=chunk.end_line,
@@ -97,6 +98,7 @@ def to_result(
         tags=list(chunk.tags),
         project=chunk.project,
         weak=weak,
+        text=chunk.text,
     )
 
 
@@ -175,7 +177,7 @@ def select(
     max_results: int,
     diversity: float = 0.0,
     snippet: Callable[[str], str] = head,
-) -> list[SearchResult]:
+) -> list[SearchHit]:
     """The best `max_results` distinct hits of `fused` (best first).
 
     A near-duplicate of a better hit is dropped, and so is a hit whose line range a better
@@ -187,7 +189,7 @@ def select(
     """
     chunks = get_chunks([f.chunk_id for f in fused])
     pool = [(item, chunks[item.chunk_id]) for item in fused if item.chunk_id in chunks]
-    results: list[SearchResult] = []
+    results: list[SearchHit] = []
     kept_words: list[set[str]] = []
     taken: dict[str, int] = {}
     ranges: set[tuple[str, int, int]] = set()

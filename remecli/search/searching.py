@@ -21,6 +21,7 @@ from remecli.search.dates import question_windows
 from remecli.search.decompose import sub_queries
 from remecli.search.embedders import EmbeddingError
 from remecli.search.fusion import Fused, merge_parts
+from remecli.search.hits import SearchHit
 from remecli.search.keyword import Filters
 from remecli.search.parts import IndexParts
 from remecli.search.ranking import (
@@ -30,9 +31,10 @@ from remecli.search.ranking import (
     select,
     split_floor,
 )
+from remecli.search.request import SearchRequest
 from remecli.search.snippets import SnippetPicker
 from remecli.search.transcripts import SOURCE as TRANSCRIPT
-from remecli.search.types import SearchRequest, SearchResult, SearchVariant
+from remecli.search.types import SearchVariant
 
 
 def search_parts(
@@ -43,12 +45,12 @@ def search_parts(
     query_vector: Callable[[str], np.ndarray] | None,
     on_embedding_error: Callable[[str], None],
     calibration: Calibration | None = None,
-) -> list[SearchResult]:
-    """The ranked hits of `request` (`query_vector` None: keyword only); an embedding error
+) -> list[SearchHit]:
+    """The ranked hits of a resolved `request` (`query_vector` None: keyword only); an embedding error
     is reported to `on_embedding_error` and the search goes on by keyword. `calibration`:
     the embedder's, so the vector side's scores mean the same from one query to the next."""
     settings = variant.settings
-    limit = request.max_results * settings.candidate_multiplier
+    limit = request.limit * settings.candidate_multiplier
     if request.project:  # the index has no project field: the store names the chunks allowed
         allowed = parts.store.ids_where(
             filters.source, filters.since, filters.until, request.project
@@ -72,15 +74,13 @@ def search_parts(
         pieces = [fused_for(part) for part in sub_queries(request.query)]
         if pieces:
             fused = merge_parts(fused, pieces)
-    fused = [f for f in fused if f.score >= request.min_score]
+    fused = [f for f in fused if f.score >= request.floor]
     windows = question_windows(request.query) if settings.date_boost > 0 else []
     if windows:
         chunks = parts.store.get_chunks([f.chunk_id for f in fused])
         fused = date_boosted(fused, chunks, windows, settings.date_boost)
     snippet = SnippetPicker(request.query)  # the lines of each hit that hold the query's words
-    return select(
-        fused, parts.store.get_chunks, request.max_results, settings.file_diversity, snippet
-    )
+    return select(fused, parts.store.get_chunks, request.limit, settings.file_diversity, snippet)
 
 
 def candidates(

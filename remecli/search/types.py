@@ -1,10 +1,10 @@
-"""Plain data types shared by the search package: chunks, search requests and results."""
+"""Plain data types shared by the search package: chunks, ranking variants, sync reports
+(the request and its hits: `request.py`, `hits.py`)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from remecli.config.search import SearchSettings
 
@@ -40,55 +40,6 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """One memory search, resolved: what the runtime and the index take, unchanged on the way down.
-
-    Build it with `build_search_request` (the one place defaults come from the settings).
-    `source`: notes|transcripts|all (None: all); `since` / `until`: YYYY-MM-DD, inclusive;
-    `project`: only memory recorded in that project (None: any). Without a `project` filter,
-    hits of `prefer_project` (the current project) rank a little higher (`project_boost`).
-    """
-
-    query: str
-    max_results: int
-    min_score: float
-    source: str | None = None
-    since: DateLike = None
-    until: DateLike = None
-    project: str | None = None
-    prefer_project: str = ""
-
-
-def build_search_request(
-    settings: SearchSettings,
-    query: str,
-    max_results: int | None = None,
-    min_score: float | None = None,
-    *,
-    source: str | None = None,
-    since: DateLike = None,
-    until: DateLike = None,
-    project: str | None = None,
-    prefer_project: str = "",
-) -> SearchRequest:
-    """The request for one search: a None limit or floor takes the search settings' default.
-
-    Every way into search (agent tool, job, CLI, MCP, HTTP, the library's `memory_search`)
-    builds its request here, once, at the edge.
-    """
-    return SearchRequest(
-        query,
-        settings.max_results if max_results is None else int(max_results),
-        settings.min_score if min_score is None else float(min_score),
-        source,
-        since,
-        until,
-        project.strip() if project and project.strip() else None,
-        prefer_project.strip(),
-    )
-
-
-@dataclass(frozen=True, slots=True)
 class SearchVariant:
     """A variant of the ranking, for measuring (benchmarks): other settings, parts switched off.
 
@@ -99,45 +50,6 @@ class SearchVariant:
     use_vector: bool = True
     use_keyword: bool = True
     rescore: bool = True
-
-
-@dataclass(slots=True)
-class SearchResult:
-    """One hit: where it is (path relative to the working dir, 1-based lines) and why.
-
-    `weak`: the hit barely matches the query: it scored under `ranking.WEAK_SCORE` before the
-    transcript weight and the boosts (scores are absolute: the same from one query to the next).
-    """
-
-    path: str
-    start_line: int
-    end_line: int
-    score: float
-    snippet: str
-    signals: list[str] = field(default_factory=list)
-    heading_path: str = ""
-    source: str = "notes"
-    session_id: str = ""
-    date: str = ""
-    name: str = ""
-    description: str = ""
-    tags: list[str] = field(default_factory=list)
-    project: str = ""
-    weak: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping (the shape `--json` and the agent tool print).
-
-        Always: path, start_line, end_line, score, snippet, signals, heading_path, source;
-        `session_id`, `date`, `name`, `description`, `tags`, `project` only when known;
-        `weak` (true) only for a weak hit.
-        """
-        data = asdict(self)
-        data["score"] = round(self.score, 4)
-        for key in ("session_id", "date", "name", "description", "tags", "project", "weak"):
-            if not data[key]:
-                del data[key]
-        return data
 
 
 @dataclass(slots=True)

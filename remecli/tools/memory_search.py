@@ -7,7 +7,6 @@ operation (which resolves the defaults) and gives the model the hits as JSON.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -20,11 +19,12 @@ from remecli.llm.tool_results import error
 from remecli.ops.context import JobContext
 from remecli.ops.errors import JobError
 from remecli.ops.runner import describe_validation
-from remecli.ops.search_jobs import SearchParams
 from remecli.ops.search_jobs import memory_search as search_operation
+from remecli.search.request import SearchRequest
 
 if TYPE_CHECKING:  # the search package loads when the index opens, not with the tools
-    from remecli.search.types import SearchRequest
+    from remecli.search.hits import SearchHit
+    from remecli.search.index import MemoryIndex
 
 DESCRIPTION = (
     "Search long-term memory — notes (MEMORY.md, memory/, digest/) and past conversations "
@@ -50,14 +50,13 @@ class IndexSearcher:
 
     search_enabled = True
 
-    def __init__(self, index: Any, settings: Settings | None = None) -> None:
+    def __init__(self, index: MemoryIndex, settings: Settings | None = None) -> None:
         self.index = index
         self.settings = settings or Settings(search=index.settings)
 
-    async def search_memory(self, request: SearchRequest) -> list[dict[str, Any]]:
-        """Hits as JSON-ready dicts (no link expansion: there is no graph)."""
-        results = await asyncio.to_thread(self.index.search_request_blocking, request)
-        return [r.to_dict() for r in results]
+    async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
+        """The index's hits (no links: there is no graph)."""
+        return await self.index.search(request)
 
 
 def memory_search_schema(ops: JobContext) -> dict[str, Any]:
@@ -145,7 +144,7 @@ async def memory_search(
     if where not in TOOL_SOURCES.values():
         return error(f"memory_search: source must be notes, transcripts or all, got {source!r}")
     try:
-        params = SearchParams.model_validate(
+        params = SearchRequest.model_validate(
             {
                 "query": str(query),
                 "max_results": _number(max_results, int, 1, MAX_RESULTS_CAP),
@@ -165,7 +164,7 @@ async def memory_search(
         return error(f"memory_search: {exc}")
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"memory_search failed ({exc}); read MEMORY.md or memory/*.md directly.")
-    text = json.dumps(result.results, ensure_ascii=False)
+    text = json.dumps([hit.to_dict() for hit in result.results], ensure_ascii=False)
     # agentscope 2.0.11 accumulates the ToolChunk a tool returns into the ToolResponse the agent
     # sees; a ToolResponse returned from the function itself would be stringified.
     return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.runtime.tooling import FunctionTool, Toolkit
@@ -27,6 +27,9 @@ from remecli.tools.retrieve_memory import enabled as retrieve_memory_enabled
 from remecli.tools.retrieve_memory import retrieve_memory
 from remecli.tools.web_search import web_search
 from remecli.tools.write import write
+
+if TYPE_CHECKING:  # the search package loads with the index, not with the tools
+    from remecli.search.index import MemoryIndex
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ def _with_limits(docstring: str, ctx: ToolContext) -> str:
     )
 
 
-def memory_search_tool(index: Any) -> FunctionTool:
+def memory_search_tool(index: MemoryIndex) -> FunctionTool:
     """The registry's `memory_search` bound to a bare `MemoryIndex` (benchmarks, library use)."""
     from remecli.tools.memory_search import IndexSearcher
 

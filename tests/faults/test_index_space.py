@@ -19,7 +19,7 @@ _SESSION = r"""
 import json, os, subprocess, sys
 from pathlib import Path
 from remecli.config.search import SearchSettings
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 
 root = Path(sys.argv[1])
 keyword = root / "index" / "keyword"
@@ -35,7 +35,7 @@ inode = (root / "index" / "chunks.sqlite").stat().st_ino
 
 
 def found() -> bool:
-    return any("opal-7731" in r.snippet for r in index.search_blocking("kingfisher"))
+    return any("opal-7731" in r.snippet for r in index.search_blocking(SearchRequest(query="kingfisher")))
 
 
 fillers = []

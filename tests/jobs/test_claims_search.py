@@ -3,6 +3,9 @@ today), hits whose claims no longer (or not yet) held ranked after the rest."""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 from remecli.ops import JobRunner
 
 NOW = "# MEMORY\n\n- Alice lives in Berlin (since 2026-03-02) [[memory/2026-03-02.md]]\n"
@@ -44,6 +47,36 @@ async def test_current_claims_rank_first_and_superseded_say_what_replaced_them(
     }
 
 
+def test_a_hits_own_claims_come_from_its_indexed_chunk_not_its_file(tmp_path: Path) -> None:
+    """Before, marking claims read every hit's file again on each search; the hit now carries
+    its chunk's text from the index, so no file is read for a hit's own claims."""
+    from remecli.ops.claim_marks import mark_claims
+    from remecli.search import MemoryIndex, SearchRequest
+    from remecli.search.hits import ClaimMark
+    from tests.search.helpers import settings
+
+    note = tmp_path / "memory" / "2024-05-01.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(BEFORE, encoding="utf-8")
+    index = MemoryIndex.open(tmp_path, settings())
+    try:
+        index.sync_blocking()
+        hits = index.search_blocking(SearchRequest(query="Alice lives in Munich"))
+    finally:
+        index.close()
+    note.unlink()  # nothing left to read: only the index has the text
+    mark_claims(hits, tmp_path, dt.date(2025, 6, 1))
+    assert hits[0].claims == [
+        ClaimMark(
+            text="Alice lives in Munich",
+            since="2024-05-01",
+            until="2026-03-02",
+            replaced_by="Alice lives in Berlin",
+            valid=True,
+        )
+    ]
+
+
 async def test_as_of_answers_what_was_true_then(runner: JobRunner) -> None:
     await _seeded(runner)
     then = await runner.run(
@@ -61,6 +94,7 @@ async def test_hits_without_timed_claims_are_left_alone(runner: JobRunner) -> No
 
 
 def test_the_cli_says_which_claim_held_and_what_replaced_it() -> None:
+    from remecli.search.hits import ClaimMark
     from remecli.surfaces.cli.search import claims_note
 
     hit = {
@@ -81,12 +115,13 @@ def test_the_cli_says_which_claim_held_and_what_replaced_it() -> None:
             },
         ]
     }
-    assert claims_note(hit, "2025-06-01").splitlines()[1:] == [
+    claims = [ClaimMark.model_validate(claim) for claim in hit["claims"]]
+    assert claims_note(claims, "2025-06-01").splitlines()[1:] == [
         "  true on 2025-06-01: Lives in Munich (2024-05-01 to 2026-03-02, replaced by "
         "Lives in Berlin)",
         "  not true on 2025-06-01: Lives in Berlin (since 2026-03-02)",
     ]
-    assert claims_note({}) == ""
+    assert claims_note(None) == ""
 
 
 NODE = """---

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from remecli.__main__ import main
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.ranking import Candidates, fused_candidates, select
 from remecli.search.types import Chunk
 from tests.search.fake_embedder import CharNgramEmbedder
@@ -51,14 +51,24 @@ async def test_nonsense_finds_nothing_and_a_score_does_not_depend_on_the_rest(
     try:
         await index.sync()
         for nonsense in ("xqzvbnm flurbo", "zzzqqq nothing"):
-            assert await index.search(nonsense, 5, 0.0) == [], nonsense
-        [hit, *_] = await index.search("baking bread", 5, 0.0)  # no shared word: vectors only
+            assert (
+                await index.search(SearchRequest(query=nonsense, max_results=5, min_score=0.0))
+                == []
+            ), nonsense
+        [hit, *_] = await index.search(
+            SearchRequest(query="baking bread", max_results=5, min_score=0.0)
+        )  # no shared word: vectors only
         assert hit.path == "memory/2025-01-02.md" and hit.signals == ["vector"]
         assert hit.heading_path.endswith("Cooking") and hit.score > 0.0
         write(tmp_path, MORE)
         await index.sync()
-        assert await index.search("xqzvbnm flurbo", 5, 0.0) == []
-        again = await index.search("baking bread", 5, 0.0)
+        assert (
+            await index.search(SearchRequest(query="xqzvbnm flurbo", max_results=5, min_score=0.0))
+            == []
+        )
+        again = await index.search(
+            SearchRequest(query="baking bread", max_results=5, min_score=0.0)
+        )
         assert again[0].path == "memory/2025-02-05.md" and again[0].signals == ["vector"]
         [same] = [h for h in again if (h.path, h.start_line) == (hit.path, hit.start_line)]
         assert same.score == pytest.approx(hit.score, abs=1e-6)
@@ -76,7 +86,9 @@ async def test_a_line_range_is_listed_once(tmp_path: Path) -> None:
         await index.sync()
         chunks = index.store.chunks_of("memory/long.md")
         assert sum(s.chunk.start_line == s.chunk.end_line == 3 for s in chunks) > 1
-        hits = await index.search("lighthouse keeper storm", 10, 0.0)
+        hits = await index.search(
+            SearchRequest(query="lighthouse keeper storm", max_results=10, min_score=0.0)
+        )
         ranges = [(h.path, h.start_line, h.end_line) for h in hits]
         assert ("memory/long.md", 3, 3) in ranges
         assert len(ranges) == len(set(ranges))
@@ -102,10 +114,14 @@ async def test_off_topic_real_words_give_only_weak_hits(tmp_path: Path, backend:
     index = MemoryIndex.open(tmp_path, settings(embedding={"backend": backend}))
     try:
         await index.sync()
-        off_topic = await index.search("the weather in november", 5, 0.0)
+        off_topic = await index.search(
+            SearchRequest(query="the weather in november", max_results=5, min_score=0.0)
+        )
         assert off_topic and all(hit.weak for hit in off_topic)
         assert [hit.to_dict()["weak"] for hit in off_topic] == [True] * len(off_topic)
-        [real, *_] = await index.search("november release of the parser", 5, 0.0)
+        [real, *_] = await index.search(
+            SearchRequest(query="november release of the parser", max_results=5, min_score=0.0)
+        )
         assert real.path == "memory/2025-11-03.md" and not real.weak
         assert "weak" not in real.to_dict()
     finally:
@@ -139,7 +155,9 @@ async def test_a_keyword_score_does_not_depend_on_the_rest(tmp_path: Path) -> No
     index = MemoryIndex.open(tmp_path, settings())
     try:
         await index.sync()
-        [before] = await index.search("sourdough starter", 5, 0.0)
+        [before] = await index.search(
+            SearchRequest(query="sourdough starter", max_results=5, min_score=0.0)
+        )
         assert before.heading_path.endswith("Cooking")
         write(
             tmp_path,
@@ -149,7 +167,9 @@ async def test_a_keyword_score_does_not_depend_on_the_rest(tmp_path: Path) -> No
             },
         )
         await index.sync()
-        best, after = await index.search("sourdough starter", 5, 0.0)
+        best, after = await index.search(
+            SearchRequest(query="sourdough starter", max_results=5, min_score=0.0)
+        )
         assert best.path == "memory/2025-03-30.md" and after.path == before.path
         assert after.score == pytest.approx(before.score, abs=0.03)
         assert best.score > before.score

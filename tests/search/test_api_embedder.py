@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from remecli.config.search import EmbeddingSettings
-from remecli.search import ApiEmbedder, EmbeddingError, MemoryIndex, make_embedder
+from remecli.search import ApiEmbedder, EmbeddingError, MemoryIndex, SearchRequest, make_embedder
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -108,7 +108,7 @@ async def test_api_embedder_indexes_searches_and_caches(working_dir: Path, serve
         first = server.requests[0]
         assert first["path"] == "/v1/embeddings" and first["auth"] == "Bearer sk-test"
         assert first["model"] == "tiny-embed" and first["dimensions"] == 48
-        results = await index.search("nightly database backup", 1)
+        results = await index.search(SearchRequest(query="nightly database backup", max_results=1))
         assert results[0].path == "memory/2025-01-02.md"
         assert sorted(results[0].signals) == ["bm25", "vector"]
         assert index.stats()["vectors"] == 4
@@ -130,7 +130,7 @@ async def test_api_failure_keeps_keyword_search_working(working_dir: Path) -> No
             report = await index.sync()
             assert "embedding API" in report.embedding_error
             assert "search.embedding" in report.embedding_error
-            results = await index.search("sourdough")
+            results = await index.search(SearchRequest(query="sourdough"))
             assert results and results[0].signals == ["bm25"]
         finally:
             index.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.types import SyncReport
 from tests.search.helpers import settings
 
@@ -40,7 +40,7 @@ def test_work_after_close_neither_fails_nor_rebuilds(
     with caplog.at_level(logging.WARNING):
         assert index.sync_blocking(paths=()) == SyncReport()
         assert index.sync_blocking() == SyncReport()
-        assert index.search_blocking("Fridays") == []
+        assert index.search_blocking(SearchRequest(query="Fridays")) == []
         assert index.check_and_recover_blocking() is False
         assert index.reindex_blocking() == SyncReport()
         index.close()  # twice: no error
@@ -67,7 +67,7 @@ def test_close_reads_the_files_this_process_wrote(tmp_path: Path) -> None:
     assert index.shared.read() != before  # the others are told at once
     other = MemoryIndex.open(root, settings())
     try:
-        hits = other.search_blocking("rutabaga")
+        hits = other.search_blocking(SearchRequest(query="rutabaga"))
         assert [hit.path for hit in hits] == ["memory/card.md"]
     finally:
         other.close()
@@ -93,10 +93,14 @@ def test_close_leaves_a_big_written_file_to_the_next_sync(
 
     other = MemoryIndex.open(root, settings())
     try:
-        assert [hit.path for hit in other.search_blocking("rutabaga")] == ["memory/card.md"]
-        assert other.search_blocking("kumquat") == []  # not read at exit
+        assert [hit.path for hit in other.search_blocking(SearchRequest(query="rutabaga"))] == [
+            "memory/card.md"
+        ]
+        assert other.search_blocking(SearchRequest(query="kumquat")) == []  # not read at exit
         other.sync_blocking(paths=())  # the next sync of any process reads what was announced
-        assert "MEMORY.md" in {hit.path for hit in other.search_blocking("kumquat")}
+        assert "MEMORY.md" in {
+            hit.path for hit in other.search_blocking(SearchRequest(query="kumquat"))
+        }
     finally:
         other.close()
 
@@ -118,11 +122,14 @@ def test_a_closing_index_stops_before_storing_a_big_file_it_has_chunked(tmp_path
 
     index.chunker.chunk = chunk_then_close  # type: ignore[method-assign]
     index.sync_blocking()
-    assert index.store.chunk_count() == 0 and index.search_blocking("kumquat") == []
+    assert (
+        index.store.chunk_count() == 0
+        and index.search_blocking(SearchRequest(query="kumquat")) == []
+    )
     index.close()
     other = MemoryIndex.open(root, settings(chunk_tokens=16, chunk_overlap=0))
     try:  # nothing half-stored: the next sync reads the file whole
         other.sync_blocking()
-        assert len(other.search_blocking("kumquat", max_results=3)) == 3
+        assert len(other.search_blocking(SearchRequest(query="kumquat", max_results=3))) == 3
     finally:
         other.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from remecli.__main__ import main
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.helpers import settings
 
 
@@ -43,7 +43,9 @@ def test_open_rebuilds_a_damaged_index(working_dir: Path, damage, caplog) -> Non
         assert "rebuilding it" in index.recovered
         assert any("rebuilding it" in r.getMessage() for r in caplog.records)
         index.sync_blocking()
-        assert [r.path for r in index.search_blocking("kubernetes", 1)] == ["memory/2025-01-02.md"]
+        assert [
+            r.path for r in index.search_blocking(SearchRequest(query="kubernetes", max_results=1))
+        ] == ["memory/2025-01-02.md"]
         assert (working_dir / "index").is_dir()
     finally:
         index.close()
@@ -56,9 +58,13 @@ def test_damage_while_open_is_recovered_by_check_and_by_search(working_dir: Path
         assert index.check_and_recover_blocking() is False
         index.parts.store._db.execute("DROP TABLE chunks")  # the store loses its table
         assert index.check_and_recover_blocking() is True
-        assert [r.path for r in index.search_blocking("sourdough", 1)] == ["memory/2025-01-02.md"]
+        assert [
+            r.path for r in index.search_blocking(SearchRequest(query="sourdough", max_results=1))
+        ] == ["memory/2025-01-02.md"]
         index.parts.store._db.execute("DROP TABLE chunks")
-        assert [r.path for r in index.search_blocking("sourdough", 1)] == ["memory/2025-01-02.md"]
+        assert [
+            r.path for r in index.search_blocking(SearchRequest(query="sourdough", max_results=1))
+        ] == ["memory/2025-01-02.md"]
     finally:
         index.close()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.dates import chunk_day, question_windows
 from tests.search.helpers import settings
 
@@ -31,7 +31,12 @@ def _paths(folder: Path, query: str, **changes: float) -> list[str]:
     index = MemoryIndex.open(folder, settings(**changes))
     try:
         index.sync_blocking()
-        return [hit.path for hit in index.search_blocking(query, 2, 0.0)]
+        return [
+            hit.path
+            for hit in index.search_blocking(
+                SearchRequest(query=query, max_results=2, min_score=0.0)
+            )
+        ]
     finally:
         index.close()
 

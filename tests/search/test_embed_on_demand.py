@@ -12,7 +12,7 @@ import numpy as np
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.embedders import LocalE5Embedder, is_loaded
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
@@ -51,7 +51,9 @@ async def test_the_first_search_loads_the_model_and_embeds_in_the_background(
         assert report.files_changed == 2 and report.chunks_embedded == 0
         assert not embedder.loaded and embedder.documents_embedded == 0
         assert index.vectors is None
-        hits = await index.search("sourdough starter")  # keyword side answers at once
+        hits = await index.search(
+            SearchRequest(query="sourdough starter")
+        )  # keyword side answers at once
         assert hits and hits[0].path == "memory/2025-01-02.md"
         chunks = index.store.chunk_count()
         await _until(lambda: index.vectors is not None and len(index.vectors) == chunks)
@@ -61,7 +63,7 @@ async def test_the_first_search_loads_the_model_and_embeds_in_the_background(
         )
         report = await index.sync()  # loaded now: a sync embeds as usual
         assert report.chunks_embedded == 1
-        hits = await index.search("boiler code")
+        hits = await index.search(SearchRequest(query="boiler code"))
         assert "vector" in hits[0].signals
     finally:
         index.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.decompose import sub_queries
 from remecli.search.fusion import Fused, merge_parts
 from tests.search.helpers import settings
@@ -34,7 +34,12 @@ def _files_of(folder: Path, query: str, limit: int, **changes: float | bool) -> 
     index = MemoryIndex.open(folder, settings(chunk_tokens=40, chunk_overlap=0, **changes))
     try:
         index.sync_blocking()
-        return [hit.path for hit in index.search_blocking(query, limit, 0.0)]
+        return [
+            hit.path
+            for hit in index.search_blocking(
+                SearchRequest(query=query, max_results=limit, min_score=0.0)
+            )
+        ]
     finally:
         index.close()
 
@@ -53,7 +58,12 @@ def test_diversity_scores_still_fall_from_the_first_hit(tmp_path: Path) -> None:
     index = MemoryIndex.open(folder, settings(chunk_tokens=40, chunk_overlap=0))
     try:
         index.sync_blocking()
-        scores = [hit.score for hit in index.search_blocking("Jon pottery", 4, 0.0)]
+        scores = [
+            hit.score
+            for hit in index.search_blocking(
+                SearchRequest(query="Jon pottery", max_results=4, min_score=0.0)
+            )
+        ]
     finally:
         index.close()
     assert scores == sorted(scores, reverse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -19,14 +19,14 @@ async def test_keyword_only_answers_when_words_match(working_dir: Path) -> None:
     try:
         report = await index.sync()
         assert (report.files_seen, report.files_changed, report.chunks_embedded) == (2, 2, 0)
-        results = await index.search("kubernetes migration", min_score=0.1)
+        results = await index.search(SearchRequest(query="kubernetes migration", min_score=0.1))
         assert results, "keyword search must not return [] when words match"
         assert results[0].path == "memory/2025-01-02.md"
         assert results[0].signals == ["bm25"]
         assert 0.5 < results[0].score < 1.0 and not results[0].weak  # absolute, not min-max 1
         assert "Kubernetes" in results[0].snippet
         assert results[0].heading_path == "2025-01-02 > Infrastructure"
-        assert await index.search("zeppelin") == []
+        assert await index.search(SearchRequest(query="zeppelin")) == []
     finally:
         index.close()
 
@@ -35,10 +35,18 @@ async def test_english_stemming_and_exact_identifiers(working_dir: Path) -> None
     index = MemoryIndex.open(working_dir, settings())
     try:
         await index.sync()
-        assert _where(await index.search("deploying", 1)) == [("MEMORY.md", 1, 3)]
-        assert _where(await index.search("issue #184", 1)) == [("MEMORY.md", 1, 3)]
-        assert _where(await index.search("deploy-notes.md", 1)) == [("MEMORY.md", 1, 3)]
-        assert _where(await index.search("sourdough", 1)) == [("memory/2025-01-02.md", 6, 7)]
+        assert _where(await index.search(SearchRequest(query="deploying", max_results=1))) == [
+            ("MEMORY.md", 1, 3)
+        ]
+        assert _where(await index.search(SearchRequest(query="issue #184", max_results=1))) == [
+            ("MEMORY.md", 1, 3)
+        ]
+        assert _where(
+            await index.search(SearchRequest(query="deploy-notes.md", max_results=1))
+        ) == [("MEMORY.md", 1, 3)]
+        assert _where(await index.search(SearchRequest(query="sourdough", max_results=1))) == [
+            ("memory/2025-01-02.md", 6, 7)
+        ]
     finally:
         index.close()
 
@@ -48,9 +56,9 @@ async def test_chinese_query_finds_chinese_text(working_dir: Path) -> None:
     try:
         await index.sync()
         for query in ("部署脚本", "命令行工具", "Rust 工具", "服务器"):
-            results = await index.search(query, 1)
+            results = await index.search(SearchRequest(query=query, max_results=1))
             assert _where(results) == [("MEMORY.md", 5, 6)], query
-        assert await index.search("天气预报") == []
+        assert await index.search(SearchRequest(query="天气预报")) == []
     finally:
         index.close()
 
@@ -69,10 +77,15 @@ async def test_incremental_sync_rereads_changed_files_and_embeds_only_new_chunks
         second = await index.sync()
         assert (second.files_changed, second.chunks_added, second.chunks_removed) == (1, 1, 1)
         assert second.chunks_embedded == 1 and embedder.documents_embedded == 5
-        results = await index.search("perfectly open crumb", 1)
+        results = await index.search(SearchRequest(query="perfectly open crumb", max_results=1))
         assert results[0].path == "memory/2025-01-02.md"
         assert sorted(results[0].signals) == ["bm25", "vector"]
-        assert all("too dense" not in r.snippet for r in await index.search("too dense", 10, 0))
+        assert all(
+            "too dense" not in r.snippet
+            for r in await index.search(
+                SearchRequest(query="too dense", max_results=10, min_score=0)
+            )
+        )
         note.unlink()
         removed = await index.sync()
         assert (removed.files_removed, removed.chunks_removed) == (1, 2)
@@ -105,7 +118,15 @@ async def test_deleting_the_index_folder_and_reindexing_gives_identical_results(
         index = MemoryIndex.open(working_dir, settings(), embedder=CharNgramEmbedder())
         try:
             await index.sync()
-            return [[r.to_dict() for r in await index.search(q, 5, 0.0)] for q in queries]
+            return [
+                [
+                    r.to_dict()
+                    for r in await index.search(
+                        SearchRequest(query=q, max_results=5, min_score=0.0)
+                    )
+                ]
+                for q in queries
+            ]
         finally:
             index.close()
 
@@ -128,7 +149,12 @@ async def test_patterns_select_files_and_the_index_folder_is_ignored(working_dir
             "memory/deep/er/x.md",
         ]
         await index.sync()
-        paths = {r.path for r in await index.search("kubernetes", 10, 0.0)}
+        paths = {
+            r.path
+            for r in await index.search(
+                SearchRequest(query="kubernetes", max_results=10, min_score=0.0)
+            )
+        }
         assert paths == {"memory/2025-01-02.md", "memory/deep/er/x.md"}
     finally:
         index.close()
@@ -139,7 +165,7 @@ async def test_identifiers_still_hit_with_vectors_on(working_dir: Path) -> None:
     try:
         await index.sync()
         for query in ("issue #184", "deploy-notes.md", "部署脚本"):
-            top = (await index.search(query, 1))[0]
+            top = (await index.search(SearchRequest(query=query, max_results=1)))[0]
             assert top.path == "MEMORY.md" and "bm25" in top.signals, query
     finally:
         index.close()
@@ -153,7 +179,7 @@ async def test_the_weakest_candidate_of_a_query_still_scores_above_zero(tmp_path
     index = MemoryIndex.open(tmp_path, settings(candidate_multiplier=1))
     try:
         await index.sync()
-        results = await index.search("heron", 5, 0.0)
+        results = await index.search(SearchRequest(query="heron", max_results=5, min_score=0.0))
         assert len(results) == 5
         assert 0 < results[-1].score < results[0].score  # not the min-max "0.000"
     finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -44,7 +44,9 @@ class HeldEmbedder(CharNgramEmbedder):
 
 def found(index: MemoryIndex, word: str) -> set[str]:
     """The files of the hits that hold `word` (the vector side may add others)."""
-    return {hit.path for hit in index.search_blocking(word) if word in hit.snippet}
+    return {
+        hit.path for hit in index.search_blocking(SearchRequest(query=word)) if word in hit.snippet
+    }
 
 
 def test_a_card_is_found_by_keyword_while_an_earlier_one_is_being_embedded(
@@ -77,7 +79,7 @@ def test_a_card_is_found_by_keyword_while_an_earlier_one_is_being_embedded(
         embedding.join(HELD_SECONDS)
         assert not embedding.is_alive()
         assert writer.store.count_without_vectors() == 0  # the running pass took the second too
-        other.search_blocking("zqsecondboat")
+        other.search_blocking(SearchRequest(query="zqsecondboat"))
         assert len(other.vectors or []) == other.store.chunk_count()  # followed the vectors
     finally:
         embedder.release()
@@ -108,7 +110,7 @@ def test_a_search_does_not_wait_for_another_searchs_query_embedding(working_dir:
         index.sync_blocking()
         (working_dir / "memory/2025-01-03.md").write_text("# 2025-01-03\n\nzqthirdcard.\n")
         index.sync_blocking(paths={"memory/2025-01-03.md"})
-        slow = threading.Thread(target=index.search_blocking, args=("held",))
+        slow = threading.Thread(target=index.search_blocking, args=(SearchRequest(query="held"),))
         slow.start()
         assert embedder.entered.wait(HELD_SECONDS)
         hits: list[set[str]] = []
@@ -149,7 +151,7 @@ def test_the_first_search_loads_the_model_even_when_another_process_embeds(
         assert not embedder.loaded
         with index.shared.embedding() as held:  # another process is embedding
             assert held
-            index.search_blocking("deploy")
+            index.search_blocking(SearchRequest(query="deploy"))
             index.want_embedding(wait=True)
         assert embedder.loaded
     finally:

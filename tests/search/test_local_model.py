@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from remecli.search import LocalE5Embedder, MemoryIndex
-from remecli.search.types import SearchVariant, build_search_request
+from remecli.search import LocalE5Embedder, MemoryIndex, SearchRequest
+from remecli.search.types import SearchVariant
 from tests.search.helpers import settings
 
 pytestmark = pytest.mark.local_model
@@ -39,12 +39,12 @@ async def test_local_model_finds_paraphrases_by_meaning_alone(tmp_path: Path) ->
         report = await index.sync()
         assert report.chunks_embedded == 5 and not report.embedding_error
         for query, expected in QUERIES.items():
-            request = build_search_request(index.settings, query, 1, 0.0)
+            request = SearchRequest(query=query, max_results=1, min_score=0.0)
             vector_only = index.search_variant_blocking(
                 request, SearchVariant(index.settings, use_keyword=False)
             )
             assert [r.path for r in vector_only] == [expected], query
-            hybrid = await index.search(query, 1)
+            hybrid = await index.search(SearchRequest(query=query, max_results=1))
             assert hybrid[0].path == expected, query
             assert "vector" in hybrid[0].signals
     finally:

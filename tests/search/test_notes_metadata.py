@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from remecli.__main__ import main
 from remecli.conversation.transcript import Transcript
 from remecli.notes.frontmatter import NoteInfo, note_info, read_frontmatter
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.helpers import settings
 from tests.search.test_transcripts import _user, write_session
 
@@ -58,9 +58,11 @@ async def test_frontmatter_fields_are_searchable_weighted_and_returned(tmp_path:
     index = MemoryIndex.open(tmp_path, settings())
     try:
         await index.sync()
-        hits = await index.search("espresso", 5)
+        hits = await index.search(SearchRequest(query="espresso", max_results=5))
         assert [h.path for h in hits] == ["memory/2025-03-04/espresso.md", "digest/wiki/cafe.md"]
-        assert [h.path for h in await index.search("coffee", 5)] == [hits[0].path]
+        assert [
+            h.path for h in await index.search(SearchRequest(query="coffee", max_results=5))
+        ] == [hits[0].path]
         data = hits[0].to_dict()
         assert (data["name"], data["tags"], data["date"]) == (
             "Espresso machine",
@@ -82,7 +84,12 @@ async def test_date_filters_use_the_frontmatter_date_then_the_path_date(tmp_path
         await index.sync()
 
         async def paths(**filters) -> list[str]:
-            return sorted(h.path for h in await index.search("heron", 10, 0.0, **filters))
+            return sorted(
+                h.path
+                for h in await index.search(
+                    SearchRequest(query="heron", max_results=10, min_score=0.0, **filters)
+                )
+            )
 
         assert len(await paths()) == 3
         assert await paths(since="2025-02-01") == ["memory/2025-02-10/birds.md"]
@@ -92,7 +99,7 @@ async def test_date_filters_use_the_frontmatter_date_then_the_path_date(tmp_path
             "memory/2025-02-10/birds.md",
         ]
         with pytest.raises(ValueError, match="since must be a date"):
-            await index.search("heron", since="last week")
+            await index.search(SearchRequest(query="heron", since="last week"))
     finally:
         index.close()
 
@@ -105,12 +112,15 @@ async def test_source_filter_and_a_quoted_passage_does_not_crowd_the_top(tmp_pat
     index = MemoryIndex.open(tmp_path, settings())
     try:
         await index.sync()
-        both = await index.search("lighthouse trip kayak", 5)
+        both = await index.search(SearchRequest(query="lighthouse trip kayak", max_results=5))
         assert [h.path for h in both] == ["memory/2025-05-01.md", "MEMORY.md"] or [
             h.path for h in both
         ] == ["sessions/s9.jsonl", "MEMORY.md"]
-        assert {h.source for h in await index.search("kayak", 5, source="notes")} == {"notes"}
-        only = await index.search("kayak", 5, source="transcripts")
+        assert {
+            h.source
+            for h in await index.search(SearchRequest(query="kayak", max_results=5, source="notes"))
+        } == {"notes"}
+        only = await index.search(SearchRequest(query="kayak", max_results=5, source="transcripts"))
         assert [(h.source, h.session_id) for h in only] == [("transcript", "s9")]
     finally:
         index.close()

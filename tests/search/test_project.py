@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.search import MemoryIndex
-from remecli.search.types import build_search_request
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -51,8 +50,8 @@ def hits(folder: Path, query: str, *, embed: bool = False, **request: str) -> li
     )
     try:
         index.sync_blocking()
-        found = index.search_request_blocking(
-            build_search_request(index.settings, query, 10, 0.0, **request)
+        found = index.search_blocking(
+            SearchRequest(query=query, max_results=10, min_score=0.0, **request)
         )
         return [(h.path, h.project, h.score) for h in found]
     finally:
@@ -145,8 +144,8 @@ def test_the_boost_is_a_setting(tmp_path: Path) -> None:
     index = MemoryIndex.open(tmp_path, settings(project_boost=0.0))
     try:
         index.sync_blocking()
-        request = build_search_request(index.settings, "deploy canary", 5, prefer_project="shop")
-        found = index.search_request_blocking(request)
+        request = SearchRequest(query="deploy canary", max_results=5, prefer_project="shop")
+        found = index.search_blocking(request)
     finally:
         index.close()
     assert found[0].path == "memory/2025-03-01/a-blog.md"  # off: ties as without a project

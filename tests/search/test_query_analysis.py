@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.analysis import make_analyzer, make_query_analyzer, query_terms
 from tests.search.helpers import settings
 
@@ -34,9 +34,11 @@ async def test_question_words_do_not_outrank_the_content_word(tmp_path: Path) ->
     index = MemoryIndex.open(tmp_path, settings())
     try:
         await index.sync()
-        results = await index.search("What did they do about the deploy?", 5)
+        results = await index.search(
+            SearchRequest(query="What did they do about the deploy?", max_results=5)
+        )
         assert [r.path for r in results] == ["memory/deploy.md"]
-        fallback = await index.search("what did they do", 5)
+        fallback = await index.search(SearchRequest(query="what did they do", max_results=5))
         assert [r.path for r in fallback] == ["memory/chatty.md"]
     finally:
         index.close()

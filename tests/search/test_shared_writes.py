@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.types import SyncReport
 from tests.search.helpers import settings
 
@@ -73,7 +73,7 @@ def test_a_file_another_process_indexed_is_followed_without_the_lock(working_dir
             thread.join(20)
             assert not thread.is_alive(), "a sync with nothing to read waited for the lock"
             assert reports[0].files_changed == 0
-            assert second.search_blocking("gate code")[0].path == card
+            assert second.search_blocking(SearchRequest(query="gate code"))[0].path == card
     finally:
         first.close()
         second.close()
@@ -97,7 +97,10 @@ def test_files_written_while_waiting_for_the_lock_share_one_sync(working_dir: Pa
         thread.join(60)
         assert reports[0].files_changed == 2  # both read by the sync that waited
         assert writer.sync_blocking(paths=set()).files_changed == 0  # the day page's: nothing
-        assert {hit.path for hit in reader.search_blocking("gate code")} == {card, day}
+        assert {hit.path for hit in reader.search_blocking(SearchRequest(query="gate code"))} == {
+            card,
+            day,
+        }
     finally:
         writer.close()
         reader.close()
@@ -115,7 +118,7 @@ def test_the_next_writer_of_any_process_reads_an_announced_file(working_dir: Pat
         marker = wrote.shared.read()
         assert wrote.sync_blocking(paths=set()).files_changed == 0  # nothing left to commit
         assert wrote.shared.read() == marker
-        assert wrote.search_blocking("gate code")[0].path == card
+        assert wrote.search_blocking(SearchRequest(query="gate code"))[0].path == card
         assert not list((wrote.folder / "written").iterdir())  # announcements are taken once
     finally:
         wrote.close()

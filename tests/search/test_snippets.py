@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.snippets import MORE, SNIPPET_CHARS, SnippetPicker
 from tests.search.helpers import settings
 
@@ -68,7 +68,7 @@ def test_memory_search_returns_the_picked_lines(tmp_path: Path) -> None:
     index = MemoryIndex.open(root, settings())
     try:
         index.sync_blocking()
-        hits = index.search_blocking("ferry code")
+        hits = index.search_blocking(SearchRequest(query="ferry code"))
         assert hits and hits[0].path == "memory/long.md"
         assert "The ferry code is kiwi4471." in hits[0].snippet
         assert hits[0].start_line < 23 and hits[0].snippet.startswith(MORE)

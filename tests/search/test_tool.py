@@ -12,12 +12,16 @@ from agentscope.tool import Toolkit, ToolResponse
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
-from remecli.search import MemoryIndex
-from remecli.search.types import SearchRequest
+from remecli.search import MemoryIndex, SearchHit, SearchRequest
 from remecli.tools.context import ToolContext
 from remecli.tools.memory_search import IndexSearcher
 from remecli.tools.registry import build_tools
 from tests.search.helpers import settings
+
+
+def dicts(hits: list[SearchHit]) -> list[dict]:
+    """Hits as every surface serializes them."""
+    return [hit.to_dict() for hit in hits]
 
 
 @pytest.fixture
@@ -83,22 +87,34 @@ async def test_the_runtime_the_tool_and_a_bare_index_answer_one_request_alike(
         working_dir, settings=Settings(working_dir=str(working_dir), search=settings())
     )
     memory.index = index
-    request = SearchRequest("backup schedule", 1, 0.1, source="notes", since="2025-01-01")
+    request = SearchRequest(
+        query="backup schedule", max_results=1, min_score=0.1, source="notes", since="2025-01-01"
+    )
     by_keywords = await memory.memory_search(
         "backup schedule", 1, 0.1, source="notes", since="2025-01-01", links=False
     )
     assert [h["path"] for h in by_keywords] == ["memory/2025-01-02.md"]
-    assert await memory.search_memory(request, links=False) == by_keywords
-    assert await IndexSearcher(index).search_memory(request) == by_keywords
+    assert dicts(await memory.search_memory(request, links=False)) == by_keywords
+    assert dicts(await IndexSearcher(index).search_memory(request)) == by_keywords
     tool = make_memory_search_tool(index, working_dir)
     called = await tool.call(
         query="backup schedule", max_results=1, min_score=0.1, source="notes", since="2025-01-01"
     )
     assert [h["path"] for h in json.loads(called.content[0].text)] == ["memory/2025-01-02.md"]
     # the filters travel with the request: no note is dated 2030 or later
-    late = SearchRequest("backup schedule", 1, 0.1, since="2030-01-01")
+    late = SearchRequest(query="backup schedule", max_results=1, min_score=0.1, since="2030-01-01")
     assert await IndexSearcher(index).search_memory(late) == []
     with pytest.raises(ValueError):
         await IndexSearcher(index).search_memory(
-            SearchRequest("backup", 5, 0.0, source="elsewhere")
+            SearchRequest(query="backup", max_results=5, min_score=0.0, source="elsewhere")
         )
+
+
+async def test_the_seeds_search_of_an_empty_query_still_finds_nothing(index, working_dir) -> None:
+    """The seed's `FileMemory.memory_search("")` answered [] before the request was validated."""
+    memory = FileMemory(
+        working_dir, settings=Settings(working_dir=str(working_dir), search=settings())
+    )
+    memory.index = index
+    assert await memory.memory_search("") == []
+    assert await memory.memory_search("   ") == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from remecli.conversation.transcript_page import page_path
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.helpers import settings
 from tests.search.test_transcripts import _records, write_session
 
@@ -19,7 +19,7 @@ async def test_the_page_is_not_indexed_beside_its_transcript(working_dir: Path) 
     try:
         report = await index.sync()
         assert report.files_seen == 3  # MEMORY.md, the day note, the transcript
-        hits = await index.search("gazebo teal", 10)
+        hits = await index.search(SearchRequest(query="gazebo teal", max_results=10))
         assert [hit.path for hit in hits] == ["sessions/abc123.jsonl"]
         assert "sessions/abc123.md" not in {**index.memory_files(), **index.transcript_files()}
     finally:

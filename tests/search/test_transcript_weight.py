@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.fake_embedder import CharNgramEmbedder
 from tests.search.helpers import settings
 
@@ -42,7 +42,10 @@ def _ranked(folder: Path, weight: float, query: str) -> list[tuple[str, float]]:
     )
     try:
         index.sync_blocking()
-        return [(h.path, h.score) for h in index.search_blocking(query, 4, 0.0)]
+        return [
+            (h.path, h.score)
+            for h in index.search_blocking(SearchRequest(query=query, max_results=4, min_score=0.0))
+        ]
     finally:
         index.close()
 

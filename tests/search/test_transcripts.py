@@ -17,7 +17,7 @@ from agentscope.message import (
 )
 
 from remecli.conversation.transcript import Transcript
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from remecli.search.transcripts import ReadState, chunk_turns, read_turns
 from tests.search.helpers import settings
 
@@ -104,7 +104,7 @@ async def test_transcript_hits_carry_source_session_lines_and_speaker_snippets(
     try:
         report = await index.sync()
         assert report.files_seen == 3
-        [hit] = await index.search("gazebo teal", 5)
+        [hit] = await index.search(SearchRequest(query="gazebo teal", max_results=5))
         assert hit.to_dict()["source"] == "transcript"
         assert (hit.path, hit.session_id, hit.start_line, hit.end_line) == (
             "sessions/abc123.jsonl",
@@ -117,8 +117,8 @@ async def test_transcript_hits_carry_source_session_lines_and_speaker_snippets(
             "ReMe: Let me check the notes.",
             "The gazebo is teal.",
         ]
-        assert await index.search("zanzibar") == []
-        notes_hit = (await index.search("kubernetes", 1))[0]
+        assert await index.search(SearchRequest(query="zanzibar")) == []
+        notes_hit = (await index.search(SearchRequest(query="kubernetes", max_results=1)))[0]
         assert notes_hit.source == "notes" and "session_id" not in notes_hit.to_dict()
     finally:
         index.close()
@@ -143,7 +143,7 @@ async def test_an_append_rereads_only_the_last_chunk(working_dir: Path) -> None:
         assert report.chunks_added == 1 and report.chunks_removed <= 1
         resume = json.loads(index.store.resume_of("sessions/long.jsonl"))
         assert resume["line"] == max(c.start_line for c in after.values())
-        [hit] = await index.search("capybara", 1)
+        [hit] = await index.search(SearchRequest(query="capybara", max_results=1))
         assert hit.end_line == 13
         # an incremental result equals a fresh index of the same file
         fresh = MemoryIndex.open(working_dir / "copy", settings(chunk_tokens=200))
@@ -170,8 +170,8 @@ async def test_a_rewritten_transcript_is_read_again_from_the_start(working_dir: 
             encoding="utf-8",
         )
         await index.sync()
-        assert await index.search("walrus") == []
-        assert [h.start_line for h in await index.search("narwhal")] == [1]
+        assert await index.search(SearchRequest(query="walrus")) == []
+        assert [h.start_line for h in await index.search(SearchRequest(query="narwhal"))] == [1]
     finally:
         index.close()
 
@@ -184,11 +184,11 @@ async def test_a_line_still_being_written_waits_for_its_end(working_dir: Path) -
     index = MemoryIndex.open(working_dir, settings())
     try:
         await index.sync()
-        assert await index.search("ocelot") == []
+        assert await index.search(SearchRequest(query="ocelot")) == []
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(whole[30:] + "\n")
         await index.sync()
-        [hit] = await index.search("ocelot")
+        [hit] = await index.search(SearchRequest(query="ocelot"))
         assert (hit.start_line, hit.end_line) == (1, 2)
     finally:
         index.close()
@@ -207,7 +207,7 @@ async def test_the_watcher_indexes_transcript_appends(working_dir: Path) -> None
             # append until the watcher (whose start gives no signal) has picked one up
             Transcript(path).append([Transcript.message_record(_user("the axolotl waved"))])
             for _ in range(10):
-                found = await index.search("axolotl", 1)
+                found = await index.search(SearchRequest(query="axolotl", max_results=1))
                 if found:
                     break
                 await asyncio.sleep(0.05)
@@ -222,7 +222,7 @@ async def test_transcripts_can_be_switched_off(working_dir: Path) -> None:
     index = MemoryIndex.open(working_dir, settings(transcripts=False))
     try:
         await index.sync()
-        assert await index.search("gazebo") == []
+        assert await index.search(SearchRequest(query="gazebo")) == []
     finally:
         index.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from remecli.search import MemoryIndex
+from remecli.search import MemoryIndex, SearchRequest
 from tests.search.helpers import settings
 
 
@@ -20,7 +20,7 @@ async def _poll(
         if loop.time() >= rewrite_at:
             path.write_text(text, encoding="utf-8")
             rewrite_at = loop.time() + 0.5
-        results = await index.search(query, 5, 0.0)
+        results = await index.search(SearchRequest(query=query, max_results=5, min_score=0.0))
         if results:
             return results
         await asyncio.sleep(0.05)

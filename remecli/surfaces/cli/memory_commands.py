@@ -4,6 +4,7 @@ restore, dream, ingest. Each imports its implementation only when it runs."""
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -81,6 +82,9 @@ def search(
     remecli search "deploy" --project shop
     remecli search "where does Alice live" --as-of 2025-06-01
     """
+    from pydantic import ValidationError
+
+    from remecli.search.request import SearchRequest
     from remecli.surfaces.cli.search import search as run_search
     from remecli.surfaces.cli.start import settings_and_working_dir
 
@@ -89,18 +93,19 @@ def search(
     started = settings_and_working_dir(setting_args)
     if isinstance(started, int):
         return started
-    return run_search(
-        *started,
-        query,
-        as_json=as_json,
-        max_results=max_results,
-        min_score=min_score,
-        source=source,
-        since=_day(since),
-        until=_day(until),
-        project=project,
-        as_of=_day(as_of),
-    )
+    asked = {"max_results": max_results, "min_score": min_score, "source": source}
+    days = {"since": _day(since), "until": _day(until), "as_of": _day(as_of)}
+    try:
+        request = SearchRequest.model_validate(
+            {"query": query, "project": project, **asked, **days}
+        )
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        print(f"remecli search: {problems}", file=sys.stderr)
+        return 2
+    return run_search(*started, request, as_json=as_json)
 
 
 def _day(value: dt.datetime | None) -> str | None:

@@ -13,14 +13,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from remecli.config.disk_full import disk_full_text, no_space_left
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
 from remecli.ops.runner import JobRunner
-from remecli.ops.search_jobs import SearchParams, memory_search
+from remecli.ops.search_jobs import memory_search
+from remecli.search.hits import SearchHit
+from remecli.search.request import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +108,7 @@ def _quiet_logging() -> None:
     root.addHandler(logging.NullHandler())
 
 
-async def search_read_only(settings: Settings, params: SearchParams) -> list[dict[str, Any]]:
+async def search_read_only(settings: Settings, request: SearchRequest) -> list[SearchHit]:
     """The hits of memory_search over a working dir that cannot be written: the index is a
     temporary copy brought up to date with the files, the link graph is kept in memory."""
     from remecli.notes.links import LinkGraph
@@ -128,7 +129,7 @@ async def search_read_only(settings: Settings, params: SearchParams) -> list[dic
             memory.links = await asyncio.to_thread(partial(LinkGraph.open, persist=False), root)
             memory.index = index
             memory.index_ready.set()
-            found = await JobRunner(memory).call(memory_search, params)
+            found = await JobRunner(memory).call(memory_search, request)
         finally:
             await asyncio.to_thread(index.close)
     return found.results

@@ -6,15 +6,11 @@ background."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.config.locations import Locations
@@ -23,9 +19,10 @@ from remecli.conversation.file_memory import FileMemory
 from remecli.ops import JobError
 from remecli.ops.host import Progress
 from remecli.ops.registry import NoParams
-from remecli.ops.search_jobs import ReindexResult, SearchParams, memory_reindex, memory_search
+from remecli.ops.search_jobs import ReindexResult, memory_reindex, memory_search
 from remecli.search.embedders import EmbeddingError
-from remecli.search.types import SearchResult
+from remecli.search.hits import ClaimMark, SearchHit
+from remecli.search.request import SearchRequest
 from remecli.surfaces.cli.job import one_shot
 from remecli.surfaces.cli.read_only import (
     read_only_note,
@@ -71,7 +68,7 @@ def progress_bar() -> Iterator[Progress]:
         yield report
 
 
-def format_result(result: SearchResult) -> str:
+def format_result(result: SearchHit) -> str:
     """One human-readable hit: location, score, signals, what the note says, first lines."""
     lines = result.snippet.strip().splitlines()
     shown = "\n".join(f"    {line}" for line in lines[:4])
@@ -93,20 +90,20 @@ def format_result(result: SearchResult) -> str:
     return f"{where}  {score}  [{', '.join(result.signals)}]\n{about}{shown}{more}"
 
 
-def claims_note(hit: dict[str, Any], as_of: str | None = None) -> str:
-    """The hit's timed claims, one line each: whether it held (today, or on `as_of`), when,
+def claims_note(claims: Sequence[ClaimMark] | None, as_of: str | None = None) -> str:
+    """A hit's timed claims, one line each: whether it held (today, or on `as_of`), when,
     and what replaced it."""
     lines = []
-    for claim in hit.get("claims") or []:
-        since, until = claim.get("since"), claim.get("until")
+    for claim in claims or []:
+        since, until = claim.since, claim.until
         held = f"{since} to {until}" if since and until else f"until {until}" if until else ""
         held = held or f"since {since}"
-        by = f", replaced by {claim['replaced_by']}" if claim.get("replaced_by") else ""
+        by = f", replaced by {claim.replaced_by}" if claim.replaced_by else ""
         if as_of:
-            label = f"true on {as_of}" if claim.get("valid") else f"not true on {as_of}"
+            label = f"true on {as_of}" if claim.valid else f"not true on {as_of}"
         else:
-            label = "current" if claim.get("valid") else "superseded"
-        lines.append(f"  {label}: {claim['text']} ({held}{by})")
+            label = "current" if claim.valid else "superseded"
+        lines.append(f"  {label}: {claim.text} ({held}{by})")
     return "\n" + "\n".join(lines) if lines else ""
 
 
@@ -182,46 +179,20 @@ async def _reindex(settings: Settings, locations: Locations) -> int:
 
 
 def search(
-    settings: Settings,
-    locations: Locations,
-    query: str,
-    *,
-    as_json: bool = False,
-    max_results: int | None = None,
-    min_score: float | None = None,
-    source: str | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    project: str | None = None,
-    as_of: str | None = None,
+    settings: Settings, locations: Locations, request: SearchRequest, *, as_json: bool = False
 ) -> int:
     """Bring the index up to date, search it, print the hits (JSON: with their links)."""
-    try:
-        params = SearchParams(
-            query=query,
-            max_results=max_results,
-            min_score=min_score,
-            source=source,
-            since=dt.date.fromisoformat(since) if since else None,
-            until=dt.date.fromisoformat(until) if until else None,
-            project=project,
-            as_of=dt.date.fromisoformat(as_of) if as_of else None,
-        )
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        print(f"remecli search: {problems}", file=sys.stderr)
-        return 2
-    hits = asyncio.run(_search(settings, locations, params))
+    hits = asyncio.run(_search(settings, locations, request))
     if isinstance(hits, int):
         return hits
     if as_json:
-        print(json.dumps(hits, ensure_ascii=False, indent=2))
+        print(json.dumps([hit.to_dict() for hit in hits], ensure_ascii=False, indent=2))
     elif not hits:
         print("no matches")
     else:
-        print("\n\n".join(format_result(_result(hit)) + claims_note(hit, as_of) for hit in hits))
+        as_of = request.as_of.isoformat() if request.as_of else None
+        notes = [format_result(hit) + claims_note(hit.claims, as_of) for hit in hits]
+        print("\n\n".join(notes))
     return 0
 
 
@@ -244,14 +215,14 @@ def _embed_first(index: MemoryIndex) -> None:
 
 
 async def _search(
-    settings: Settings, locations: Locations, params: SearchParams
-) -> list[dict[str, Any]] | int:
+    settings: Settings, locations: Locations, request: SearchRequest
+) -> list[SearchHit] | int:
     """The hits of memory_search (with their links), or the exit code after an error."""
     reason = unwritable(locations.root)
     if reason:  # a read needs no write: searched from a temporary copy of the index
         print(read_only_note(locations.root, reason), file=sys.stderr)
         try:
-            return await search_read_only(settings, params)
+            return await search_read_only(settings, request)
         except JobError as exc:
             return _failed(exc)
     memory, runner = one_shot(settings)  # logs go to the file from here on
@@ -269,17 +240,9 @@ async def _search(
             print(f"note: {index.recovered}", file=sys.stderr)
         if index is not None:
             await asyncio.to_thread(_embed_first, index)
-        found = await runner.call(memory_search, params)
+        found = await runner.call(memory_search, request)
     except JobError as exc:
         return _failed(exc)
     finally:
         await runner.close(timeout=None)
     return found.results
-
-
-RESULT_FIELDS = frozenset(f.name for f in fields(SearchResult))
-
-
-def _result(hit: dict[str, Any]) -> SearchResult:
-    """A hit of the operation (a JSON-ready dict) as the index's result, for the plain output."""
-    return SearchResult(**{k: v for k, v in hit.items() if k in RESULT_FIELDS})
