@@ -1,18 +1,23 @@
 """The agent loop as remecli sees it: one `run(messages, tools)` that streams events.
 
 As simonw/llm has one `execute`, every agent in remecli (the assistant, the summarizer, dream)
-is driven through this interface; the implementation over agentscope's ReAct agent lives in
-`remecli.llm.agentscope_adapter` (`build_agent_loop` is the one factory).
+is driven through this interface and built by its one factory, `build_agent_loop`; the
+implementation over agentscope's ReAct agent lives in `remecli.llm.agentscope_adapter`,
+imported only when a loop is built (the UI paints before agentscope loads).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from remecli.llm.message import Message
 from remecli.llm.tool_spec import ToolSpec
+
+if TYPE_CHECKING:
+    from remecli.llm.agentscope_adapter import AgentscopeLoop, Middleware, RuntimeTool, State
+    from remecli.llm.chat_model import ChatModel
 
 
 @dataclass(frozen=True)
@@ -119,3 +124,32 @@ async def final_reply(events: AsyncIterator[LoopEvent]) -> ReplyFinished:
     if finished is None:
         raise RuntimeError("the agent loop ended without a reply")
     return finished
+
+
+def build_agent_loop(
+    model: ChatModel,
+    *,
+    name: str,
+    system_prompt: str,
+    tools: Sequence[RuntimeTool],
+    max_retries: int,
+    max_iters: int | None = None,
+    before_retry: Sequence[Middleware] = (),
+    after_retry: Sequence[Middleware] = (),
+    state: State | None = None,
+) -> AgentscopeLoop:
+    """The agent loop every remecli agent runs on (see
+    `remecli.llm.agentscope_adapter.agentscope_loop`, which builds it)."""
+    from remecli.llm.agentscope_adapter import agentscope_loop
+
+    return agentscope_loop(
+        model,
+        name=name,
+        system_prompt=system_prompt,
+        tools=tools,
+        max_retries=max_retries,
+        max_iters=max_iters,
+        before_retry=before_retry,
+        after_retry=after_retry,
+        state=state,
+    )

@@ -2,8 +2,8 @@
 
 `to_msg`/`from_msg` convert messages, `runtime_tool` a `ToolSpec`, and `AgentscopeLoop`
 drives agentscope's ReAct agent behind the `AgentLoop` interface, turning its events into
-remecli's (`remecli.llm.agent_loop`). `build_agent_loop` is the one factory every agent in
-remecli (the assistant, the summarizer, dream) is built by.
+remecli's (`remecli.llm.agent_loop`). `agentscope_loop` builds it for the one factory,
+`remecli.llm.agent_loop.build_agent_loop`, that every agent in remecli is built by.
 
 Behaviour that hooks into the runtime (the assistant's context, prompt, approval and repair
 middlewares) is still written against agentscope's `MiddlewareBase` and handed in here.
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
 
 RuntimeTool = ToolSpec | FunctionTool  # a tool not yet described by a ToolSpec passes as is
+Middleware = MiddlewareBase  # behaviour hooked into the runtime (the assistant's, for now)
+State = AgentState  # a saved conversation the assistant resumes
 _STATES: frozenset[str] = frozenset(state.value for state in ToolResultState)
 
 
@@ -229,7 +231,7 @@ class _Translation:
         return []
 
 
-def build_agent_loop(
+def agentscope_loop(
     model: ChatModel,
     *,
     name: str,

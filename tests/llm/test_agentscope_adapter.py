@@ -10,7 +10,8 @@ import pytest
 
 from remecli.config.settings import LLMSettings
 from remecli.llm import agent_loop as le
-from remecli.llm.agentscope_adapter import build_agent_loop, from_msg, runtime_tool, to_msg
+from remecli.llm.agent_loop import build_agent_loop
+from remecli.llm.agentscope_adapter import from_msg, runtime_tool, to_msg
 from remecli.llm.message import Attachment, Message, Text, Thinking, ToolCall, ToolResult
 from remecli.llm.model import build_chat_model
 from remecli.llm.tool_spec import ToolSpec
