@@ -23,7 +23,7 @@ from remecli.agent.model_notes import ModelNotes
 from remecli.agent.notice_text import cleared_notice
 from remecli.config.settings import Settings
 from remecli.llm.endpoint import missing_key_message
-from remecli.llm.runtime.logs import route_agentscope_logs
+from remecli.llm.logs import route_runtime_logs
 
 if TYPE_CHECKING:
     from remecli.conversation.file_memory import FileMemory
@@ -109,7 +109,7 @@ class Assistant:
         from remecli.agent.memory_commands import resources_gone
         from remecli.conversation.file_memory import FileMemory
 
-        route_agentscope_logs()
+        route_runtime_logs()
         memory = FileMemory(
             self.working_dir,
             settings=self.settings,

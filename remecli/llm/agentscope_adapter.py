@@ -58,7 +58,10 @@ _STATES: frozenset[str] = frozenset(state.value for state in ToolResultState)
 
 
 # ------------------------------------------------------------------ messages
-def to_block(part: Part) -> Any:
+Block = TextBlock | ThinkingBlock | DataBlock | ToolCallBlock | ToolResultBlock
+
+
+def to_block(part: Part) -> Block:
     """agentscope's content block for one part of a message."""
     if isinstance(part, Text):
         return TextBlock(text=part.text)
@@ -84,18 +87,17 @@ def to_msg(message: Message) -> Msg:
     )
 
 
-def from_block(block: Any) -> Part | None:
-    """Our part for one agentscope block; None for a block we do not model (hints)."""
-    kind = getattr(block, "type", "")
-    if kind == "text":
+def from_block(block: object) -> Part | None:
+    """Our part for one agentscope block; None for one we do not model (hints, URL data)."""
+    if isinstance(block, TextBlock):
         return Text(block.text)
-    if kind == "thinking":
+    if isinstance(block, ThinkingBlock):
         return Thinking(block.thinking)
-    if kind == "data" and isinstance(block.source, Base64Source):
+    if isinstance(block, DataBlock) and isinstance(block.source, Base64Source):
         return Attachment(block.source.media_type, block.source.data, block.name)
-    if kind == "tool_call":
+    if isinstance(block, ToolCallBlock):
         return ToolCall(block.id, block.name, block.input or "{}")
-    if kind == "tool_result":
+    if isinstance(block, ToolResultBlock):
         state = str(getattr(block.state, "value", block.state))
         known = cast(ToolState, state if state in _STATES else "success")
         return ToolResult(block.id, block.name, output_text(block.output), known)
@@ -183,7 +185,7 @@ class _Translation:
         self.reason: str | None = None
         self.ended = False
 
-    def event(self, item: Any) -> list[loop_events.LoopEvent]:
+    def event(self, item: object) -> list[loop_events.LoopEvent]:
         """Our events for one item of agentscope's reply stream."""
         if isinstance(item, Msg):
             message = from_msg(item)
@@ -231,6 +233,20 @@ class _Translation:
         return []
 
 
+def agent_options(*, confined: bool) -> dict[str, Any]:
+    """The `Agent(...)` context options: tool results never truncated by agentscope, no
+    runtime state injected; unless `confined`, its compression tool off (the assistant's
+    context middleware owns the context)."""
+    if confined:
+        context = ContextConfig(tool_result_limit=10**9)
+    else:
+        context = ContextConfig(tool_result_limit=10**9, compression_tool_enabled=False)
+    return {
+        "context_config": context,
+        "injection_config": InjectionConfig(inject_runtime_state=False),
+    }
+
+
 def agentscope_loop(
     model: ChatModel,
     *,
@@ -252,15 +268,12 @@ def agentscope_loop(
     tool results are never truncated by agentscope, and no runtime state is injected.
     """
     middlewares = [*before_retry, RetryMiddleware(max_retries), *after_retry]
-    options: dict[str, Any] = {}
+    options = agent_options(confined=max_iters is not None)
     if max_iters is not None:
         middlewares.append(NoCompression())
         options["react_config"] = ReActConfig(
             max_iters=max_iters, interruption_raise_cancelled_error=True
         )
-        context = ContextConfig(tool_result_limit=10**9)
-    else:
-        context = ContextConfig(tool_result_limit=10**9, compression_tool_enabled=False)
     agent = Agent(
         name=name,
         system_prompt=system_prompt,
@@ -268,8 +281,6 @@ def agentscope_loop(
         toolkit=Toolkit(tools=[runtime_tool(tool) for tool in tools]),
         middlewares=middlewares,
         state=state,
-        context_config=context,
-        injection_config=InjectionConfig(inject_runtime_state=False),
         **options,
     )
     return AgentscopeLoop(agent)
