@@ -284,3 +284,7 @@ def agentscope_loop(
         **options,
     )
     return AgentscopeLoop(agent)
+
+
+if TYPE_CHECKING:  # mypy checks that the adapter's loop is an AgentLoop
+    _IS_AN_AGENT_LOOP: type[loop_events.AgentLoop] = AgentscopeLoop
