@@ -1,7 +1,8 @@
 """The agent facade: `send(text)` yields core events.
 
-It owns the agentscope `Agent` (built lazily in `start()`, so a UI can paint before the ~1 s
-import), the tool registry, the middlewares and the error policy. Nothing here knows about
+It owns the agent loop (built lazily in `start()` by `remecli.llm.agent_loop.build_agent_loop`,
+so a UI can paint before the ~1 s runtime import), the tool registry, the middlewares and the
+error policy. Nothing here knows about
 Textual. Front-ends drive it through `remecli.commands.chat_session.ChatSession`; a tool call
 that needs approval is an `ApprovalRequest` event in the reply's stream, carrying a future.
 """
@@ -21,9 +22,8 @@ from remecli.agent.event_stream import NoticeChannel
 from remecli.agent.model_notes import ModelNotes
 from remecli.agent.notice_text import cleared_notice
 from remecli.config.settings import Settings
-from remecli.conversation.started_with import resumed_note
 from remecli.llm.endpoint import missing_key_message
-from remecli.llm.runtime.logs import route_agentscope_logs
+from remecli.llm.logs import route_runtime_logs
 
 if TYPE_CHECKING:
     from remecli.knowledge.pending_records import SummaryOutcome
@@ -47,7 +47,8 @@ class Assistant:
         self.working_dir = self.locations.root
         self.workspace = self.locations.workspace
         self.approvals = approvals  # someone answers ApprovalRequest events
-        self.agent: Any = None
+        self.loop: Any = None  # the AgentLoop, once started
+        self.agent: Any = None  # the runtime's agent behind it (the middlewares are bound to it)
         self.context: Any = None  # the ContextMiddleware: the session's home
         self.tool_names: list[tuple[str, str]] = []
         self.notices = NoticeChannel()
@@ -80,8 +81,9 @@ class Assistant:
         if self.agent is not None:
             from remecli.llm.model import build_chat_model
 
-            chat_model = build_chat_model(settings.llm, context_size=settings.max_input_length)
-            self.agent.model = chat_model.agent_model()
+            self.loop.use_model(
+                build_chat_model(settings.llm, context_size=settings.max_input_length)
+            )
         self.settings = settings
 
     @property
@@ -108,7 +110,7 @@ class Assistant:
         from remecli.runtime import FileMemory, Mode, build_runtime
         from remecli.runtime import events as rt
 
-        route_agentscope_logs()
+        route_runtime_logs()
         settings = self.settings.with_changes({"working_dir": str(self.working_dir)})
         runtime = build_runtime(settings, Mode.CHAT, workspace=self.workspace)
         put = self.notices.put  # the runtime's events become core events on the reply stream
@@ -122,68 +124,15 @@ class Assistant:
         memory.resources.on_gone = lambda orphans: resources_gone(self, orphans)  # ask first
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
         try:
-            await self._build(memory)
+            from remecli.agent.assistant_loop import build_assistant_agent
+
+            await build_assistant_agent(self, memory)  # sets self.agent last (set: ready)
         except BaseException:
-            self.memory = self.agent = self.context = None
+            self.memory = self.loop = self.agent = self.context = None
             await memory.close(wait=False)  # nothing of a failed start stays running
             raise
 
-    async def _build(self, memory: FileMemory) -> None:
-        """The agent on a started runtime; `self.agent` is set last (set means ready)."""
-        from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
-        from remecli.agent.context_repair import WellFormedRequests
-        from remecli.agent.live_prompt import LivePrompt
-        from remecli.llm.model import build_chat_model
-        from remecli.llm.retry import RetryMiddleware
-        from remecli.llm.runtime.agents import Agent
-        from remecli.tools.approval import ApprovalMiddleware
-        from remecli.tools.context import ToolContext
-        from remecli.tools.registry import build_toolkit, build_tools, describe_tools
-
-        context = ContextMiddleware(memory=memory)
-        state = None
-        if self.settings.resume:
-            state = await memory.conversation.restore(self.settings.resume)
-            if memory.conversation.restore_problem:
-                self.notices.put(ev.Notice(memory.conversation.restore_problem, "warning"))
-            self.notices.put(ev.Notice(resumed_note(self.settings), "memory"))  # which model
-        self.memory = memory
-        ctx = ToolContext(
-            workspace=self.workspace,
-            working_dir=self.working_dir,
-            settings=self.settings.tools,
-            accepts_images=self.settings.llm.supports_images,
-            writer=memory.writer,  # edit/write on memory files: the runtime's one writer
-            checkpoints=self.checkpoints,
-        )
-        self.tool_context = ctx  # @file mentions are read with the tools' own limits
-        tools = build_tools(ctx, memory=memory)
-        self.tool_names = describe_tools(tools)
-        live_prompt = LivePrompt(self._render_prompt, memory.layout.memory_md)
-        self.approval = ApprovalMiddleware(self.settings.tools.approval, ctx, self._ask)
-        agent = Agent(
-            name="ReMe",
-            system_prompt=live_prompt.current(),
-            model=build_chat_model(
-                self.settings.llm, context_size=self.settings.max_input_length
-            ).agent_model(),
-            toolkit=build_toolkit(tools),
-            middlewares=[
-                context,  # outermost: its overflow retry goes through the retry middleware
-                live_prompt,  # MEMORY.md and the time, refreshed at the start of a reply
-                WellFormedRequests(),
-                RetryMiddleware(self.settings.llm.max_retries),
-                self.approval,
-            ],
-            state=state,
-            **agent_kwargs(),
-        )
-        context.attach(agent)
-        await context.measure_overhead()  # the meter counts the prompt and tools from the start
-        self.context = context
-        self.agent = agent
-
-    def _render_prompt(self, now: datetime) -> str:
+    def render_prompt(self, now: datetime) -> str:
         """The system prompt: the tools offered, the head of MEMORY.md as it is now."""
         from remecli.agent.system_prompt import build_system_prompt, memory_head
 
@@ -204,7 +153,7 @@ class Assistant:
             now=now,
         )
 
-    async def _ask(self, request: Any) -> str:
+    async def ask(self, request: Any) -> str:
         """The approval middleware's question, sent out as an event; waits for its answer."""
         if not self.approvals:
             from remecli.tools.approval import NoApprover
@@ -250,17 +199,18 @@ class Assistant:
         from remecli.agent.context_repair import repair_after_error
         from remecli.agent.translate import EventTranslator
         from remecli.llm.errors import classify
-        from remecli.llm.runtime.messages import UserMsg
+        from remecli.llm.message import Message, Text
         from remecli.tools.mentions import with_attachments
 
         tell = lambda note: self.notices.put(ev.Notice(note, "warning"))  # noqa: E731
         content = await with_attachments(self.model_notes.attach(text), self.tool_context, tell)
-        msg = UserMsg(name="user", content=content)
+        parts = (Text(content),) if isinstance(content, str) else tuple(content)
+        msg = Message("user", parts, name="user")
         self.checkpoints.begin_reply(text)
         translator = EventTranslator()
         async with self._lock:
             try:
-                async for kind, item in self.notices.merge(lambda: self.agent.reply_stream(msg)):
+                async for kind, item in self.notices.merge(lambda: self.loop.run([msg])):
                     if kind == "item":
                         for core_event in translator.translate(item):
                             yield core_event

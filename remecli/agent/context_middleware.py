@@ -49,13 +49,11 @@ __all__ = [
 
 
 def agent_kwargs() -> dict[str, Any]:
-    """`Agent(...)` arguments that leave the context to this middleware."""
-    from remecli.llm.runtime.agents import ContextConfig, InjectionConfig
+    """`Agent(...)` arguments that leave the context to this middleware (the ones the agent
+    loop factory gives the assistant)."""
+    from remecli.llm.agentscope_adapter import agent_options
 
-    return {
-        "context_config": ContextConfig(tool_result_limit=10**9, compression_tool_enabled=False),
-        "injection_config": InjectionConfig(inject_runtime_state=False),
-    }
+    return agent_options(confined=False)
 
 
 class ContextMiddleware(MiddlewareBase):

@@ -1,22 +1,17 @@
-"""Turn agentscope's event stream into remecli's core events (one reply at a time)."""
+"""Turn the agent loop's events into remecli's core events (one reply at a time)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from typing import Any
 
 from remecli.agent import events as ev
+from remecli.llm import agent_loop as le
 
 
 class EventTranslator:
-    """Stateful mapping from agentscope events to `CoreEvent`s for one reply."""
+    """Stateful mapping from `remecli.llm.agent_loop` events to `CoreEvent`s for one reply."""
 
     def __init__(self) -> None:
-        self._names: dict[str, str] = {}
-        self._args: dict[str, list[str]] = {}
-        self._output: dict[str, list[str]] = {}
-        self._started: dict[str, float] = {}
         self.text: list[str] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.finished_reason: str | None = None
@@ -26,48 +21,27 @@ class EventTranslator:
         """True unless the reply ended normally (then the context middleware saved it)."""
         return self.finished_reason not in ("completed", "exceed_max_iters")
 
-    def translate(self, event: Any) -> Iterator[ev.CoreEvent]:
-        """Yield the core events for one agentscope event (none for the ones we ignore)."""
-        from remecli.llm.runtime.agents import events as ase
-
-        if isinstance(event, ase.TextBlockDeltaEvent):
-            self.text.append(event.delta)
-            yield ev.TextDelta(event.delta)
-        elif isinstance(event, ase.ThinkingBlockDeltaEvent):
-            yield ev.ThinkingDelta(event.delta)
-        elif isinstance(event, ase.ToolCallStartEvent):
-            self._names[event.tool_call_id] = event.tool_call_name
-            self._args[event.tool_call_id] = []
-            yield ev.ToolCallStarted(event.tool_call_id, event.tool_call_name)
-        elif isinstance(event, ase.ToolCallDeltaEvent):
-            self._args.setdefault(event.tool_call_id, []).append(event.delta)
-        elif isinstance(event, ase.ToolCallEndEvent):
-            call_id = event.tool_call_id
-            yield ev.ToolCallReady(
-                call_id, self._names.get(call_id, "?"), "".join(self._args.get(call_id, []))
-            )
-        elif isinstance(event, ase.ToolResultStartEvent):
-            self._names.setdefault(event.tool_call_id, event.tool_call_name)
-            self._started[event.tool_call_id] = time.monotonic()
-            self._output[event.tool_call_id] = []
-        elif isinstance(event, ase.ToolResultTextDeltaEvent):
-            self._output.setdefault(event.tool_call_id, []).append(event.delta)
-            yield ev.ToolOutput(event.tool_call_id, event.delta)
-        elif isinstance(event, ase.ToolResultEndEvent):
-            call_id = event.tool_call_id
-            started = self._started.pop(call_id, time.monotonic())
+    def translate(self, event: le.LoopEvent) -> Iterator[ev.CoreEvent]:
+        """Yield the core events for one loop event."""
+        if isinstance(event, le.TextDelta):
+            self.text.append(event.text)
+            yield ev.TextDelta(event.text)
+        elif isinstance(event, le.ThinkingDelta):
+            yield ev.ThinkingDelta(event.text)
+        elif isinstance(event, le.ToolCallStarted):
+            yield ev.ToolCallStarted(event.call_id, event.name)
+        elif isinstance(event, le.ToolCallReady):
+            yield ev.ToolCallReady(event.call_id, event.name, event.arguments)
+        elif isinstance(event, le.ToolOutputDelta):
+            yield ev.ToolOutput(event.call_id, event.text)
+        elif isinstance(event, le.ToolCallFinished):
             yield ev.ToolFinished(
-                call_id,
-                self._names.get(call_id, "?"),
-                str(getattr(event.state, "value", event.state)),
-                "".join(self._output.pop(call_id, [])),
-                time.monotonic() - started,
+                event.call_id, event.name, event.state, event.output, event.duration
             )
-        elif isinstance(event, ase.ModelCallEndEvent):
+        elif isinstance(event, le.Usage):
             self.usage["input_tokens"] += event.input_tokens
             self.usage["output_tokens"] += event.output_tokens
             yield ev.UsageReport(event.input_tokens, event.output_tokens)
-        elif isinstance(event, ase.ReplyEndEvent):
-            reason = str(getattr(event.finished_reason, "value", event.finished_reason))
-            self.finished_reason = reason
-            yield ev.ReplyFinished(reason, "".join(self.text), dict(self.usage))
+        elif isinstance(event, le.ReplyFinished) and event.ended:
+            self.finished_reason = event.reason
+            yield ev.ReplyFinished(event.reason or "", "".join(self.text), dict(self.usage))

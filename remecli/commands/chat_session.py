@@ -306,6 +306,5 @@ class ChatSession:
 
 def _import_runtime() -> None:
     """Import the heavy agent runtime off the UI thread (~1 s), so the window paints first."""
+    import remecli.llm.agentscope_adapter  # noqa: F401  (the agent, messages, tools)
     import remecli.llm.agentscope_model  # noqa: F401
-    import remecli.llm.runtime.agents  # noqa: F401
-    import remecli.llm.runtime.tooling  # noqa: F401

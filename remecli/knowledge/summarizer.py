@@ -316,32 +316,25 @@ class Summarizer:
     ) -> SummaryResult:
         """Run the confined agent once; what it wrote, said, or why it failed. `rescue` gets
         an answer that saved nothing (it may hold what should have been written)."""
-        from remecli.knowledge.summary_tools import NoCompression
+        from remecli.llm.agent_loop import build_agent_loop, final_reply
         from remecli.llm.errors import classify
-        from remecli.llm.retry import RetryMiddleware
-        from remecli.llm.runtime.agents import Agent, ContextConfig, InjectionConfig, ReActConfig
-        from remecli.llm.runtime.messages import UserMsg
-        from remecli.llm.runtime.tooling import Toolkit
+        from remecli.llm.message import Message
 
         try:
-            agent = Agent(
+            loop = build_agent_loop(
+                self.model,
                 name="memory-summarizer",
                 system_prompt=system,
-                model=self.model.agent_model(),
-                toolkit=Toolkit(tools=tools.function_tools()),
-                middlewares=[RetryMiddleware(self.settings.llm.max_retries), NoCompression()],
-                react_config=ReActConfig(
-                    max_iters=self.max_iters, interruption_raise_cancelled_error=True
-                ),
-                context_config=ContextConfig(tool_result_limit=10**9),
-                injection_config=InjectionConfig(inject_runtime_state=False),
+                tools=tools.function_tools(),
+                max_retries=self.settings.llm.max_retries,
+                max_iters=self.max_iters,
             )
-            reply = await agent.reply(UserMsg(name="user", content=user))
+            reply = (await final_reply(loop.run([Message.user(user)]))).message
         except Exception as exc:  # the provider's error: report it, the caller keeps the messages
             log.warning("summary failed: %s", exc)
             message = classify(exc, self.settings.llm).message
             return SummaryResult("failed", path, message, list(tools.written))
-        text = (reply.get_text_content() or "").strip()
+        text = reply.text.strip()
         if not tools.written and rescue is not None:  # a card in the answer still counts
             await rescue(text)
         if tools.written:

@@ -194,9 +194,9 @@ def _bounded_model_class() -> type[OpenAIChatModel]:
     """
     from agentscope.model import OpenAIChatModel
 
-    from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.llm.logs import route_runtime_logs
 
-    route_agentscope_logs()
+    route_runtime_logs()
 
     class BoundedOpenAIChatModel(OpenAIChatModel):
         """An OpenAI chat model whose requests cannot hang: see `build_chat_model`."""

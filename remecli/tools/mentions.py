@@ -16,13 +16,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
+from remecli.llm.message import Attachment, Text
 from remecli.tools.checkpoints.scan import SKIPPED_NAMES
 from remecli.tools.context import ToolContext
-
-if TYPE_CHECKING:  # agentscope loads only when a message is sent: the TUI paints first
-    from remecli.llm.runtime.messages import DataBlock, TextBlock
 
 MENTION = re.compile(r"(?<![\w@/])@([^\s@]+)")
 TRAILING = ".,;:!?)]}'\"`"
@@ -31,7 +29,7 @@ ATTACHED = "\n\n[Attached @"  # where the attachments start in the text the mode
 NOT_ATTACHED = "\n\n[Not attached: @"  # a mentioned file that is not there
 FILE_LIKE = re.compile(r"/|\.[A-Za-z0-9]{1,8}$")  # a folder part or an extension
 
-Content: TypeAlias = "str | list[TextBlock | DataBlock]"
+Content: TypeAlias = "str | list[Text | Attachment]"  # a message's parts (remecli.llm.message)
 
 
 def mentioned_files(text: str, ctx: ToolContext) -> list[str]:
@@ -87,24 +85,24 @@ async def with_attachments(
         text += "".join(f"{NOT_ATTACHED}{name}: {_why_not(name, ctx)}]" for name in missing)
     if not names:
         return text
-    from remecli.llm.runtime.messages import DataBlock, TextBlock
+    from remecli.llm.agentscope_adapter import from_block  # the runtime loads on sending
     from remecli.tools.read import read
 
     parts = [text]
-    images: list[DataBlock] = []
+    images: list[Attachment] = []
     for name in names:
         chunk = await read(ctx, name)
         body: list[str] = []
-        for block in chunk.content:
-            if isinstance(block, TextBlock):
-                body.append(block.text)
-            elif isinstance(block, DataBlock):
-                images.append(block)
+        for part in map(from_block, chunk.content):
+            if isinstance(part, Text):
+                body.append(part.text)
+            elif isinstance(part, Attachment):
+                images.append(part)
         parts.append(
             f"{ATTACHED.lstrip()}{name}, as the `read` tool shows it:]\n" + "\n".join(body)
         )
     joined = "\n\n".join(parts)
-    return [TextBlock(text=joined), *images] if images else joined
+    return [Text(joined), *images] if images else joined
 
 
 def without_attachments(text: str) -> str:

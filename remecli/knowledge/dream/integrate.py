@@ -34,9 +34,8 @@ from remecli.knowledge.dream.digest import (
 )
 from remecli.knowledge.dream.extract import Unit
 from remecli.llm.chat_model import ChatModel
-from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.json_answer import json_object
-from remecli.llm.runtime.tooling import PermissionBehavior, PermissionDecision
+from remecli.llm.tool_spec import ToolSpec
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriter
 
@@ -123,18 +122,14 @@ class UnitIntegrator:
         problem: str,
         tools: StagedFileTools,
     ) -> str:
-        from remecli.knowledge.summary_tools import NoCompression
-        from remecli.llm.retry import RetryMiddleware
-        from remecli.llm.runtime.agents import Agent, ContextConfig, InjectionConfig, ReActConfig
-        from remecli.llm.runtime.messages import UserMsg
-        from remecli.llm.runtime.tooling import Toolkit
+        from remecli.llm.agent_loop import build_agent_loop, final_reply
+        from remecli.llm.message import Message
 
-        allow = PermissionDecision(PermissionBehavior.ALLOW, "digest search")
-        search = CheckedFunctionTool(
+        search = ToolSpec.from_function(
             DigestSearch(self.working_dir, tools.staged).search_digest,
             name="search_digest",
-            is_read_only=True,
-            permission=allow,
+            read_only=True,
+            allowed="digest search",
         )
         hits = search_nodes(before, f"{unit.name} {unit.summary}", CANDIDATES)
         candidates = "\n".join(
@@ -152,20 +147,16 @@ class UnitIntegrator:
         )
         if problem:
             user += "\n\n" + prompts.prompt("integrate_retry", self.language, problem=problem)
-        agent = Agent(
+        loop = build_agent_loop(
+            self.model,
             name="memory-dream",
             system_prompt=system,
-            model=self.model.agent_model(),
-            toolkit=Toolkit(tools=[*tools.function_tools(), search]),
-            middlewares=[RetryMiddleware(self.retries), NoCompression()],
-            react_config=ReActConfig(
-                max_iters=self.max_iters, interruption_raise_cancelled_error=True
-            ),
-            context_config=ContextConfig(tool_result_limit=10**9),
-            injection_config=InjectionConfig(inject_runtime_state=False),
+            tools=[*tools.function_tools(), search],
+            max_retries=self.retries,
+            max_iters=self.max_iters,
         )
-        reply = await agent.reply(UserMsg(name="user", content=user))
-        return (reply.get_text_content() or "").strip()
+        reply = await final_reply(loop.run([Message.user(user)]))
+        return reply.message.text.strip()
 
     # ------------------------------------------------------------ verification
     def _verify(

@@ -1,0 +1,79 @@
+"""A ratchet on the provider seam (issue 40): the files outside `remecli/llm/` that import
+agentscope or `remecli.llm.runtime` (its re-exports) may only become fewer, and none of them
+builds an agentscope `Agent` (every agent loop comes from `remecli.llm.agent_loop`'s factory).
+
+When you move a file onto remecli's own types (`remecli.llm.message`, `tool_spec`,
+`agent_loop`), lower `CEILING` to the new count so the gain cannot be lost."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "remecli"
+RUNTIME = ("agentscope", "remecli.llm.runtime")
+CEILING = 27  # 33 before remecli's own message/tool/loop types (issue 40, item 1)
+
+
+def runtime_imports(source: str) -> list[str]:
+    """The modules `source` imports from agentscope or `remecli.llm.runtime`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        else:
+            continue
+        found += [name for name in names if name.startswith(RUNTIME)]
+    return found
+
+
+def builds_an_agent(source: str) -> bool:
+    """True when `source` calls an `Agent` it imported from agentscope or the runtime."""
+    tree = ast.parse(source)
+    local = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(RUNTIME)
+        for alias in node.names
+        if alias.name == "Agent"
+    }
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in local
+        for node in ast.walk(tree)
+    )
+
+
+def outside_llm() -> dict[str, str]:
+    return {
+        path.relative_to(PACKAGE.parent).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.relative_to(PACKAGE).parts[0] != "llm"
+    }
+
+
+def test_files_importing_the_runtime_outside_llm_do_not_grow() -> None:
+    importers = sorted(name for name, text in outside_llm().items() if runtime_imports(text))
+    assert len(importers) <= CEILING, (
+        f"{len(importers)} files outside remecli/llm/ import agentscope or remecli.llm.runtime "
+        f"(at most {CEILING}); use remecli's own types instead: {importers}"
+    )
+
+
+def test_only_the_factory_builds_an_agent() -> None:
+    builders = [name for name, text in outside_llm().items() if builds_an_agent(text)]
+    assert builders == [], f"build the agent loop with remecli.llm.agent_loop: {builders}"
+
+
+def test_the_scans_catch_injected_imports_and_agents() -> None:
+    source = (
+        "import agentscope.message\n"
+        "def f():\n"
+        "    from remecli.llm.runtime.agents import Agent as A\n"
+        "    return A(name='x')\n"
+    )
+    assert runtime_imports(source) == ["agentscope.message", "remecli.llm.runtime.agents"]
+    assert builds_an_agent(source)
+    plain = "from remecli.llm.agent_loop import build_agent_loop\n'''agentscope.Agent('''\n"
+    assert runtime_imports(plain) == [] and not builds_an_agent(plain)
