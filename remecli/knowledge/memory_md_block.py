@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from remecli.knowledge.cards_write import write_memory_file
-from remecli.knowledge.dream.timeline import history_lines
 from remecli.notes.claims import parse_claims
 from remecli.notes.files import read_memory_text
 from remecli.notes.frontmatter import read_frontmatter
@@ -51,6 +50,8 @@ def _node(path: Path) -> tuple[dict[str, object], str]:
 
 def _current_since(body: str) -> str:
     """` (since DATE)` of the node's current claim in its History, "" when it has none."""
+    from remecli.knowledge.dream.timeline import history_lines  # dream loads at first use
+
     claims = parse_claims("\n".join(history_lines(body)))
     current = [claim.since for claim in claims if not claim.superseded and claim.since]
     return f" (since {max(current).isoformat()})" if current else ""
