@@ -107,19 +107,13 @@ class Assistant:
 
     async def _start(self) -> None:
         from remecli.agent.memory_commands import resources_gone
+        from remecli.agent.runtime_events import follow
         from remecli.runtime import FileMemory, Mode, build_runtime
-        from remecli.runtime import events as rt
 
         route_runtime_logs()
         settings = self.settings.with_changes({"working_dir": str(self.working_dir)})
         runtime = build_runtime(settings, Mode.CHAT, workspace=self.workspace)
-        put = self.notices.put  # the runtime's events become core events on the reply stream
-        runtime.events.subscribe(
-            rt.SummaryTasksChanged, lambda e: put(ev.BackgroundTasks(e.running))
-        )
-        runtime.events.subscribe(rt.SummaryDone, lambda e: self._on_summary_done(e.outcome))
-        runtime.events.subscribe(rt.DreamDone, lambda e: put(ev.Notice(e.result.message, "memory")))
-        runtime.events.subscribe_any(put, rt.NOTICES)
+        follow(runtime.events, self.notices.put, self._on_summary_done)  # as core events
         memory = FileMemory.over(runtime)  # the seed's API: what tools and commands use
         memory.resources.on_gone = lambda orphans: resources_gone(self, orphans)  # ask first
         await memory.start(wait_for_index=False, recover=not self.settings.resume)
