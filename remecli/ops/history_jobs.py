@@ -18,7 +18,7 @@ from remecli.ops.file_jobs import current_sha256
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
-class HistoryParams(JobParams):
+class HistoryParams(JobParams["HistoryResult"]):
     path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
 
 
@@ -36,7 +36,7 @@ class HistoryResult(JobResult):
     versions: list[VersionInfo] = Field(description="Kept versions, oldest first")
 
 
-class RestoreParams(JobParams):
+class RestoreParams(JobParams["RestoreResult"]):
     path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
     version: int = Field(ge=1, description="The version to bring back (see memory_history)")
 

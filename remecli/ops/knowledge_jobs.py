@@ -19,7 +19,7 @@ from remecli.ops.registry import JOBS, JobParams, JobResult
 MAX_DEPTH = 10  # hops memory_links walks at most (the neighbour limit bounds the answer)
 
 
-class CardParams(JobParams):
+class CardParams(JobParams["CardResult"]):
     name: str = Field(min_length=1, max_length=200, description="The card's topic, a few words")
     description: str = Field(
         min_length=1, max_length=2_000, description="One or two sentences: what the card records"
@@ -34,11 +34,11 @@ class CardParams(JobParams):
     )
 
 
-class DreamParams(JobParams):
+class DreamParams(JobParams["DreamResult"]):
     date: dt.date | None = Field(None, description="Consolidate cards up to this day (today)")
 
 
-class LinksParams(JobParams):
+class LinksParams(JobParams["LinksResult"]):
     path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
     depth: int = Field(1, ge=1, le=MAX_DEPTH, description="How many hops to walk")
     direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")

@@ -7,8 +7,9 @@ all built from it; adding an operation is one decorated function:
     async def memory_thing(ctx: JobContext, params: ThingParams) -> ThingResult:
         \"\"\"What it does (this docstring is the description every surface shows).\"\"\"
 
-Surfaces call `JobRunner.run(name, arguments) -> dict` (JSON); the core's own adapters call
-`JobRunner.call(memory_thing, ThingParams(...)) -> ThingResult` (typed).
+A params class names its result (`class ThingParams(JobParams[ThingResult])`) and belongs to one
+job, so surfaces call `JobRunner.call(ThingParams(...)) -> ThingResult` (typed, the job found
+from the params); a client's JSON goes through `JobRunner.run(name, arguments) -> dict`.
 """
 
 from __future__ import annotations
@@ -17,25 +18,16 @@ import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeVar
 
-from remecli.ops.errors import NotFound
+from remecli.ops.errors import InvalidParams, NotFound, describe_validation
 
 if TYPE_CHECKING:
     from remecli.ops.context import JobContext
     from remecli.ops.host import MemoryHost
-
-
-class JobParams(BaseModel):
-    """Base of every operation's parameters: unknown keys are refused (a typo never passes)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-class NoParams(JobParams):
-    """An operation without parameters."""
 
 
 class JobResult(BaseModel):
@@ -43,6 +35,46 @@ class JobResult(BaseModel):
     (a field with an alias, e.g. `in_` for "in", is written under its alias)."""
 
     model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True)
+
+
+ResultT = TypeVar("ResultT", bound=JobResult, default=JobResult, covariant=True)
+
+
+class JobParams(BaseModel, Generic[ResultT]):
+    """Base of every operation's parameters: unknown keys are refused (a typo never passes).
+    `JobParams[ThingResult]` names the result, so `JobRunner.call(params)` is typed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def parse(cls, **fields: Any) -> Self:
+        """These params from a client's values (a query string, a JSON body): what is wrong is
+        an InvalidParams (400) naming the job, as `JobRunner.run` says it."""
+        try:
+            return cls.model_validate(fields)
+        except ValidationError as exc:
+            try:
+                name = JOBS.for_params(cls).name
+            except ValueError:
+                name = cls.__name__
+            raise InvalidParams(describe_validation(name, exc)) from None
+
+
+class NoParams(JobParams):
+    """An operation without parameters."""
+
+
+def declared_result(params: type[JobParams]) -> str | None:
+    """The name of the result a params class names (`JobParams["ThingResult"]`, a forward
+    reference where the result is defined below it), None when it names none."""
+    for base in params.__mro__:
+        meta = getattr(base, "__pydantic_generic_metadata__", None) or {}
+        if meta.get("origin") is JobParams and meta.get("args"):
+            named = meta["args"][0]
+            if isinstance(named, str):
+                return named
+            return str(getattr(named, "__forward_arg__", None) or named.__name__)
+    return None
 
 
 P = TypeVar("P", bound=JobParams)
@@ -62,6 +94,7 @@ class Job:
     read_only: bool
     handler: Handler
     needs: Callable[[MemoryHost], bool] | None = None  # e.g. vector memory turned on
+    served: bool = True  # False: a read model for Studio and the CLI, not on MCP/HTTP
 
     def usable(self, memory: MemoryHost) -> bool:
         """True when the job can work on `memory` (a surface lists only those: an MCP client
@@ -93,6 +126,8 @@ BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.graph_job",
     "remecli.ops.claims_job",
     "remecli.ops.sync_jobs",
+    "remecli.ops.view_jobs",  # read models of Studio and the CLI (served=False)
+    "remecli.ops.session_job",
 )
 
 
@@ -105,6 +140,7 @@ class JobRegistry:
 
     def __init__(self, modules: Sequence[str] = ()) -> None:
         self._jobs: dict[str, Job] = {}
+        self._by_params: dict[type[JobParams], Job | None] = {}  # None: shared by several jobs
         self._modules = tuple(modules)
         self._loaded = not self._modules
 
@@ -127,7 +163,14 @@ class JobRegistry:
         """Register `job`; a second operation with the same name is a programming error."""
         if job.name in self._jobs:
             raise ValueError(f"job {job.name!r} is defined twice")
+        declared = declared_result(job.params)
+        if declared is not None and declared != job.result.__name__:
+            raise ValueError(
+                f"job {job.name!r}: {job.params.__name__} names {declared} as its result, "
+                f"the job returns {job.result.__name__}"
+            )
         self._jobs[job.name] = job
+        self._by_params[job.params] = None if job.params in self._by_params else job
         return job
 
     def define(
@@ -138,9 +181,12 @@ class JobRegistry:
         result: type[R],
         read_only: bool,
         needs: Callable[[MemoryHost], bool] | None = None,
+        served: bool = True,
     ) -> Callable[[TypedHandler[P, R]], TypedHandler[P, R]]:
         """Decorator: register the handler as operation `name`; its docstring is the description.
         `needs`: what the memory must have turned on for the job to work (see `Job.usable`).
+        `served=False`: a read model Studio or the CLI shows (a page, a listing), run in-process
+        with `JobRunner.call`; MCP and HTTP leave it out (a client pays for every tool listed).
 
         The handler is returned unchanged, so in-process callers keep its typed signature.
         """
@@ -149,18 +195,23 @@ class JobRegistry:
             description = inspect.cleandoc(handler.__doc__ or "").strip()
             if not description:
                 raise ValueError(f"job {name!r} needs a docstring (its description)")
-            self.add(Job(name, description, params, result, read_only, handler, needs))
+            self.add(Job(name, description, params, result, read_only, handler, needs, served))
             return handler
 
         return register
 
-    def get(self, name: str) -> Job:
-        """The operation called `name`, or NotFound listing the known ones."""
-        jobs = self._all()
+    def get(self, name: str, *, served_only: bool = False) -> Job:
+        """The operation called `name`, or NotFound listing the known ones (`served_only`: a
+        client's call, which never reaches a read model kept for Studio and the CLI)."""
+        jobs = {job.name: job for job in self.served()} if served_only else self._all()
         try:
             return jobs[name]
         except KeyError:
             raise NotFound(f"no job {name!r}; known jobs: {', '.join(jobs)}") from None
+
+    def served(self) -> list[Job]:
+        """The operations clients see (MCP, HTTP, `remecli job`), in definition order."""
+        return [job for job in self._all().values() if job.served]
 
     def of(self, handler: Callable[..., Any]) -> Job:
         """The registered operation whose handler is `handler` (a programming error if none)."""
@@ -168,6 +219,18 @@ class JobRegistry:
             if job.handler is handler:
                 return job
         raise ValueError(f"{getattr(handler, '__name__', handler)!r} is not a registered job")
+
+    def for_params(self, params: type[JobParams]) -> Job:
+        """The one operation taking `params` (a programming error if none, or several)."""
+        self._all()
+        job = self._by_params.get(params)
+        if job is None:
+            why = "several jobs take it" if params in self._by_params else "no job takes it"
+            raise ValueError(
+                f"{params.__name__}: {why}; call a job by params of its own "
+                "(`class ThingParams(JobParams[ThingResult])`)"
+            )
+        return job
 
     def names(self) -> list[str]:
         """Operation names in definition order."""

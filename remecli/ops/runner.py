@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import ValidationError
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
+from remecli.ops.errors import describe_validation as describe_validation  # its old home
 from remecli.ops.host import MemoryHost, Progress
-from remecli.ops.registry import JOBS, Job, JobRegistry, P, R, TypedHandler
+from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry, JobResult, P, R, TypedHandler
 
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
@@ -25,15 +26,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_RESULT_BYTES = 1_000_000
 CLOSE_TIMEOUT = 60.0
-
-
-def describe_validation(job: str, exc: ValidationError) -> str:
-    """A one-line account of what is wrong with the parameters."""
-    problems = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error["loc"]) or "parameters"
-        problems.append(f"{where}: {error['msg']}")
-    return f"{job}: " + "; ".join(problems) + " (see the job's schema)"
 
 
 class JobRunner:
@@ -71,8 +63,8 @@ class JobRunner:
         return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
 
     def available(self) -> list[Job]:
-        """Jobs this runner serves (writing ones are left out in read-only mode)."""
-        return [job for job in self.registry if job.read_only or not self.read_only]
+        """Jobs this runner serves to clients (writing ones are left out in read-only mode)."""
+        return [job for job in self.registry.served() if job.read_only or not self.read_only]
 
     async def start(
         self,
@@ -116,10 +108,24 @@ class JobRunner:
                 "--read-only to allow it"
             )
 
-    async def call(self, handler: TypedHandler[P, R], params: P) -> R:
-        """Run a registered operation in-process with typed `params`; its typed result."""
-        self._check_allowed(self.registry.of(handler))
-        return await handler(self.context, params)
+    @overload
+    async def call(self, params: JobParams[R], /) -> R: ...
+    @overload
+    async def call(self, handler: TypedHandler[P, R], params: P, /) -> R: ...
+    async def call(self, first: Any, params: Any = None, /) -> Any:
+        """Run an operation in-process with typed params; its typed result.
+
+        `call(ThingParams(...))` — the job is the one taking `ThingParams` — is how surfaces
+        call: the read-only check and the result size limit of `run` apply. The core's own
+        adapters (the agent's tools, search) pass the handler too: `call(handler, params)`,
+        the read-only check only."""
+        if params is not None:
+            self._check_allowed(self.registry.of(first))
+            return await first(self.context, params)
+        job = self.registry.for_params(type(first))
+        result = await self._execute(job, first)
+        self._check_size(job.name, result.model_dump(mode="json"))
+        return result
 
     async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         """Run job `name` with JSON-like `arguments`; its result as JSON (raises JobError)."""
@@ -129,14 +135,24 @@ class JobRunner:
             params = job.params.model_validate(arguments or {})
         except ValidationError as exc:
             raise InvalidParams(describe_validation(name, exc)) from None
+        data = (await self._execute(job, params)).model_dump(mode="json")
+        self._check_size(name, data)
+        return data
+
+    async def _execute(self, job: Job, params: JobParams) -> JobResult:
+        """`job`'s result for validated `params` (refused in read-only mode if it writes)."""
+        self._check_allowed(job)
         result = await job.handler(self.context, params)
         if not isinstance(result, job.result):
-            raise TypeError(f"{name} returned {type(result).__name__}, not {job.result.__name__}")
-        data = result.model_dump(mode="json")
+            raise TypeError(
+                f"{job.name} returned {type(result).__name__}, not {job.result.__name__}"
+            )
+        return result
+
+    def _check_size(self, name: str, data: dict[str, Any]) -> None:
         size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         if size > self.max_result_bytes:
             raise TooLarge(
                 f"{name}: the result is {size} bytes, over the {self.max_result_bytes}-byte "
                 "limit; ask for less (fewer results, a smaller line range)"
             )
-        return data

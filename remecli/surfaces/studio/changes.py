@@ -12,7 +12,9 @@ from typing import Any
 from remecli.notes.versions import VersionNotFound
 from remecli.ops import JobRunner
 from remecli.ops.errors import ChangedOnDisk, NotFound
-from remecli.ops.file_jobs import ABSENT
+from remecli.ops.file_jobs import ABSENT, WriteParams
+from remecli.ops.history_jobs import HistoryParams, RestoreParams
+from remecli.ops.note_jobs import DeleteParams, RenameParams
 from remecli.surfaces.studio.library import read_whole, sha256_text
 
 CURRENT = "current"
@@ -46,15 +48,10 @@ async def save(
     while the file is locked; on a refusal the answer carries the file as it is now, so the
     page can show both versions."""
     try:
-        return await runner.run(
-            "memory_write",
-            {
-                "path": path,
-                "content": content,
-                "allow_shrink": True,
-                "expected_sha256": base_sha256 or ABSENT,
-            },
+        params = WriteParams.parse(
+            path=path, content=content, allow_shrink=True, expected_sha256=base_sha256 or ABSENT
         )
+        return (await runner.call(params)).model_dump(mode="json")
     except ChangedOnDisk:
         current = await _current(runner, path)
         return {
@@ -85,7 +82,7 @@ def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
 
 async def history(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_history, newest first."""
-    found = await runner.run("memory_history", {"path": path})
+    found = (await runner.call(HistoryParams.parse(path=path))).model_dump(mode="json")
     return {"path": found["path"], "versions": list(reversed(found["versions"]))}
 
 
@@ -129,14 +126,16 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
 
 async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:
     """memory_restore: bring `version` back (itself a new version)."""
-    return await runner.run("memory_restore", {"path": path, "version": version})
+    done = await runner.call(RestoreParams.parse(path=path, version=version))
+    return done.model_dump(mode="json")
 
 
 async def rename(runner: JobRunner, path: str, new_path: str) -> dict[str, Any]:
     """memory_rename: move the note and rewrite every link to it (each file versioned)."""
-    return await runner.run("memory_rename", {"path": path, "new_path": new_path})
+    done = await runner.call(RenameParams.parse(path=path, new_path=new_path))
+    return done.model_dump(mode="json")
 
 
 async def delete(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_delete: remove the note (kept in its history) and list what now links nowhere."""
-    return await runner.run("memory_delete", {"path": path})
+    return (await runner.call(DeleteParams.parse(path=path))).model_dump(mode="json")
