@@ -69,3 +69,18 @@ async def test_facets_read_the_frontmatter_of_notes(runner: JobRunner) -> None:
     assert (facets.name, facets.tags, facets.projects) == ("Deploy", ["ops", "ci"], ["web", "api"])
     assert list(found.notes) == ["memory/2025-02-01/deploy.md"]
     assert not JOBS.get("memory_facets").served  # Studio's read model, not a client's tool
+
+
+async def test_a_client_cannot_reach_a_read_model_whatever_its_token(runner: JobRunner) -> None:
+    from remecli.ops.errors import NotFound
+    from remecli.surfaces.access import Gate
+    from remecli.surfaces.tokens import Principal
+
+    gate = Gate(runner)
+    for principal in (Principal("admin", "admin"), Principal("reader", "read", "memory/**")):
+        with pytest.raises(NotFound, match="no job 'memory_facets'"):
+            await gate.run(principal, "memory_facets", {"paths": []}, "http")
+    answer = await gate.run(
+        Principal("admin", "admin"), "memory_read", {"path": "MEMORY.md"}, "http"
+    )
+    assert answer["total_lines"] == 3
