@@ -208,15 +208,6 @@ class RebuildLinksResult(JobResult):
 )
 async def memory_links_rebuild(ctx: JobContext, params: RebuildLinksParams) -> RebuildLinksResult:
     """Parse every note again into the link graph (derived data only; `remecli links --rebuild`)."""
+    from remecli.ops.search_jobs import _rebuild_links  # what memory_reindex does for links
 
-    def rebuild() -> int:
-        shared = ctx.memory.links
-        if shared is not None:
-            return shared.rebuild()
-        graph = LinkGraph(ctx.root)
-        try:
-            return graph.rebuild()
-        finally:
-            graph.close()
-
-    return RebuildLinksResult(notes=await asyncio.to_thread(rebuild))
+    return RebuildLinksResult(notes=await asyncio.to_thread(_rebuild_links, ctx))
