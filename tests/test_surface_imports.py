@@ -30,10 +30,6 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "conversation": "ingest's runtime is one_shot's FileMemory (the composition root)",
         "knowledge": "placing files into resource/ and --prune (no job does that yet)",
     },
-    "cli/sessions.py": {
-        "conversation": "`remecli sessions` lists transcripts without opening a runtime",
-    },
-    "cli/where.py": {"conversation": "counts the conversations a new project memory hides"},
     "cli/read_only.py": {
         "conversation": "search of an unwritable working dir assembles its own runtime",
         "notes": "… with a link graph kept in memory",
@@ -57,7 +53,6 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "notes": "renders Markdown: the frontmatter and wikilinks it shows as fields and links",
     },
     "studio/launch.py": {"llm": "routes agentscope's logs before Studio starts"},
-    "studio/changes.py": {"notes": "a past version's text (no job reads one yet)"},
 }
 
 

@@ -128,6 +128,7 @@ BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.sync_jobs",
     "remecli.ops.view_jobs",  # read models of Studio and the CLI (served=False)
     "remecli.ops.session_job",
+    "remecli.ops.session_list_job",
 )
 
 
@@ -168,6 +169,11 @@ class JobRegistry:
             raise ValueError(
                 f"job {job.name!r}: {job.params.__name__} names {declared} as its result, "
                 f"the job returns {job.result.__name__}"
+            )
+        if declared is not None and job.params in self._by_params:
+            raise ValueError(
+                f"job {job.name!r}: {job.params.__name__} names its result, so it belongs to "
+                "one job; give this job params of its own"
             )
         self._jobs[job.name] = job
         self._by_params[job.params] = None if job.params in self._by_params else job
@@ -221,9 +227,13 @@ class JobRegistry:
         raise ValueError(f"{getattr(handler, '__name__', handler)!r} is not a registered job")
 
     def for_params(self, params: type[JobParams]) -> Job:
-        """The one operation taking `params` (a programming error if none, or several)."""
-        self._all()
+        """The one operation taking `params` (a programming error if none, or several).
+        Params that name their result belong to one job, defined when they were: found
+        without importing every operation module (`remecli sessions` stays light)."""
         job = self._by_params.get(params)
+        if job is None or declared_result(params) is None:
+            self._all()
+            job = self._by_params.get(params)
         if job is None:
             why = "several jobs take it" if params in self._by_params else "no job takes it"
             raise ValueError(

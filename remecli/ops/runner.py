@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import ValidationError
@@ -61,6 +62,12 @@ class JobRunner:
 
         memory = FileMemory(settings.working_dir, settings=settings, search=search)
         return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
+
+    @classmethod
+    def stand_in(cls, host: object) -> JobRunner:
+        """A runner on a stand-in for the runtime (a bare folder: `remecli sessions` opens no
+        memory) serving only the jobs it is made for; in-process, so no result size limit."""
+        return cls(JobContext.stand_in(host).memory, max_result_bytes=sys.maxsize)
 
     def available(self) -> list[Job]:
         """Jobs this runner serves to clients (writing ones are left out in read-only mode)."""

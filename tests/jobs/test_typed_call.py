@@ -84,3 +84,46 @@ async def test_a_client_cannot_reach_a_read_model_whatever_its_token(runner: Job
         Principal("admin", "admin"), "memory_read", {"path": "MEMORY.md"}, "http"
     )
     assert answer["total_lines"] == 3
+
+
+def test_params_naming_their_result_belong_to_one_job() -> None:
+    class OneResult(JobResult):
+        x: int
+
+    class OneParams(JobParams[OneResult]):
+        pass
+
+    async def first(ctx: object, params: OneParams) -> OneResult:
+        """The first job."""
+        return OneResult(x=1)
+
+    async def second(ctx: object, params: OneParams) -> OneResult:
+        """The second job."""
+        return OneResult(x=2)
+
+    registry = JobRegistry()
+    registry.define("one", params=OneParams, result=OneResult, read_only=True)(first)  # type: ignore[arg-type]
+    assert registry.for_params(OneParams).name == "one"
+    with pytest.raises(ValueError, match="belongs to one job"):
+        registry.define("two", params=OneParams, result=OneResult, read_only=True)(second)  # type: ignore[arg-type]
+
+
+async def test_a_kept_version_reads_back_through_its_job(runner: JobRunner) -> None:
+    from remecli.ops.errors import NotFound
+    from remecli.ops.file_jobs import WriteParams
+    from remecli.ops.history_jobs import HistoryParams, VersionParams
+
+    for text in ("# notes\n- one\n", "# notes\n- two\n"):
+        await runner.call(
+            WriteParams.parse(path="memory/notes.md", content=text, allow_shrink=True)
+        )
+    kept = (await runner.call(HistoryParams(path="memory/notes.md"))).versions
+    texts = [
+        (await runner.call(VersionParams(path="memory/notes.md", version=v.version))).content
+        for v in kept
+    ]
+    assert "# notes\n- one\n" in texts
+    with pytest.raises(NotFound, match="only memory files are versioned"):
+        await runner.call(VersionParams(path="sessions/x.jsonl", version=1))
+    with pytest.raises(NotFound):
+        await runner.call(VersionParams(path="memory/notes.md", version=999))

@@ -56,6 +56,8 @@ READ_MODELS = {
     "memory_interests",
     "memory_session",
     "memory_links_rebuild",
+    "memory_version",
+    "memory_sessions",
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)
 VECTOR_MODULES = ("remecli.ops.vector_ops", "remecli.ops.vector_bulk_jobs")

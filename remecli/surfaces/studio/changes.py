@@ -9,11 +9,10 @@ import difflib
 import itertools
 from typing import Any
 
-from remecli.notes.versions import VersionNotFound
 from remecli.ops import JobRunner
 from remecli.ops.errors import ChangedOnDisk, NotFound
 from remecli.ops.file_jobs import ABSENT, WriteParams
-from remecli.ops.history_jobs import HistoryParams, RestoreParams
+from remecli.ops.history_jobs import HistoryParams, RestoreParams, VersionParams
 from remecli.ops.note_jobs import DeleteParams, RenameParams
 from remecli.surfaces.studio.library import read_whole, sha256_text
 
@@ -86,26 +85,13 @@ async def history(runner: JobRunner, path: str) -> dict[str, Any]:
     return {"path": found["path"], "versions": list(reversed(found["versions"]))}
 
 
-def _version_bytes(runner: JobRunner, path: str, version: int) -> bytes:
-    confined = runner.context.confine(path)
-    writer = runner.context.writer
-    relative = writer.relative(confined.path)
-    if relative is None:
-        raise NotFound(f"{path} has no history; only memory files are versioned")
-    try:
-        return writer.store.content(relative, version)
-    except VersionNotFound as exc:
-        raise NotFound(str(exc)) from None
-
-
 async def version_text(runner: JobRunner, path: str, version: int | str) -> str:
     """The content of `version` of `path` (`current`: the file now, read with memory_read).
 
-    Old versions come from the history the memory writer keeps (no job reads one yet)."""
+    Old versions come from the history the memory writer keeps (memory_version)."""
     if version == CURRENT:
         return (await _current(runner, path)) or ""
-    data = await asyncio.to_thread(_version_bytes, runner, path, int(version))
-    return data.decode("utf-8", errors="replace")
+    return (await runner.call(VersionParams.parse(path=path, version=int(version)))).content
 
 
 async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> dict[str, Any]:
