@@ -26,10 +26,6 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "notes": "sync runs without a runtime: its own memory writer for the stand-in host",
         "sync": "`remecli sync init` sets the repo up (no job does that yet)",
     },
-    "cli/resources.py": {
-        "conversation": "ingest's runtime is one_shot's FileMemory (the composition root)",
-        "knowledge": "placing files into resource/ and --prune (no job does that yet)",
-    },
     "cli/read_only.py": {
         "conversation": "search of an unwritable working dir assembles its own runtime",
         "notes": "… with a link graph kept in memory",

@@ -120,6 +120,7 @@ BUILTIN_JOB_MODULES = (  # a new operation module goes here
     "remecli.ops.note_jobs",
     "remecli.ops.history_jobs",
     "remecli.ops.resource_job",
+    "remecli.ops.resource_place_job",  # remecli ingest around memory_ingest (served=False)
     "remecli.ops.vector_ops",
     "remecli.ops.vector_bulk_jobs",
     "remecli.ops.health_job",

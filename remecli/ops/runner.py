@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import ValidationError
@@ -66,8 +65,8 @@ class JobRunner:
     @classmethod
     def stand_in(cls, host: object) -> JobRunner:
         """A runner on a stand-in for the runtime (a bare folder: `remecli sessions` opens no
-        memory) serving only the jobs it is made for; in-process, so no result size limit."""
-        return cls(JobContext.stand_in(host).memory, max_result_bytes=sys.maxsize)
+        memory) serving only the jobs it is made for."""
+        return cls(JobContext.stand_in(host).memory)
 
     def available(self) -> list[Job]:
         """Jobs this runner serves to clients (writing ones are left out in read-only mode)."""
@@ -120,19 +119,22 @@ class JobRunner:
     @overload
     async def call(self, handler: TypedHandler[P, R], params: P, /) -> R: ...
     async def call(self, first: Any, params: Any = None, /) -> Any:
-        """Run an operation in-process with typed params; its typed result.
+        """Run an operation in-process with typed params; its typed result (refused in
+        read-only mode if it writes). No size limit: nothing crosses a wire.
 
         `call(ThingParams(...))` — the job is the one taking `ThingParams` — is how surfaces
-        call: the read-only check and the result size limit of `run` apply. The core's own
-        adapters (the agent's tools, search) pass the handler too: `call(handler, params)`,
-        the read-only check only."""
+        call. The core's own adapters (the agent's tools, search) may pass the handler too:
+        `call(handler, params)`."""
         if params is not None:
             self._check_allowed(self.registry.of(first))
             return await first(self.context, params)
-        job = self.registry.for_params(type(first))
-        result = await self._execute(job, first)
-        self._check_size(job.name, result.model_dump(mode="json"))
-        return result
+        return await self._execute(self.registry.for_params(type(first)), first)
+
+    async def answer(self, params: JobParams) -> dict[str, Any]:
+        """The JSON answer of the operation taking `params`, as a surface sends it on (Studio
+        to the page): the result size limit applies, as for `run`."""
+        job = self.registry.for_params(type(params))
+        return self._limited(job.name, await self._execute(job, params))
 
     async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         """Run job `name` with JSON-like `arguments`; its result as JSON (raises JobError)."""
@@ -142,9 +144,7 @@ class JobRunner:
             params = job.params.model_validate(arguments or {})
         except ValidationError as exc:
             raise InvalidParams(describe_validation(name, exc)) from None
-        data = (await self._execute(job, params)).model_dump(mode="json")
-        self._check_size(name, data)
-        return data
+        return self._limited(name, await self._execute(job, params))
 
     async def _execute(self, job: Job, params: JobParams) -> JobResult:
         """`job`'s result for validated `params` (refused in read-only mode if it writes)."""
@@ -156,10 +156,13 @@ class JobRunner:
             )
         return result
 
-    def _check_size(self, name: str, data: dict[str, Any]) -> None:
+    def _limited(self, name: str, result: JobResult) -> dict[str, Any]:
+        """`result` as JSON, or TooLarge when it is over the size limit."""
+        data = result.model_dump(mode="json")
         size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         if size > self.max_result_bytes:
             raise TooLarge(
                 f"{name}: the result is {size} bytes, over the {self.max_result_bytes}-byte "
                 "limit; ask for less (fewer results, a smaller line range)"
             )
+        return data

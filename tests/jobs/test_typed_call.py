@@ -1,5 +1,5 @@
-"""`JobRunner.call(TypedParams(...))`: the params name their job and its result (issue 40, item 2),
-with the checks `run` makes; and the read models Studio calls that way."""
+"""`JobRunner.call(TypedParams(...))`: the params name their job and its result (issue 40, item 2);
+`answer(params)` is its JSON with `run`'s size limit; and the read models surfaces call."""
 
 from __future__ import annotations
 
@@ -26,8 +26,12 @@ async def test_a_typed_call_is_checked_as_a_call_by_name(runner: JobRunner) -> N
     with pytest.raises(ReadOnlyRefused, match="--read-only"):
         await frozen.call(EditParams.parse(path="MEMORY.md", old="stg-7", new="x"))
     small = JobRunner(runner.memory, max_result_bytes=100)
-    with pytest.raises(TooLarge, match="ask for less"):
-        await small.call(ReadParams.parse(path="memory/2025-01-31.md"))
+    with pytest.raises(TooLarge, match="ask for less"):  # the JSON a surface sends on
+        await small.answer(ReadParams.parse(path="memory/2025-01-31.md"))
+    page = await small.call(ReadParams.parse(path="memory/2025-01-31.md"))  # in-process
+    assert page.model_dump(mode="json") == await runner.answer(
+        ReadParams.parse(path="memory/2025-01-31.md")
+    )
 
 
 async def test_params_shared_by_several_jobs_cannot_name_one(runner: JobRunner) -> None:

@@ -58,6 +58,9 @@ READ_MODELS = {
     "memory_links_rebuild",
     "memory_version",
     "memory_sessions",
+    "memory_place_resources",
+    "memory_prune_resources",
+    "memory_model_refusal",
 }
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)
 VECTOR_MODULES = ("remecli.ops.vector_ops", "remecli.ops.vector_bulk_jobs")

@@ -50,7 +50,7 @@ async def save(
         params = WriteParams.parse(
             path=path, content=content, allow_shrink=True, expected_sha256=base_sha256 or ABSENT
         )
-        return (await runner.call(params)).model_dump(mode="json")
+        return await runner.answer(params)
     except ChangedOnDisk:
         current = await _current(runner, path)
         return {
@@ -81,7 +81,7 @@ def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
 
 async def history(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_history, newest first."""
-    found = (await runner.call(HistoryParams.parse(path=path))).model_dump(mode="json")
+    found = await runner.answer(HistoryParams.parse(path=path))
     return {"path": found["path"], "versions": list(reversed(found["versions"]))}
 
 
@@ -112,16 +112,14 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
 
 async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:
     """memory_restore: bring `version` back (itself a new version)."""
-    done = await runner.call(RestoreParams.parse(path=path, version=version))
-    return done.model_dump(mode="json")
+    return await runner.answer(RestoreParams.parse(path=path, version=version))
 
 
 async def rename(runner: JobRunner, path: str, new_path: str) -> dict[str, Any]:
     """memory_rename: move the note and rewrite every link to it (each file versioned)."""
-    done = await runner.call(RenameParams.parse(path=path, new_path=new_path))
-    return done.model_dump(mode="json")
+    return await runner.answer(RenameParams.parse(path=path, new_path=new_path))
 
 
 async def delete(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_delete: remove the note (kept in its history) and list what now links nowhere."""
-    return (await runner.call(DeleteParams.parse(path=path))).model_dump(mode="json")
+    return await runner.answer(DeleteParams.parse(path=path))

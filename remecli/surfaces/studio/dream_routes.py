@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from remecli.ops import JobRunner
@@ -25,7 +25,6 @@ from remecli.ops.dream_jobs import (
     RunsParams,
 )
 from remecli.ops.errors import InvalidParams
-from remecli.surfaces.studio.routes import answer
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "dream.html"
 
@@ -59,12 +58,12 @@ async def page(request: Request) -> Response:
 
 
 async def runs(request: Request) -> Response:
-    return answer(await _runner(request).call(RunsParams(limit=100)))
+    return JSONResponse(await _runner(request).answer(RunsParams(limit=100)))
 
 
 async def run(request: Request) -> Response:
     run_id = request.query_params.get("id", "").strip()
-    return answer(await _runner(request).call(RunParams.parse(run_id=run_id)))
+    return JSONResponse(await _runner(request).answer(RunParams.parse(run_id=run_id)))
 
 
 async def revert(request: Request) -> Response:
@@ -72,17 +71,17 @@ async def revert(request: Request) -> Response:
     arguments: dict[str, Any] = {"run_id": body["run_id"]}
     if isinstance(body.get("path"), str) and body["path"]:
         arguments["path"] = body["path"]
-    return answer(await _runner(request).call(RevertParams.parse(**arguments)))
+    return JSONResponse(await _runner(request).answer(RevertParams.parse(**arguments)))
 
 
 async def approve(request: Request) -> Response:
     body = await _body(request)
-    return answer(await _runner(request).call(ApproveParams.parse(run_id=body["run_id"])))
+    return JSONResponse(await _runner(request).answer(ApproveParams.parse(run_id=body["run_id"])))
 
 
 async def reject(request: Request) -> Response:
     body = await _body(request)
-    return answer(await _runner(request).call(RejectParams.parse(run_id=body["run_id"])))
+    return JSONResponse(await _runner(request).answer(RejectParams.parse(run_id=body["run_id"])))
 
 
 def dream_routes() -> list[BaseRoute]:

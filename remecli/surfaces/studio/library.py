@@ -55,8 +55,7 @@ def sha256_text(text: str) -> str:
 
 async def _listing(runner: JobRunner, folder: str, recursive: bool) -> dict[str, Any]:
     try:
-        listed = await runner.call(ListParams(folder=folder, recursive=recursive))
-        return listed.model_dump(mode="json")
+        return await runner.answer(ListParams(folder=folder, recursive=recursive))
     except JobError as exc:
         if exc.status == 404:  # the folder is not there yet: an empty section
             return {"folder": folder, "entries": [], "truncated": False}
@@ -104,7 +103,7 @@ async def read_whole(runner: JobRunner, path: str) -> tuple[str, bool]:
 
 async def _links(runner: JobRunner, path: str) -> dict[str, Any]:
     try:
-        return (await runner.call(LinksParams.parse(path=path, depth=1))).model_dump(mode="json")
+        return await runner.answer(LinksParams.parse(path=path, depth=1))
     except JobError:  # not a note the graph knows (a transcript, a resource): no links
         return {"out": [], "in": [], "dangling": []}
 

@@ -29,8 +29,9 @@ def _runner(request: Request) -> JobRunner:
     return runner
 
 
-def answer(result: JobResult) -> JSONResponse:
-    """A job's result as the JSON answer (what `JobRunner.run` would return)."""
+def whole(result: JobResult) -> JSONResponse:
+    """A read model's result as JSON, whole (a page Studio composes, as it did from many
+    small reads: no size limit on the sum)."""
     return JSONResponse(result.model_dump(mode="json"))
 
 
@@ -87,11 +88,11 @@ async def section(request: Request) -> Response:
 
 
 async def changed(request: Request) -> Response:
-    return answer(await _runner(request).call(ChangedFactsParams(since=None, limit=500)))
+    return JSONResponse(await _runner(request).answer(ChangedFactsParams(since=None, limit=500)))
 
 
 async def interests(request: Request) -> Response:
-    return answer(await _runner(request).call(InterestsParams()))
+    return whole(await _runner(request).call(InterestsParams()))
 
 
 async def note(request: Request) -> Response:
@@ -99,7 +100,7 @@ async def note(request: Request) -> Response:
 
 
 async def session(request: Request) -> Response:
-    return answer(await _runner(request).call(SessionParams(path=_arg(request, "path"))))
+    return whole(await _runner(request).call(SessionParams(path=_arg(request, "path"))))
 
 
 async def search(request: Request) -> Response:
@@ -115,7 +116,7 @@ async def graph(request: Request) -> Response:
         arguments["focus"] = query["focus"].strip()
     if query.get("depth", "").isdigit():
         arguments["depth"] = int(query["depth"])
-    return answer(await _runner(request).call(GraphParams.parse(**arguments)))
+    return JSONResponse(await _runner(request).answer(GraphParams.parse(**arguments)))
 
 
 async def history(request: Request) -> Response:
@@ -169,10 +170,9 @@ def _tasks(request: Request) -> Tasks:
 
 
 async def health(request: Request) -> Response:
-    found = (await _runner(request).call(HealthParams())).model_dump(mode="json")
+    found = await _runner(request).answer(HealthParams())
     try:  # the last sync over git and its conflicts (None: sync is not set up)
-        status = await _runner(request).call(SyncStatusParams())
-        synced: dict[str, Any] | None = status.model_dump(mode="json")
+        synced: dict[str, Any] | None = await _runner(request).answer(SyncStatusParams())
     except JobError:
         synced = None
     return JSONResponse({**found, "sync": synced, "tasks": _tasks(request).latest()})
@@ -180,7 +180,7 @@ async def health(request: Request) -> Response:
 
 async def stamp(request: Request) -> Response:
     paths = [p for p in request.query_params.getlist("path") if p.strip()]
-    return answer(await _runner(request).call(StampParams.parse(paths=paths)))
+    return JSONResponse(await _runner(request).answer(StampParams.parse(paths=paths)))
 
 
 async def start_task(request: Request) -> Response:
