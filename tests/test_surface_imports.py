@@ -31,7 +31,6 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "notes": "… with a link graph kept in memory",
         "search": "… and a temporary copy of the index (the search request is typed elsewhere)",
     },
-    "cli/history.py": {"notes": "`remecli memory history` of a file reads the writer's store"},
     "cli/search.py": {
         "conversation": "the search command builds its runtime (search request: issue 40 item 3)",
         "search": "embedding errors and hit types of the search command",
