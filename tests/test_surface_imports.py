@@ -15,7 +15,6 @@ SURFACES = PACKAGE / "surfaces"
 EXCEPTIONS: dict[str, dict[str, str]] = {
     "job_policy.py": {
         "notes": "the path glob of a confined token (glob_regex), shared with the note lister",
-        "knowledge": "a card's path from its name (slugify, day_folder), checked before it runs",
     },
     "tokens.py": {"notes": "the token file's lock (notes.locks owns file locks)"},
     "import_route.py": {"knowledge": "parses an uploaded conversation before memory_record"},

@@ -38,14 +38,8 @@ async def memory_sessions(ctx: JobContext, params: SessionsParams) -> SessionsRe
     found = await asyncio.to_thread(list_sessions, ctx.memory.layout.sessions_dir)
     return SessionsResult(
         sessions=[
-            SessionSummary(
-                session_id=info.session_id,
-                started=info.started,
-                last_activity=info.last_activity,
-                first_user_line=info.first_user_line,
-                messages=info.messages,
-                one_shot=info.one_shot,
-                empty=info.empty,
+            SessionSummary.model_validate(
+                {**info.as_json(), "one_shot": info.one_shot, "empty": info.empty}
             )
             for info in found
         ]
