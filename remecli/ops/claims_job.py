@@ -17,7 +17,7 @@ from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
-class ChangedFactsParams(JobParams):
+class ChangedFactsParams(JobParams["ChangedFactsResult"]):
     since: dt.date | None = Field(None, description="Only changes on or after YYYY-MM-DD")
     limit: int = Field(200, ge=1, le=2_000, description="Most changes returned (newest first)")
 

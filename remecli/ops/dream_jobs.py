@@ -30,15 +30,23 @@ OUTCOME = (
 RUN_ID = Field(pattern=r"^\d{8}T\d{6}-[0-9a-f]{4}$", description="A run id (memory_dream_runs)")
 
 
-class RunsParams(JobParams):
+class RunsParams(JobParams["RunsResult"]):
     limit: int = Field(20, ge=1, le=200, description="The most runs to list, newest first")
 
 
-class RunParams(JobParams):
+class RunParams(JobParams["RunResult"]):
     run_id: str = RUN_ID
 
 
-class RevertParams(JobParams):
+class ApproveParams(JobParams["DecisionResult"]):
+    run_id: str = RUN_ID
+
+
+class RejectParams(JobParams["DecisionResult"]):
+    run_id: str = RUN_ID
+
+
+class RevertParams(JobParams["DecisionResult"]):
     run_id: str = RUN_ID
     path: str | None = Field(None, description="One node of the run (default: every node)")
 
@@ -231,8 +239,8 @@ async def memory_dream_revert(ctx: JobContext, params: RevertParams) -> Decision
     return _decision(ctx, params.run_id, results, "reverted")
 
 
-@JOBS.define("memory_dream_approve", params=RunParams, result=DecisionResult, read_only=False)
-async def memory_dream_approve(ctx: JobContext, params: RunParams) -> DecisionResult:
+@JOBS.define("memory_dream_approve", params=ApproveParams, result=DecisionResult, read_only=False)
+async def memory_dream_approve(ctx: JobContext, params: ApproveParams) -> DecisionResult:
     """Write the changes of a dream run that waits for review (memory.dream.review: true);
     a node changed since the run is left and reported."""
     layout, writer = ctx.memory.layout, ctx.writer
@@ -240,8 +248,8 @@ async def memory_dream_approve(ctx: JobContext, params: RunParams) -> DecisionRe
     return _decision(ctx, params.run_id, results, "wrote")
 
 
-@JOBS.define("memory_dream_reject", params=RunParams, result=DecisionResult, read_only=False)
-async def memory_dream_reject(ctx: JobContext, params: RunParams) -> DecisionResult:
+@JOBS.define("memory_dream_reject", params=RejectParams, result=DecisionResult, read_only=False)
+async def memory_dream_reject(ctx: JobContext, params: RejectParams) -> DecisionResult:
     """Drop the changes of a dream run that waits for review; the digest stays as it is."""
     layout, writer = ctx.memory.layout, ctx.writer
     results = await _guarded(lambda: decide(layout, writer, params.run_id, approve=False))

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class JobError(Exception):
     """A job failed in a way the caller can fix; `status` is the HTTP status it maps to and
@@ -74,3 +79,12 @@ class RenameFailed(JobError, status=500, code="rename_failed"):
 
 class Forbidden(JobError, status=403, code="forbidden"):
     """The caller's token does not allow this operation or path (`remecli token add --scope`)."""
+
+
+def describe_validation(job: str, exc: ValidationError) -> str:
+    """A one-line account of what is wrong with the parameters."""
+    problems = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in error["loc"]) or "parameters"
+        problems.append(f"{where}: {error['msg']}")
+    return f"{job}: " + "; ".join(problems) + " (see the job's schema)"

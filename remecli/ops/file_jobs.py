@@ -33,7 +33,7 @@ EXPECTED_SHA256 = Field(
 )
 
 
-class ListParams(JobParams):
+class ListParams(JobParams["ListResult"]):
     folder: str = Field("", description="Folder relative to the working dir ('' = the root)")
     recursive: bool = Field(False, description="Also list everything below the folder")
 
@@ -76,7 +76,7 @@ class EditResult(JobResult):
     sha256: str = Field(description="SHA-256 of the file now (pass as expected_sha256 next time)")
 
 
-class WriteParams(JobParams):
+class WriteParams(JobParams["FileWriteResult"]):
     path: str = Field(
         description="Markdown memory file relative to the working dir, e.g. MEMORY.md"
     )

@@ -21,7 +21,7 @@ _DAY = re.compile(r"memory/\d{4}-\d{2}-\d{2}\.md")
 _CARD = re.compile(r"memory/\d{4}-\d{2}-\d{2}/[^/]+\.md")
 
 
-class GraphParams(JobParams):
+class GraphParams(JobParams["GraphResult"]):
     scope: Literal["digest", "all"] = Field(
         "digest", description="digest: the digest's nodes; all: every note of the memory"
     )

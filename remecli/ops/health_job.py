@@ -14,7 +14,7 @@ from pydantic import Field
 from remecli.knowledge.background import pending_dir_of
 from remecli.knowledge.dream.state import Catalog
 from remecli.ops.context import JobContext
-from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 LAST_REINDEX = "last_reindex"
 MAX_LISTED = 200
@@ -45,7 +45,7 @@ class HealthResult(JobResult):
     pending_summaries: int
 
 
-class StampParams(JobParams):
+class StampParams(JobParams["StampResult"]):
     paths: list[str] = Field(
         default_factory=list, max_length=20, description="Files whose changes count too"
     )
@@ -134,8 +134,12 @@ def _health(ctx: JobContext) -> HealthResult:
     )
 
 
-@JOBS.define("memory_health", params=NoParams, result=HealthResult, read_only=True)
-async def memory_health(ctx: JobContext, params: NoParams) -> HealthResult:
+class HealthParams(JobParams[HealthResult]):
+    """No parameters."""
+
+
+@JOBS.define("memory_health", params=HealthParams, result=HealthResult, read_only=True)
+async def memory_health(ctx: JobContext, params: HealthParams) -> HealthResult:
     """How well the search index covers the memory: files, chunks, the embedded share, files
     that changed since they were indexed or wait for a vector, the last reindex and dream."""
     return await asyncio.to_thread(_health, ctx)

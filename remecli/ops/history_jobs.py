@@ -18,7 +18,7 @@ from remecli.ops.file_jobs import current_sha256
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 
-class HistoryParams(JobParams):
+class HistoryParams(JobParams["HistoryResult"]):
     path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
 
 
@@ -36,7 +36,7 @@ class HistoryResult(JobResult):
     versions: list[VersionInfo] = Field(description="Kept versions, oldest first")
 
 
-class RestoreParams(JobParams):
+class RestoreParams(JobParams["RestoreResult"]):
     path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
     version: int = Field(ge=1, description="The version to bring back (see memory_history)")
 
@@ -88,3 +88,31 @@ async def memory_restore(ctx: JobContext, params: RestoreParams) -> RestoreResul
         raise NotFound(exc.args[0] if exc.args else str(exc)) from None
     except MemoryWriteError as exc:
         raise InvalidParams(str(exc)) from None
+
+
+class VersionParams(JobParams["VersionResult"]):
+    path: str = Field(min_length=1, description="A memory file, e.g. MEMORY.md")
+    version: int = Field(description="A kept version (see memory_history)")
+
+
+class VersionResult(JobResult):
+    path: str
+    version: int
+    content: str = Field(description="The version's text (bytes that are not UTF-8 replaced)")
+
+
+@JOBS.define(
+    "memory_version", params=VersionParams, result=VersionResult, read_only=True, served=False
+)
+async def memory_version(ctx: JobContext, params: VersionParams) -> VersionResult:
+    """The text of one kept version of a memory file (Studio's diff of two versions)."""
+    confined = ctx.confine(params.path)
+    relative = ctx.writer.relative(confined.path)
+    if relative is None:
+        raise NotFound(f"{params.path} has no history; only memory files are versioned")
+    try:
+        data = await asyncio.to_thread(ctx.writer.store.content, relative, params.version)
+    except VersionNotFound as exc:
+        raise NotFound(str(exc)) from None
+    text = data.decode("utf-8", errors="replace")
+    return VersionResult(path=confined.relative, version=params.version, content=text)

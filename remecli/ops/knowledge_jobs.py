@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import Field
 
 from remecli.ops.context import JobContext
-from remecli.ops.errors import EditConflict, NotFound
+from remecli.ops.errors import EditConflict, InvalidParams, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult
 
 MAX_DEPTH = 10  # hops memory_links walks at most (the neighbour limit bounds the answer)
 
 
-class CardParams(JobParams):
+class CardParams(JobParams["CardResult"]):
     name: str = Field(min_length=1, max_length=200, description="The card's topic, a few words")
     description: str = Field(
         min_length=1, max_length=2_000, description="One or two sentences: what the card records"
@@ -34,11 +35,11 @@ class CardParams(JobParams):
     )
 
 
-class DreamParams(JobParams):
+class DreamParams(JobParams["DreamResult"]):
     date: dt.date | None = Field(None, description="Consolidate cards up to this day (today)")
 
 
-class LinksParams(JobParams):
+class LinksParams(JobParams["LinksResult"]):
     path: str = Field(min_length=1, description="A note (path or name), e.g. MEMORY.md")
     depth: int = Field(1, ge=1, le=MAX_DEPTH, description="How many hops to walk")
     direction: Literal["in", "out", "both"] = Field("both", description="Which links to follow")
@@ -177,3 +178,27 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
             )
 
     return await asyncio.to_thread(walk)
+
+
+def card_files(ctx: JobContext, arguments: dict[str, Any]) -> list[str]:
+    """The files memory_write_card writes for these JSON arguments, before it runs (a surface
+    checks them against a path-confined token): the card, then its day page (the job rewrites
+    the day's index of cards); refused: a name with no slug."""
+    from remecli.knowledge.cards import day_folder, slugify
+
+    name = str(arguments.get("name") or "")
+    slug = slugify(name)
+    if name.strip() and not slug:
+        raise InvalidParams(
+            f"card name {name!r} has no letters or digits to make a file name; name the topic "
+            "in words"
+        )
+    raw_day = arguments.get("date")
+    try:
+        day = dt.date.fromisoformat(str(raw_day)) if raw_day else dt.date.today()
+    except ValueError:
+        return []  # the job refuses the date itself
+    root, layout = ctx.root, ctx.memory.layout
+    card: Path = day_folder(layout, day) / f"{slug}.md"
+    page: Path = layout.daily_file(day)
+    return [card.relative_to(root).as_posix(), page.relative_to(root).as_posix()]

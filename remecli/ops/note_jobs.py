@@ -34,12 +34,12 @@ from remecli.ops.errors import (
     RenameFailed,
 )
 from remecli.ops.paths import Confined
-from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
+from remecli.ops.registry import JOBS, JobParams, JobResult
 
 T = TypeVar("T")
 
 
-class RenameParams(JobParams):
+class RenameParams(JobParams["RenameResult"]):
     path: str = Field(min_length=1, description="The note to move (path or name), e.g. memory/a.md")
     new_path: str = Field(
         min_length=1, description="Its new path in the working dir, e.g. memory/b.md"
@@ -52,7 +52,7 @@ class RenameResult(JobResult):
     rewritten: list[str] = Field(description="Notes whose links to it were rewritten")
 
 
-class DeleteParams(JobParams):
+class DeleteParams(JobParams["DeleteResult"]):
     path: str = Field(min_length=1, description="The note to delete (path or name)")
 
 
@@ -171,8 +171,12 @@ async def memory_delete(ctx: JobContext, params: DeleteParams) -> DeleteResult:
     return await _changing_notes(remove)
 
 
-@JOBS.define("memory_dangling", params=NoParams, result=DanglingResult, read_only=True)
-async def memory_dangling(ctx: JobContext, params: NoParams) -> DanglingResult:
+class DanglingParams(JobParams[DanglingResult]):
+    """No parameters."""
+
+
+@JOBS.define("memory_dangling", params=DanglingParams, result=DanglingResult, read_only=True)
+async def memory_dangling(ctx: JobContext, params: DanglingParams) -> DanglingResult:
     """Every link in the notes that points nowhere (source note, target as written, line)."""
 
     def listing() -> DanglingResult:
@@ -185,3 +189,25 @@ async def memory_dangling(ctx: JobContext, params: NoParams) -> DanglingResult:
         )
 
     return await asyncio.to_thread(listing)
+
+
+class RebuildLinksParams(JobParams["RebuildLinksResult"]):
+    """No parameters."""
+
+
+class RebuildLinksResult(JobResult):
+    notes: int = Field(description="Notes parsed")
+
+
+@JOBS.define(
+    "memory_links_rebuild",
+    params=RebuildLinksParams,
+    result=RebuildLinksResult,
+    read_only=False,
+    served=False,
+)
+async def memory_links_rebuild(ctx: JobContext, params: RebuildLinksParams) -> RebuildLinksResult:
+    """Parse every note again into the link graph (derived data only; `remecli links --rebuild`)."""
+    from remecli.ops.search_jobs import _rebuild_links  # what memory_reindex does for links
+
+    return RebuildLinksResult(notes=await asyncio.to_thread(_rebuild_links, ctx))

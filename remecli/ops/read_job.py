@@ -26,7 +26,7 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class ReadParams(JobParams):
+class ReadParams(JobParams["ReadResult"]):
     path: str = Field(description="File relative to the working dir, e.g. MEMORY.md")
     start_line: int = Field(1, ge=1, description="First line to return (1-based)")
     end_line: int | None = Field(

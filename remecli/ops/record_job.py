@@ -46,7 +46,7 @@ class RecordMessage(BaseModel):
     timestamp: dt.datetime | None = Field(None, description="When it was said (ISO 8601)")
 
 
-class RecordParams(JobParams):
+class RecordParams(JobParams["RecordResult"]):
     messages: list[RecordMessage] = Field(
         min_length=1, max_length=MAX_MESSAGES, description="The conversation, oldest first"
     )

@@ -19,7 +19,7 @@ from remecli.ops.registry import JOBS, JobParams, JobResult
 FOLDER = "resource"
 
 
-class IngestParams(JobParams):
+class IngestParams(JobParams["IngestResult"]):
     path: str = Field(
         min_length=1,
         description="A file or folder under resource/, e.g. resource/notes.md (or notes.md); "

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
+from remecli.ops.errors import describe_validation as describe_validation  # its old home
 from remecli.ops.host import MemoryHost, Progress
-from remecli.ops.registry import JOBS, Job, JobRegistry, P, R, TypedHandler
+from remecli.ops.registry import JOBS, Job, JobParams, JobRegistry, JobResult, P, R, TypedHandler
 
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
@@ -25,15 +26,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_RESULT_BYTES = 1_000_000
 CLOSE_TIMEOUT = 60.0
-
-
-def describe_validation(job: str, exc: ValidationError) -> str:
-    """A one-line account of what is wrong with the parameters."""
-    problems = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error["loc"]) or "parameters"
-        problems.append(f"{where}: {error['msg']}")
-    return f"{job}: " + "; ".join(problems) + " (see the job's schema)"
 
 
 class JobRunner:
@@ -72,9 +64,15 @@ class JobRunner:
         memory = FileMemory.over(build_runtime(settings, Mode.SERVE, search=search))
         return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
 
+    @classmethod
+    def stand_in(cls, host: object) -> JobRunner:
+        """A runner on a stand-in for the runtime (a bare folder: `remecli sessions` opens no
+        memory) serving only the jobs it is made for."""
+        return cls(JobContext.stand_in(host).memory)
+
     def available(self) -> list[Job]:
-        """Jobs this runner serves (writing ones are left out in read-only mode)."""
-        return [job for job in self.registry if job.read_only or not self.read_only]
+        """Jobs this runner serves to clients (writing ones are left out in read-only mode)."""
+        return [job for job in self.registry.served() if job.read_only or not self.read_only]
 
     async def start(
         self,
@@ -118,10 +116,27 @@ class JobRunner:
                 "--read-only to allow it"
             )
 
-    async def call(self, handler: TypedHandler[P, R], params: P) -> R:
-        """Run a registered operation in-process with typed `params`; its typed result."""
-        self._check_allowed(self.registry.of(handler))
-        return await handler(self.context, params)
+    @overload
+    async def call(self, params: JobParams[R], /) -> R: ...
+    @overload
+    async def call(self, handler: TypedHandler[P, R], params: P, /) -> R: ...
+    async def call(self, first: Any, params: Any = None, /) -> Any:
+        """Run an operation in-process with typed params; its typed result (refused in
+        read-only mode if it writes). No size limit: nothing crosses a wire.
+
+        `call(ThingParams(...))` — the job is the one taking `ThingParams` — is how surfaces
+        call. The core's own adapters (the agent's tools, search) may pass the handler too:
+        `call(handler, params)`."""
+        if params is not None:
+            self._check_allowed(self.registry.of(first))
+            return await first(self.context, params)
+        return await self._execute(self.registry.for_params(type(first)), first)
+
+    async def answer(self, params: JobParams) -> dict[str, Any]:
+        """The JSON answer of the operation taking `params`, as a surface sends it on (Studio
+        to the page): the result size limit applies, as for `run`."""
+        job = self.registry.for_params(type(params))
+        return self._limited(job.name, await self._execute(job, params))
 
     async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         """Run job `name` with JSON-like `arguments`; its result as JSON (raises JobError)."""
@@ -131,9 +146,20 @@ class JobRunner:
             params = job.params.model_validate(arguments or {})
         except ValidationError as exc:
             raise InvalidParams(describe_validation(name, exc)) from None
+        return self._limited(name, await self._execute(job, params))
+
+    async def _execute(self, job: Job, params: BaseModel) -> JobResult:
+        """`job`'s result for validated `params` (refused in read-only mode if it writes)."""
+        self._check_allowed(job)
         result = await job.handler(self.context, params)
         if not isinstance(result, job.result):
-            raise TypeError(f"{name} returned {type(result).__name__}, not {job.result.__name__}")
+            raise TypeError(
+                f"{job.name} returned {type(result).__name__}, not {job.result.__name__}"
+            )
+        return result
+
+    def _limited(self, name: str, result: JobResult) -> dict[str, Any]:
+        """`result` as JSON, or TooLarge when it is over the size limit."""
         data = result.model_dump(mode="json")
         size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         if size > self.max_result_bytes:

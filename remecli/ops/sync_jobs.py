@@ -13,7 +13,7 @@ from pydantic import Field
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import JobError, Unavailable
-from remecli.ops.registry import JOBS, JobResult, NoParams
+from remecli.ops.registry import JOBS, JobParams, JobResult, NoParams
 from remecli.sync.engine import SyncBusy, sync_once
 from remecli.sync.git import GitMissing
 from remecli.sync.reindex import reindex_written
@@ -93,8 +93,12 @@ async def memory_sync(ctx: JobContext, params: NoParams) -> SyncResult:
     return _result(report.state, report.remote, reindexed)
 
 
-@JOBS.define("memory_sync_status", params=NoParams, result=SyncResult, read_only=True)
-async def memory_sync_status(ctx: JobContext, params: NoParams) -> SyncResult:
+class SyncStatusParams(JobParams[SyncResult]):
+    """No parameters."""
+
+
+@JOBS.define("memory_sync_status", params=SyncStatusParams, result=SyncResult, read_only=True)
+async def memory_sync_status(ctx: JobContext, params: SyncStatusParams) -> SyncResult:
     """The last sync of the memory (when, what came in and went out) and the conflicts and
     refused files still waiting for the user."""
     repo = repo_of(ctx)

@@ -42,7 +42,7 @@ class Gate:
         """Run job `name` for `principal`; its JSON answer, or a JobError (logged either way)."""
         paths = named_paths(arguments)
         try:
-            job = self.runner.registry.get(name)
+            job = self.runner.registry.get(name, served_only=True)
             needed = required_scope(job)
             if not principal.allows(needed):
                 raise Forbidden(

@@ -181,7 +181,7 @@ def build_app(
         """Liveness (no token needed)."""
         return {"status": "ok", "version": __version__, "read_only": runner.read_only}
 
-    for job in runner.registry:
+    for job in runner.registry.served():
         scope = "read" if job.read_only else "write"
         app.post(
             f"/api/{job.name}",

@@ -9,15 +9,14 @@ entries and links it returns filtered to the glob. Any other job is refused for 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from pathlib import Path
 from typing import Any
 
 from remecli.notes.files import glob_regex
 from remecli.ops import Job
 from remecli.ops.context import JobContext
-from remecli.ops.errors import Forbidden, InvalidParams, JobError
+from remecli.ops.errors import Forbidden, JobError
+from remecli.ops.knowledge_jobs import card_files
 from remecli.ops.paths import confine
 from remecli.surfaces.tokens import Principal, Scope
 
@@ -93,28 +92,6 @@ def folder_may_hold(glob: str, folder: str) -> bool:
     return literal.startswith(folder + "/") or (folder + "/").startswith(literal)
 
 
-def card_paths(root: Path, memory: Any, arguments: dict[str, Any]) -> list[str]:
-    """The files `memory_write_card` writes for these arguments: the card, then its day page
-    (the job rewrites the day's index of cards); refused: a name with no slug."""
-    from remecli.knowledge.cards import day_folder, slugify
-
-    name = str(arguments.get("name") or "")
-    slug = slugify(name)
-    if name.strip() and not slug:
-        raise InvalidParams(
-            f"card name {name!r} has no letters or digits to make a file name; name the topic "
-            "in words"
-        )
-    raw_day = arguments.get("date")
-    try:
-        day = dt.date.fromisoformat(str(raw_day)) if raw_day else dt.date.today()
-    except ValueError:
-        return []  # the job refuses the date itself
-    card: Path = day_folder(memory.layout, day) / f"{slug}.md"
-    page: Path = memory.layout.daily_file(day)
-    return [card.relative_to(root).as_posix(), page.relative_to(root).as_posix()]
-
-
 def paths_of_call(
     job: Job, context: JobContext, arguments: dict[str, Any] | None, *, links: bool = True
 ) -> list[str]:
@@ -124,7 +101,7 @@ def paths_of_call(
     arguments = arguments if isinstance(arguments, dict) else {}
     root = context.root
     if job.name == "memory_write_card":
-        return card_paths(root, context.memory, arguments)
+        return card_files(context, arguments)
     if job.name in LINKED:
         from remecli.ops.note_jobs import touched_notes
 

@@ -60,7 +60,7 @@ async def test_mcp_tools_resources_and_errors(working_dir: Path) -> None:
         assert hints["memory_record"].destructive_hint is False
         assert hints["memory_write_card"].read_only_hint is False
         assert {n for n, h in hints.items() if h.read_only_hint} == {
-            job.name for job in JOBS if job.read_only and job.needs is None
+            job.name for job in JOBS.served() if job.read_only and job.needs is None
         }  # (vector memory is off here: its tools are not listed)
 
         written = await client.call_tool(

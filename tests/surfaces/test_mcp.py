@@ -37,7 +37,7 @@ def payload(result) -> dict:
 async def exercise(client: Client, working_dir: Path) -> None:
     """List the tools, then search / read / edit / record through them."""
     listed = (await client.list_tools()).tools
-    usable = [job for job in JOBS if job.needs is None]  # vector memory is off: not listed
+    usable = [job for job in JOBS.served() if job.needs is None]  # vector memory is off: not listed
     assert [tool.name for tool in listed] == [job.name for job in usable]
     by_name = {tool.name: tool for tool in listed}
     for job in usable:
@@ -134,7 +134,7 @@ async def test_read_only_server_offers_only_reading_tools(working_dir: Path, fak
     )
     async with Client(params, read_timeout_seconds=60) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
-        assert names == {job.name for job in JOBS if job.read_only and job.needs is None}
+        assert names == {job.name for job in JOBS.served() if job.read_only and job.needs is None}
         refused = await client.call_tool(
             "memory_edit", {"path": "MEMORY.md", "old": "a", "new": "b"}
         )

@@ -48,6 +48,20 @@ ISSUE_OPERATIONS = {
         "sync_status",
     )
 }
+# read models Studio and the CLI call in-process (issue 40, item 2): jobs, but not served to
+# clients (MCP, HTTP, `remecli job`): a client pays for every tool listed and has memory_read
+READ_MODELS = {
+    "memory_resolve_links",
+    "memory_facets",
+    "memory_interests",
+    "memory_session",
+    "memory_links_rebuild",
+    "memory_version",
+    "memory_sessions",
+    "memory_place_resources",
+    "memory_prune_resources",
+    "memory_model_refusal",
+}
 # vector memory's operations (issue 20, item 2; bulk import / export / reindex: issue 24)
 VECTOR_MODULES = ("remecli.ops.vector_ops", "remecli.ops.vector_bulk_jobs")
 
@@ -64,7 +78,9 @@ def runner(tmp_path: Path) -> JobRunner:
 
 def test_the_operations_are_the_issues_list() -> None:
     names = set(JOBS.names())
-    assert names >= ISSUE_OPERATIONS
+    assert names >= ISSUE_OPERATIONS | READ_MODELS
+    assert {job.name for job in JOBS if not job.served} == READ_MODELS
+    names -= READ_MODELS
     others = {
         n for n in names - ISSUE_OPERATIONS if JOBS.get(n).handler.__module__ not in VECTOR_MODULES
     }
@@ -78,7 +94,7 @@ def test_the_operations_are_the_issues_list() -> None:
 
 async def test_mcp_lists_every_operation_with_its_schemas(runner: JobRunner) -> None:
     tools = await build_mcp_server(runner).list_tools()
-    assert [tool.name for tool in tools] == JOBS.names()
+    assert [tool.name for tool in tools] == [job.name for job in JOBS.served()]
     for tool in tools:
         job = JOBS.get(tool.name)
         # the same parameters, and the same ones required (a default_factory is optional too)
@@ -99,8 +115,8 @@ def test_http_routes_every_operation_with_its_schema(runner: JobRunner, tmp_path
         "access-log",
         "import",  # the Stop hook's fast path to a running serve (admin only, not a job)
     }
-    assert routed == set(JOBS.names())
-    for job in JOBS:
+    assert routed == {job.name for job in JOBS.served()}
+    for job in JOBS.served():
         body = spec["paths"][f"/api/{job.name}"]["post"].get("requestBody")
         if body is None:
             assert not job.params.model_fields, job.name
@@ -115,7 +131,7 @@ def test_http_routes_every_operation_with_its_schema(runner: JobRunner, tmp_path
 def test_the_cli_lists_every_operation() -> None:
     listed = job_list()
     for name in JOBS.names():
-        assert name in listed
+        assert (name in listed) == (name not in READ_MODELS)
 
 
 def test_loading_the_operations_loads_no_agent_runtime() -> None:

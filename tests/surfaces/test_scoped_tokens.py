@@ -263,7 +263,9 @@ async def test_mcp_http_scopes_with_the_sdk_client(memory: tuple[Path, dict[str,
         http, client = await session(tokens["reader"])
         async with http, client:
             listed = {tool.name for tool in (await client.list_tools()).tools}
-            assert listed == {job.name for job in JOBS if job.read_only and job.needs is None}
+            assert listed == {
+                job.name for job in JOBS.served() if job.read_only and job.needs is None
+            }
             ok = await client.call_tool("memory_read", {"path": "memory/2025-01-31.md"})
             assert not ok.is_error
             refused = await client.call_tool(

@@ -24,13 +24,13 @@ def dream_once(settings: Settings, day: dt.date | None = None) -> int:
 
 async def _dream(settings: Settings, day: dt.date | None) -> int:
     from remecli.ops import JobError
-    from remecli.ops.knowledge_jobs import DreamParams, memory_dream
+    from remecli.ops.knowledge_jobs import DreamParams
     from remecli.surfaces.cli.job import one_shot
 
     _memory, runner = one_shot(settings, search=False)  # the cards and the digest: no index
     await runner.start(background=False)
     try:
-        result = await runner.call(memory_dream, DreamParams(date=day))
+        result = await runner.call(DreamParams(date=day))
     except JobError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 1
@@ -47,23 +47,38 @@ def review(settings: Settings, action: str, target: str = "") -> int:
 
 async def _review(settings: Settings, action: str, target: str) -> int:
     from remecli.ops import JobError
+    from remecli.ops.dream_jobs import (
+        ApproveParams,
+        RejectParams,
+        RevertParams,
+        RunParams,
+        RunsParams,
+    )
     from remecli.surfaces.cli.job import one_shot
+
+    decisions: dict[str, type[RevertParams | ApproveParams | RejectParams]] = {
+        "revert": RevertParams,
+        "approve": ApproveParams,
+        "reject": RejectParams,
+    }
 
     _memory, runner = one_shot(settings, search=False)
     await runner.start(background=False)
     try:
         if action == "list":
-            data = await runner.run("memory_dream_runs", {})
+            data = (await runner.call(RunsParams.parse())).model_dump(mode="json")
             print(_runs_text(data["runs"]))
             return 0
         run_id, _, node = target.partition(":")
         if action == "show":
-            print(_run_text(await runner.run("memory_dream_run", {"run_id": run_id})))
+            shown = await runner.call(RunParams.parse(run_id=run_id))
+            print(_run_text(shown.model_dump(mode="json")))
             return 0
         arguments: dict[str, object] = {"run_id": run_id}
         if action == "revert" and node:
             arguments["path"] = node
-        done = await runner.run(f"memory_dream_{action}", arguments)
+        decided = await runner.call(decisions[action].parse(**arguments))
+        done = decided.model_dump(mode="json")
     except JobError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 1

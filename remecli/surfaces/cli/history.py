@@ -12,17 +12,18 @@ import json
 import os
 import sys
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.notes.writer import MemoryWriter
-from remecli.ops.runner import describe_validation
+
+if TYPE_CHECKING:
+    from remecli.ops import JobRunner
 
 
-def memory_path(writer: MemoryWriter, raw: str) -> str:
+def memory_path(runner: JobRunner, raw: str) -> str:
     """`raw` as a working-dir-relative memory path (a path from the current folder works too)."""
+    writer = runner.context.writer
     for candidate in (Path(raw).expanduser(), Path.cwd() / raw):
         if candidate.is_absolute() and candidate.exists():
             relative = writer.relative(os.path.realpath(candidate))
@@ -43,14 +44,11 @@ def restore(settings: Settings, locations: Locations, raw_path: str, version: in
 
 async def _history(settings: Settings, raw_path: str, as_json: bool) -> int:
     from remecli.ops import JobError, JobRunner
-    from remecli.ops.history_jobs import HistoryParams, memory_history
+    from remecli.ops.history_jobs import HistoryParams
 
     runner = JobRunner.from_settings(settings)
-    try:
-        params = HistoryParams(path=memory_path(runner.context.writer, raw_path))
-        found = await runner.call(memory_history, params)
-    except ValidationError as exc:
-        return _failed(describe_validation("memory_history", exc))
+    try:  # a bad value is an InvalidParams naming the job
+        found = await runner.call(HistoryParams.parse(path=memory_path(runner, raw_path)))
     except JobError as exc:
         return _failed(exc)
     versions = found.versions
@@ -67,14 +65,12 @@ async def _history(settings: Settings, raw_path: str, as_json: bool) -> int:
 
 async def _restore(settings: Settings, raw_path: str, version: int) -> int:
     from remecli.ops import JobError, JobRunner
-    from remecli.ops.history_jobs import RestoreParams, memory_restore
+    from remecli.ops.history_jobs import RestoreParams
 
     runner = JobRunner.from_settings(settings)
-    path = memory_path(runner.context.writer, raw_path)
-    try:
-        done = await runner.call(memory_restore, RestoreParams(path=path, version=version))
-    except ValidationError as exc:
-        return _failed(describe_validation("memory_restore", exc))
+    path = memory_path(runner, raw_path)
+    try:  # a bad value is an InvalidParams naming the job
+        done = await runner.call(RestoreParams.parse(path=path, version=version))
     except JobError as exc:
         return _failed(exc)
     print(

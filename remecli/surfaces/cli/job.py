@@ -32,7 +32,7 @@ USAGE = "usage: remecli job NAME [--param value ...] [config=NAME] [key=value ..
 def job_list() -> str:
     """Every job with its parameters, for `remecli job` without a name."""
     lines = [USAGE, "", "jobs:"]
-    for job in JOBS:
+    for job in JOBS.served():
         props = job.input_schema().get("properties", {})
         flags = " ".join(f"--{name.replace('_', '-')}" for name in props)
         mode = "" if job.read_only else "  (writes)"
@@ -109,14 +109,14 @@ class JobCommand(SettingsCommand):
 def job_command(name: str) -> click.Command:
     """The command of job `name`; raises a usage error naming the known jobs."""
     try:
-        return JobCommand(JOBS.get(name))
+        return JobCommand(JOBS.get(name, served_only=True))
     except JobError as exc:
         raise click.UsageError(str(exc)) from None
 
 
 def job_names() -> list[str]:
-    """The jobs of the registry, in its order."""
-    return [job.name for job in JOBS]
+    """The jobs clients run, in the registry's order."""
+    return [job.name for job in JOBS.served()]
 
 
 def one_shot(

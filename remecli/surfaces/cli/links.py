@@ -19,18 +19,10 @@ from typing import Any, Literal
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.notes.links.graph import LinkGraph
 from remecli.ops import JobError, JobRunner
 from remecli.ops.errors import NotFound
-from remecli.ops.knowledge_jobs import MAX_DEPTH, LinksParams, memory_links
-from remecli.ops.note_jobs import (
-    DeleteParams,
-    RenameParams,
-    memory_dangling,
-    memory_delete,
-    memory_rename,
-)
-from remecli.ops.registry import NoParams
+from remecli.ops.knowledge_jobs import MAX_DEPTH, LinksParams
+from remecli.ops.note_jobs import DanglingParams, DeleteParams, RebuildLinksParams, RenameParams
 from remecli.surfaces.cli.job import one_shot
 
 Direction = Literal["in", "out", "both"]
@@ -93,13 +85,6 @@ def _described(item: dict[str, Any]) -> str:
 
 def links(settings: Settings, locations: Locations, request: LinksRequest) -> int:
     """Run `remecli links`; returns the process exit code."""
-    if request.rebuild:  # derived data only: parse every note again
-        graph = LinkGraph(locations.root)
-        try:
-            print(f"link graph rebuilt: {graph.rebuild()} notes")
-        finally:
-            graph.close()
-        return 0
     if request.depth > MAX_DEPTH:
         print(f"remecli: --depth is at most {MAX_DEPTH}", file=sys.stderr)
         return 2
@@ -110,6 +95,10 @@ async def _act(settings: Settings, root: Path, request: LinksRequest) -> int:
     _memory, runner = one_shot(settings, search=False)  # the graph alone: no search index
     await runner.start(background=False)
     try:
+        if request.rebuild:  # derived data only: parse every note again
+            rebuilt = await runner.call(RebuildLinksParams())
+            print(f"link graph rebuilt: {rebuilt.notes} notes")
+            return 0
         if request.dangling:
             return await _dangling(runner, request.as_json)
         path = note_path(root, request.note)
@@ -126,7 +115,7 @@ async def _act(settings: Settings, root: Path, request: LinksRequest) -> int:
 
 
 async def _dangling(runner: JobRunner, as_json: bool) -> int:
-    found = [edge.model_dump() for edge in (await runner.call(memory_dangling, NoParams())).links]
+    found = [edge.model_dump() for edge in (await runner.call(DanglingParams())).links]
     if as_json:
         print(json.dumps(found, ensure_ascii=False, indent=2))
     else:
@@ -135,7 +124,7 @@ async def _dangling(runner: JobRunner, as_json: bool) -> int:
 
 
 async def _rename(runner: JobRunner, path: str, new_path: str) -> int:
-    report = await runner.call(memory_rename, RenameParams(path=path, new_path=new_path))
+    report = await runner.call(RenameParams(path=path, new_path=new_path))
     print(f"renamed {report.path} → {report.new_path}; links rewritten in {len(report.rewritten)}")
     for source in report.rewritten:
         print(f"  {source}")
@@ -143,7 +132,7 @@ async def _rename(runner: JobRunner, path: str, new_path: str) -> int:
 
 
 async def _delete(runner: JobRunner, path: str) -> int:
-    done = await runner.call(memory_delete, DeleteParams(path=path))
+    done = await runner.call(DeleteParams(path=path))
     print(f"deleted {done.path} (restore: remecli memory restore {done.path} VERSION)")
     for edge in done.linking:
         print(f"  still linked from {edge.source}:{edge.line}  {edge.link}")
@@ -155,7 +144,7 @@ async def _neighbours(runner: JobRunner, root: Path, path: str, request: LinksRe
         path=path, depth=request.depth, direction=request.direction, limit=NEIGHBOURS
     )
     try:
-        found = await runner.call(memory_links, params)
+        found = await runner.call(params)
     except NotFound:
         print(f"remecli: no note {request.path!r} in {root}", file=sys.stderr)
         return 1

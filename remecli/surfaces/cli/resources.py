@@ -19,11 +19,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from remecli.config.settings import Settings
-from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.resources_place import Placed, ResourcePlacer
 from remecli.ops import JobRunner
-from remecli.ops.resource_job import IngestOutcome, IngestParams, memory_ingest
+from remecli.ops.resource_job import IngestOutcome, IngestParams
+from remecli.ops.resource_place_job import PlacedFile, PlaceParams, PruneParams, RefusalParams
 from remecli.surfaces.cli.job import one_shot
 
 NOT_DONE = ("refused", "failed", "waiting")
@@ -38,20 +36,20 @@ def _line(outcome: IngestOutcome) -> str:
 
 
 @asynccontextmanager
-async def _runtime(settings: Settings) -> AsyncIterator[tuple[FileMemory, JobRunner]]:
-    """This command's runtime (its composition root: the one memory writer) and the runner of
-    its operations, started without background work or the search index (the next start
-    indexes the new cards)."""
-    memory, runner = one_shot(settings, search=False)
+async def _runtime(settings: Settings) -> AsyncIterator[JobRunner]:
+    """The runner of this command's operations (on one_shot's runtime: the one memory writer),
+    started without background work or the search index (the next start indexes the new
+    cards)."""
+    _memory, runner = one_shot(settings, search=False)
     await runner.start(background=False)
     try:
-        yield memory, runner
+        yield runner
     finally:
         await runner.close(timeout=None)
 
 
-def _prune(cards: ResourceCards, remove: bool) -> int:
-    orphans = cards.prune(remove=remove)
+async def _prune(runner: JobRunner, remove: bool) -> int:
+    orphans = (await runner.call(PruneParams(remove=remove))).orphans
     if not orphans:
         print("No card has lost its resource.")
         return 0
@@ -67,8 +65,8 @@ def prune(settings: Settings, *, remove: bool) -> int:
     """List the cards whose resource is gone; with `remove`, remove them (kept in history)."""
 
     async def run() -> int:
-        async with _runtime(settings) as (memory, _runner):
-            return await asyncio.to_thread(_prune, memory.resources, remove)
+        async with _runtime(settings) as runner:
+            return await _prune(runner, remove)
 
     return asyncio.run(run())
 
@@ -93,7 +91,7 @@ def _not_tried(rel: str, reason: str) -> IngestOutcome:
     return IngestOutcome(resource=rel, status="waiting", card=None, message=message)
 
 
-def _not_placed(placed: Placed) -> IngestOutcome:
+def _not_placed(placed: PlacedFile) -> IngestOutcome:
     status = "skipped" if placed.problem == "skipped" else "refused"
     return IngestOutcome(resource=placed.source, status=status, card=None, message=placed.message)
 
@@ -103,16 +101,8 @@ async def _ingest(
 ) -> tuple[list[IngestOutcome], bool]:
     """(the outcome of each file, through the memory_ingest operation; True when a PATH itself
     was wrong: missing, or clashing with another file of its name)."""
-    async with _runtime(settings) as (memory, runner):
-        cards = memory.resources
-        placer = ResourcePlacer(cards, replace=replace)
-        if paths:
-            placed = [p for raw in paths for p in await asyncio.to_thread(placer.place, raw)]
-        else:
-            placed = [Placed(rel, rel) for rel in cards.resources()]
-            placed += [
-                Placed(rel, problem="skipped", message=message) for rel, message in cards.skipped()
-            ]
+    async with _runtime(settings) as runner:
+        placed = (await runner.call(PlaceParams(paths=paths, replace=replace))).placed
         outcomes: list[IngestOutcome] = []
         for number, item in enumerate(placed):
             if item.rel is None:
@@ -125,7 +115,7 @@ async def _ingest(
                 outcomes += [_not_tried(r.rel, reason) for r in rest if r.rel is not None]
                 break
             try:
-                result = await runner.call(memory_ingest, IngestParams(path=item.rel))
+                result = await runner.call(IngestParams(path=item.rel))
             except Exception as exc:  # a JobError (the path refused): one line, the rest go on
                 message = f"{item.rel}: {str(exc) or type(exc).__name__}"
                 outcomes.append(
@@ -134,7 +124,8 @@ async def _ingest(
                 continue
             outcomes += result.outcomes
         if any(o.status == "waiting" for o in outcomes):  # no model: what is missing, once
-            print(cards.gate.refusal("resource cards") or "", file=sys.stderr)
+            refusal = await runner.call(RefusalParams(work="resource cards"))
+            print(refusal.line or "", file=sys.stderr)
         return outcomes, any(item.problem == "usage" for item in placed)
 
 

@@ -3,20 +3,43 @@ marked); the empty ones only counted (`--json` lists them all)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.conversation.session_list import SessionInfo, list_sessions
+from remecli.ops import JobRunner
+from remecli.ops.session_list_job import SessionsParams, SessionSummary
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A memory's folders, all `memory_sessions` needs (no runtime is opened to list them)."""
+
+    layout: Locations
+
+
+def saved_sessions(layout: Locations) -> list[SessionSummary]:
+    """The saved conversations of the memory at `layout`, most recent activity first."""
+    runner = JobRunner.stand_in(Folder(layout))
+    return asyncio.run(runner.call(SessionsParams())).sessions
+
+
+def _as_json(info: SessionSummary) -> dict[str, Any]:
+    """`remecli sessions --json`: `one_shot` only on one-shots."""
+    return info.model_dump(exclude={"empty"} if info.one_shot else {"empty", "one_shot"})
 
 
 def print_sessions(settings: Settings, *, as_json: bool = False) -> int:
     """Print one line (or one JSON object) per saved conversation; returns the exit code."""
-    folder = Locations.from_settings(settings).sessions_dir
-    sessions = list_sessions(folder)
+    layout = Locations.from_settings(settings)
+    folder = layout.sessions_dir
+    sessions = saved_sessions(layout)
     if as_json:
-        print(json.dumps([s.as_json() for s in sessions], ensure_ascii=False, indent=2))
+        print(json.dumps([_as_json(s) for s in sessions], ensure_ascii=False, indent=2))
         return 0
     elsewhere = _home_elsewhere(folder.parent)
     if not sessions:
@@ -55,7 +78,7 @@ def _home_elsewhere(root: Path) -> str:
     )
 
 
-def _print_line(info: SessionInfo, first: str) -> None:
+def _print_line(info: SessionSummary, first: str) -> None:
     print(
         f"{info.session_id:<32}  {_short(info.started)}  {_short(info.last_activity)}  "
         f"{info.messages:>4}  {first}"

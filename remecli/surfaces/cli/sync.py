@@ -57,7 +57,7 @@ async def _run(settings: Settings, action: str, remote: str | None, as_json: boo
     from remecli.ops import JobError
     from remecli.ops.context import JobContext
     from remecli.ops.registry import NoParams
-    from remecli.ops.sync_jobs import memory_sync, memory_sync_status
+    from remecli.ops.sync_jobs import SyncStatusParams, memory_sync, memory_sync_status
 
     if action == "init":
         failed = _init(settings, remote or "")
@@ -69,8 +69,10 @@ async def _run(settings: Settings, action: str, remote: str | None, as_json: boo
     writer = MemoryWriter.from_settings(layout.root, settings.memory)
     context = JobContext.stand_in(SyncHost(settings, layout, writer))
     try:
-        job = memory_sync_status if action == "status" else memory_sync
-        result = await job(context, NoParams())
+        if action == "status":
+            result = await memory_sync_status(context, SyncStatusParams())
+        else:
+            result = await memory_sync(context, NoParams())
     except JobError as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 1

@@ -143,11 +143,11 @@ def _replaced_memory(outer: Path | None, base: Path) -> str:
     """Which memory the new project memory takes the place of in `base` and below, and how to
     reach that one still (its conversations no longer show in `sessions` or `resume=last`)."""
     from remecli.config.locations import Locations, memory_home
-    from remecli.conversation.session_list import list_sessions
+    from remecli.surfaces.cli.sessions import saved_sessions
 
     other = outer if outer is not None else memory_home(os.environ)
     kind = "the project memory" if outer is not None else "the memory home"
-    saved = [s for s in list_sessions(Locations(other).sessions_dir) if not s.empty]
+    saved = [s for s in saved_sessions(Locations(other)) if not s.empty]
     many = len(saved) != 1
     kept = f" (its {len(saved)} saved conversation{'s stay' if many else ' stays'} there)"
     return (

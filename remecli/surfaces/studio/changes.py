@@ -9,10 +9,11 @@ import difflib
 import itertools
 from typing import Any
 
-from remecli.notes.versions import VersionNotFound
 from remecli.ops import JobRunner
 from remecli.ops.errors import ChangedOnDisk, NotFound
-from remecli.ops.file_jobs import ABSENT
+from remecli.ops.file_jobs import ABSENT, WriteParams
+from remecli.ops.history_jobs import HistoryParams, RestoreParams, VersionParams
+from remecli.ops.note_jobs import DeleteParams, RenameParams
 from remecli.surfaces.studio.library import read_whole, sha256_text
 
 CURRENT = "current"
@@ -46,15 +47,10 @@ async def save(
     while the file is locked; on a refusal the answer carries the file as it is now, so the
     page can show both versions."""
     try:
-        return await runner.run(
-            "memory_write",
-            {
-                "path": path,
-                "content": content,
-                "allow_shrink": True,
-                "expected_sha256": base_sha256 or ABSENT,
-            },
+        params = WriteParams.parse(
+            path=path, content=content, allow_shrink=True, expected_sha256=base_sha256 or ABSENT
         )
+        return await runner.answer(params)
     except ChangedOnDisk:
         current = await _current(runner, path)
         return {
@@ -85,30 +81,17 @@ def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
 
 async def history(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_history, newest first."""
-    found = await runner.run("memory_history", {"path": path})
+    found = await runner.answer(HistoryParams.parse(path=path))
     return {"path": found["path"], "versions": list(reversed(found["versions"]))}
-
-
-def _version_bytes(runner: JobRunner, path: str, version: int) -> bytes:
-    confined = runner.context.confine(path)
-    writer = runner.context.writer
-    relative = writer.relative(confined.path)
-    if relative is None:
-        raise NotFound(f"{path} has no history; only memory files are versioned")
-    try:
-        return writer.store.content(relative, version)
-    except VersionNotFound as exc:
-        raise NotFound(str(exc)) from None
 
 
 async def version_text(runner: JobRunner, path: str, version: int | str) -> str:
     """The content of `version` of `path` (`current`: the file now, read with memory_read).
 
-    Old versions come from the history the memory writer keeps (no job reads one yet)."""
+    Old versions come from the history the memory writer keeps (memory_version)."""
     if version == CURRENT:
         return (await _current(runner, path)) or ""
-    data = await asyncio.to_thread(_version_bytes, runner, path, int(version))
-    return data.decode("utf-8", errors="replace")
+    return (await runner.call(VersionParams.parse(path=path, version=int(version)))).content
 
 
 async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> dict[str, Any]:
@@ -129,14 +112,14 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
 
 async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:
     """memory_restore: bring `version` back (itself a new version)."""
-    return await runner.run("memory_restore", {"path": path, "version": version})
+    return await runner.answer(RestoreParams.parse(path=path, version=version))
 
 
 async def rename(runner: JobRunner, path: str, new_path: str) -> dict[str, Any]:
     """memory_rename: move the note and rewrite every link to it (each file versioned)."""
-    return await runner.run("memory_rename", {"path": path, "new_path": new_path})
+    return await runner.answer(RenameParams.parse(path=path, new_path=new_path))
 
 
 async def delete(runner: JobRunner, path: str) -> dict[str, Any]:
     """memory_delete: remove the note (kept in its history) and list what now links nowhere."""
-    return await runner.run("memory_delete", {"path": path})
+    return await runner.answer(DeleteParams.parse(path=path))

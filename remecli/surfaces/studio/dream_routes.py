@@ -17,6 +17,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from remecli.ops import JobRunner
+from remecli.ops.dream_jobs import (
+    ApproveParams,
+    RejectParams,
+    RevertParams,
+    RunParams,
+    RunsParams,
+)
 from remecli.ops.errors import InvalidParams
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "dream.html"
@@ -51,12 +58,12 @@ async def page(request: Request) -> Response:
 
 
 async def runs(request: Request) -> Response:
-    return JSONResponse(await _runner(request).run("memory_dream_runs", {"limit": 100}))
+    return JSONResponse(await _runner(request).answer(RunsParams(limit=100)))
 
 
 async def run(request: Request) -> Response:
     run_id = request.query_params.get("id", "").strip()
-    return JSONResponse(await _runner(request).run("memory_dream_run", {"run_id": run_id}))
+    return JSONResponse(await _runner(request).answer(RunParams.parse(run_id=run_id)))
 
 
 async def revert(request: Request) -> Response:
@@ -64,19 +71,17 @@ async def revert(request: Request) -> Response:
     arguments: dict[str, Any] = {"run_id": body["run_id"]}
     if isinstance(body.get("path"), str) and body["path"]:
         arguments["path"] = body["path"]
-    return JSONResponse(await _runner(request).run("memory_dream_revert", arguments))
+    return JSONResponse(await _runner(request).answer(RevertParams.parse(**arguments)))
 
 
 async def approve(request: Request) -> Response:
     body = await _body(request)
-    done = await _runner(request).run("memory_dream_approve", {"run_id": body["run_id"]})
-    return JSONResponse(done)
+    return JSONResponse(await _runner(request).answer(ApproveParams.parse(run_id=body["run_id"])))
 
 
 async def reject(request: Request) -> Response:
     body = await _body(request)
-    done = await _runner(request).run("memory_dream_reject", {"run_id": body["run_id"]})
-    return JSONResponse(done)
+    return JSONResponse(await _runner(request).answer(RejectParams.parse(run_id=body["run_id"])))
 
 
 def dream_routes() -> list[BaseRoute]:

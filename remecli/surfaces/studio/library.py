@@ -1,4 +1,4 @@
-"""What Studio reads, each through the operations layer (`JobRunner.run`, the same jobs the CLI,
+"""What Studio reads, each through the operations layer (`JobRunner.call`, the same jobs the CLI,
 MCP and HTTP run): the navigator's sections and counts, a note rendered with its links, search.
 """
 
@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from remecli.notes.claims import parse_claims
-from remecli.notes.links.parse import LINK_TEXT, link_targets, split_link
-from remecli.ops import JobError, JobRunner
-from remecli.ops.read_job import next_page
+from remecli.notes.links.parse import link_targets
+from remecli.ops import JobError, JobRunner, view_jobs
+from remecli.ops.file_jobs import ListParams
+from remecli.ops.knowledge_jobs import LinksParams
+from remecli.ops.view_jobs import ResolveParams
 from remecli.surfaces.studio.render import render_note, render_plain
 
-MAX_NOTE_CHARS = 2_000_000
 DATED = r"\d{4}-\d{2}-\d{2}"
 
 
@@ -56,7 +57,7 @@ def sha256_text(text: str) -> str:
 
 async def _listing(runner: JobRunner, folder: str, recursive: bool) -> dict[str, Any]:
     try:
-        return await runner.run("memory_list", {"folder": folder, "recursive": recursive})
+        return await runner.answer(ListParams(folder=folder, recursive=recursive))
     except JobError as exc:
         if exc.status == 404:  # the folder is not there yet: an empty section
             return {"folder": folder, "entries": [], "truncated": False}
@@ -99,56 +100,21 @@ async def navigator(runner: JobRunner) -> dict[str, Any]:
 
 async def read_whole(runner: JobRunner, path: str) -> tuple[str, bool]:
     """(content, complete) of a file, read page by page with memory_read."""
-    parts: list[str] = []
-    size = 0
-    following: dict[str, int] | None = {"start_line": 1}
-    while following is not None:
-        page = await runner.run("memory_read", {"path": path, **following})
-        parts.append(page["content"])
-        size += len(page["content"])
-        following = next_page(page)
-        if following is not None and size >= MAX_NOTE_CHARS:
-            return "".join(parts), False
-    return "".join(parts), True
+    return await view_jobs.read_whole(runner.call, path)
 
 
 async def _links(runner: JobRunner, path: str) -> dict[str, Any]:
     try:
-        return await runner.run("memory_links", {"path": path, "depth": 1})
+        return await runner.answer(LinksParams.parse(path=path, depth=1))
     except JobError:  # not a note the graph knows (a transcript, a resource): no links
         return {"out": [], "in": [], "dangling": []}
-
-
-async def link_resolver(runner: JobRunner, source: str, targets: set[str]) -> dict[str, str | None]:
-    """Where each wikilink target written in `source` points: the runtime's link graph when it
-    is open (resolved from `source`, as the graph does), else memory_links per target."""
-    graph = getattr(runner.context.memory, "links", None)
-    if graph is not None:
-        return {t: graph.resolve(source, t) for t in targets}
-    resolved: dict[str, str | None] = {}
-    for target in targets:
-        try:
-            resolved[target] = (await runner.run("memory_links", {"path": target}))["path"]
-        except JobError:
-            resolved[target] = None
-    return resolved
-
-
-def _targets(text: str) -> set[str]:
-    """The distinct wikilink targets written anywhere in `text` (frontmatter too)."""
-    found = set()
-    for match in LINK_TEXT.finditer(text):
-        link = split_link(match.group(1), 1)
-        if link is not None and link.target:
-            found.add(link.target)
-    return found
 
 
 async def render_text(runner: JobRunner, path: str, text: str) -> dict[str, Any]:
     """`{"fields", "html", "problem"}` of `text` as the note at `path` (the editor's preview)."""
     if not path.endswith(".md"):
         return {"fields": [], "html": render_plain(text), "problem": ""}
-    resolved = await link_resolver(runner, path, _targets(text))
+    resolved = (await runner.call(ResolveParams.parse(path=path, text=text))).resolved
     return render_note(text, lambda target: resolved.get(target), creatable=not runner.read_only)
 
 

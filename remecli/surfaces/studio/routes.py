@@ -11,18 +11,28 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from remecli.ops import JobRunner
+from remecli.ops import JobResult, JobRunner
+from remecli.ops.claims_job import ChangedFactsParams
 from remecli.ops.errors import InvalidParams, JobError
+from remecli.ops.graph_job import GraphParams
+from remecli.ops.health_job import HealthParams, StampParams
+from remecli.ops.session_job import SessionParams
+from remecli.ops.sync_jobs import SyncStatusParams
+from remecli.ops.view_jobs import FacetsParams, InterestsParams
 from remecli.surfaces.serving import STOPPING_KEY
-from remecli.surfaces.studio import changes, library, sessions
-from remecli.surfaces.studio import facets as facet_reads
-from remecli.surfaces.studio.facets import note_facets
+from remecli.surfaces.studio import changes, library
 from remecli.surfaces.studio.tasks import Tasks
 
 
 def _runner(request: Request) -> JobRunner:
     runner: JobRunner = request.app.state.runner
     return runner
+
+
+def whole(result: JobResult) -> JSONResponse:
+    """A read model's result as JSON, whole (a page Studio composes, as it did from many
+    small reads: no size limit on the sum)."""
+    return JSONResponse(result.model_dump(mode="json"))
 
 
 def _arg(request: Request, name: str) -> str:
@@ -68,18 +78,21 @@ async def section(request: Request) -> Response:
         raise InvalidParams(f"no section {key!r}; one of {', '.join(library.SECTION_BY_KEY)}")
     listing = await library.section_files(_runner(request), found)
     paths = [f["path"] for f in listing["files"]]
-    facets = await note_facets(_runner(request), paths) if found.key != "sessions" else {}
+    facets: dict[str, Any] = {}
+    if found.key != "sessions":
+        notes = (await _runner(request).call(FacetsParams(paths=paths))).notes
+        facets = {path: facet.model_dump(mode="json") for path, facet in notes.items()}
     for entry in listing["files"]:
         entry.update(facets.get(entry["path"], {"name": "", "tags": [], "projects": []}))
     return JSONResponse(listing)
 
 
 async def changed(request: Request) -> Response:
-    return JSONResponse(await _runner(request).run("memory_changed_facts", {"limit": 500}))
+    return JSONResponse(await _runner(request).answer(ChangedFactsParams(since=None, limit=500)))
 
 
 async def interests(request: Request) -> Response:
-    return JSONResponse(await facet_reads.interests(_runner(request)))
+    return whole(await _runner(request).call(InterestsParams()))
 
 
 async def note(request: Request) -> Response:
@@ -87,10 +100,7 @@ async def note(request: Request) -> Response:
 
 
 async def session(request: Request) -> Response:
-    path = _arg(request, "path")
-    if not sessions.is_transcript(path):
-        raise InvalidParams(f"{path!r} is not a transcript (sessions/<id>.jsonl)")
-    return JSONResponse(await sessions.session_view(_runner(request), path))
+    return whole(await _runner(request).call(SessionParams(path=_arg(request, "path"))))
 
 
 async def search(request: Request) -> Response:
@@ -106,7 +116,7 @@ async def graph(request: Request) -> Response:
         arguments["focus"] = query["focus"].strip()
     if query.get("depth", "").isdigit():
         arguments["depth"] = int(query["depth"])
-    return JSONResponse(await _runner(request).run("memory_graph", arguments))
+    return JSONResponse(await _runner(request).answer(GraphParams.parse(**arguments)))
 
 
 async def history(request: Request) -> Response:
@@ -160,9 +170,9 @@ def _tasks(request: Request) -> Tasks:
 
 
 async def health(request: Request) -> Response:
-    found = await _runner(request).run("memory_health", {})
+    found = await _runner(request).answer(HealthParams())
     try:  # the last sync over git and its conflicts (None: sync is not set up)
-        synced: dict[str, Any] | None = await _runner(request).run("memory_sync_status", {})
+        synced: dict[str, Any] | None = await _runner(request).answer(SyncStatusParams())
     except JobError:
         synced = None
     return JSONResponse({**found, "sync": synced, "tasks": _tasks(request).latest()})
@@ -170,7 +180,7 @@ async def health(request: Request) -> Response:
 
 async def stamp(request: Request) -> Response:
     paths = [p for p in request.query_params.getlist("path") if p.strip()]
-    return JSONResponse(await _runner(request).run("memory_stamp", {"paths": paths}))
+    return JSONResponse(await _runner(request).answer(StampParams.parse(paths=paths)))
 
 
 async def start_task(request: Request) -> Response:

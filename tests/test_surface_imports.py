@@ -1,0 +1,92 @@
+"""Surfaces are adapters (issue 40, item 2): `remecli/surfaces` imports only the operations
+layer (`remecli.ops`: jobs called with `JobRunner.call(TypedParams(...))`), `remecli.config`
+and itself. What still reaches further is listed in `EXCEPTIONS`, each with its reason: a
+ratchet that only shrinks (a new import fails, and so does an exception no longer needed).
+"""
+
+from __future__ import annotations
+
+from tests.test_import_boundaries import PACKAGE, _unit, imported_modules, module_name
+
+ALLOWED = {"ops", "config", "surfaces"}
+SURFACES = PACKAGE / "surfaces"
+
+# file (relative to remecli/surfaces) -> {package it still imports: why}
+EXCEPTIONS: dict[str, dict[str, str]] = {
+    "job_policy.py": {
+        "notes": "the path glob of a confined token (glob_regex), shared with the note lister",
+    },
+    "tokens.py": {"notes": "the token file's lock (notes.locks owns file locks)"},
+    "import_route.py": {"knowledge": "parses an uploaded conversation before memory_record"},
+    "commands.py": {"llm": "routes agentscope's logs before a server starts"},
+    "notes_resources.py": {"notes": "which files MCP lists as note resources (is_note_path)"},
+    "note_changes.py": {"search": "the watcher that tells MCP subscribers a note changed"},
+    "cli/sync.py": {
+        "notes": "sync runs without a runtime: its own memory writer for the stand-in host",
+        "sync": "`remecli sync init` sets the repo up (no job does that yet)",
+    },
+    "cli/read_only.py": {
+        "conversation": "search of an unwritable working dir assembles its own runtime",
+        "notes": "… with a link graph kept in memory",
+        "search": "… and a temporary copy of the index (the search request is typed elsewhere)",
+    },
+    "cli/search.py": {
+        "conversation": "the search command builds its runtime (search request: issue 40 item 3)",
+        "search": "embedding errors and hit types of the search command",
+    },
+    "cli/vector.py": {
+        "conversation": "vector commands build their runtime (composition root, issue 40 item 4)",
+        "vector": "MemoryNode for vector import",
+    },
+    "cli/importing.py": {"knowledge": "parses conversation files before memory_record"},
+    "cli/job.py": {
+        "conversation": "one_shot is the commands' composition root (issue 40 item 4)",
+        "llm": "routes agentscope's logs",
+    },
+    "studio/render.py": {
+        "notes": "renders Markdown: the frontmatter and wikilinks it shows as fields and links",
+    },
+    "studio/launch.py": {"llm": "routes agentscope's logs before Studio starts"},
+}
+
+
+def _is_package(unit: str) -> bool:
+    """True for a package of remecli (not a name of its root, such as `__version__`)."""
+    return (PACKAGE / unit).is_dir()
+
+
+def _reached() -> dict[str, set[str]]:
+    """Per surfaces file, the remecli packages outside ALLOWED it imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(SURFACES.rglob("*.py")):
+        units = {
+            unit
+            for _, names in imported_modules(path, module_name(path, PACKAGE.parent))
+            for name in names
+            if (unit := _unit(name)) is not None and unit not in ALLOWED and _is_package(unit)
+        }
+        if units:
+            found[path.relative_to(SURFACES).as_posix()] = units
+    return found
+
+
+def test_surfaces_import_only_ops_config_and_themselves() -> None:
+    reached = _reached()
+    new = {
+        f"{file} imports remecli.{unit}"
+        for file, units in reached.items()
+        for unit in units
+        if unit not in EXCEPTIONS.get(file, {})
+    }
+    assert not new, "go through a job (JobRunner.call) instead: " + "; ".join(sorted(new))
+
+
+def test_the_exceptions_only_shrink() -> None:
+    reached = _reached()
+    stale = {
+        f"{file}: remecli.{unit}"
+        for file, units in EXCEPTIONS.items()
+        for unit in units
+        if unit not in reached.get(file, set())
+    }
+    assert not stale, "no longer imported; remove from EXCEPTIONS: " + "; ".join(sorted(stale))
