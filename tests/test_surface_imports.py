@@ -35,12 +35,12 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "search": "embedding errors and hit types of the search command",
     },
     "cli/vector.py": {
-        "conversation": "vector commands build their runtime (composition root, issue 40 item 4)",
+        "runtime": "vector commands build their runtime (the composition root)",
         "vector": "MemoryNode for vector import",
     },
     "cli/importing.py": {"knowledge": "parses conversation files before memory_record"},
     "cli/job.py": {
-        "conversation": "one_shot is the commands' composition root (issue 40 item 4)",
+        "runtime": "one_shot builds the commands' runtime (the composition root)",
         "llm": "routes agentscope's logs",
     },
     "studio/render.py": {

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field
 
 from remecli.notes.claims import parse_claims
 from remecli.notes.files import read_memory_text
+from remecli.notes.links.parse import link_targets
 from remecli.ops.claim_marks import MAX_READ
 from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult
@@ -77,3 +79,17 @@ async def memory_changed_facts(ctx: JobContext, params: ChangedFactsParams) -> C
     the most recent change first."""
     facts = await asyncio.to_thread(changed_facts, ctx.root, params.since)
     return ChangedFactsResult(facts=facts[: params.limit], total=len(facts))
+
+
+def note_claims(text: str) -> list[dict[str, Any]]:
+    """The note's timed claims (`notes/claims`) for its timeline: line, text, when it held,
+    what replaced it and the cards it rests on."""
+    return [
+        {
+            "line": claim.line,
+            **claim.brief(),
+            "superseded": claim.superseded,
+            "cards": link_targets(claim.provenance),
+        }
+        for claim in parse_claims(text)
+    ]

@@ -23,7 +23,7 @@ from remecli.ops.errors import InvalidParams, Unavailable
 from remecli.ops.host import MemoryHost
 from remecli.ops.registry import JOBS, JobResult, NoParams
 from remecli.search.hits import SearchHit
-from remecli.search.request import SearchRequest
+from remecli.search.request import SearchRequest as SearchRequest  # the job's params
 
 if TYPE_CHECKING:
     from remecli.search import MemoryIndex

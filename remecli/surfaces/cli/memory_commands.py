@@ -84,7 +84,7 @@ def search(
     """
     from pydantic import ValidationError
 
-    from remecli.search.request import SearchRequest
+    from remecli.ops.search_jobs import SearchRequest
     from remecli.surfaces.cli.search import search as run_search
     from remecli.surfaces.cli.start import settings_and_working_dir
 

@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from remecli.notes.claims import parse_claims
-from remecli.notes.links.parse import link_targets
 from remecli.ops import JobError, JobRunner, view_jobs
+from remecli.ops.claims_job import note_claims
 from remecli.ops.file_jobs import ListParams
 from remecli.ops.knowledge_jobs import LinksParams
 from remecli.ops.view_jobs import ResolveParams
@@ -147,20 +146,6 @@ async def note_view(runner: JobRunner, path: str) -> dict[str, Any]:
         "dangling": links["dangling"],
         "claims": note_claims(text) if path.endswith(".md") else [],
     }
-
-
-def note_claims(text: str) -> list[dict[str, Any]]:
-    """The note's timed claims (`notes/claims`) for its timeline: line, text, when it held,
-    what replaced it and the cards it rests on."""
-    return [
-        {
-            "line": claim.line,
-            **claim.brief(),
-            "superseded": claim.superseded,
-            "cards": link_targets(claim.provenance),
-        }
-        for claim in parse_claims(text)
-    ]
 
 
 async def search(
