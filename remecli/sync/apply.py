@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from remecli.config.locations import Locations
@@ -24,6 +26,7 @@ from remecli.notes.writer import ChangedMeanwhile, MemoryWriter
 from remecli.sync.git import EMPTY_TREE, Git
 
 ZERO = "0" * 40
+WORKERS = 8  # files written at once (each memory write waits ~50 ms for late appends)
 
 
 class Moved(Exception):
@@ -85,34 +88,75 @@ def _put(target: Path, before: bytes | None, after: bytes | None) -> None:
         atomic_write_bytes(target, after)
 
 
+def _twin(writer: MemoryWriter) -> MemoryWriter:
+    """A writer like `writer` for one worker thread: a writer writes one file at a time, and
+    each write waits ~50 ms for late appends to the replaced file (`carry_over`), so ten files
+    written in turn took half a second of sleep. Each file's lock is process-wide (`FileLock`),
+    and the twin calls the same `on_written` hooks (the index and links follow its writes)."""
+    twin = MemoryWriter(
+        writer.root, history=writer.history_enabled, keep=writer.store.keep, redact=writer.redact
+    )
+    twin.on_written = writer.on_written
+    return twin
+
+
+def _write_one(
+    writer: MemoryWriter,
+    locks: FileLocks,
+    root: Path,
+    path: str,
+    before: bytes | None,
+    after: bytes | None,
+    source: str,
+) -> None:
+    """The file `path` of the merge written here (raises Moved when it changed meanwhile)."""
+    target = root / path
+    if before is not None and after is not None and writer.is_memory_file(target):
+        try:
+            writer.write(target, after, source=source, allow_shrink=True, expected=before)
+        except ChangedMeanwhile:
+            raise Moved(path) from None
+    elif before is not None and after is None and writer.is_memory_file(target):
+        if _read(target) not in (before, None):
+            raise Moved(path)
+        writer.remove(target, source=source)
+    else:
+        with locks.hold(target):
+            _put(target, before, after)
+
+
 def apply_commit(
     git: Git, writer: MemoryWriter, old: str | None, new: str, source: str, skip: set[str]
 ) -> list[str]:
     """Write the files commit `new` changes from `old` into the working dir (not the ones in
-    `skip`), then move HEAD to `new`; the paths written (raises Moved, GitError)."""
-    found = changes(git, old, new)
+    `skip`; several at once), then move HEAD to `new`; the paths written (raises Moved,
+    GitError)."""
+    found = [change for change in changes(git, old, new) if change[0] not in skip]
     blobs = git.blobs([oid for _p, *pair in found for oid in pair if oid != ZERO])
     locks = FileLocks(Locations(git.work_tree).locks_dir)
-    written = []
-    for path, before_oid, after_oid in found:
-        if path in skip:
-            continue
+    twins = queue.SimpleQueue[MemoryWriter]()
+
+    def write(change: tuple[str, str, str]) -> None:
+        path, before_oid, after_oid = change
         before = blobs.get(before_oid) if before_oid != ZERO else None
         after = blobs.get(after_oid) if after_oid != ZERO else None
-        target = git.work_tree / path
-        if before is not None and after is not None and writer.is_memory_file(target):
-            try:
-                writer.write(target, after, source=source, allow_shrink=True, expected=before)
-            except ChangedMeanwhile:
-                raise Moved(path) from None
-        elif before is not None and after is None and writer.is_memory_file(target):
-            if _read(target) not in (before, None):
-                raise Moved(path)
-            writer.remove(target, source=source)
-        else:
-            with locks.hold(target):
-                _put(target, before, after)
-        written.append(path)
+        try:
+            twin = twins.get_nowait()
+        except queue.Empty:
+            twin = _twin(writer)
+        try:
+            _write_one(twin, locks, git.work_tree, path, before, after, source)
+        finally:
+            twins.put(twin)
+
+    with ThreadPoolExecutor(max_workers=min(WORKERS, max(1, len(found)))) as pool:
+        outcomes = [pool.submit(write, change) for change in found]
+        for outcome in outcomes:  # every write finished or failed before HEAD may move
+            if (error := outcome.exception()) is not None:
+                for pending in outcomes:
+                    pending.cancel()
+                raise error
+    written = [path for path, _before, _after in found]
     git.run("update-ref", "HEAD", new, *([old] if old else []))
     if written:
         listed = "\0".join(written).encode("utf-8", "surrogateescape")

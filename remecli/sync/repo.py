@@ -134,7 +134,7 @@ class SyncRepo:
         listed = git.run("config", "--local", "--list", "-z").stdout.decode("utf-8", "replace")
         have = dict(item.partition("\n")[::2] for item in listed.split("\0") if item)
         for key, value in wanted.items():
-            if have.get(key) != value:
+            if have.get(_config_key(key)) != value:
                 git.run("config", key, value)
         info = self.git_dir / "info"
         private_dirs(info)
@@ -148,6 +148,13 @@ class SyncRepo:
         for name in ("index.lock", "HEAD.lock", f"refs/heads/{BRANCH}.lock"):
             (self.git_dir / name).unlink(missing_ok=True)
         (self.git_dir / "refs" / "remotes" / REMOTE / f"{BRANCH}.lock").unlink(missing_ok=True)
+
+
+def _config_key(key: str) -> str:
+    """`key` as `git config --list` prints it: section and name lower case (a subsection as is)."""
+    section, _, rest = key.partition(".")
+    middle, _, name = rest.rpartition(".")
+    return ".".join(part for part in (section.lower(), middle, name.lower()) if part)
 
 
 def remote_location(raw: str, cwd: Path) -> str:

@@ -42,8 +42,8 @@ def _init(settings: Settings, remote: str) -> str | None:
 @dataclass
 class SyncHost:
     """What memory_sync uses of a runtime, for the shell: the settings, the layout, the one
-    memory writer; no search index open (a pull opens it for the files it wrote, then closes
-    it), so a sync does not pay for the chat runtime it never uses."""
+    memory writer; no search index (whoever opens it next reads the files a pull wrote), so a
+    sync does not pay for the chat runtime and the search stack it never uses."""
 
     settings: Settings
     layout: Locations
