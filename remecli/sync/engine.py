@@ -15,7 +15,7 @@ from remecli.sync.apply import Moved, apply_commit
 from remecli.sync.git import NETWORK_TIMEOUT, Git, GitError, first_line
 from remecli.sync.merge import merge_commit
 from remecli.sync.outgoing import commit_local
-from remecli.sync.repo import BRANCH, REMOTE, SyncRepo, author_of
+from remecli.sync.repo import BRANCH, GCRYPT, REMOTE, SyncRepo, author_of
 from remecli.sync.state import Refused, SyncState, open_conflicts
 
 log = logging.getLogger(__name__)
@@ -94,12 +94,22 @@ def _pull(git: Git, writer: MemoryWriter, held: set[str]) -> list[str]:
     return apply_commit(git, writer, head, target, f"sync from {other}", held)
 
 
-def _push(git: Git) -> str | None:
+def _moved_on(git: Git, head: str) -> bool:
+    """An encrypted remote's branch moved past `head` since the fetch (checked again now):
+    git-remote-gcrypt pushes as if forced, and would drop the other machine's commit."""
+    git.run("fetch", "-q", REMOTE, timeout=NETWORK_TIMEOUT)
+    theirs = git.head(f"refs/remotes/{REMOTE}/{BRANCH}")
+    return theirs is not None and _merge_base(git, head, theirs) != theirs
+
+
+def _push(git: Git, url: str) -> str | None:
     """Push HEAD; None when pushed (or nothing to push), "rejected" when the remote moved on,
     else git's message."""
     head = git.head()
     if head is None or head == git.head(f"refs/remotes/{REMOTE}/{BRANCH}"):
         return None
+    if url.startswith(GCRYPT) and _moved_on(git, head):
+        return "rejected"
     done = git.run(
         "push", "-q", REMOTE, f"HEAD:refs/heads/{BRANCH}", check=False, timeout=NETWORK_TIMEOUT
     )
@@ -155,7 +165,7 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
             if _refresh_days(layout, writer, pulled):  # day pages the pull's cards changed
                 more, refused = commit_local(git, f"{repo.machine}: day pages after a sync")
                 pushed.update(more)
-            failure = _push(git)
+            failure = _push(git, url)
             if failure == "rejected":
                 continue
             if failure is not None:

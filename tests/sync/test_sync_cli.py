@@ -203,3 +203,17 @@ def test_a_pull_leaves_the_index_to_its_next_user_who_finds_what_came_in(pair: P
     for word, rel in (("quokkaplan", "memory/2026-01-05/zephyr.md"), ("marmosetfact", "MEMORY.md")):
         found = pair.desktop.remecli("search", word, "--json")
         assert found.returncode == 0 and rel in found.stdout, found.stdout
+
+
+def test_a_clone_of_the_remote_checks_out_the_memory(pair: Pair, tmp_path: Path) -> None:
+    """`git init --bare` names `master` as the remote's HEAD while sync pushes `main`: a clone
+    checked out nothing. `sync init` points a local remote's HEAD at the branch it pushes."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "clone", "-q", str(pair.remote), str(tmp_path / "clone")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "nonexistent ref" not in done.stderr, done.stderr
+    assert (tmp_path / "clone" / "MEMORY.md").read_text(encoding="utf-8") == MEMORY
