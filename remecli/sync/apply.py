@@ -3,10 +3,10 @@
 git never checks out into the working dir: the merge is a commit first (`merge-tree`,
 `commit-tree`), then each file it changes is written here — memory files through the memory
 writer (locked, versioned: `remecli memory history` shows "sync from <machine>", and restore
-undoes it), the others under the ops file lock, atomically — and only then does HEAD move. A file
-changed here since it was committed raises `Moved` (the sync commits it and merges again); a
-kill leaves whole files and an old HEAD, so the next sync commits what was written and the
-merge comes out the same.
+undoes it), the others under the ops file lock, atomically — and only then does HEAD move. A
+note edited here since it was committed gets the edit merged into what comes in; another file
+changed here raises `Moved` (the sync commits it and merges again); a kill leaves whole files
+and an old HEAD, so the next sync commits what was written and the merge comes out the same.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.locks import FileLocks
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriter
 from remecli.sync.git import EMPTY_TREE, Git
+from remecli.sync.textmerge import merge_note
 
 ZERO = "0" * 40
 WORKERS = 8  # files written at once (each memory write waits ~50 ms for late appends)
@@ -100,6 +101,41 @@ def _twin(writer: MemoryWriter) -> MemoryWriter:
     return twin
 
 
+def _write_merged(
+    writer: MemoryWriter,
+    path: str,
+    before: bytes,
+    after: bytes,
+    source: str,
+    labels: tuple[str, str],
+) -> None:
+    """Write the merge's `after` over `before`; a note edited here meanwhile (not only appended
+    to) gets the edit merged into `after` in place. Raising Moved instead left the other files
+    of the merge written and HEAD behind: the next sync committed them as this machine's
+    changes, and a further change of those lines on the other machine became a conflict."""
+    expected: bytes = before
+    content: bytes = after
+    for _attempt in range(3):
+        try:
+            writer.write(path, content, source=source, allow_shrink=True, expected=expected)
+            return
+        except ChangedMeanwhile:
+            current = _read(writer.root / path)
+            text = [_text(data) for data in (before, current, after)]
+            if current is None or None in text:
+                break
+            merged = merge_note(path, text[0], text[1] or "", text[2] or "", labels)
+            expected, content = current, merged.text.encode("utf-8")
+    raise Moved(path)
+
+
+def _text(data: bytes | None) -> str | None:
+    try:
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def _write_one(
     writer: MemoryWriter,
     locks: FileLocks,
@@ -108,14 +144,12 @@ def _write_one(
     before: bytes | None,
     after: bytes | None,
     source: str,
+    labels: tuple[str, str],
 ) -> None:
     """The file `path` of the merge written here (raises Moved when it changed meanwhile)."""
     target = root / path
     if before is not None and after is not None and writer.is_memory_file(target):
-        try:
-            writer.write(target, after, source=source, allow_shrink=True, expected=before)
-        except ChangedMeanwhile:
-            raise Moved(path) from None
+        _write_merged(writer, path, before, after, source, labels)
     elif before is not None and after is None and writer.is_memory_file(target):
         if _read(target) not in (before, None):
             raise Moved(path)
@@ -126,7 +160,13 @@ def _write_one(
 
 
 def apply_commit(
-    git: Git, writer: MemoryWriter, old: str | None, new: str, source: str, skip: set[str]
+    git: Git,
+    writer: MemoryWriter,
+    old: str | None,
+    new: str,
+    source: str,
+    skip: set[str],
+    other: str = "other",
 ) -> list[str]:
     """Write the files commit `new` changes from `old` into the working dir (not the ones in
     `skip`; several at once), then move HEAD to `new`; the paths written (raises Moved,
@@ -145,7 +185,9 @@ def apply_commit(
         except queue.Empty:
             twin = _twin(writer)
         try:
-            _write_one(twin, locks, git.work_tree, path, before, after, source)
+            _write_one(
+                twin, locks, git.work_tree, path, before, after, source, (git.machine, other)
+            )
         finally:
             twins.put(twin)
 

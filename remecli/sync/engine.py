@@ -91,7 +91,7 @@ def _pull(git: Git, writer: MemoryWriter, held: set[str]) -> list[str]:
         return []
     other = author_of(git, theirs)
     target = theirs if head is None or base == head else merge_commit(git, head, theirs, other)
-    return apply_commit(git, writer, head, target, f"sync from {other}", held)
+    return apply_commit(git, writer, head, target, f"sync from {other}", held, other)
 
 
 def _moved_on(git: Git, head: str) -> bool:

@@ -7,6 +7,8 @@ import subprocess
 import threading
 from pathlib import Path
 
+import pytest
+
 from remecli.config.locations import Locations
 from remecli.notes.writer import MemoryWriter
 from remecli.sync.engine import sync_once
@@ -68,3 +70,56 @@ def test_a_pull_writes_its_files_at_once(tmp_path: Path) -> None:
     assert sorted(met) == cards
     for rel in cards:
         assert (desktop[1].root / rel).read_text(encoding="utf-8").endswith("first\nsecond\n")
+
+
+def test_a_note_edited_here_during_a_pull_never_turns_the_others_changes_into_conflicts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The soak's conflict: a pull wrote a card, then found another note edited here meanwhile
+    and gave up (HEAD not moved); the next sync committed the card as this machine's change, and
+    the desktop's next edit of the same line became a conflict. Now the edit is merged in."""
+    from remecli.sync import apply
+
+    remote = _remote(tmp_path)
+    laptop, desktop = _home(tmp_path, "laptop", remote), _home(tmp_path, "desktop", remote)
+    card = "memory/2026-01-05/fact.md"
+    roots = {"l": laptop[1].root, "d": desktop[1].root}
+    write = {
+        key: lambda rel, text, root=root: _put(root / rel, text) for key, root in roots.items()
+    }
+    other = "memory/2026-01-05/zeta.md"  # written after `card`
+    write["l"](other, "---\nname: Zeta\n---\n- one\n- two\n- three\n")
+    write["l"](card, "---\nname: Fact\n---\n- fact 1\n")
+    for home in (laptop, desktop):
+        assert sync_once(*home).state.outcome == "ok"
+    write["d"](card, "---\nname: Fact\n---\n- fact 1 edited\n")
+    write["d"](other, "---\nname: Zeta\n---\n- one, from the desktop\n- two\n- three\n")
+    assert sync_once(*desktop).state.outcome == "ok"
+    original, calls = apply.changes, []
+
+    def meanwhile(git, old, new):  # after the merge is made, before its files are written
+        found = original(git, old, new)
+        if not calls:
+            calls.append(new)
+            write["l"](other, "---\nname: Zeta\n---\n- one\n- two\n- three, edited here\n")
+            write["d"](card, "---\nname: Fact\n---\n- fact 1 edited twice\n")
+            assert sync_once(*desktop).state.outcome == "ok"
+        return found
+
+    monkeypatch.setattr(apply, "changes", meanwhile)
+    report = sync_once(*laptop)
+    monkeypatch.undo()
+    assert report.state.outcome == "ok", report.state.message
+    for home in (desktop, laptop, desktop):  # the edit here goes out, the desktop's comes in
+        state = sync_once(*home).state
+        assert state.outcome == "ok", state.message
+    for home in (laptop, desktop):
+        root = home[1].root
+        assert (root / card).read_text(encoding="utf-8").endswith("- fact 1 edited twice\n")
+        zeta = (root / other).read_text(encoding="utf-8")
+        assert zeta.endswith("- one, from the desktop\n- two\n- three, edited here\n")
+
+
+def _put(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
