@@ -2,10 +2,12 @@
 
 Times, as a user runs them (`remecli sync` processes, wall clock): the first sync of the home
 holding the notes (pushes them all), the first sync of the empty home (pulls them all and
-indexes them), then with 10 notes changed on each side: the sync that pushes, the one that
-merges, pulls and pushes, and the one that pulls (goal: each <= 2 s). Each sync reports the
-files it wrote and the files it read into the search index again (only those). Prints the
-figures and the command.
+keeps them), then with 10 notes changed on each side: the sync that pushes, the one that
+merges, pulls and pushes, and the one that pulls (goal: each <= 2 s), and `remecli sync status`
+(starting the command and reading the settings: the floor under every row). The command line
+opens no index; the next process that opens it reads the pulled files, measured after the
+command-line rows, then the same syncs in one process with the index open (as in `serve` and
+the chat), each reindexing only the files it wrote. Prints the figures and the command.
 
     PYTHONPATH=. python benchmarks/sync.py [--notes 10000] [--changed 10] [--keep]
 """
@@ -23,8 +25,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 CARD = (
     "---\nname: Note {n}\ndescription: note number {n} about topic {t}\ntags: [t{t}, bench]\n---\n"
 )
@@ -73,33 +77,54 @@ def row(label: str, wall: float, answer: dict[str, object]) -> str:
     )
 
 
-def in_process(laptop: Path, desktop: Path, changed: int) -> list[str]:
-    """The same two incremental syncs run in this process (no interpreter start, no imports):
-    what a sync costs inside `remecli serve` or the TUI."""
-    sys.path.insert(0, str(ROOT))
-    from remecli.config.locations import Locations
+def open_index(home: Path) -> tuple[float, int, Any]:
+    """Open the search index of `home` as `serve` and the chat do (it syncs with the files
+    first): the seconds, the files it read, the index."""
     from remecli.config.settings import Settings
+    from remecli.search import MemoryIndex
+
+    search = Settings().search.with_changes({"embedding.backend": "none"})
+    started = time.perf_counter()
+    index = MemoryIndex.open(home, search, embed_on_demand=True, long_lived=True)
+    report = index.sync_blocking(embed=False)
+    return time.perf_counter() - started, report.files_changed, index
+
+
+def in_process(laptop: Path, desktop: Path, changed: int) -> list[str]:
+    """What a sync costs inside `remecli serve` or the chat (no interpreter start, no imports,
+    the index open): first what opening the index costs after the command-line syncs pulled
+    files (only those are read), then the two incremental syncs again, each with the reindex
+    of the files it wrote."""
+    from remecli.config.locations import Locations
     from remecli.notes.writer import MemoryWriter
     from remecli.sync.engine import sync_once
     from remecli.sync.reindex import reindex_written
     from remecli.sync.repo import SyncRepo
 
-    search = Settings().search.with_changes({"embedding.backend": "none"})
-    lines = []
+    lines, indexes = [], {}
+    for home, machine in ((laptop, "laptop"), (desktop, "desktop")):
+        seconds, read, indexes[machine] = open_index(home)
+        lines.append(
+            f"index opened after those syncs, {machine:<8} {seconds:5.2f} s   files read {read:>6}"
+        )
     change(laptop, range(4 * changed, 5 * changed), "laptop again")
     change(desktop, range(5 * changed, 6 * changed), "desktop again")
-    for home, machine in ((laptop, "laptop"), (desktop, "desktop"), (laptop, "laptop")):
-        layout = Locations(home)
-        started = time.perf_counter()
-        report = sync_once(SyncRepo(layout.root, machine), layout, MemoryWriter(layout.root))
-        engine = time.perf_counter() - started
-        reindexed = reindex_written(layout.root, search, None, report.written)
-        total = time.perf_counter() - started
-        state = report.state
-        lines.append(
-            f"in-process sync, {machine:<8} engine {engine:5.2f} s, with reindex {total:5.2f} s"
-            f"   in {state.pulled:>6}   out {state.pushed:>6}   reindexed {reindexed:>6}"
-        )
+    try:
+        for home, machine in ((laptop, "laptop"), (desktop, "desktop"), (laptop, "laptop")):
+            layout = Locations(home)
+            started = time.perf_counter()
+            done = sync_once(SyncRepo(layout.root, machine), layout, MemoryWriter(layout.root))
+            engine = time.perf_counter() - started
+            reindexed = reindex_written(indexes[machine], done.written)
+            total = time.perf_counter() - started
+            state = done.state
+            lines.append(
+                f"in-process sync, {machine:<8} engine {engine:5.2f} s, with reindex {total:5.2f} s"
+                f"   in {state.pulled:>6}   out {state.pushed:>6}   reindexed {reindexed:>6}"
+            )
+    finally:
+        for index in indexes.values():
+            index.close()
     return lines
 
 
@@ -126,16 +151,23 @@ def main() -> None:
         ]
         lines.append(
             row(
-                "first sync, desktop (pulls and indexes all)",
+                "first sync, desktop (pulls all)",
                 *remecli_sync(desktop, "desktop", "init", str(remote)),
             )
         )
+        for home in (laptop, desktop):  # each machine has used its memory: an index exists
+            seconds, read, index = open_index(home)
+            index.close()
+            lines.append(f"index built, {home.name:<8} {seconds:7.2f} s   files read {read:>6}")
         change(laptop, range(0, args.changed), "laptop")
         change(desktop, range(args.changed, 2 * args.changed), "desktop")
         lines.append(row("laptop: push its changes", *remecli_sync(laptop, "laptop")))
         lines.append(row("desktop: merge, pull, push", *remecli_sync(desktop, "desktop")))
         lines.append(row("laptop: pull the desktop's changes", *remecli_sync(laptop, "laptop")))
         lines.append(row("nothing changed (laptop)", *remecli_sync(laptop, "laptop")))
+        wall, answer = remecli_sync(laptop, "laptop", "status")
+        answer.update(pulled=0, pushed=0, reindexed=0)  # it repeats the last sync's counts
+        lines.append(row("`remecli sync status` (the floor)", wall, answer))
         lines += in_process(laptop, desktop, args.changed)
         print("\n".join(lines))
         print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

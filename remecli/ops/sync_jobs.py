@@ -46,7 +46,10 @@ class SyncResult(JobResult):
     time: str = Field(description="When the last sync ended (ISO; '' never)")
     pulled: int = Field(description="Files the sync wrote here")
     pushed: int = Field(description="Files this machine sent")
-    reindexed: int = Field(description="Files read into the search index again")
+    reindexed: int = Field(
+        description="Files read into the open search index again (0 where none is open: the "
+        "next process that opens it reads them)"
+    )
     conflicts: list[ConflictInfo]
     refused: list[RefusedInfo] = Field(description="Files not pushed: they hold a secret")
 
@@ -84,12 +87,7 @@ async def memory_sync(ctx: JobContext, params: NoParams) -> SyncResult:
         raise SyncRunning(str(exc)) from None
     except GitMissing as exc:
         raise Unavailable(str(exc)) from None
-    memory = ctx.memory
-    reindexed = 0
-    if memory.search_enabled is False or memory.index is not None:
-        reindexed = await asyncio.to_thread(
-            reindex_written, ctx.root, memory.settings.search, memory.index, report.written
-        )
+    reindexed = await asyncio.to_thread(reindex_written, ctx.memory.index, report.written)
     return _result(report.state, report.remote, reindexed)
 
 

@@ -9,14 +9,13 @@ import re
 from dataclasses import dataclass, field
 
 from remecli.notes.layout import WorkingDir
-from remecli.notes.links.parse import link_targets
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriteError, MemoryWriter
 from remecli.sync.apply import Moved, apply_commit
 from remecli.sync.git import NETWORK_TIMEOUT, Git, GitError, first_line
 from remecli.sync.merge import merge_commit
 from remecli.sync.outgoing import commit_local
-from remecli.sync.repo import BRANCH, REMOTE, SyncRepo, author_of
+from remecli.sync.repo import BRANCH, GCRYPT, REMOTE, SyncRepo, author_of
 from remecli.sync.state import Refused, SyncState, open_conflicts
 
 log = logging.getLogger(__name__)
@@ -39,14 +38,17 @@ class SyncReport:
     remote: str = ""
 
 
-def _is_ancestor(git: Git, older: str, newer: str) -> bool:
-    done = git.run("merge-base", "--is-ancestor", older, newer, check=False)
-    return done.returncode == 0
+def _merge_base(git: Git, ours: str, theirs: str) -> str:
+    """The best common ancestor of two commits ("" for unrelated histories): one git call
+    says whether there is nothing to pull (it is `theirs`), a fast-forward (`ours`) or a merge."""
+    done = git.run("merge-base", ours, theirs, check=False)
+    return done.stdout.decode().strip() if done.returncode == 0 else ""
 
 
 def _listed_cards(text: str) -> set[str]:
     """The card paths a day page's generated list links to."""
-    from remecli.knowledge.day_page import block_span
+    from remecli.knowledge.day_page import block_span  # only when a pull brought cards: the
+    from remecli.notes.links.parse import link_targets  # links package costs ~0.3 s to import
 
     span = block_span(text)
     return set(link_targets(text[span[0] : span[1]])) if span else set()
@@ -82,22 +84,32 @@ def _pull(git: Git, writer: MemoryWriter, held: set[str]) -> list[str]:
     `held`: files refused for a secret, left as they are here until the secret is gone."""
     head = git.head()
     theirs = git.head(f"refs/remotes/{REMOTE}/{BRANCH}")
-    if theirs is None or (head is not None and _is_ancestor(git, theirs, head)):
+    if theirs is None:
         return []
-    if head is None or _is_ancestor(git, head, theirs):
-        target, other = theirs, theirs
-    else:
-        target, other = merge_commit(git, head, theirs), theirs
-    source = f"sync from {author_of(git, other)}"
-    return apply_commit(git, writer, head, target, source, held)
+    base = "" if head is None else _merge_base(git, head, theirs)
+    if base == theirs:  # nothing new there
+        return []
+    other = author_of(git, theirs)
+    target = theirs if head is None or base == head else merge_commit(git, head, theirs, other)
+    return apply_commit(git, writer, head, target, f"sync from {other}", held, other)
 
 
-def _push(git: Git) -> str | None:
+def _moved_on(git: Git, head: str) -> bool:
+    """An encrypted remote's branch moved past `head` since the fetch (checked again now):
+    git-remote-gcrypt pushes as if forced, and would drop the other machine's commit."""
+    git.run("fetch", "-q", REMOTE, timeout=NETWORK_TIMEOUT)
+    theirs = git.head(f"refs/remotes/{REMOTE}/{BRANCH}")
+    return theirs is not None and _merge_base(git, head, theirs) != theirs
+
+
+def _push(git: Git, url: str) -> str | None:
     """Push HEAD; None when pushed (or nothing to push), "rejected" when the remote moved on,
     else git's message."""
     head = git.head()
     if head is None or head == git.head(f"refs/remotes/{REMOTE}/{BRANCH}"):
         return None
+    if url.startswith(GCRYPT) and _moved_on(git, head):
+        return "rejected"
     done = git.run(
         "push", "-q", REMOTE, f"HEAD:refs/heads/{BRANCH}", check=False, timeout=NETWORK_TIMEOUT
     )
@@ -153,7 +165,7 @@ def _locked_sync(repo: SyncRepo, git: Git, layout: WorkingDir, writer: MemoryWri
             if _refresh_days(layout, writer, pulled):  # day pages the pull's cards changed
                 more, refused = commit_local(git, f"{repo.machine}: day pages after a sync")
                 pushed.update(more)
-            failure = _push(git)
+            failure = _push(git, url)
             if failure == "rejected":
                 continue
             if failure is not None:

@@ -54,9 +54,10 @@ def _keep_both(git: Git, tree: str, ours: str, theirs: str, paths: list[str], ot
         index.unlink(missing_ok=True)
 
 
-def merge_commit(git: Git, ours: str, theirs: str) -> str:
-    """The merge commit of `ours` and `theirs` (parents in that order); raises GitError."""
-    other = author_of(git, theirs)
+def merge_commit(git: Git, ours: str, theirs: str, other: str = "") -> str:
+    """The merge commit of `ours` and `theirs` (parents in that order; `other`: the machine that
+    made `theirs`, looked up when not given); raises GitError."""
+    other = other or author_of(git, theirs)
     done = git.run(
         "-c",
         f"merge.{DRIVER}.driver={driver_command(git.machine, other)}",

@@ -1,32 +1,23 @@
-"""After a pull: only the files the sync wrote are read into the search index again."""
+"""After a pull: only the files the sync wrote are read into the search index again.
+
+Only where an index is open (`remecli serve`, the chat): it reads them now. A process without
+one (`remecli sync` on the command line) leaves them: every process that opens the index syncs
+it with the files first (only the changed ones are read), so opening it here would only load
+the search stack and the token encoding (~2 s) to do what the next user of the index does
+anyway."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
-
-from remecli.config.search import SearchSettings
 
 if TYPE_CHECKING:
     from remecli.search import MemoryIndex
 
 
-def reindex_written(
-    root: Path, search: SearchSettings, index: MemoryIndex | None, paths: list[str]
-) -> int:
-    """Sync `paths` (relative) into `index`, or into the memory's index opened for this (a
-    one-shot command; new chunks get their vectors at the next search that loads the model);
-    the files read again or dropped."""
-    if not paths:
+def reindex_written(index: MemoryIndex | None, paths: list[str]) -> int:
+    """Sync `paths` (relative) into the open `index`; the files read again or dropped (0 with
+    no index open, or nothing written)."""
+    if not paths or index is None:
         return 0
-    if index is not None:
-        report = index.sync_blocking(paths=paths)
-    else:
-        from remecli.search import MemoryIndex  # only when a pull wrote something
-
-        opened = MemoryIndex.open(root, search, embed_on_demand=True)
-        try:
-            report = opened.sync_blocking(paths=paths, embed=False)
-        finally:
-            opened.close()
+    report = index.sync_blocking(paths=paths)
     return report.files_changed + report.files_removed

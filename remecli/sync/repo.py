@@ -14,8 +14,10 @@ complete on each side without shipping every version to every machine and mergin
 from __future__ import annotations
 
 import shlex
+import shutil
 import socket
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,8 +51,22 @@ ATTRIBUTES = f"""\
 """
 
 
+GCRYPT = "gcrypt::"  # git-remote-gcrypt: the remote holds only GnuPG ciphertext
+
+
 class NotSetUp(Exception):
     """Sync was not set up for this memory; the message says how."""
+
+
+def encrypted(remote: str) -> str:
+    """`remote` behind git-remote-gcrypt (`gcrypt::REMOTE`); NotSetUp when the tools are missing."""
+    missing = [tool for tool in ("git-remote-gcrypt", "gpg") if shutil.which(tool) is None]
+    if missing:
+        raise NotSetUp(
+            f"an encrypted remote needs {' and '.join(missing)}: install it (e.g. apt install "
+            "git-remote-gcrypt gnupg), make a GPG key (gpg --quick-gen-key), and try again"
+        )
+    return remote if remote.startswith(GCRYPT) else f"{GCRYPT}{remote}"
 
 
 def machine_name(configured: str = "") -> str:
@@ -106,8 +122,10 @@ class SyncRepo:
         done = self.git.run("config", "--get", f"remote.{REMOTE}.url", check=False)
         return done.stdout.decode("utf-8", "replace").strip()
 
-    def init(self, remote: str) -> None:
-        """Make the git dir (or keep it) and point it at `remote`; the settings refreshed."""
+    def init(self, remote: str, keys: Sequence[str] = ()) -> None:
+        """Make the git dir (or keep it) and point it at `remote`; the settings refreshed.
+        `keys`: the GPG keys an encrypted remote (`gcrypt::`) is encrypted to (none: this
+        machine's default key)."""
         private_dirs(self.folder)
         git = self.git
         if not self.exists:
@@ -116,6 +134,11 @@ class SyncRepo:
             git.run("remote", "set-url", REMOTE, remote)
         else:
             git.run("remote", "add", REMOTE, remote)
+        if remote.startswith(GCRYPT):
+            participants = f"remote.{REMOTE}.gcrypt-participants"
+            git.run("config", participants, " ".join(keys) or "simple")
+        else:
+            point_head_at_branch(remote)
         self.configure()
 
     def configure(self) -> None:
@@ -134,7 +157,7 @@ class SyncRepo:
         listed = git.run("config", "--local", "--list", "-z").stdout.decode("utf-8", "replace")
         have = dict(item.partition("\n")[::2] for item in listed.split("\0") if item)
         for key, value in wanted.items():
-            if have.get(key) != value:
+            if have.get(_config_key(key)) != value:
                 git.run("config", key, value)
         info = self.git_dir / "info"
         private_dirs(info)
@@ -150,6 +173,27 @@ class SyncRepo:
         (self.git_dir / "refs" / "remotes" / REMOTE / f"{BRANCH}.lock").unlink(missing_ok=True)
 
 
+def _config_key(key: str) -> str:
+    """`key` as `git config --list` prints it: section and name lower case (a subsection as is)."""
+    section, _, rest = key.partition(".")
+    middle, _, name = rest.rpartition(".")
+    return ".".join(part for part in (section.lower(), middle, name.lower()) if part)
+
+
+def point_head_at_branch(remote: str) -> None:
+    """Point the HEAD of a local bare `remote` at the branch sync pushes when the branch it
+    names does not exist: `git init --bare` names `master`, and a `git clone` of the remote
+    checked out nothing ("remote HEAD refers to nonexistent ref"). A remote over ssh or https
+    is left alone (`git init --bare -b main` makes it right)."""
+    path = Path(remote)
+    if not path.is_absolute() or not (path / "HEAD").is_file():
+        return
+    bare = Git(path, path)
+    named = bare.run("symbolic-ref", "-q", "HEAD", check=False).stdout.decode().strip()
+    if named and named != f"refs/heads/{BRANCH}" and bare.head(named) is None:
+        bare.run("symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
+
+
 def remote_location(raw: str, cwd: Path) -> str:
     """The remote as git is given it: a local path made absolute (git runs in the working
     dir); a URL or `host:path` as written. Raises NotSetUp for a local path with no repository."""
@@ -160,7 +204,7 @@ def remote_location(raw: str, cwd: Path) -> str:
     path = (path if path.is_absolute() else cwd / path).resolve()
     if not path.is_dir():
         raise NotSetUp(
-            f"no git repository at {path}: make one with `git init --bare {path}` (or give an "
+            f"no git repository at {path}: make one with `git init --bare -b main {path}` (or give an "
             "ssh/https URL)"
         )
     return str(path)

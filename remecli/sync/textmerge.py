@@ -113,6 +113,30 @@ def _both(first: list[str], then: list[str]) -> list[str]:
     return _ended(first) + extra if extra else first
 
 
+def _weave(base: list[str], kept: list[str], changed: list[str]) -> list[str] | None:
+    """`kept` (the base lines in order, with lines inserted between them) with the base lines
+    changed as in `changed`: line by line in place when `changed` has as many lines, else all
+    of `changed` where the first base line was. None when `kept` changed a base line itself."""
+    matcher = difflib.SequenceMatcher(None, base, kept, autojunk=False)
+    at = [
+        kept_at
+        for b, kept_at, n in matcher.get_matching_blocks()
+        for kept_at in range(kept_at, kept_at + n)
+    ]
+    if len(at) != len(base):
+        return None
+    if len(changed) == len(base):
+        swap = dict(zip(at, _ended(changed), strict=True))
+        return [swap.get(i, line) for i, line in enumerate(_ended(kept))]
+    first, dropped = at[0], set(at)
+    lines = _ended(kept)
+    return [
+        *lines[:first],
+        *_ended(changed),
+        *(line for i, line in enumerate(lines) if i > first and i not in dropped),
+    ]
+
+
 def _resolve(parts: dict[str, list[str]], labels: tuple[str, str], out: list[str]) -> bool:
     """One conflict hunk into `out`: both insertions kept, or the two sides marked. True when
     a conflict was kept."""
@@ -121,12 +145,24 @@ def _resolve(parts: dict[str, list[str]], labels: tuple[str, str], out: list[str
         out.extend(_both(ours, theirs))
         return False
     n = len(base)
+    if len(ours) == n == len(theirs):  # neighbouring lines, each changed on one side only
+        lines = [
+            o if t in (b, o) else t if o == b else None
+            for b, o, t in zip(base, ours, theirs, strict=True)
+        ]
+        if None not in lines:
+            out.extend(_ended([line for line in lines if line is not None]))
+            return False
     for kept, changed in ((ours, theirs), (theirs, ours)):  # one side only added lines
         if kept[:n] == base:  # after the lines the other side changed
             out.extend(_both(changed, kept[n:]))
             return False
         if kept[len(kept) - n :] == base:  # before them
             out.extend(_both(kept[: len(kept) - n], changed))
+            return False
+        woven = _weave(base, kept, changed)  # between them
+        if woven is not None:
+            out.extend(woven)
             return False
     out.append(f"{'<' * MARK} {labels[0]}\n")
     out.extend(_ended(parts["o"]))

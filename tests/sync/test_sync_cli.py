@@ -185,3 +185,35 @@ def test_a_binary_file_changed_on_both_sides_keeps_both(pair: Pair) -> None:
     assert not (pair.laptop.root / copy).exists()
     assert (pair.laptop.root / rel).read_bytes() == b"%PDF-1\0desktop"
     assert pair.laptop.read(gone).endswith("kept\n")
+
+
+def test_a_pull_leaves_the_index_to_its_next_user_who_finds_what_came_in(pair: Pair) -> None:
+    """`remecli sync` on the command line opens no search index (loading it and the token
+    encoding was ~2 s of a 4 s sync); whoever opens the index next reads the pulled files."""
+    assert pair.desktop.remecli("search", "anything").returncode == 0  # the desktop's index
+    index = pair.desktop.root / "index" / "chunks.sqlite"
+    before = index.stat().st_mtime_ns
+    pair.laptop.write("memory/2026-01-05/zephyr.md", "---\nname: Zephyr\n---\nquokkaplan\n")
+    pair.laptop.write("MEMORY.md", MEMORY + "- marmosetfact\n")
+    assert pair.laptop.sync().returncode == 0
+    done = pair.desktop.sync("--json")
+    assert done.returncode == 0, done.stderr
+    assert '"reindexed": 0' in done.stdout and '"pulled": 2' in done.stdout
+    assert index.stat().st_mtime_ns == before  # not opened by the sync
+    for word, rel in (("quokkaplan", "memory/2026-01-05/zephyr.md"), ("marmosetfact", "MEMORY.md")):
+        found = pair.desktop.remecli("search", word, "--json")
+        assert found.returncode == 0 and rel in found.stdout, found.stdout
+
+
+def test_a_clone_of_the_remote_checks_out_the_memory(pair: Pair, tmp_path: Path) -> None:
+    """`git init --bare` names `master` as the remote's HEAD while sync pushes `main`: a clone
+    checked out nothing. `sync init` points a local remote's HEAD at the branch it pushes."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "clone", "-q", str(pair.remote), str(tmp_path / "clone")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "nonexistent ref" not in done.stderr, done.stderr
+    assert (tmp_path / "clone" / "MEMORY.md").read_text(encoding="utf-8") == MEMORY

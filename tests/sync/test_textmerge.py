@@ -93,3 +93,32 @@ def test_the_driver_process_merges_in_place_and_leaves_binary_to_sync(tmp_path: 
     files["b"].write_bytes(b"%PDF\0binary")
     done = subprocess.run([*driver, *args, "resource/x.pdf"], capture_output=True, timeout=60)
     assert done.returncode == 1
+
+
+def test_a_line_changed_on_one_side_among_lines_the_other_inserted_around_it() -> None:
+    """The soak's conflict (benchmarks/sync_soak.py): the laptop appended lines before and
+    after a line the desktop edited, while the desktop appended its own; git merge-file calls
+    that one conflict, and MEMORY.md filled with markers. Nothing of either side is lost."""
+    base = "# MEMORY\n\n- l1\n- d4\n- d10\n"
+    ours = "# MEMORY\n\n- l1\n- d4\n- l8\n- d10\n- l15\n"
+    theirs = "# MEMORY\n\n- l1\n- d4\n- d10 edited\n- d17\n"
+    for first, second, labels in ((ours, theirs, LABELS), (theirs, ours, LABELS[::-1])):
+        merged = merge_lines(base, first, second, labels)
+        assert not merged.conflicted, merged.text
+        lines = merged.text.splitlines()
+        assert sorted(lines[2:]) == sorted(
+            ["- l1", "- d4", "- l8", "- d10 edited", "- l15", "- d17"]
+        )
+        assert lines.index("- l8") < lines.index("- d10 edited") < lines.index("- l15")
+
+
+def test_neighbouring_lines_changed_on_each_side_merge_the_same_line_does_not() -> None:
+    merged = merge_lines(
+        BASE, BASE.replace("- c", "- c1"), BASE.replace("- c\n- d", "- c\n- d2"), LABELS
+    )
+    assert not merged.conflicted  # different lines: merged
+    assert merged.text == BASE.replace("- c\n- d", "- c1\n- d2")
+    both = merge_lines(
+        BASE, BASE.replace("- c\n", "- x\n- c1\n"), BASE.replace("- c", "- c2"), LABELS
+    )
+    assert both.conflicted and "- c1" in both.text and "- c2" in both.text

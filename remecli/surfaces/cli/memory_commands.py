@@ -312,11 +312,22 @@ def ingest(
 @click.argument("action", required=False, type=click.Choice(["init", "status"]))
 @click.argument("remote", required=False)
 @click.option("--json", "as_json", is_flag=True, help="print the operation's answer as JSON")
-def sync(action: str | None, remote: str | None, as_json: bool, setting_args: list[str]) -> int:
+@click.option("--encrypt", is_flag=True, help="init: the remote holds only GPG ciphertext")
+@click.option("--gpg-key", "keys", multiple=True, help="init --encrypt: encrypt to this key")
+def sync(
+    action: str | None,
+    remote: str | None,
+    as_json: bool,
+    encrypt: bool,
+    keys: tuple[str, ...],
+    setting_args: list[str],
+) -> int:
     """Sync the memory with a git remote: commit here, merge the other machines', push.
 
     init REMOTE sets it up (a bare repository path, or an ssh/https URL of an empty private
     repository) and syncs once; status shows the last sync and the conflicts to resolve.
+    init --encrypt encrypts the remote with git-remote-gcrypt (to --gpg-key KEY, repeatable:
+    every machine's key; else to your default GPG key).
 
     \b
     git init --bare ~/remecli-memory.git       (once, on any disk or server)
@@ -331,7 +342,11 @@ def sync(action: str | None, remote: str | None, as_json: bool, setting_args: li
         raise click.UsageError("sync init needs the remote: remecli sync init REMOTE")
     if action != "init" and remote:
         raise click.UsageError(f"unexpected {remote!r}: only `sync init` takes a remote")
+    if (encrypt or keys) and action != "init":
+        raise click.UsageError("--encrypt and --gpg-key go with `sync init REMOTE`")
+    if keys and not encrypt:
+        raise click.UsageError("--gpg-key goes with --encrypt")
     settings = settings_or_exit_code(setting_args, "remecli sync")
     if isinstance(settings, int):
         return settings
-    return run_sync(settings, action or "sync", remote, as_json=as_json)
+    return run_sync(settings, action or "sync", remote, as_json=as_json, encrypt=encrypt, keys=keys)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from remecli.config.locations import Locations
@@ -13,26 +14,45 @@ from remecli.config.settings import Settings
 from remecli.notes.writer import MemoryWriter
 
 
-def run_sync(settings: Settings, action: str, remote: str | None, *, as_json: bool) -> int:
-    """Set up (`init`), show (`status`) or run one sync; exit 0 when it synced cleanly."""
-    return asyncio.run(_run(settings, action, remote, as_json))
+def run_sync(
+    settings: Settings,
+    action: str,
+    remote: str | None,
+    *,
+    as_json: bool,
+    encrypt: bool = False,
+    keys: Sequence[str] = (),
+) -> int:
+    """Set up (`init`; `encrypt`: through git-remote-gcrypt to the GPG `keys`), show
+    (`status`) or run one sync; exit 0 when it synced cleanly."""
+    return asyncio.run(_run(settings, action, remote, as_json, Encryption(encrypt, keys)))
 
 
-def _init(settings: Settings, remote: str) -> str | None:
+@dataclass(frozen=True)
+class Encryption:
+    """`remecli sync init --encrypt [--gpg-key KEY …]`."""
+
+    on: bool = False
+    keys: Sequence[str] = ()
+
+
+def _init(settings: Settings, remote: str, encryption: Encryption) -> str | None:
     """Point the memory at `remote`; an error line, or None."""
     from pathlib import Path
 
     from remecli.sync.git import GitError
-    from remecli.sync.repo import NotSetUp, SyncRepo, machine_name, remote_location
+    from remecli.sync.repo import NotSetUp, SyncRepo, encrypted, machine_name, remote_location
 
     try:
         remote = remote_location(remote, Path.cwd())
+        if encryption.on:
+            remote = encrypted(remote)
     except NotSetUp as exc:
         return str(exc)
     root = Locations.from_settings(settings).ensure().root
     repo = SyncRepo(root, machine_name(settings.sync.machine))
     try:
-        repo.init(remote)
+        repo.init(remote, encryption.keys)
     except GitError as exc:
         return f"could not set up sync with {remote}: {exc}"
     print(f"sync set up: {root} <-> {remote} (this machine: {repo.machine})")
@@ -42,8 +62,8 @@ def _init(settings: Settings, remote: str) -> str | None:
 @dataclass
 class SyncHost:
     """What memory_sync uses of a runtime, for the shell: the settings, the layout, the one
-    memory writer; no search index open (a pull opens it for the files it wrote, then closes
-    it), so a sync does not pay for the chat runtime it never uses."""
+    memory writer; no search index (whoever opens it next reads the files a pull wrote), so a
+    sync does not pay for the chat runtime and the search stack it never uses."""
 
     settings: Settings
     layout: Locations
@@ -52,7 +72,9 @@ class SyncHost:
     index: None = None
 
 
-async def _run(settings: Settings, action: str, remote: str | None, as_json: bool) -> int:
+async def _run(
+    settings: Settings, action: str, remote: str | None, as_json: bool, encryption: Encryption
+) -> int:
     from remecli.config.logs import setup_logging
     from remecli.ops import JobError
     from remecli.ops.context import JobContext
@@ -60,7 +82,7 @@ async def _run(settings: Settings, action: str, remote: str | None, as_json: boo
     from remecli.ops.sync_jobs import SyncStatusParams, memory_sync, memory_sync_status
 
     if action == "init":
-        failed = _init(settings, remote or "")
+        failed = _init(settings, remote or "", encryption)
         if failed:
             print(f"remecli: {failed}", file=sys.stderr)
             return 1
