@@ -18,6 +18,9 @@ from remecli.conversation.notices import (
     DiskFull,
     ToolResultOffloaded,
 )
+
+# The agent loop's text and tool-call events are core events as they are (one definition each).
+from remecli.llm.agent_loop import TextDelta, ThinkingDelta, ToolCallReady, ToolCallStarted
 from remecli.llm.retry_notices import RetryNotice as Retrying
 
 
@@ -26,37 +29,6 @@ class UserMessage:
     """A user turn (replayed when a conversation is resumed)."""
 
     text: str
-
-
-@dataclass(frozen=True)
-class TextDelta:
-    """A piece of the assistant's answer."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class ThinkingDelta:
-    """A piece of the model's reasoning text, when the model sends it."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class ToolCallStarted:
-    """The model began a tool call (arguments still streaming)."""
-
-    call_id: str
-    name: str
-
-
-@dataclass(frozen=True)
-class ToolCallReady:
-    """A tool call's arguments are complete; the tool is about to run (or ask approval)."""
-
-    call_id: str
-    name: str
-    arguments: str
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,9 @@ class EventTranslator:
         """Yield the core events for one loop event."""
         if isinstance(event, le.TextDelta):
             self.text.append(event.text)
-            yield ev.TextDelta(event.text)
-        elif isinstance(event, le.ThinkingDelta):
-            yield ev.ThinkingDelta(event.text)
-        elif isinstance(event, le.ToolCallStarted):
-            yield ev.ToolCallStarted(event.call_id, event.name)
-        elif isinstance(event, le.ToolCallReady):
-            yield ev.ToolCallReady(event.call_id, event.name, event.arguments)
+            yield event  # the loop's text and tool-call events are core events as they are
+        elif isinstance(event, (le.ThinkingDelta, le.ToolCallStarted, le.ToolCallReady)):
+            yield event
         elif isinstance(event, le.ToolOutputDelta):
             yield ev.ToolOutput(event.call_id, event.text)
         elif isinstance(event, le.ToolCallFinished):
