@@ -21,6 +21,8 @@ from remecli.conversation.notices import (
 
 # The agent loop's text and tool-call events are core events as they are (one definition each).
 from remecli.llm.agent_loop import TextDelta, ThinkingDelta, ToolCallReady, ToolCallStarted
+from remecli.llm.agent_loop import ToolCallFinished as ToolFinished
+from remecli.llm.agent_loop import Usage as UsageReport
 from remecli.llm.retry_notices import RetryNotice as Retrying
 
 
@@ -37,25 +39,6 @@ class ToolOutput:
 
     call_id: str
     text: str
-
-
-@dataclass(frozen=True)
-class ToolFinished:
-    """A tool call ended: success, error, denied or interrupted."""
-
-    call_id: str
-    name: str
-    state: str
-    output: str
-    duration: float
-
-
-@dataclass(frozen=True)
-class UsageReport:
-    """Token usage the server reported for one model call."""
-
-    input_tokens: int
-    output_tokens: int
 
 
 @dataclass(frozen=True)

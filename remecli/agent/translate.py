@@ -31,13 +31,11 @@ class EventTranslator:
         elif isinstance(event, le.ToolOutputDelta):
             yield ev.ToolOutput(event.call_id, event.text)
         elif isinstance(event, le.ToolCallFinished):
-            yield ev.ToolFinished(
-                event.call_id, event.name, event.state, event.output, event.duration
-            )
+            yield event
         elif isinstance(event, le.Usage):
             self.usage["input_tokens"] += event.input_tokens
             self.usage["output_tokens"] += event.output_tokens
-            yield ev.UsageReport(event.input_tokens, event.output_tokens)
+            yield event
         elif isinstance(event, le.ReplyFinished) and event.ended:
             self.finished_reason = event.reason
             yield ev.ReplyFinished(event.reason or "", "".join(self.text), dict(self.usage))
