@@ -174,29 +174,25 @@ async def ask_agent(
     """One question answered by a fresh agent (no memory of the other questions)."""
     from remecli.agent import events as ev
     from remecli.agent.translate import EventTranslator
+    from remecli.llm.agent_loop import build_agent_loop
+    from remecli.llm.message import Message
     from remecli.llm.model import build_chat_model
-    from remecli.llm.retry import RetryMiddleware
-    from remecli.llm.runtime.agents import Agent, ContextConfig, InjectionConfig, ReActConfig
-    from remecli.llm.runtime.messages import UserMsg
-    from remecli.llm.runtime.tooling import Toolkit
 
     gold = str(qa.get("answer", qa.get("adversarial_answer", "")))
     result = Answered(str(qa["question"]), gold, int(qa.get("category", 0)))
     model = build_chat_model(settings.llm, context_size=settings.max_input_length)
-    agent = Agent(
+    loop = build_agent_loop(  # the loop remecli's own agents run on, confined to max_steps
+        model,
         name="qa",
         system_prompt=AGENT_PROMPT.format(speakers=speakers),
-        model=model.agent_model(),
-        toolkit=Toolkit(tools=list(tools)),
-        middlewares=[RetryMiddleware(settings.llm.max_retries)],
-        react_config=ReActConfig(max_iters=max_steps),
-        context_config=ContextConfig(tool_result_limit=10**9, compression_tool_enabled=False),
-        injection_config=InjectionConfig(inject_runtime_state=False),
+        tools=tools,
+        max_retries=settings.llm.max_retries,
+        max_iters=max_steps,
     )
     translator = EventTranslator()
     started = time.monotonic()
     try:
-        async for item in agent.reply_stream(UserMsg(name="user", content=result.question)):
+        async for item in loop.run([Message.user(result.question)]):
             for event in translator.translate(item):
                 if isinstance(event, ev.ToolCallReady):
                     result.tool_calls[event.name] = result.tool_calls.get(event.name, 0) + 1
