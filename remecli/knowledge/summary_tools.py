@@ -23,7 +23,6 @@ from typing import Any
 from remecli.knowledge.cards_rules import write_drop_problem
 from remecli.knowledge.cards_write import write_memory_file
 from remecli.llm.function_tool import CheckedFunctionTool
-from remecli.llm.runtime.agents import MiddlewareBase
 from remecli.llm.runtime.tooling import (
     FunctionTool,
     PermissionBehavior,
@@ -353,13 +352,3 @@ def _refusal_message(refused: EditRefused, name: str) -> str:
             "Include more surrounding lines so it matches exactly once."
         )
     return "`new_text` is the same as the text it replaces: nothing to change."
-
-
-class NoCompression(MiddlewareBase):
-    """Keeps agentscope's own context compression off (the summarizer's context is bounded)."""
-
-    async def on_compress_context(
-        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Any
-    ) -> None:
-        """Never call `next_handler`: nothing is compressed or truncated."""
-        return None
