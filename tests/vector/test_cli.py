@@ -77,6 +77,9 @@ def test_memories_commands_round_trip(
         "Alice drinks green tea",
         "Alice prefers tabs over spaces",
     ]
+    typo = run("list", "--user", "alice", "--sort", "contnet")  # no memory has it: not a sort
+    assert typo.returncode == 2 and "no memory listed has 'contnet'" in typo.stderr
+    assert typo.stdout == ""
     text = run("list", "--tool", "bash").stdout
     assert "[tool:bash" in text and "bash: use timeout=600" in text
 

@@ -189,6 +189,15 @@ def _node(data: dict[str, Any]) -> Any:
     return MemoryNode(**{k: v for k, v in data.items() if k in known})
 
 
+def _anyone_has(key: str, result: dict[str, Any]) -> bool:
+    """True when a listed memory has field or metadata key `key` (or nothing was listed)."""
+    listed: list[dict[str, Any]] = result["memories"]
+    name = key.removeprefix("metadata.")
+    return not listed or any(
+        (key == name and key in node) or name in node.get("metadata", {}) for node in listed
+    )
+
+
 def render(action: str, result: dict[str, Any], as_json: bool) -> str:
     """Text (one memory per line) or JSON of an operation's result."""
     if as_json:
@@ -295,6 +304,13 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
         log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)
         return 1
+    if request.action == "list" and request.sort and not _anyone_has(request.sort, result):
+        print(
+            f"remecli memories list: no memory listed has {request.sort!r} (a field such as "
+            "time_created, or a metadata key): check --sort",
+            file=sys.stderr,
+        )
+        return 2
     print(render(request.action, result, as_json))
     wanted = len(set(request.args)) if request.action == "delete" else 0
     missing = wanted - result.get("deleted", 0) if wanted else 0
