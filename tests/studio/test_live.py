@@ -44,3 +44,31 @@ def test_changes_on_disk_show_in_the_open_page_within_two_seconds(
     (studio.root / CARD).write_text((studio.root / CARD).read_text() + "\nfrom an agent\n")
     expect(page.locator(".changed-on-disk")).to_be_visible(timeout=int(LIMIT_SECONDS * 1000))
     assert source.input_value().endswith("my unsaved line\n")  # the user's text is kept
+
+
+def test_a_restore_waiting_for_its_yes_is_not_redrawn_away(page: Page, studio: Studio) -> None:
+    """A change on disk while History asks "Yes, restore version N?" keeps the question (a
+    redraw replaced the table, and the button the user was about to press was gone)."""
+    logged_in(page, studio)
+    text = (studio.root / CARD).read_text()
+    page.goto(f"{studio.url}/#/edit/{CARD}")
+    page.locator("#source").fill(text.replace("zebra", "unicorn"))
+    page.locator("#save").click()
+    expect(page.locator(f"article.note[data-path='{CARD}']")).to_contain_text("unicorn")
+    page.goto(f"{studio.url}/#/history/{CARD}")
+    rows = page.locator("table.versions tbody tr[data-version]")
+    expect(rows).to_have_count(2)
+    page.wait_for_timeout(1500)  # the page has its first stamp
+    rows.last.locator("button[data-restore]").click()
+    yes = rows.last.locator("button[data-confirm-restore]")
+    expect(yes).to_be_visible()
+
+    updates = page.evaluate("Number(document.body.dataset.liveUpdates || 0)")
+    (studio.root / CARD).write_text(text.replace("zebra", "okapi"))  # an agent writes meanwhile
+    deadline = time.monotonic() + 10
+    while page.evaluate("Number(document.body.dataset.liveUpdates || 0)") == updates:
+        assert time.monotonic() < deadline, "the page never noticed the change"
+        page.wait_for_timeout(100)
+    expect(yes).to_be_visible()  # still there to press
+    yes.click()
+    expect(page.locator("#status")).to_contain_text("Restored version 1")

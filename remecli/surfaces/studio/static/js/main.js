@@ -89,6 +89,7 @@ function currentPath() {
 async function redraw() {
   const { page } = parse();
   if (page === "new" || document.querySelector(".manage-panel:not([hidden])")) return;
+  if (document.querySelector("[data-confirm-restore]")) return; // a question waits for the user's answer
   if (page === "edit") {
     const notice = document.querySelector(".changed-on-disk");
     if (notice) notice.hidden = false;
