@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.day_page import refresh_day_page
+from remecli.knowledge.cards.day_page import refresh_day_page
 from remecli.notes.layout import WorkingDir
 
 MEMORY_TOOLS = ("memory_search", "memory_links", "read")

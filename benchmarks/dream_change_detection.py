@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from remecli.config.settings import Settings
-    from remecli.knowledge.cards import apply_card_fields
+    from remecli.knowledge.cards.card import apply_card_fields
     from remecli.knowledge.dream.runner import dream_due
     from remecli.knowledge.dream.state import Catalog, changed_cards
     from remecli.notes.layout import WorkingDir

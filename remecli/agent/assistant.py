@@ -26,7 +26,7 @@ from remecli.llm.endpoint import missing_key_message
 from remecli.llm.logs import route_runtime_logs
 
 if TYPE_CHECKING:
-    from remecli.knowledge.pending_records import SummaryOutcome
+    from remecli.knowledge.background.records import SummaryOutcome
     from remecli.runtime import FileMemory
     from remecli.tools.checkpoints import Checkpoints
 

@@ -9,7 +9,7 @@ from remecli.agent import events as ev
 from remecli.runtime.events import NOTICES, DreamDone, SummaryDone, SummaryTasksChanged
 
 if TYPE_CHECKING:
-    from remecli.knowledge.pending_records import SummaryOutcome
+    from remecli.knowledge.background.records import SummaryOutcome
     from remecli.runtime.events import EventBus
 
 

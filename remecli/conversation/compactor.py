@@ -22,7 +22,7 @@ from typing import Any
 
 from remecli.config.settings import LLMSettings
 from remecli.knowledge import prompts
-from remecli.knowledge.prompt_examples import without_examples
+from remecli.knowledge.prompts.examples import without_examples
 from remecli.llm.blocks import block_text, clip
 from remecli.llm.chat_model import ChatMessage, ChatModel, assistant, system, user
 

@@ -33,7 +33,7 @@ from remecli.notes.redact import redact_data
 
 if TYPE_CHECKING:
     from remecli.conversation.conversation import Conversation
-    from remecli.knowledge.summary_waits import SpaceWaits
+    from remecli.knowledge.background.waits import SpaceWaits
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def _put_back(layout: WorkingDir, path: Path, data: dict[str, Any]) -> tuple[int
     """Transcripts first (the file is rewritten without them, so a retry never appends them
     twice), then state files and summary records (both replace, so a retry repeats them)."""
     from remecli.conversation.persistence import write_state
-    from remecli.knowledge.pending_records import write_pending
+    from remecli.knowledge.background.records import write_pending
 
     ids: set[str] = set()
     where = []

@@ -119,7 +119,7 @@ class Dreaming:
             self._changed(False)
         log.info("dream: %s — %s", result.status, result.message)
         if result.status in ("done", "partial"):
-            from remecli.knowledge.memory_md_block import refresh_memory_md
+            from remecli.knowledge.memory_md.block import refresh_memory_md
 
             try:
                 await asyncio.to_thread(refresh_memory_md, self.layout, self.writer)
@@ -136,8 +136,8 @@ class Dreaming:
         return result
 
     async def _keep_memory_md_in_budget(self) -> list[str]:
-        """Consolidate MEMORY.md past its prompt budget (`memory_md_budget`); nodes written."""
-        from remecli.knowledge.memory_md_budget import consolidate
+        """Consolidate MEMORY.md past its prompt budget (`memory_md.budget`); nodes written."""
+        from remecli.knowledge.memory_md.budget import consolidate
         from remecli.llm.tokens import get_token_counter
 
         memory = self.settings.memory

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from remecli.knowledge.cards import read_meta
+from remecli.knowledge.cards.card import read_meta
 from remecli.knowledge.dream.digest import parse_node, sources_links
 from remecli.notes.layout import WorkingDir
 from remecli.notes.versions import Version, VersionStore

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from remecli.knowledge.background import pending_dir_of
+from remecli.knowledge.background.tasks import pending_dir_of
 from remecli.knowledge.dream.state import Catalog
 from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult

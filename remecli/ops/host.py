@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from remecli.config.settings import Settings
     from remecli.conversation.vector_memory import VectorMemory
-    from remecli.knowledge.background import SummaryTasks
+    from remecli.knowledge.background.tasks import SummaryTasks
     from remecli.knowledge.dream.runner import DreamResult
-    from remecli.knowledge.resources import ResourceCards
+    from remecli.knowledge.resources.cards import ResourceCards
     from remecli.notes.layout import WorkingDir
     from remecli.notes.links import LinkGraph
     from remecli.notes.writer import MemoryWriter

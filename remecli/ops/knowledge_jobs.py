@@ -92,7 +92,7 @@ class LinksResult(JobResult):
 
 
 def _card_text(params: CardParams, day: dt.date, current_project: str) -> str:
-    from remecli.knowledge.cards import join_frontmatter
+    from remecli.knowledge.cards.card import join_frontmatter
 
     project = current_project if params.project is None else params.project.strip()
     meta = {
@@ -115,8 +115,8 @@ async def memory_write_card(ctx: JobContext, params: CardParams) -> CardResult:
     memory_edit); the day page's index of cards is regenerated (`day_page`). Its frontmatter names the
     project (`project`, else the current project).
     """
-    from remecli.knowledge.cards import day_folder, slugify
-    from remecli.knowledge.day_page import refresh_day_page
+    from remecli.knowledge.cards.card import day_folder, slugify
+    from remecli.knowledge.cards.day_page import refresh_day_page
     from remecli.notes.writer import ShrinkRefused
     from remecli.ops.file_jobs import current_sha256
 
@@ -184,7 +184,7 @@ def card_files(ctx: JobContext, arguments: dict[str, Any]) -> list[str]:
     """The files memory_write_card writes for these JSON arguments, before it runs (a surface
     checks them against a path-confined token): the card, then its day page (the job rewrites
     the day's index of cards); refused: a name with no slug."""
-    from remecli.knowledge.cards import day_folder, slugify
+    from remecli.knowledge.cards.card import day_folder, slugify
 
     name = str(arguments.get("name") or "")
     slug = slugify(name)

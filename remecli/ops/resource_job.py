@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from pydantic import Field
 
-from remecli.knowledge.resources import IngestOutcome as IngestedFile
+from remecli.knowledge.resources.cards import IngestOutcome as IngestedFile
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, NotFound
 from remecli.ops.registry import JOBS, JobParams, JobResult

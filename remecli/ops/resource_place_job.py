@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from remecli.knowledge.resources_place import Placed, ResourcePlacer
+from remecli.knowledge.resources.place import Placed, ResourcePlacer
 from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult
 from remecli.ops.resource_job import GoneCard

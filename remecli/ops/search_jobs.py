@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from remecli.config.disk_full import disk_full_text, no_space_left
-from remecli.knowledge.background import pending_dir_of
+from remecli.knowledge.background.tasks import pending_dir_of
 from remecli.ops.claim_marks import mark_claims
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, Unavailable

@@ -12,11 +12,11 @@ from pathlib import Path
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.vector_memory import VectorMemory
-from remecli.knowledge.background import SummaryTasks
+from remecli.knowledge.background.records import SummaryOutcome
+from remecli.knowledge.background.tasks import SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
-from remecli.knowledge.pending_records import SummaryOutcome
-from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.resources.cards import ResourceCards
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.llm.chat_model import ChatModel
 from remecli.llm.tokens import get_token_counter
 from remecli.notes.layout import WorkingDir

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, get_args
 from remecli.conversation.notices import MemoryNotice
 
 if TYPE_CHECKING:
+    from remecli.knowledge.background.records import SummaryOutcome
     from remecli.knowledge.dream.runner import DreamResult
-    from remecli.knowledge.pending_records import SummaryOutcome
 
 log = logging.getLogger(__name__)
 

@@ -19,11 +19,11 @@ from remecli.conversation.notices import MemoryNotice
 from remecli.conversation.session import Session
 from remecli.conversation.tool_results import ToolResultStore, offload_messages
 from remecli.conversation.vector_memory import VectorMemory
-from remecli.knowledge.background import SummaryTasks
+from remecli.knowledge.background.records import SummaryOutcome
+from remecli.knowledge.background.tasks import SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
-from remecli.knowledge.pending_records import SummaryOutcome
-from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.summarizer import Summarizer, SummaryResult
+from remecli.knowledge.resources.cards import ResourceCards
+from remecli.knowledge.summary.summarizer import Summarizer, SummaryResult
 from remecli.llm.chat_model import ChatModel
 from remecli.llm.tokens import TokenCounter
 from remecli.notes.layout import WorkingDir
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from remecli.knowledge.dream.runner import DreamResult
-    from remecli.knowledge.resources_watch import ResourceWatcher
+    from remecli.knowledge.resources.watch import ResourceWatcher
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
     from remecli.search.hits import SearchHit

@@ -13,8 +13,8 @@ from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.recovery import SAVED_MARK, unsaved_of_crashed_run
 from remecli.conversation.vector_memory import VectorMemory
-from remecli.knowledge.background import SummaryTasks
-from remecli.knowledge.remember_requests import one_shot_worth_a_card
+from remecli.knowledge.background.tasks import SummaryTasks
+from remecli.knowledge.memory_md.remember import one_shot_worth_a_card
 from remecli.notes.layout import WorkingDir
 
 

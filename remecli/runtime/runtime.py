@@ -18,10 +18,10 @@ from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
 from remecli.conversation.rescue import fold_in, put_aside
 from remecli.conversation.vector_memory import VectorMemory
-from remecli.knowledge.background import SummaryTasks
+from remecli.knowledge.background.tasks import SummaryTasks
 from remecli.knowledge.dreaming import Dreaming
-from remecli.knowledge.resources import ResourceCards
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.resources.cards import ResourceCards
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.atomic_write import remove_stale_temp_files
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
@@ -33,7 +33,7 @@ from remecli.runtime.search_parts import SearchParts
 if TYPE_CHECKING:
     from remecli.conversation.tool_results import ToolResultStore
     from remecli.knowledge.dream.runner import DreamResult
-    from remecli.knowledge.resources_watch import ResourceWatcher
+    from remecli.knowledge.resources.watch import ResourceWatcher
     from remecli.llm.chat_model import ChatModel
     from remecli.llm.tokens import TokenCounter
     from remecli.notes.links import LinkGraph
@@ -141,7 +141,7 @@ class Runtime:
             if plan.wait_for_index:
                 await self.search.wait()
         if plan.watch_resources and self.search.enabled and self.settings.search.watch:
-            from remecli.knowledge.resources_watch import ResourceWatcher
+            from remecli.knowledge.resources.watch import ResourceWatcher
 
             debounce = self.settings.search.watch_debounce_ms
             self.resource_watcher = ResourceWatcher(self.resources, debounce)

@@ -47,7 +47,7 @@ def _merge_base(git: Git, ours: str, theirs: str) -> str:
 
 def _listed_cards(text: str) -> set[str]:
     """The card paths a day page's generated list links to."""
-    from remecli.knowledge.day_page import block_span  # only when a pull brought cards: the
+    from remecli.knowledge.cards.day_page import block_span  # only when a pull brought cards: the
     from remecli.notes.links.parse import link_targets  # links package costs ~0.3 s to import
 
     span = block_span(text)
@@ -62,7 +62,7 @@ def _refresh_days(layout: WorkingDir, writer: MemoryWriter, written: list[str]) 
     days = {m.group(1) for path in written if (m := _CARD.match(path))}
     if not days:
         return False
-    from remecli.knowledge.day_page import refresh_day_page
+    from remecli.knowledge.cards.day_page import refresh_day_page
 
     rewritten = False
     for name in sorted(days):

@@ -227,7 +227,11 @@ def merge_note(
 
 def _split_block(text: str) -> tuple[str, list[str]]:
     """The page with its card list replaced by the bare markers, and the list's lines."""
-    from remecli.knowledge.day_page import BLOCK_END, BLOCK_START, block_span  # day pages only
+    from remecli.knowledge.cards.day_page import (  # day pages only
+        BLOCK_END,
+        BLOCK_START,
+        block_span,
+    )
 
     span = block_span(text)
     if span is None:
@@ -243,7 +247,7 @@ def _merge_day_page(base: str | None, ours: str, theirs: str, labels: tuple[str,
     b_rest, b_cards = _split_block(base) if base is not None else (None, [])
     rest = merge_lines(b_rest, o_rest, t_rest, labels)
     cards = _set_merge(b_cards, o_cards, t_cards)
-    from remecli.knowledge.day_page import BLOCK_END, BLOCK_START
+    from remecli.knowledge.cards.day_page import BLOCK_END, BLOCK_START
 
     empty = f"{BLOCK_START}\n{BLOCK_END}"
     if empty not in rest.text:

@@ -10,7 +10,7 @@ import pytest
 from remecli.agent.system_prompt import build_system_prompt
 from remecli.commands.help_text import help_markdown
 from remecli.config.locations import Locations
-from remecli.knowledge.cards import day_folder
+from remecli.knowledge.cards.card import day_folder
 from remecli.knowledge.dream.digest import BUCKETS
 
 

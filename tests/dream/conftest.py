@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.knowledge.cards import apply_card_fields
+from remecli.knowledge.cards.card import apply_card_fields
 from remecli.notes.layout import WorkingDir
 
 

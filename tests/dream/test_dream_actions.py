@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.cards import read_card
+from remecli.knowledge.cards.card import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog
 from remecli.notes.claims import parse_claims

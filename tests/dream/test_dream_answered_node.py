@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.cards import read_card
+from remecli.knowledge.cards.card import read_card
 from remecli.knowledge.dream.digest import node_problem, sources_links
 from remecli.knowledge.dream.runner import dream
 from remecli.knowledge.dream.state import Catalog

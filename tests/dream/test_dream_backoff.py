@@ -1,4 +1,4 @@
-"""A failing Auto Dream backs off like a pending summary (`knowledge.backoff`, persisted in the
+"""A failing Auto Dream backs off like a pending summary (`knowledge.background.backoff`, persisted in the
 catalog): not again after the next saved summary, not at the next start, until its wait is
 over; `/dream` still runs at once, and a success clears the backoff."""
 
@@ -9,7 +9,7 @@ import datetime as dt
 import json
 
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.backoff import RETRY_FIRST_WAIT
+from remecli.knowledge.background.backoff import RETRY_FIRST_WAIT
 from remecli.knowledge.dream.state import Catalog
 from tests.dream.conftest import add_card, make_settings
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.cards import apply_card_fields
-from remecli.knowledge.day_page import refresh_day_page
+from remecli.knowledge.cards.card import apply_card_fields
+from remecli.knowledge.cards.day_page import refresh_day_page
 from remecli.knowledge.dream.runner import dream
 from remecli.notes.writer import MemoryWriter
 from tests.dream.conftest import extraction, make_settings, receipt, unit

@@ -78,7 +78,7 @@ async def test_exit_never_waits_for_a_dream(fake_llm, tmp_path, working_dir):
 async def test_personal_nodes_appear_in_memory_md_and_user_text_stays(
     fake_llm, tmp_path, working_dir
 ):
-    from remecli.knowledge.memory_md_block import BLOCK_START, refresh_memory_md
+    from remecli.knowledge.memory_md.block import BLOCK_START, refresh_memory_md
 
     memory_md = working_dir.memory_md
     memory_md.write_text("# MEMORY\n\n- I wrote this myself.\n")

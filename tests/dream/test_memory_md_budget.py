@@ -1,4 +1,4 @@
-"""MEMORY.md kept within its prompt budget by consolidation (`knowledge/memory_md_budget`):
+"""MEMORY.md kept within its prompt budget by consolidation (`knowledge/memory_md/budget`):
 its last sections move word for word into digest nodes, each leaving a pointer; nothing lost."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.memory_md_block import BLOCK_END, BLOCK_START
-from remecli.knowledge.memory_md_budget import consolidate
+from remecli.knowledge.memory_md.block import BLOCK_END, BLOCK_START
+from remecli.knowledge.memory_md.budget import consolidate
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 from tests.dream.conftest import make_settings

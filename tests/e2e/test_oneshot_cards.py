@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import run_one_shot, run_remecli
 
 

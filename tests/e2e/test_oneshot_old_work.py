@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import run_one_shot
 from tests.fakes.messages import content_text
 from tests.fakes.pending_record import write_pending_record

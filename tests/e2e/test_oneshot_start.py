@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import FREED_AT_TEARDOWN
 
 PROBE = (

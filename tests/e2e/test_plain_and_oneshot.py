@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 
 
 def base_args(fake_llm, tmp_path: Path) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from remecli.knowledge.background import RECORD_VERSION, pending_dir_of
+from remecli.knowledge.background.tasks import RECORD_VERSION, pending_dir_of
 from remecli.llm.runtime.messages import UserMsg
 from remecli.notes.layout import WorkingDir
 

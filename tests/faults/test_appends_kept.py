@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from remecli.knowledge.day_page import refresh_day_page
+from remecli.knowledge.cards.day_page import refresh_day_page
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 from remecli.ops import JobRunner

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.knowledge.cards import read_card
+from remecli.knowledge.cards.card import read_card
 from remecli.knowledge.dream.runner import dream
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.e2e.test_plain_and_oneshot import Pty
 from tests.e2e.tmux_driver import TmuxSession, _processes_of_session, tmux_available
 from tests.fakes.faulty_openai import FaultyOpenAIServer

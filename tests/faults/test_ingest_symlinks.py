@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from remecli.knowledge.resources_paths import PRIVATE_TOP
-from remecli.knowledge.resources_watch import ResourceWatcher
+from remecli.knowledge.resources.paths import PRIVATE_TOP
+from remecli.knowledge.resources.watch import ResourceWatcher
 from remecli.ops.errors import PathRefused
 from remecli.ops.paths import PRIVATE_TOP as JOBS_PRIVATE_TOP
 from tests.resources.conftest import answer

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.layout import WorkingDir
 from tests.fakes.faulty_openai import FaultyOpenAIServer
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.layout import WorkingDir
 from tests.cli_process import run_remecli
 from tests.fakes.faulty_openai import FaultyOpenAIServer

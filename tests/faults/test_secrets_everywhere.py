@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from remecli.config.locations import MEMORY_MD_HEADER
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import fake_llm_settings, run_one_shot, run_remecli
 from tests.e2e.test_plain_and_oneshot import Pty, base_args
 from tests.fakes.faulty_openai import FaultyOpenAIServer

@@ -75,7 +75,7 @@ def test_parse_docstring_stops_the_args_at_the_next_section() -> None:
 
 def _remecli_tool_functions() -> list[tuple[str, object]]:
     from remecli.knowledge.dream.agent_tools import DigestSearch
-    from remecli.knowledge.summary_tools import MemoryFileTools
+    from remecli.knowledge.summary.tools import MemoryFileTools
     from remecli.tools.registry import TOOLS
 
     found: list[tuple[str, object]] = [(spec.name, spec.function) for spec in TOOLS]

@@ -12,7 +12,7 @@ from remecli.config.logs import setup_logging
 from remecli.conversation import persistence
 from remecli.conversation.tool_results import ToolResultStore
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.background import _write_record
+from remecli.knowledge.background.tasks import _write_record
 
 
 def _mode(path: Path) -> int:

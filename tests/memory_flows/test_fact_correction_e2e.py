@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from remecli.knowledge import background
+from remecli.knowledge.background import tasks as background
 from remecli.notes.claims import parse_claims
 from tests.agent.test_chat_session import new_session, read_until_handled
 from tests.dream.conftest import extraction, receipt, unit

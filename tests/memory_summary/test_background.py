@@ -6,8 +6,8 @@ import asyncio
 import json
 import threading
 
-from remecli.knowledge.background import SummaryTasks, pending_dir_of
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
+from remecli.knowledge.background.tasks import SummaryTasks, pending_dir_of
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer
 from tests.memory_summary.conftest import DAILY, DAY, first_user_text, make_settings, user
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.card_coverage import is_covered
-from remecli.knowledge.cards import read_card, transcript_line_range
-from remecli.knowledge.cards_rules import card_change_problem
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import read_card, transcript_line_range
+from remecli.knowledge.cards.rules import card_change_problem
+from remecli.knowledge.summary.coverage import is_covered
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.layout import WorkingDir
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user
 

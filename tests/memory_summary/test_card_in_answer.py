@@ -3,8 +3,8 @@ served locally) is saved as the conversation's card, through the same checks as 
 
 from __future__ import annotations
 
-from remecli.knowledge.cards import read_card
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import read_card
+from remecli.knowledge.summary.summarizer import Summarizer
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user
 
 # the shape of the real model's answer: the card itself, then the example's closing fence

@@ -8,8 +8,8 @@ import re
 
 from remecli.conversation.transcript import Transcript
 from remecli.conversation.transcript_page import page_path
-from remecli.knowledge.cards import read_card, source_range, transcript_line_range
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import read_card, source_range, transcript_line_range
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.links import LinkGraph
 from remecli.notes.links.parse import link_in_value
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user

@@ -5,9 +5,9 @@ from __future__ import annotations
 import yaml
 
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.cards import read_card, transcript_line_range
-from remecli.knowledge.day_page import BLOCK_END, BLOCK_START
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import read_card, transcript_line_range
+from remecli.knowledge.cards.day_page import BLOCK_END, BLOCK_START
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.writer import MemoryWriter
 from tests.fakes.messages import content_text
 from tests.memory_summary.conftest import (
@@ -180,7 +180,7 @@ async def test_day_page_block_regenerated_user_text_kept(fake_llm, tmp_path, wor
     assert text.endswith("My own notes, by hand.\nMore notes.\n")
     # nothing changed in the cards: the page is not rewritten
     stamp = page.stat().st_mtime_ns
-    from remecli.knowledge.day_page import refresh_day_page
+    from remecli.knowledge.cards.day_page import refresh_day_page
 
     assert refresh_day_page(working_dir, DAY, MemoryWriter(working_dir.root)) is False
     assert page.stat().st_mtime_ns == stamp
@@ -262,7 +262,7 @@ async def test_memory_aware_fake_handles_the_card_layout(fake_llm, tmp_path, wor
 
 
 def test_card_rules_in_chinese_sections():
-    from remecli.knowledge.cards_rules import card_change_problem
+    from remecli.knowledge.cards.rules import card_change_problem
 
     old = "# 主题\n\n## 当前状态\n- 旧状态\n\n## 时间线\n- 10:00 第一条\n\n## 细节\n- 事实甲\n"
     rewritten_state = old.replace("- 旧状态", "- 新状态") + "- 事实乙\n"

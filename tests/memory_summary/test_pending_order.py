@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from remecli.knowledge.background import SummaryTasks, pending_dir_of
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
+from remecli.knowledge.background.tasks import SummaryTasks, pending_dir_of
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer
 from tests.fakes.pending_record import write_pending_record
 from tests.memory_summary.conftest import make_settings
 

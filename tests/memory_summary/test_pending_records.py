@@ -9,8 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-from remecli.knowledge.background import RECORD_VERSION, SummaryTasks, pending_dir_of
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
+from remecli.knowledge.background.tasks import RECORD_VERSION, SummaryTasks, pending_dir_of
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer
 from tests.memory_summary.conftest import DAILY, DAY, first_user_text, make_settings, user
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -19,9 +19,9 @@ CHILD = """
 import asyncio, datetime as dt, os, sys
 from agentscope.message import UserMsg
 from remecli.config.settings import LLMSettings, Settings
-from remecli.knowledge.background import SummaryTasks, pending_dir_of
+from remecli.knowledge.background.tasks import SummaryTasks, pending_dir_of
 from remecli.notes.layout import WorkingDir
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.summary.summarizer import Summarizer
 
 root, base_url = sys.argv[1], sys.argv[2]
 settings = Settings(working_dir=root, llm=LLMSettings(base_url=base_url, api_key="sk-test",

@@ -4,8 +4,8 @@ takes it from the conversation's transcript records, not from the model."""
 from __future__ import annotations
 
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.cards import read_card
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import read_card
+from remecli.knowledge.summary.summarizer import Summarizer
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user
 
 CARD = "memory/2025-01-31/atlas-database-choice.md"

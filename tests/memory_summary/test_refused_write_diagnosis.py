@@ -3,7 +3,7 @@ valid YAML) says so, with the error the model got — not "does it support tool 
 
 from __future__ import annotations
 
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.summary.summarizer import Summarizer
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user
 
 BROKEN = "---\nname: [Staging database\ndescription: pg-stage-7\n---\n# Staging\n\n## Timeline\n"

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from remecli.knowledge.memory_md_block import BLOCK_END, BLOCK_START
-from remecli.knowledge.remember_requests import remember_requests
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.memory_md.block import BLOCK_END, BLOCK_START
+from remecli.knowledge.memory_md.remember import remember_requests
+from remecli.knowledge.summary.summarizer import Summarizer
 from tests.memory_summary.conftest import DAY, assistant, make_settings, user
 from tests.memory_summary.test_card_in_answer import ANSWERED
 

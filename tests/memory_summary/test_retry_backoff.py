@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from remecli.knowledge.background import SummaryTasks, pending_dir_of
-from remecli.knowledge.backoff import RETRY_FIRST_WAIT, RETRY_LIMIT, retry_wait
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
+from remecli.knowledge.background.backoff import RETRY_FIRST_WAIT, RETRY_LIMIT, retry_wait
+from remecli.knowledge.background.tasks import SummaryTasks, pending_dir_of
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer
 from tests.memory_summary.conftest import DAY, make_settings, user
 
 

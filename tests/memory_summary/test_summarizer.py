@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer
 from tests.fakes.turns import ToolCallsTurn, make_tool_calls
 from tests.memory_summary.conftest import (
     DAILY,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remecli.knowledge.summary_tools import MemoryFileTools
+from remecli.knowledge.summary.tools import MemoryFileTools
 from remecli.notes.writer import MemoryWriter
 from tests.memory_summary.conftest import DAILY, DAY
 

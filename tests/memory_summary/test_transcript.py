@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from remecli.knowledge.summarizer import NOTHING_MARKER, Summarizer, chunk_transcripts
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER, Summarizer, chunk_transcripts
 from remecli.llm.tokens import get_token_counter
 from tests.memory_summary.conftest import DAY, make_settings, user
 

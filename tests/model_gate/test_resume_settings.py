@@ -10,7 +10,7 @@ import re
 import shlex
 from pathlib import Path
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import run_remecli
 from tests.fakes.recording_proxy import RecordingProxy
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge.cards import transcript_line_range
-from remecli.knowledge.summarizer import Summarizer
+from remecli.knowledge.cards.card import transcript_line_range
+from remecli.knowledge.summary.summarizer import Summarizer
 from remecli.notes.layout import WorkingDir
 from tests.realmodel.cards_check import check_card, kept_sections
 from tests.realmodel.conversations import (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from remecli.conversation.compactor import Compactor
 from remecli.knowledge import prompts
-from remecli.knowledge.prompt_examples import checkpoint_examples
+from remecli.knowledge.prompts.examples import checkpoint_examples
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
 from remecli.vector import ReMe, remember_conversation

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from remecli.knowledge.cards import apply_card_fields
+from remecli.knowledge.cards.card import apply_card_fields
 from remecli.knowledge.dream.digest import ACTIONS, node_problem, sources_links
 from remecli.knowledge.dream.runner import dream
-from remecli.knowledge.memory_md_block import BLOCK_START, personal_lines, refresh_memory_md
+from remecli.knowledge.memory_md.block import BLOCK_START, personal_lines, refresh_memory_md
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 from tests.realmodel.conversations import DAY

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, Settings
-from remecli.knowledge.cards import read_meta
-from remecli.knowledge.resources import ResourceCards
+from remecli.knowledge.cards.card import read_meta
+from remecli.knowledge.resources.cards import ResourceCards
 from remecli.notes.layout import WorkingDir
 from remecli.ops import JobRunner
 

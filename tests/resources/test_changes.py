@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from remecli.knowledge.cards import read_meta
-from remecli.knowledge.resources_extract import MAX_INPUT_CHARS, MAX_RESOURCE_BYTES
+from remecli.knowledge.cards.card import read_meta
+from remecli.knowledge.resources.extract import MAX_INPUT_CHARS, MAX_RESOURCE_BYTES
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
 
 
@@ -96,7 +96,7 @@ async def test_a_gbk_text_file_is_decoded(cards, fake_llm) -> None:
 
 async def test_two_runtimes_ingesting_one_file_make_one_card(cards, fake_llm) -> None:
     """Like the app's watcher and `remecli ingest` at once: the second waits, then finds the card."""
-    from remecli.knowledge.resources import ResourceCards
+    from remecli.knowledge.resources.cards import ResourceCards
     from remecli.notes.writer import MemoryWriter
 
     rel = drop(cards, "shared.md", "# Shared\n\nBoth saw this file.\n")

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from remecli.knowledge.cards import read_card
+from remecli.knowledge.cards.card import read_card
 from tests.resources.conftest import answer, drop, resource_cards, resource_text
 
 CASES = {

@@ -1,4 +1,4 @@
-"""What the model is shown of a PDF, an HTML page and a source file (`resources_extract`)."""
+"""What the model is shown of a PDF, an HTML page and a source file (`resources.extract`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from remecli.knowledge.resources_extract import ResourceRefused, extract, is_resource_name
+from remecli.knowledge.resources.extract import ResourceRefused, extract, is_resource_name
 from tests.resources.pdf_bytes import tiny_pdf
 
 
@@ -49,7 +49,7 @@ def test_a_pdf_without_text_is_refused_with_what_to_do(tmp_path, content, says) 
 
 def test_pypdf_is_imported_only_when_a_pdf_is_read() -> None:
     code = (
-        "import sys, remecli.knowledge.resources, remecli.knowledge.resources_extract; "
+        "import sys, remecli.knowledge.resources.cards, remecli.knowledge.resources.extract; "
         "print('pypdf' in sys.modules)"
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

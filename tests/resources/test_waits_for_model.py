@@ -4,7 +4,7 @@ catch-up, `memory_ingest`): it waits in resource/ and becomes a card the next ti
 from __future__ import annotations
 
 from remecli.knowledge.model_gate import ModelGate
-from remecli.knowledge.resources import ResourceCards
+from remecli.knowledge.resources.cards import ResourceCards
 from tests.resources.conftest import answer, drop, resource_cards
 
 

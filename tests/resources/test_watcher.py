@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from remecli.conversation.file_memory import FileMemory
-from remecli.knowledge.resources import OrphanCard
+from remecli.knowledge.resources.cards import OrphanCard
 from tests.resources.conftest import answer, resource_cards, resource_settings
 
 

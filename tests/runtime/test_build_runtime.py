@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from remecli.conversation.notices import ContextUsage
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from remecli.ops import JobRunner
 from remecli.runtime import (
     EventBus,

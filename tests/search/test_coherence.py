@@ -21,7 +21,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from remecli.knowledge.summarizer import NOTHING_MARKER
+from remecli.knowledge.summary.summarizer import NOTHING_MARKER
 from tests.cli_process import fake_llm_settings
 from tests.fakes.turns import TextTurn, ToolCall, ToolCallsTurn
 from tests.surfaces.helpers import Surface, start_surface, wait_until_healthy

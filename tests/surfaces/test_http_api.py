@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from remecli.knowledge.background import pending_dir_of
+from remecli.knowledge.background.tasks import pending_dir_of
 from remecli.notes.layout import WorkingDir
 from tests.jobs.conftest import seed
 from tests.surfaces.helpers import (

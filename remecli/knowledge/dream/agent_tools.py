@@ -13,9 +13,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from remecli.knowledge.cards import CardError, is_slug, read_card
+from remecli.knowledge.cards.card import CardError, is_slug, read_card
 from remecli.knowledge.dream.digest import BUCKETS, digest_dir, search_nodes, snapshot
-from remecli.knowledge.summary_tools import (
+from remecli.knowledge.summary.tools import (
     CHANGED_HINT,
     ChangeRefused,
     MemoryFileTools,

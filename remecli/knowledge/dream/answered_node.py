@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from remecli.knowledge.cards import join_frontmatter, slugify
+from remecli.knowledge.cards.card import join_frontmatter, slugify
 from remecli.knowledge.dream.digest import ACTIONS, BUCKETS, SOURCES_TITLES, node_problem
 from remecli.knowledge.dream.extract import Unit
 from remecli.notes.frontmatter import read_frontmatter

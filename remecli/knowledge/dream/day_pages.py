@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from remecli.knowledge.day_page import refresh_day_page
+from remecli.knowledge.cards.day_page import refresh_day_page
 from remecli.knowledge.dream.state import Catalog, ChangedCard
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriteError, MemoryWriter

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remecli.knowledge.cards import join_frontmatter
+from remecli.knowledge.cards.card import join_frontmatter
 from remecli.knowledge.dream.timeline import (
     card_day,
     history_lines,

@@ -7,7 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 from remecli.config.settings import Settings
-from remecli.knowledge.backoff import retry_due
+from remecli.knowledge.background.backoff import retry_due
 from remecli.knowledge.dream.state import Catalog, has_changed_cards
 from remecli.notes.layout import WorkingDir
 
@@ -21,7 +21,7 @@ def dream_due(
     settings: Settings, working_dir: WorkingDir | None = None, now: dt.datetime | None = None
 ) -> bool:
     """True when the last successful dream is older than `memory.dream.interval_hours` (or
-    there was none), a failed one has waited out its backoff (`knowledge.backoff`, as pending
+    there was none), a failed one has waited out its backoff (`knowledge.background.backoff`, as pending
     summaries do) and some card is new or changed. Cheap: file stats only."""
     wd = working_dir or WorkingDir(Path(settings.working_dir))
     catalog = Catalog.load(wd)

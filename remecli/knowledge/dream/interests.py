@@ -13,10 +13,10 @@ from typing import Any
 
 import yaml
 
-from remecli.knowledge.cards import day_folder
-from remecli.knowledge.cards_write import write_memory_file
+from remecli.knowledge.cards.card import day_folder
 from remecli.knowledge.dream import prompts
 from remecli.knowledge.dream.extract import Interest
+from remecli.knowledge.write import write_memory_file
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 

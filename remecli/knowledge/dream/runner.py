@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.settings import Settings
-from remecli.knowledge.backoff import after_failure, when_retried
+from remecli.knowledge.background.backoff import after_failure, when_retried
 from remecli.knowledge.dream.changesets import PENDING, new_run_id
 from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.due import dream_due, local_now
@@ -170,7 +170,7 @@ async def _dream_locked(
 
 
 def _failed(catalog: Catalog, reason: str) -> DreamResult:
-    """A run that failed: noted in the catalog, so Auto Dream backs off (`knowledge.backoff`,
+    """A run that failed: noted in the catalog, so Auto Dream backs off (`knowledge.background.backoff`,
     persisted) instead of retrying after every summary and at every start."""
     catalog.backoff = after_failure(catalog.backoff)
     catalog.save()

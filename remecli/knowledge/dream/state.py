@@ -49,7 +49,7 @@ class Catalog:
     path: Path
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_success: str | None = None
-    # failed runs since the last success (`knowledge.backoff`: attempts, retry_after)
+    # failed runs since the last success (`knowledge.background.backoff`: attempts, retry_after)
     backoff: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

@@ -1,7 +1,7 @@
 """`remecli ingest`: resources to cards from the shell.
 
 A PATH inside `<working_dir>/resource/` is used where it is; a file elsewhere is copied into
-`resource/` first, a folder's files into `resource/<folder>/` (`knowledge.resources_place`: the
+`resource/` first, a folder's files into `resource/<folder>/` (`knowledge.resources.place`: the
 original stays; a file that would be refused is not copied; the same file changed replaces its
 copy and its card is updated in place; a different file of the same name is refused unless
 `--replace`). A file that cannot be read is reported and the others go on; without a configured

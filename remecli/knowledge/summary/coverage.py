@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from remecli.knowledge import prompts
-from remecli.knowledge.cards import message_line_numbers, source_link
-from remecli.knowledge.cards_rules import TIMELINE_TITLES
+from remecli.knowledge.cards.card import message_line_numbers, source_link
+from remecli.knowledge.cards.rules import TIMELINE_TITLES
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
@@ -97,7 +97,9 @@ def is_covered(text: str, card: str) -> bool:
 
 def new_turns(messages: Iterable[Any], line_of: Callable[[str], int | None]) -> list[Turn]:
     """The messages that carry text, as turns (stamp and role as the transcript shows them)."""
-    from remecli.knowledge.summarizer import message_lines  # the summarizer imports this module
+    from remecli.knowledge.summary.summarizer import (
+        message_lines,  # the summarizer imports this module
+    )
 
     turns: list[Turn] = []
     for msg in messages:
@@ -162,8 +164,8 @@ async def add_missing_turns(
 ) -> list[str]:
     """Append to `card` (updated from `messages`) the turns it does not cover, through the card
     writer's own tools and checks; the files written ([] when it covers them all)."""
-    from remecli.knowledge.cards_scope import CardScope
-    from remecli.knowledge.summary_tools import MemoryFileTools
+    from remecli.knowledge.summary.scope import CardScope
+    from remecli.knowledge.summary.tools import MemoryFileTools
 
     scope = CardScope(working_dir, day, session_id, lines, card)
     tools = MemoryFileTools(working_dir, day, scope, writer=writer)

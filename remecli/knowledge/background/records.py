@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from remecli.knowledge.backoff import RETRY_LIMIT, retry_wait
+from remecli.knowledge.background.backoff import RETRY_LIMIT, retry_wait
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_data
 
 if TYPE_CHECKING:
-    from remecli.knowledge.summarizer import SummaryResult
+    from remecli.knowledge.summary.summarizer import SummaryResult
 
 log = logging.getLogger(__name__)
 

@@ -10,9 +10,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from remecli.knowledge.pending_records import SummaryOutcome
+from remecli.knowledge.background.records import SummaryOutcome
 
-log = logging.getLogger("remecli.knowledge.background")
+log = logging.getLogger("remecli.knowledge.background.tasks")
 
 
 class OutcomeCallbacks:

@@ -126,7 +126,7 @@ def extract(path: Path, name: str | None = None) -> Extracted:
         )
     data = path.read_bytes()
     if kind == "pdf":
-        from remecli.knowledge.resources_pdf import pdf_text
+        from remecli.knowledge.resources.pdf import pdf_text
 
         rendered, pages_left_out = pdf_text(data, label, MAX_INPUT_CHARS)
     else:

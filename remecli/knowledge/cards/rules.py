@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from remecli.knowledge.day_page import without_block
+from remecli.knowledge.cards.day_page import without_block
 from remecli.knowledge.prompts import CARD_SECTIONS
 from remecli.notes.frontmatter import read_frontmatter
 

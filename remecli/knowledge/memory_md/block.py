@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remecli.knowledge.cards_write import write_memory_file
+from remecli.knowledge.write import write_memory_file
 from remecli.notes.claims import parse_claims
 from remecli.notes.files import read_memory_text
 from remecli.notes.frontmatter import read_frontmatter

@@ -1,5 +1,5 @@
 """What the model says about one resource: the card's name, description, tags and key points,
-asked from the file's bounded, redacted text (`resources_extract`), one retry on an unusable
+asked from the file's bounded, redacted text (`resources.extract`), one retry on an unusable
 answer. The caller (`ResourceCards`) asks the model gate first: no model, no request."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from remecli.knowledge.resources_extract import Extracted
+from remecli.knowledge.resources.extract import Extracted
 
 if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
@@ -66,8 +66,8 @@ async def summarize_resource(
 
 def _prompt_pair(language: str, **values: object) -> tuple[str, str]:
     from remecli.config.prompt_files import load_prompt, render
-    from remecli.knowledge.card_prompts import USER_PART_MARKER
     from remecli.knowledge.prompts import FOLDER
+    from remecli.knowledge.summary.card_prompts import USER_PART_MARKER
 
     template = load_prompt(FOLDER, "resource_card", language)
     system, _, user = template.partition(USER_PART_MARKER)

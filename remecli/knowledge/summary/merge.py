@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from remecli.knowledge.cards_rules import CURRENT_TITLES
+from remecli.knowledge.cards.rules import CURRENT_TITLES
 from remecli.notes.frontmatter import read_frontmatter, write_frontmatter
 
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")

@@ -14,8 +14,8 @@ import datetime as dt
 from collections.abc import Iterable
 from pathlib import Path
 
-from remecli.knowledge.cards import Card, list_cards
-from remecli.knowledge.cards_write import write_memory_file
+from remecli.knowledge.cards.card import Card, list_cards
+from remecli.knowledge.write import write_memory_file
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter

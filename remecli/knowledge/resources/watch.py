@@ -13,8 +13,8 @@ import logging
 from pathlib import PurePosixPath
 
 from remecli.config.privacy import private_dirs
-from remecli.knowledge.resources import RESOURCE_FOLDER, IngestOutcome, ResourceCards
-from remecli.knowledge.resources_extract import is_temp_name
+from remecli.knowledge.resources.cards import RESOURCE_FOLDER, IngestOutcome, ResourceCards
+from remecli.knowledge.resources.extract import is_temp_name
 
 log = logging.getLogger(__name__)
 

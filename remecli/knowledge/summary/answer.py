@@ -5,16 +5,16 @@ it answered with the card itself — frontmatter and sections, often inside a ``
 called no tool, so nothing was stored. When the conversation has no card yet and the answer
 holds one (a frontmatter block with a `name`), the summarizer writes it through the same `write`
 tool the model was offered: the scope's checks and the code-set fields apply unchanged. When
-the card exists, the answer is merged into it by code (`remecli.knowledge.card_merge`).
+the card exists, the answer is merged into it by code (`remecli.knowledge.summary.merge`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from remecli.knowledge.card_merge import merged_card
-from remecli.knowledge.card_prompts import NOTHING_MARKER
-from remecli.knowledge.cards import slugify
+from remecli.knowledge.cards.card import slugify
+from remecli.knowledge.summary.card_prompts import NOTHING_MARKER
+from remecli.knowledge.summary.merge import merged_card
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.frontmatter_repair import frontmatter_blocks, without_trailing_fences
 

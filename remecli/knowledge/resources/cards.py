@@ -3,7 +3,7 @@
 One card per resource, `memory/YYYY-MM-DD/<slug>.md`, with frontmatter `name`, `description`,
 `tags`, `date`, `source_resource: "[[resource/<file>]]"` and `resource_sha256` (the file's content
 hash). The model writes name, description, tags and key points from the file's bounded text
-(`resources_extract`, `resources_summary`); the code writes the card through the memory writer
+(`resources.extract`, `resources.summary`); the code writes the card through the memory writer
 (versioned, redacted). Without a configured model (the runtime's one `ModelGate`) nothing is
 sent: the file waits in `resource/` ("waiting") for a start or an ingest with a model.
 A changed file updates its card in place (same path, never a second card); an unchanged one is
@@ -24,22 +24,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.config.privacy import private_dirs
-from remecli.knowledge.cards import join_frontmatter, read_meta, slugify
+from remecli.knowledge.cards.card import join_frontmatter, read_meta, slugify
 from remecli.knowledge.model_gate import ModelGate
-from remecli.knowledge.resources_extract import (
+from remecli.knowledge.resources.extract import (
     Extracted,
     ResourceRefused,
     extract,
     unsupported,
 )
-from remecli.knowledge.resources_paths import (
+from remecli.knowledge.resources.paths import (
     not_read,
     not_regular,
     readable_resource,
     resource_listing,
     special_kind,
 )
-from remecli.knowledge.resources_summary import CardSummary, summarize_resource
+from remecli.knowledge.resources.summary import CardSummary, summarize_resource
 from remecli.notes.links.parse import link_in_value
 from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
@@ -170,11 +170,11 @@ class ResourceCards:
         ]
 
     def _listing(self) -> list[tuple[str, str]]:
-        """Every visible file or link under `resource/` (`resources_paths.resource_listing`)."""
+        """Every visible file or link under `resource/` (`resources.paths.resource_listing`)."""
         return resource_listing(self.folder, Path(self.layout.root), RESOURCE_FOLDER)
 
     def readable(self, path: Path) -> bool:
-        """True when `path` may be read as a resource (`resources_paths.readable_resource`)."""
+        """True when `path` may be read as a resource (`resources.paths.readable_resource`)."""
         return readable_resource(path, Path(self.layout.root))
 
     def cards_by_resource(self) -> dict[str, Path]:
@@ -229,8 +229,8 @@ class ResourceCards:
             lock.release()
 
     async def _ingest(self, rel: str) -> IngestOutcome:
-        from remecli.knowledge.cards_write import write_memory_file
-        from remecli.knowledge.day_page import refresh_day_page
+        from remecli.knowledge.cards.day_page import refresh_day_page
+        from remecli.knowledge.write import write_memory_file
 
         root = Path(self.layout.root)
         source = root / rel
@@ -272,7 +272,7 @@ class ResourceCards:
         return IngestOutcome(rel, status, _rel(target, root), f"card {status}{note}")
 
     def _free_card_path(self, name: str, day: dt.date) -> Path:
-        from remecli.knowledge.cards import day_folder
+        from remecli.knowledge.cards.card import day_folder
 
         folder = day_folder(self.layout, day)
         stem = slugify(name) or "resource"
@@ -314,7 +314,7 @@ class ResourceCards:
         """Cards whose resource is gone (only those in `cards`, when given); with `remove`,
         delete them through the memory writer (kept in history: `remecli memory restore` brings
         one back) and update the day pages. Blocking: call it from a worker thread."""
-        from remecli.knowledge.day_page import refresh_day_page
+        from remecli.knowledge.cards.day_page import refresh_day_page
 
         orphans = [o for o in self.orphans() if cards is None or o.card in cards]
         if not remove:

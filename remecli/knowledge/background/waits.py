@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
-from remecli.knowledge.pending_records import _load_record, _parse_date, _write_record
+from remecli.knowledge.background.records import _load_record, _parse_date, _write_record
 
 Waiting = tuple[str, list[Any], dt.date, dict[str, Any]]  # task id, messages, day, record
 

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from remecli.knowledge.cards_rules import write_drop_problem
-from remecli.knowledge.cards_write import write_memory_file
+from remecli.knowledge.cards.rules import write_drop_problem
+from remecli.knowledge.write import write_memory_file
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.runtime.tooling import (
     FunctionTool,

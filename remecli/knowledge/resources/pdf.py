@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import logging
 
-from remecli.knowledge.resources_extract import ResourceRefused
+from remecli.knowledge.resources.extract import ResourceRefused
 
 log = logging.getLogger(__name__)
 PAGES_OMITTED = "[… pages {first}–{last} left out …]"

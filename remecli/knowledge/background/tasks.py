@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
-from remecli.knowledge.backoff import after_failure, retry_due
-from remecli.knowledge.callbacks import OutcomeCallbacks
-from remecli.knowledge.model_gate import ModelGate
-from remecli.knowledge.pending_records import (
+from remecli.knowledge.background.backoff import after_failure, retry_due
+from remecli.knowledge.background.callbacks import OutcomeCallbacks
+from remecli.knowledge.background.records import (
     SummaryOutcome,
     _claim,
     _load_record,
@@ -35,8 +34,9 @@ from remecli.knowledge.pending_records import (
     _write_record,
     failure_message,
 )
-from remecli.knowledge.summarizer import Summarizer, SummaryResult
-from remecli.knowledge.summary_waits import SpaceWaits
+from remecli.knowledge.background.waits import SpaceWaits
+from remecli.knowledge.model_gate import ModelGate
+from remecli.knowledge.summary.summarizer import Summarizer, SummaryResult
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
 
@@ -321,7 +321,7 @@ class SummaryTasks(OutcomeCallbacks):
         lines the messages come from; else into the day page's log."""
         if not session_id:
             return await self.summarizer.summarize(messages, date=day)
-        from remecli.knowledge.cards import transcript_line_range
+        from remecli.knowledge.cards.card import transcript_line_range
 
         transcript = self.summarizer.working_dir.transcript_file(session_id)
         ids = [m.id for m in messages]

@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from remecli.knowledge.cards import join_frontmatter, slugify
-from remecli.knowledge.memory_md_block import BLOCK_END, BLOCK_START
+from remecli.knowledge.cards.card import join_frontmatter, slugify
+from remecli.knowledge.memory_md.block import BLOCK_END, BLOCK_START
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import ChangedMeanwhile, MemoryWriter

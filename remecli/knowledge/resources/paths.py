@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-from remecli.knowledge.resources_extract import is_resource_name, is_temp_name
+from remecli.knowledge.resources.extract import is_resource_name, is_temp_name
 
 TOKEN_FILES = ("serve.token", "tokens.json")  # the server's tokens (a hard link is caught too)
 PRIVATE_TOP = frozenset({*TOKEN_FILES, "index", "logs"})  # = ops.paths.PRIVATE_TOP

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from remecli.config.locations import MEMORY_MD_HEADER
-from remecli.knowledge.cards_write import write_memory_file
-from remecli.knowledge.memory_md_block import BLOCK_START
+from remecli.knowledge.memory_md.block import BLOCK_START
+from remecli.knowledge.write import write_memory_file
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter

@@ -12,16 +12,16 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from remecli.knowledge.cards import (
+from remecli.knowledge.cards.card import (
     CardError,
     apply_card_fields,
     day_folder,
     is_slug,
     transcript_project,
 )
-from remecli.knowledge.cards_rules import card_change_problem
-from remecli.knowledge.prompt_examples import without_card_examples
-from remecli.knowledge.summary_tools import ChangeRefused, MemoryScope
+from remecli.knowledge.cards.rules import card_change_problem
+from remecli.knowledge.prompts.examples import without_card_examples
+from remecli.knowledge.summary.tools import ChangeRefused, MemoryScope
 from remecli.notes.layout import WorkingDir
 
 RESERVED_STEMS = ("interests",)

@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import Literal
 
 from remecli.config.privacy import private_dirs
-from remecli.knowledge.resources import RESOURCE_FOLDER, ResourceCards
-from remecli.knowledge.resources_extract import (
+from remecli.knowledge.resources.cards import RESOURCE_FOLDER, ResourceCards
+from remecli.knowledge.resources.extract import (
     ResourceRefused,
     extract,
     is_temp_name,
     kind_of,
     unsupported,
 )
-from remecli.knowledge.resources_paths import not_regular, special_kind
+from remecli.knowledge.resources.paths import not_regular, special_kind
 from remecli.notes.locks import FileLock
 
 ORIGINS_FILE = ".origins.json"  # in resource/ (a dot file: never a resource itself)

@@ -2,10 +2,10 @@
 
 It sees the conversation as a readable transcript (roles, local times, shortened tool calls,
 clipped tool outputs) and has three file tools confined to the memory files
-(`remecli.knowledge.summary_tools`). Two layouts:
+(`remecli.knowledge.summary.tools`). Two layouts:
 
 - with a `session_id` (the card layout): it writes or updates the conversation's topic card
-  `memory/YYYY-MM-DD/<topic-slug>.md` (`remecli.knowledge.cards_scope`), then the code regenerates
+  `memory/YYYY-MM-DD/<topic-slug>.md` (`remecli.knowledge.summary.scope`), then the code regenerates
   the index block of the day page `memory/YYYY-MM-DD.md`;
 - without one (the older layout): it merges `- HH:MM text` entries into `memory/YYYY-MM-DD.md`.
 
@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
 from remecli.knowledge import prompts
-from remecli.knowledge.card_answer import save_answered_card, save_answered_update
-from remecli.knowledge.card_coverage import add_missing_turns
-from remecli.knowledge.card_prompts import NOTHING_MARKER, USER_PART_MARKER, card_prompts
-from remecli.knowledge.remember_requests import (
+from remecli.knowledge.memory_md.remember import (
     record_requests,
     remember_requests,
     wrote_memory_md,
 )
+from remecli.knowledge.summary.answer import save_answered_card, save_answered_update
+from remecli.knowledge.summary.card_prompts import NOTHING_MARKER, USER_PART_MARKER, card_prompts
+from remecli.knowledge.summary.coverage import add_missing_turns
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
@@ -199,7 +199,7 @@ class Summarizer:
 
         With `session_id`, into the conversation's topic card; `lines` is the 1-based range of
         JSONL lines of `sessions/<session_id>.jsonl` these messages come from (see
-        `remecli.knowledge.cards.transcript_line_range`). Without it, into the daily log.
+        `remecli.knowledge.cards.card.transcript_line_range`). Without it, into the daily log.
         """
         from remecli.llm.tokens import get_token_counter
 
@@ -211,7 +211,7 @@ class Summarizer:
             chunks = [redact_secrets(chunk).text for chunk in chunks]
         card: Path | None = None
         if session_id:
-            from remecli.knowledge.cards import find_session_card
+            from remecli.knowledge.cards.card import find_session_card
 
             card = find_session_card(self.working_dir, day, session_id)
         path = card or self.working_dir.daily_file(day)
@@ -256,7 +256,7 @@ class Summarizer:
 
     def _refresh_day_page(self, day: dt.date, written: list[str]) -> list[str]:
         """Regenerate the day page's card index after a card changed; its name if rewritten."""
-        from remecli.knowledge.day_page import refresh_day_page
+        from remecli.knowledge.cards.day_page import refresh_day_page
 
         if not written or not refresh_day_page(
             self.working_dir, day, self.writer, reason="summarizer"
@@ -276,8 +276,8 @@ class Summarizer:
     ) -> SummaryResult:
         """One agent run that creates or updates the conversation's card; `asked`, what the
         user explicitly asked to remember (the model is told it is worth keeping)."""
-        from remecli.knowledge.cards_scope import CardScope
-        from remecli.knowledge.summary_tools import MemoryFileTools
+        from remecli.knowledge.summary.scope import CardScope
+        from remecli.knowledge.summary.tools import MemoryFileTools
 
         scope = CardScope(self.working_dir, day, session_id, lines, card)
         tools = MemoryFileTools(self.working_dir, day, scope, writer=self.writer)
@@ -299,7 +299,7 @@ class Summarizer:
 
     async def _run_agent(self, transcript: str, day: dt.date) -> SummaryResult:
         """One agent run over one transcript chunk (daily-log layout)."""
-        from remecli.knowledge.summary_tools import MemoryFileTools
+        from remecli.knowledge.summary.tools import MemoryFileTools
 
         path = self.working_dir.daily_file(day)
         tools = MemoryFileTools(self.working_dir, day, writer=self.writer)
@@ -356,7 +356,7 @@ class Summarizer:
 
     def _prompts(self, transcript: str, daily_path: str, day: dt.date) -> tuple[str, str]:
         """(system prompt, user message) from the `summarize` prompt file."""
-        from remecli.knowledge.summary_tools import daily_header
+        from remecli.knowledge.summary.tools import daily_header
 
         template = load_prompt(prompts.FOLDER, "summarize", self.settings.language)
         system, _, user = template.partition(USER_PART_MARKER)

@@ -1,0 +1,3 @@
+"""Topic cards `memory/YYYY-MM-DD/<slug>.md`: the file format and its provenance fields (card), what a change
+may not do (rules), and the day page that indexes a day's cards (day_page).
+"""
