@@ -26,5 +26,5 @@ def test_wheel_contains_configs_themes_and_prompts(tmp_path: Path) -> None:
         "remecli/_bundled/themes/remecli-light.yaml",
     } <= names
     assert "remecli/agent/prompts/system.zh.md" in names
-    assert "remecli/knowledge/prompts/summarize.md" in names
+    assert "remecli/knowledge/summary/prompts/summarize.md" in names
     assert any(n.endswith("entry_points.txt") for n in names)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_ITEM = re.compile(r"^\s*(?:[-*]|\d+\.)\s")
 
 
 @functools.cache
@@ -26,3 +30,21 @@ def render(template: str, **values: object) -> str:
     for key, value in values.items():
         out = out.replace("{" + key + "}", str(value))
     return out
+
+
+def fill(template: str, **values: object) -> str:
+    """Fill `{key}` placeholders in one pass: inserted values are never re-scanned, so a
+    conversation containing `{focus}` stays as is; unknown braces are left alone."""
+    return _PLACEHOLDER.sub(
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
+    )
+
+
+def bullet_key(line: str) -> str:
+    """A list line compared as an example bullet: lower case, spaces collapsed, no final stop."""
+    return " ".join(line.lower().split()).rstrip(".。")
+
+
+def example_bullets(text: str) -> set[str]:
+    """The keys of the list items of a prompt's `text` (the examples a small model copies)."""
+    return {bullet_key(line) for line in text.splitlines() if _ITEM.match(line)}

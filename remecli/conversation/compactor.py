@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remecli.config.settings import LLMSettings
-from remecli.knowledge import prompts
-from remecli.knowledge.prompts.examples import without_examples
+from remecli.conversation import prompts
+from remecli.conversation.prompts.examples import without_examples
 from remecli.llm.blocks import block_text, clip
 from remecli.llm.chat_model import ChatMessage, ChatModel, assistant, system, user
 

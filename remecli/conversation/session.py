@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from remecli.conversation import prompts
 from remecli.conversation.compaction_plan import plan_compaction
 from remecli.conversation.entries import CompactionPlan, Entry
 from remecli.conversation.report import estimate, history_str
 from remecli.conversation.transcript import Transcript
-from remecli.knowledge import prompts
 from remecli.llm.blocks import (
     MSG_OVERHEAD,
     block_key,

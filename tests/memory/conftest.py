@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from remecli.config.settings import LLMSettings, MemorySettings, Settings
-from remecli.knowledge.prompts import sections
+from remecli.conversation.prompts import sections
 
 CHECKPOINT = "\n\n".join(f"{h}\n- {tag}" for h, tag in zip(sections(""), "ABCDEF", strict=True))
 

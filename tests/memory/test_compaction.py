@@ -6,7 +6,7 @@ import openai
 import pytest
 
 from remecli.agent.context_middleware import CompactionDone, CompactionStarted, ContextUsage
-from remecli.knowledge.prompts import sections
+from remecli.conversation.prompts import sections
 from remecli.llm.blocks import MSG_OVERHEAD
 from tests.fakes.messages import content_text
 from tests.fakes.turns import ErrorTurn

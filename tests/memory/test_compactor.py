@@ -6,7 +6,7 @@ import asyncio
 import json
 
 from remecli.conversation.compactor import Compactor
-from remecli.knowledge.prompts import missing_sections
+from remecli.conversation.prompts import missing_sections
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
 from tests.fakes.turns import ErrorTurn, TextTurn

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from remecli.conversation.compactor import Compactor
-from remecli.knowledge.prompts import missing_sections, sections
+from remecli.conversation.prompts import missing_sections, sections
 from remecli.llm.chat_model import ChatMessage
 from remecli.llm.tokens import get_token_counter
 from tests.fakes.mock_model import MockModel

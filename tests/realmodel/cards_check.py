@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from remecli.knowledge.cards.card import MIN_DESCRIPTION_CHARS, read_card
-from remecli.knowledge.prompts.examples import card_examples
+from remecli.knowledge.summary.prompts import card_examples
 from remecli.notes.layout import WorkingDir
 from tests.realmodel.conversations import DAY
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from remecli.conversation import prompts
 from remecli.conversation.compactor import Compactor
-from remecli.knowledge import prompts
-from remecli.knowledge.prompts.examples import checkpoint_examples
+from remecli.conversation.prompts.examples import checkpoint_examples
 from remecli.llm.model import build_chat_model
 from remecli.llm.tokens import get_token_counter
 from remecli.vector import ReMe, remember_conversation

@@ -37,8 +37,18 @@ CARD_FIELD_ORDER = (
     "transcript",
     "tags",
 )
+# Sections of a topic card, per language: (current state, timeline, details).
+CARD_SECTIONS: dict[str, tuple[str, str, str]] = {
+    "": ("Current state", "Timeline", "Details"),
+    "zh": ("当前状态", "时间线", "细节"),
+}
 _LINE_RANGE = re.compile(r"L(\d+)-L(\d+)")
 _SLUG_DROP = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def card_sections(language: str) -> tuple[str, str, str]:
+    """Card section titles for `language` (English when unknown)."""
+    return CARD_SECTIONS.get(language, CARD_SECTIONS[""])
 
 
 class CardError(ValueError):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from remecli.knowledge.cards.card import CARD_SECTIONS
 from remecli.knowledge.cards.day_page import without_block
-from remecli.knowledge.prompts import CARD_SECTIONS
 from remecli.notes.frontmatter import read_frontmatter
 
 CURRENT_TITLES = tuple(titles[0].lower() for titles in CARD_SECTIONS.values())

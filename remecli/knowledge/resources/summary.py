@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -14,6 +15,8 @@ from remecli.knowledge.resources.extract import Extracted
 
 if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
+
+FOLDER = Path(__file__).parent / "prompts"  # resource_card, resource_retry (English + `.zh.md`)
 
 
 class CardSummary(BaseModel):
@@ -34,8 +37,8 @@ async def summarize_resource(
 ) -> CardSummary:
     """Ask the model for the card's fields of resource `rel` (one retry on an unusable
     answer; RuntimeError after two)."""
+    from remecli.config.prompt_files import fill, load_prompt
     from remecli.knowledge.dream.model_call import ask_json
-    from remecli.knowledge.prompts import prompt
     from remecli.llm.chat_model import JSONAnswerError, assistant, system, user
     from remecli.notes.redact import redact_secrets
 
@@ -59,15 +62,14 @@ async def summarize_resource(
             problem = exc.problem
             messages += [
                 assistant(exc.answer or "(empty)"),
-                user(prompt("resource_retry", language, problem=problem)),
+                user(fill(load_prompt(FOLDER, "resource_retry", language), problem=problem)),
             ]
     raise RuntimeError(f"the model's answer was unusable twice ({problem}); try again later")
 
 
 def _prompt_pair(language: str, **values: object) -> tuple[str, str]:
     from remecli.config.prompt_files import load_prompt, render
-    from remecli.knowledge.prompts import FOLDER
-    from remecli.knowledge.summary.card_prompts import USER_PART_MARKER
+    from remecli.knowledge.summary.prompts import USER_PART_MARKER
 
     template = load_prompt(FOLDER, "resource_card", language)
     system, _, user = template.partition(USER_PART_MARKER)

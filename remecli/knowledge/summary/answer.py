@@ -22,7 +22,7 @@ from typing import Any
 
 from remecli.knowledge.cards.card import slugify
 from remecli.knowledge.cards.rules import CURRENT_TITLES
-from remecli.knowledge.summary.card_prompts import NOTHING_MARKER
+from remecli.knowledge.summary.prompts import NOTHING_MARKER
 from remecli.notes.frontmatter import read_frontmatter, write_frontmatter
 from remecli.notes.frontmatter_repair import frontmatter_blocks, without_trailing_fences
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remecli.knowledge import prompts
-from remecli.knowledge.cards.card import message_line_numbers, source_link
+from remecli.knowledge.cards.card import card_sections, message_line_numbers, source_link
 from remecli.knowledge.cards.rules import TIMELINE_TITLES
 from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
@@ -181,6 +180,6 @@ async def add_missing_turns(
     entries = missing_entries(turns, old, session_id)
     if not entries:
         return []
-    timeline = prompts.card_sections(language)[1]
+    timeline = card_sections(language)[1]
     await tools.write(name, with_timeline_entries(old, entries, timeline))
     return list(tools.written)

@@ -20,7 +20,7 @@ from remecli.knowledge.cards.card import (
     transcript_project,
 )
 from remecli.knowledge.cards.rules import card_change_problem
-from remecli.knowledge.prompts.examples import without_card_examples
+from remecli.knowledge.summary.prompts import without_card_examples
 from remecli.knowledge.summary.tools import ChangeRefused, MemoryScope
 from remecli.notes.layout import WorkingDir
 

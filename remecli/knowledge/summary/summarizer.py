@@ -25,15 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
-from remecli.knowledge import prompts
 from remecli.knowledge.memory_md.remember import (
     record_requests,
     remember_requests,
     wrote_memory_md,
 )
 from remecli.knowledge.summary.answer import save_answered_card, save_answered_update
-from remecli.knowledge.summary.card_prompts import NOTHING_MARKER, USER_PART_MARKER, card_prompts
 from remecli.knowledge.summary.coverage import add_missing_turns
+from remecli.knowledge.summary.prompts import FOLDER, NOTHING_MARKER, USER_PART_MARKER, card_prompts
 from remecli.llm.blocks import block_text, clip
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
@@ -358,7 +357,7 @@ class Summarizer:
         """(system prompt, user message) from the `summarize` prompt file."""
         from remecli.knowledge.summary.tools import daily_header
 
-        template = load_prompt(prompts.FOLDER, "summarize", self.settings.language)
+        template = load_prompt(FOLDER, "summarize", self.settings.language)
         system, _, user = template.partition(USER_PART_MARKER)
         values = {
             "daily_path": daily_path,

@@ -1,11 +1,11 @@
-"""Prompt files of the memory package (`<name>.md`, `<name>.zh.md`) and the checkpoint sections."""
+"""Prompt files of compaction (`<name>.md`, `<name>.zh.md`) and the checkpoint's sections."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from remecli.config.prompt_files import load_prompt
+from remecli.config.prompt_files import fill, load_prompt
 
 FOLDER = Path(__file__).parent
 
@@ -23,7 +23,6 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }
 EMPTY_ITEM = {"": "- (none)", "zh": "- （无）"}
 _HEADING = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def prompt(name: str, language: str = "", **values: object) -> str:
@@ -31,10 +30,7 @@ def prompt(name: str, language: str = "", **values: object) -> str:
 
     Inserted values are never re-scanned, so a conversation containing `{focus}` stays as is.
     """
-    template = load_prompt(FOLDER, name, language)
-    return _PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
-    )
+    return fill(load_prompt(FOLDER, name, language), **values)
 
 
 def sections(language: str) -> tuple[str, ...]:
@@ -82,15 +78,3 @@ def assemble(bodies: dict[int, str], language: str) -> str:
 def render_summary_message(summary: str, checkpoint: int, language: str = "") -> str:
     """The summary wrapped as the user message the model receives before the conversation."""
     return prompt("summary_message", language, summary=summary.strip(), checkpoint=checkpoint)
-
-
-# Sections of a topic card, per language: (current state, timeline, details).
-CARD_SECTIONS: dict[str, tuple[str, str, str]] = {
-    "": ("Current state", "Timeline", "Details"),
-    "zh": ("当前状态", "时间线", "细节"),
-}
-
-
-def card_sections(language: str) -> tuple[str, str, str]:
-    """Card section titles for `language` (English when unknown)."""
-    return CARD_SECTIONS.get(language, CARD_SECTIONS[""])
