@@ -1,4 +1,4 @@
-"""The callbacks of background summaries (`background.SummaryTasks`): run without ever
+"""The callbacks of background summaries (`tasks.SummaryTasks`): run without ever
 raising into the task that calls them; an async callback's awaitable is kept referenced until
 it ends."""
 
