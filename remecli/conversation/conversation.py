@@ -1,7 +1,7 @@
 """The conversation in memory: token accounting, compaction, offload, transcript, save and resume.
 
-One per memory runtime (`FileMemory.conversation`), on the state (`AgentState`) of whatever
-it is bound to. `sync` adopts messages the agent added and appends them to the transcript;
+One per memory runtime (`FileMemory.conversation`), on the state (`ConversationState`) of
+whatever it is bound to. `sync` adopts messages the agent added and appends them to the transcript;
 `auto_compact` (past `max_input_length × memory_compact_ratio`) offloads long tool results
   (earlier turns' largest first), then compacts older messages into a checkpoint, keeping the
   newest `keep_recent_tokens` (a tool call never loses its result); a failure drops nothing.
@@ -34,10 +34,11 @@ from remecli.conversation.session_lock import SessionInUse, SessionLock, is_live
 from remecli.conversation.started_with import recorded_settings
 from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
+from remecli.llm import conversation_state
+from remecli.llm.conversation_state import ConversationState
 from remecli.notes.layout import WorkingDir
 
 if TYPE_CHECKING:
-    from remecli.llm.runtime.agents import AgentState
     from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,13 @@ NoticeFn = Callable[[MemoryNotice], Any]
 
 
 class HasState(Protocol):
-    """What a conversation is bound to: anything holding the agent's state (the agent)."""
+    """What a conversation is bound to: anything holding the agent's state (the agent; its
+    runtime's state object, seen through `conversation_state.live_state`)."""
 
-    state: AgentState
+    @property
+    def state(self) -> object:
+        """The agent's state."""
+        ...
 
 
 class Conversation:
@@ -101,18 +106,19 @@ class Conversation:
         """Work on `holder.state` (the agent's); the session's summary is carried over."""
         if self.holder is holder:
             return
-        self.lock.hold(holder.state.session_id)
+        state = conversation_state.live_state(holder.state)
+        self.lock.hold(state.session_id)
         self.holder = holder
         summary_text = self.session.summary_message_text()
-        if self.session.summary and holder.state.summary != summary_text:
-            holder.state.summary = summary_text
+        if self.session.summary and state.summary != summary_text:
+            state.summary = summary_text
 
     @property
-    def state(self) -> AgentState:
+    def state(self) -> ConversationState:
         """The bound agent state (raises if nothing is bound yet)."""
         if self.holder is None:
             raise RuntimeError("the conversation is not bound to an agent yet")
-        return self.holder.state
+        return conversation_state.live_state(self.holder.state)
 
     @property
     def bound(self) -> bool:
@@ -233,7 +239,7 @@ class Conversation:
     async def save(self) -> Path:
         """Sync, then replace `sessions/<id>.state.json` atomically; returns its path."""
         await self.sync()
-        agent_state = self.state.model_dump(mode="json")
+        agent_state = conversation_state.state_to_json(self.state)
         session_state = self.session.state_dict(include_messages=False)
         settings = recorded_settings(self.settings)  # a resume answers with the same model
         args = (self.layout, self.session_id, agent_state, session_state, settings)
@@ -241,11 +247,9 @@ class Conversation:
             await asyncio.to_thread(self.waiting.write_state, persistence.write_state, *args)
         return self.layout.state_file(self.session_id)
 
-    async def restore(self, ref: str) -> AgentState:
-        """Load conversation `ref` (`last` or an id): the `AgentState` to build the agent with;
-        the session is restored to match it. Raises `LookupError` saying what to do."""
-        from remecli.llm.runtime.agents import AgentState
-
+    async def restore(self, ref: str) -> ConversationState:
+        """Load conversation `ref` (`last` or an id): the state to build the agent with; the
+        session is restored to match it. Raises `LookupError` saying what to do."""
         saved = await asyncio.to_thread(persistence.load_saved, self.layout, ref)
         if saved.session_id != self.lock.session_id and is_live(self.layout, saved.session_id):
             raise SessionInUse(
@@ -255,9 +259,9 @@ class Conversation:
         self.restore_problem = saved.problem
         self.resumed = saved.resumed
         if saved.agent_state is not None:
-            state = AgentState.model_validate(saved.agent_state)
+            state = conversation_state.state_from_json(saved.agent_state)
         else:
-            state = AgentState(session_id=saved.session_id)
+            state = conversation_state.new_state(saved.session_id)
         state.context = saved.context
         self.session.load_state_dict(
             saved.session_state, history=saved.history, context=state.context, restore_params=False
@@ -269,8 +273,6 @@ class Conversation:
     async def new_conversation(self, *, forget: bool = False) -> str:
         """Start over (`/new`; `/clear` with `forget=True` also deletes this conversation's
         transcript and state file, or for a resumed one what this run added to them)."""
-        from remecli.llm.runtime.agents import AgentState
-
         if forget:
             await asyncio.to_thread(persistence.forget, self.layout, self.session_id, self.resumed)
         else:
@@ -280,7 +282,7 @@ class Conversation:
         state = self.state
         state.context = []
         state.summary = ""
-        state.session_id = AgentState().session_id
+        state.session_id = conversation_state.new_session_id()
         self.lock.hold(state.session_id)
         return state.session_id
 

@@ -20,6 +20,7 @@ from typing import Any
 from remecli.conversation import transcript_page
 from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessions
 from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
+from remecli.llm import conversation_state
 from remecli.llm.blocks import block_key
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
@@ -162,8 +163,6 @@ def _kept_outputs(working_dir: WorkingDir, transcript: Path) -> list[Path]:
 
 def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
     """Read conversation `ref` (`last` or an id). Raises `LookupError` saying what to do."""
-    from remecli.llm.runtime.messages import Msg
-
     session_id = find_session(working_dir, ref)
     mark = resumed_at(working_dir, session_id)
     data = Transcript(working_dir.transcript_file(session_id)).read()
@@ -173,7 +172,9 @@ def load_saved(working_dir: WorkingDir, ref: str) -> SavedSession:
         try:
             payload = json.loads(state_path.read_text(encoding="utf-8"))
             agent_state, session_state = _checked_state(payload)
-            context = [Msg.model_validate(m) for m in agent_state.get("context", [])]
+            context = [
+                conversation_state.message_from_json(m) for m in agent_state.get("context", [])
+            ]
             return SavedSession(
                 session_id=session_id,
                 agent_state=agent_state,
@@ -228,9 +229,7 @@ def find_session(working_dir: WorkingDir, ref: str) -> str:
 
 def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The agent-state and session parts of a state file, or ValueError if they are not the
-    shapes this version writes (the agent state must also validate as an `AgentState`)."""
-    from remecli.llm.runtime.agents import AgentState
-
+    shapes this version writes (the agent state must also read back as a conversation state)."""
     if not isinstance(payload, dict):
         raise ValueError("the state file is not a JSON object")
     agent_state, session_state = payload["agent_state"], payload.get("session", {})
@@ -238,7 +237,7 @@ def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise ValueError("the agent state or session part has the wrong shape")
     if not isinstance(agent_state.get("context", []), list):
         raise ValueError("the saved context is not a list")
-    AgentState.model_validate(agent_state)
+    conversation_state.state_from_json(agent_state)
     return agent_state, session_state
 
 

@@ -1,6 +1,6 @@
 """The in-memory memory of one conversation: messages with marks, the summary, token accounting.
 
-Mirrors `agent.state.context` and remembers, per message *and per block* (one reply `Msg` holds
+Mirrors `agent.state.context` and remembers, per message *and per block* (one reply holds
 many tool calls and results), what compaction folded into the summary. Token counts are cached
 per block with a running total: a turn's accounting cost depends on what it added, not on history.
 """
@@ -14,6 +14,7 @@ from remecli.conversation.compaction_plan import plan_compaction
 from remecli.conversation.entries import CompactionPlan, Entry
 from remecli.conversation.report import estimate, history_str
 from remecli.conversation.transcript import Transcript
+from remecli.llm import conversation_state
 from remecli.llm.blocks import (
     MSG_OVERHEAD,
     block_key,
@@ -77,7 +78,7 @@ class Session:
             self.set_summary(self.summary)
 
     def sync(self, context: list[Any]) -> list[dict[str, Any]]:
-        """Adopt what agentscope appended to `context` since the last call.
+        """Adopt what the agent appended to `context` since the last call.
 
         Returns transcript records for the new messages and blocks. Only the tail is examined
         unless the context was rewritten by someone else (then everything is re-read, and live
@@ -242,9 +243,8 @@ class Session:
 
     def get_memory(self) -> list[Any]:
         """The messages to send: the summary (as a user message) then the non-compressed ones."""
-        from remecli.llm.runtime.messages import UserMsg
-
-        head = [UserMsg(name="user", content=self.summary_message_text())] if self.summary else []
+        summary = self.summary_message_text()
+        head = [conversation_state.text_message("user", summary)] if self.summary else []
         return head + self.context_messages()
 
     def all_messages(self) -> list[Any]:
@@ -299,13 +299,11 @@ class Session:
 
     def replace_tool_result(self, msg_id: str, block: Any, text: str) -> None:
         """Swap a tool result's text for its offloaded form and update the token count."""
-        from remecli.llm.runtime.messages import TextBlock
-
         if isinstance(block.output, str):
             block.output = text
         else:
             others = [b for b in block.output if getattr(b, "type", "") != "text"]
-            block.output = [TextBlock(text=text), *others]
+            block.output = [conversation_state.text_block(text), *others]
         entry = self._entries[msg_id]
         live = dict(entry.live)
         live[block_key(block)] = block_tokens(self.counter, block)
@@ -328,7 +326,7 @@ class Session:
             state["one_shot"] = True
         if include_messages:
             state["messages"] = [
-                {"msg": e.msg.model_dump(mode="json"), "live": sorted(e.live)}
+                {"msg": conversation_state.message_to_json(e.msg), "live": sorted(e.live)}
                 for e in (self._entries[mid] for mid in self._order)
             ]
         return state
@@ -347,15 +345,14 @@ class Session:
         `context` (the saved agent context) the live blocks are exactly those in it. With
         `restore_params=False` the current window, ratio and language are kept.
         """
-        from remecli.llm.runtime.messages import Msg
-
         self.clear()
         if restore_params:
             self.update_params(**state.get("params", {}))
         self.checkpoints = int(state.get("checkpoints", 0))
         if "messages" in state:
             pairs = [
-                (Msg.model_validate(r["msg"]), set(r.get("live", []))) for r in state["messages"]
+                (conversation_state.message_from_json(r["msg"]), set(r.get("live", [])))
+                for r in state["messages"]
             ]
         else:
             pairs = [(m, set()) for m in history or []]

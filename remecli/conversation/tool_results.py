@@ -209,7 +209,7 @@ def _path_of(call: Any) -> str:
 def offload_messages(store: ToolResultStore, messages: list[Any]) -> int:
     """Offload every oversized tool result in `messages` in place (library `compact_tool_result`);
     returns how many were offloaded. Blocking file I/O: call it off the event loop."""
-    from remecli.llm.runtime.messages import TextBlock
+    from remecli.llm.conversation_state import text_block
 
     count = 0
     for msg in messages:
@@ -226,6 +226,6 @@ def offload_messages(store: ToolResultStore, messages: list[Any]) -> int:
             if path is None:
                 continue
             others = [] if isinstance(output, str) else [b for b in output if b.type != "text"]
-            block.output = [TextBlock(text=kept), *others] if others else kept
+            block.output = [text_block(kept), *others] if others else kept
             count += 1
     return count

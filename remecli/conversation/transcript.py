@@ -1,7 +1,8 @@
 """Append-only transcript `sessions/<session_id>.jsonl`: every message ever added, and checkpoints.
 
 One JSON object per line:
-- `{"t": "msg", "at": …, "msg": <Msg>}`: a message seen for the first time;
+- `{"t": "msg", "at": …, "msg": <message>}`: a message seen for the first time (its saved form,
+  `remecli.llm.conversation_state.message_to_json`);
 - `{"t": "blocks", "at": …, "msg_id": …, "blocks": [<block>, …]}`: blocks added later to it
   (one assistant reply grows block by block during a turn);
 - `{"t": "checkpoint", "at": …, "summary": …, "covered": {msg_id: [block keys]}, …}`: a
@@ -32,6 +33,7 @@ from typing import Any
 
 from remecli.config.privacy import private_dirs
 from remecli.conversation import transcript_page
+from remecli.llm import conversation_state
 from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,7 @@ class Transcript:
     def message_record(msg: Any, at: str | None = None) -> dict[str, Any]:
         """Record of a message seen for the first time, `at` now (an imported one: when it
         was said)."""
-        return {"t": "msg", "at": at or now_iso(), "msg": msg.model_dump(mode="json")}
+        return {"t": "msg", "at": at or now_iso(), "msg": conversation_state.message_to_json(msg)}
 
     @staticmethod
     def blocks_record(msg_id: str, blocks: list[Any]) -> dict[str, Any]:
@@ -74,7 +76,7 @@ class Transcript:
             "t": "blocks",
             "at": now_iso(),
             "msg_id": msg_id,
-            "blocks": [b.model_dump(mode="json") for b in blocks],
+            "blocks": [conversation_state.block_to_json(b) for b in blocks],
         }
 
     @staticmethod
@@ -141,7 +143,7 @@ class Transcript:
                     continue
                 try:
                     self._apply(record, data, by_id)
-                except ValueError:  # valid JSON, but not a message agentscope accepts
+                except ValueError:  # valid JSON, but not a message (conversation_state)
                     data.skipped_lines += 1
         if data.skipped_lines:
             log.warning(
@@ -154,22 +156,18 @@ class Transcript:
 
     @staticmethod
     def _apply(record: dict[str, Any], data: TranscriptData, by_id: dict[str, Any]) -> None:
-        """Fold one parsed record into `data` (ValueError when agentscope rejects it)."""
-        from remecli.llm.runtime.messages import Msg
-
+        """Fold one parsed record into `data` (ValueError when it holds no message)."""
         kind = record.get("t")
         if kind == "msg":
-            msg = Msg.model_validate(record["msg"])
+            msg = conversation_state.message_from_json(record["msg"])
             if msg.id in by_id:
                 by_id[msg.id].content.extend(msg.content)
                 return
             by_id[msg.id] = msg
             data.messages.append(msg)
         elif kind == "blocks" and record.get("msg_id") in by_id:
-            extra = Msg.model_validate(
-                {"name": "x", "role": "assistant", "content": record["blocks"]}
-            )
-            by_id[record["msg_id"]].content.extend(extra.content)
+            blocks = conversation_state.blocks_from_json(record["blocks"])
+            by_id[record["msg_id"]].content.extend(blocks)
         elif kind == "checkpoint":
             data.checkpoints.append(record)
         elif kind == "removed":

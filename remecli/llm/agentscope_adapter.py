@@ -29,11 +29,12 @@ from agentscope.message import (
 )
 from agentscope.middleware import MiddlewareBase
 from agentscope.permission import PermissionBehavior, PermissionDecision
-from agentscope.state import AgentState
 from agentscope.tool import FunctionTool, Toolkit
 
 from remecli.llm import agent_loop as loop_events
+from remecli.llm.agentscope_state import agent_state
 from remecli.llm.blocks import output_text
+from remecli.llm.conversation_state import ConversationState
 from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.message import (
     Attachment,
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 
 RuntimeTool = ToolSpec | FunctionTool  # a tool not yet described by a ToolSpec passes as is
 Middleware = MiddlewareBase  # behaviour hooked into the runtime (the assistant's, for now)
-State = AgentState  # a saved conversation the assistant resumes
+State = ConversationState  # a saved conversation the assistant resumes
 _STATES: frozenset[str] = frozenset(state.value for state in ToolResultState)
 
 
@@ -257,7 +258,7 @@ def agentscope_loop(
     max_iters: int | None = None,
     before_retry: Sequence[MiddlewareBase] = (),
     after_retry: Sequence[MiddlewareBase] = (),
-    state: AgentState | None = None,
+    state: ConversationState | None = None,
 ) -> AgentscopeLoop:
     """The agent loop every remecli agent runs on.
 
@@ -280,7 +281,7 @@ def agentscope_loop(
         model=model.agent_model(),
         toolkit=Toolkit(tools=[runtime_tool(tool) for tool in tools]),
         middlewares=middlewares,
-        state=state,
+        state=None if state is None else agent_state(state),
         **options,
     )
     return AgentscopeLoop(agent)

@@ -16,6 +16,3 @@ def route_runtime_logs() -> None:
     agentscope_logger = logging.getLogger("as")
     agentscope_logger.handlers.clear()
     agentscope_logger.propagate = True
-
-
-route_agentscope_logs = route_runtime_logs  # the name remecli.llm.runtime.logs gives it

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import hashlib
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,6 +26,9 @@ from remecli.conversation.transcript import Transcript
 from remecli.notes.redact import redact_secrets
 from remecli.ops.context import JobContext
 from remecli.ops.registry import JOBS, JobParams, JobResult
+
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
 
 MAX_MESSAGES = 5_000
 MAX_MESSAGE_CHARS = 100_000
@@ -86,16 +89,16 @@ def _redacted(message: RecordMessage) -> RecordMessage:
     return message.model_copy(update={"content": redaction.text}) if redaction.changed else message
 
 
-def _to_msg(session_id: str, message: RecordMessage) -> Any:
-    from remecli.llm.runtime.messages import Msg, TextBlock
+def _to_msg(session_id: str, message: RecordMessage) -> ContextMessage:
+    from remecli.llm.conversation_state import text_message
 
     moment = message.timestamp or dt.datetime.now().astimezone()
     if moment.tzinfo is None:
         moment = moment.astimezone()
-    return Msg(
+    return text_message(
+        message.role,
+        message.content,
         name=message.name or message.role,
-        role=message.role,
-        content=[TextBlock(text=message.content)],
         id=_message_id(session_id, message),
         created_at=moment.isoformat(timespec="seconds"),
     )

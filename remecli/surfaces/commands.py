@@ -56,14 +56,14 @@ class SurfaceOptions:
 def _load(setting_args: list[str]) -> Any:
     from remecli.config import load_settings
     from remecli.config.logs import setup_logging
-    from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.llm.logs import route_runtime_logs
 
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
     settings = settings.with_changes({"working_dir": str(root)})  # resolved once
     ensure_private_root(root)  # 0700, before the log file creates it
     setup_logging(settings)
-    route_agentscope_logs()
+    route_runtime_logs()
     return settings
 
 

@@ -67,12 +67,13 @@ def _claim(path: Path) -> FileLock | None:
 
 
 def _load_record(path: Path) -> tuple[dict[str, Any], list[Any]] | None:
-    """A record and its messages as agentscope `Msg`s; None (logged) when unreadable."""
-    from remecli.llm.runtime.messages import Msg
+    """A record and its messages (`conversation_state.message_from_json`); None (logged)
+    when unreadable."""
+    from remecli.llm.conversation_state import message_from_json
 
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        messages = [Msg.model_validate(item) for item in record["messages"]]
+        messages = [message_from_json(item) for item in record["messages"]]
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as exc:

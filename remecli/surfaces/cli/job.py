@@ -130,7 +130,7 @@ def one_shot(
     from remecli.config.disk_full import no_space_left
     from remecli.config.locations import Locations
     from remecli.config.logs import setup_logging
-    from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.llm.logs import route_runtime_logs
     from remecli.runtime import FileMemory, Mode, build_runtime
     from remecli.surfaces.cli.read_only import change_refused, unwritable
     from remecli.surfaces.memory_dir import ensure_private_root
@@ -141,7 +141,7 @@ def one_shot(
         raise click.ClickException(change_refused(root, reason))
     ensure_private_root(root)  # 0700, before the log file
     setup_logging(settings)
-    route_agentscope_logs()
+    route_runtime_logs()
     # Mode.JOB: no Auto Dream after a summary this command writes (memory_dream still dreams)
     memory = FileMemory.over(build_runtime(settings, Mode.JOB, search=search))
     return memory, JobRunner(memory)

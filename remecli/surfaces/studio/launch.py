@@ -32,13 +32,13 @@ def _settings(setting_args: list[str]) -> Any:
     from remecli.config import load_settings
     from remecli.config.locations import Locations
     from remecli.config.logs import setup_logging
-    from remecli.llm.runtime.logs import route_agentscope_logs
+    from remecli.llm.logs import route_runtime_logs
 
     settings = load_settings(setting_args)
     root = Locations.from_settings(settings).root
     settings = settings.with_changes({"working_dir": str(root)})
     setup_logging(settings)
-    route_agentscope_logs()
+    route_runtime_logs()
     return settings
 
 
