@@ -29,6 +29,7 @@ from remecli.vector.stores.in_python import (
 )
 from remecli.vector.stores.python_filtered import PythonFilteredStore
 from remecli.vector.terms import document_terms
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn
 
 _GET = ["metadatas", "documents"]
 # HNSW is approximate: with many near-duplicate memories Chroma's defaults (100/100) were seen to
@@ -99,9 +100,9 @@ class ChromaVectorStore(PythonFilteredStore):
 
     # -- records -----------------------------------------------------------------------------
     @staticmethod
-    def _record(node: MemoryNode, seq: int) -> tuple[dict[str, Any], str]:
+    def _record(node: MemoryNode, seq: int) -> tuple[JSONObject, str]:
         fields = node.stored_fields()
-        record = {k: fields[k] for k in _FIELDS if fields[k] is not None}
+        record: JSONObject = {k: fields[k] for k in _FIELDS if fields[k] is not None}
         record["seq"] = seq
         record["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
         terms = document_terms(node.embedding_text())
@@ -262,8 +263,8 @@ class ChromaVectorStore(PythonFilteredStore):
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update`."""

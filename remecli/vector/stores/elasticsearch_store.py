@@ -23,6 +23,7 @@ from remecli.vector.stores import elasticsearch_query as q
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
 from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.values import ColumnValues, MetadataIn
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -214,8 +215,8 @@ class ElasticsearchVectorStore(PythonFilteredStore):
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update` (the document is indexed again under its id)."""

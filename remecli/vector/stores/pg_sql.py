@@ -4,11 +4,11 @@ only (metadata keys and values never enter the SQL text)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from remecli.vector.filters import Condition
 from remecli.vector.node import COLUMNS
-from remecli.vector.stores.sql_shared import RECORD_COLUMNS, SqlDialect
+from remecli.vector.stores.sql_shared import RECORD_COLUMNS, Rendered, SqlDialect
+from remecli.vector.values import Scalar, SqlParams
 
 SELECT_COLUMNS = "seq, " + ", ".join(COLUMNS) + ", metadata"
 
@@ -36,20 +36,20 @@ HNSW_INDEX = (
 )
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: Scalar) -> str:
     if isinstance(value, bool):
         return "boolean"
     return "string" if isinstance(value, str) else "number"
 
 
-def _expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
+def _expr(name: str, is_metadata: bool) -> Rendered:
     return ("(metadata -> %s)", [name]) if is_metadata else (name, [])
 
 
-def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
+def render_conditions(conditions: list[Condition]) -> Rendered:
     """`(" WHERE …", params)` or `("", [])`."""
     parts: list[str] = []
-    params: list[Any] = []
+    params: SqlParams = []
     for cond in conditions:
         meta = cond.field.is_metadata
         expr, expr_params = _expr(cond.field.name, meta)

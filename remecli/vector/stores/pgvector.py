@@ -36,6 +36,7 @@ from remecli.vector.stores.pgvector_bulk import (
 )
 from remecli.vector.stores.pgvector_shared import check_confined
 from remecli.vector.terms import document_terms
+from remecli.vector.values import ColumnValues, MetadataIn, SqlParams
 
 _TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,50}$")
 _INSERT = (
@@ -247,8 +248,8 @@ class PgVectorStore:
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update`: one UPDATE statement, so parallel updates never lose one."""
@@ -257,9 +258,9 @@ class PgVectorStore:
 
         columns = {k: v for k, v in fields.items() if k in COLUMNS and k != "memory_id"}
         if "content" in columns:
-            columns["content_hash"] = content_hash(columns["content"])
+            columns["content_hash"] = content_hash(columns["content"] or "")
         sets = [f"{name} = %s" for name in columns]
-        params: list[Any] = list(columns.values())
+        params: SqlParams = list(columns.values())
         patch = {k: v for k, v in (metadata or {}).items() if v is not None}
         removed = [k for k, v in (metadata or {}).items() if v is None]
         sets.append("metadata = (metadata || %s::jsonb) - %s::text[]")
