@@ -9,10 +9,11 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
 from remecli.vector.filters import Condition, FieldRef, field_ref
 from remecli.vector.node import MemoryNode
+from remecli.vector.values import JSON, Scalar
 
 
 @dataclass
@@ -24,26 +25,25 @@ class Stored:
     terms: list[str]
 
 
-def value_of(node: MemoryNode, ref: FieldRef) -> Any:
+def value_of(node: MemoryNode, ref: FieldRef) -> JSON:
     """A column (None when empty and nullable) or a metadata value (None when missing)."""
     if ref.is_metadata:
         return node.stored_metadata().get(ref.name)
     return node.stored_fields().get(ref.name)
 
 
-def _numeric(value: Any) -> bool:
+def _numeric(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float)
 
 
-def _in_range(value: Any, bound: Any, above: bool) -> bool:
-    if value is None:
-        return False
-    if isinstance(bound, str):
-        if not isinstance(value, str):
-            return False
-    elif not _numeric(value):
-        return False
-    return bool(value >= bound) if above else bool(value <= bound)
+def _in_range(value: JSON, bound: Scalar, above: bool) -> bool:
+    """Whether `value` is on the inner side of `bound`: text against text, numbers against
+    numbers (any other pair is out of range)."""
+    if isinstance(bound, str) and isinstance(value, str):
+        return value >= bound if above else value <= bound
+    if _numeric(bound) and _numeric(value):
+        return value >= bound if above else value <= bound
+    return False
 
 
 def matches(node: MemoryNode, conditions: list[Condition]) -> bool:
@@ -64,7 +64,7 @@ def matches(node: MemoryNode, conditions: list[Condition]) -> bool:
     return True
 
 
-def _rank(value: Any) -> tuple[int, Any]:
+def _rank(value: JSON) -> tuple[int, float | str]:
     """SQLite's order across types: numbers before text (other values as their JSON text)."""
     if _numeric(value):
         return (0, float(value))
