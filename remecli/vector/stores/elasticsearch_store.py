@@ -23,7 +23,7 @@ from remecli.vector.stores import elasticsearch_query as q
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
 from remecli.vector.stores.python_filtered import PythonFilteredStore
-from remecli.vector.values import ColumnValues, MetadataIn
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -114,7 +114,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
                 "runs and the index is writable"
             ) from None
 
-    def _bulk(self, what: str, actions: list[dict[str, Any]]) -> None:
+    def _bulk(self, what: str, actions: list[JSONObject]) -> None:
         """One bulk request (a delete of what another process deleted first is no error)."""
         from elasticsearch import helpers
 
@@ -126,7 +126,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
                 ),
             )
 
-    def _scan(self, query: dict[str, Any]) -> list[Stored]:
+    def _scan(self, query: JSONObject) -> list[Stored]:
         from elasticsearch import helpers
 
         hits = self._call(
@@ -142,7 +142,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         )
         return [Stored(*q.node_of(hit["_source"])) for hit in hits]
 
-    def _mget(self, memory_ids: list[str], vectors: bool = False) -> list[dict[str, Any]]:
+    def _mget(self, memory_ids: list[str], vectors: bool = False) -> list[q.StoredDoc]:
         if not memory_ids:
             return []
         found = self._call(
@@ -155,7 +155,9 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         )
         return [doc for doc in found["docs"] if doc.get("found")]
 
-    def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
+    def _same_content(
+        self, keys: list[tuple[str, str, str]]
+    ) -> dict[tuple[str, str, str], MemoryNode]:
         """The first stored node of each (memory_type, memory_target, content_hash)."""
         if not keys:
             return {}
@@ -177,7 +179,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         from remecli.vector.terms import document_terms
 
         results: list[tuple[MemoryNode, bool]] = []
-        actions: list[dict[str, Any]] = []
+        actions: list[JSONObject] = []
         with self._lock:
             keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
             existing = self._same_content(keys)
@@ -209,8 +211,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
     def vector_of(self, memory_id: str) -> list[float] | None:
         """See `VectorStore.vector_of`."""
         found = self._mget([memory_id], vectors=True)
-        vector = found[0]["_source"].get(q.VECTOR_FIELD) if found else None
-        return [float(x) for x in vector] if vector is not None else None
+        return q.stored_vector(found[0]["_source"]) if found else None
 
     def update(
         self,
@@ -233,7 +234,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
             clash = self._same_content([key]).get(key)
             if clash is not None and clash.memory_id != memory_id:
                 raise DuplicateContentError(clash.memory_id)
-            kept = source.get(q.VECTOR_FIELD) if vector is None else vector
+            kept = q.stored_vector(source) if vector is None else vector
             row = np.asarray(kept, dtype=np.float32).tolist()
             doc = q.document(node, seq, document_terms(node.embedding_text()), row)
             self._call(
@@ -245,7 +246,9 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         return node
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
-        actions = [{"_op_type": "delete", "_index": self._index, "_id": i} for i in memory_ids]
+        actions: list[JSONObject] = [
+            {"_op_type": "delete", "_index": self._index, "_id": i} for i in memory_ids
+        ]
         self._bulk("delete memories", actions)
 
     def delete(self, memory_ids: list[str]) -> int:
@@ -266,7 +269,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         return len(self._matching(conditions))
 
     def _search(
-        self, size: int, query: dict[str, Any] | None = None, knn: dict[str, Any] | None = None
+        self, size: int, query: JSONObject | None = None, knn: JSONObject | None = None
     ) -> list[tuple[MemoryNode, float]]:
         found = self._call(
             "search memories",
