@@ -1,7 +1,20 @@
 """The contract's filters, sort order and keyword scoring evaluated in Python, with the same
 meaning as the SQL stores give them: for engines whose own query language cannot say all of it
 (missing values, ranges over text, any metadata key). An engine narrows the candidates with what
-it can say; these functions decide."""
+it can say; these functions decide.
+
+`bm25` is hand-written on purpose (decided in session 17, issue 40). It ranks the Chroma store's
+keyword search, the one engine here without BM25 of its own: chromadb 1.5's ranked `search` is
+"not implemented for Local Chroma" (it raises NotImplementedError on an embedded or `chroma run`
+collection), and `$contains` only finds the documents. It needs just those documents and the
+collection's count, one `get` per search. The alternatives were worse: the tantivy index
+(`search/keyword.py`) indexes the notes of one working dir, and a second index beside a Chroma
+collection that other processes write through its server would drift from it; rank-bm25 and
+bm25s index the whole corpus (every memory of the target fetched per search), and rank-bm25's
+idf, log((N-n+0.5)/(n+0.5)) floored at a fraction of the mean, ranks a term most memories hold
+differently from Elasticsearch's (Lucene's) log(1+(N-n+0.5)/(n+0.5)), which this one uses; SQLite's
+FTS5 bm25() lives inside the local store's database. tests/vector/test_in_python_bm25.py pins it.
+"""
 
 from __future__ import annotations
 
@@ -97,7 +110,8 @@ def bm25(
     """Okapi BM25 (k1 1.2, b 0.75) of the candidates that hold any term exactly, best first.
 
     `candidates` must include every document of the searched set that holds a term (so document
-    frequencies are exact); `total_docs` is the size of that set."""
+    frequencies are exact); `total_docs` is the size of that set. The average length is that of
+    the documents holding a term (the only ones fetched), not of the whole set."""
     wanted = set(terms)
     counted = [(item, Counter(t for t in item.terms if t in wanted)) for item in candidates]
     counted = [(item, counts) for item, counts in counted if counts]
