@@ -44,6 +44,8 @@ COLUMNS = (
     "time_modified",
     "author",
 )
+# The dedup key of a node: (memory_type, memory_target, content_hash); one node per key.
+ContentKey = tuple[str, str, str]
 TIME_FIELDS = ("message_time", "time_created", "time_modified")
 NULLABLE = ("message_time",)  # the only column that may hold no value
 
@@ -131,6 +133,11 @@ class MemoryNode:
     def content_hash(self) -> str:
         """The dedup key of the content."""
         return content_hash(self.content)
+
+    @property
+    def content_key(self) -> ContentKey:
+        """(memory_type, memory_target, content_hash): a store keeps one node per key."""
+        return (self.memory_type, self.memory_target, self.content_hash)
 
     def embedding_text(self) -> str:
         """The text that is embedded: when-to-use (if any) then the content (a stored

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import numpy as np
 
 from remecli.vector.filters import Condition, target_of
-from remecli.vector.node import COLUMNS, MemoryNode
-from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
+from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import (
     EngineHits,
     Stored,
@@ -28,7 +28,7 @@ from remecli.vector.stores.in_python import (
     matches,
     widening_search,
 )
-from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.terms import document_terms
 from remecli.vector.values import ColumnValues, MetadataIn
 
@@ -189,27 +189,18 @@ class ChromaVectorStore(PythonFilteredStore):
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
         """See `VectorStore.add`: one look-up of the stored twins per batch, and the new nodes in
         as few `add` calls as the client's batch size allows."""
-        results: list[tuple[MemoryNode, bool]] = []
         ids: list[str] = []
         records: list[Metadata] = []
         documents: list[str] = []
         rows: list[Embedding] = []
         with self._lock:
-            stored = self._stored_twins(nodes)
-            pending: dict[tuple[str, str, str], MemoryNode] = {}
-            for node, vector in zip(nodes, vectors, strict=True):
-                key = (node.memory_type, node.memory_target, node.content_hash)
-                existing = pending.get(key) or stored.get(key)
-                if existing is not None:
-                    results.append((existing, False))
-                    continue
-                record, document = self._record(node, self._next_seq())
-                ids.append(node.memory_id)
+            results, new = self._new_nodes(nodes, vectors)
+            for item in new:
+                record, document = self._record(item.node, item.seq)
+                ids.append(item.node.memory_id)
                 records.append(record)
                 documents.append(document)
-                rows.append(np.asarray(vector, dtype=np.float32))
-                pending[key] = node
-                results.append((node, True))
+                rows.append(np.asarray(item.vector, dtype=np.float32))
             step = self._batch_size()
             for start in range(0, len(ids), step):
                 part = slice(start, start + step)
@@ -243,37 +234,34 @@ class ChromaVectorStore(PythonFilteredStore):
         except Exception:  # noqa: BLE001 - an older client without the call
             return 5_000
 
-    def _stored_twins(self, nodes: list[MemoryNode]) -> dict[tuple[str, str, str], MemoryNode]:
-        """The stored nodes with the content of any of `nodes` in its target (first stored wins)."""
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """See `PythonFilteredStore._twins`: one node by its whole key, many by their content
+        hashes, 1,000 a request."""
         if len(nodes) == 1:
-            key = (nodes[0].memory_type, nodes[0].memory_target, nodes[0].content_hash)
-            twin = self._same_content(*key)
-            return {key: twin} if twin is not None else {}
-        wanted = {(n.memory_type, n.memory_target, n.content_hash) for n in nodes}
+            memory_type, target, digest = nodes[0].content_key
+            where: Where = {
+                "$and": [
+                    {"memory_type": memory_type},
+                    {"memory_target": target},
+                    {"content_hash": digest},
+                ]
+            }
+            found = self._call("look up a memory", self._collection.get, where=where, include=_GET)
+            return first_stored(self._got(found))
+        wanted = {n.content_key for n in nodes}
         hashes = sorted({key[2] for key in wanted})
-        twins: dict[tuple[str, str, str], Stored] = {}
+        rows: list[Stored] = []
         for start in range(0, len(hashes), 1_000):
             part: list[LiteralValue] = [*hashes[start : start + 1_000]]
             among: dict[InclusionExclusionOperator, list[LiteralValue]] = {"$in": part}
-            where: Where = {"content_hash": among}
-            found = self._call("look up memories", self._collection.get, where=where, include=_GET)
-            for row in self._got(found):
-                key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
-                if key in wanted and (key not in twins or row.seq < twins[key].seq):
-                    twins[key] = row
-        return {key: row.node for key, row in twins.items()}
-
-    def _same_content(self, memory_type: str, target: str, digest: str) -> MemoryNode | None:
-        where: Where = {
-            "$and": [
-                {"memory_type": memory_type},
-                {"memory_target": target},
-                {"content_hash": digest},
-            ]
-        }
-        found = self._call("look up a memory", self._collection.get, where=where, include=_GET)
-        rows = self._got(found)
-        return min(rows, key=lambda row: row.seq).node if rows else None
+            found = self._call(
+                "look up memories",
+                self._collection.get,
+                where={"content_hash": among},
+                include=_GET,
+            )
+            rows += self._got(found)
+        return first_stored(rows, wanted)
 
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""
@@ -302,9 +290,7 @@ class ChromaVectorStore(PythonFilteredStore):
                 return None
             seq, node = rows[0].seq, rows[0].node
             node.apply_update(fields, metadata)
-            clash = self._same_content(node.memory_type, node.memory_target, node.content_hash)
-            if clash is not None and clash.memory_id != memory_id:
-                raise DuplicateContentError(clash.memory_id)
+            self._check_unique(node)
             record, document = self._record(node, seq)
             if node.message_time == "":
                 record["message_time"] = None  # removes the key

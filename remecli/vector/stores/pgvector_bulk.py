@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from remecli.vector.node import COLUMNS, MemoryNode
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
 from remecli.vector.stores.base import VectorStoreError
 from remecli.vector.stores.pg_sql import HNSW_INDEX, SELECT_COLUMNS, SqlOf, has_relation
 from remecli.vector.terms import document_terms
@@ -76,7 +76,7 @@ def copy_add(
             )
         )
         inserted = {row["memory_id"] for row in cur.fetchall()}
-        existing: dict[tuple[str, str, str], MemoryNode] = {}
+        existing: dict[ContentKey, MemoryNode] = {}
         if len(inserted) < len(nodes):
             cur.execute(
                 text(
@@ -88,13 +88,13 @@ def copy_add(
             )
             for row in cur.fetchall():
                 found = node_of(row)
-                existing[(found.memory_type, found.memory_target, found.content_hash)] = found
+                existing[found.content_key] = found
     results: list[tuple[MemoryNode, bool]] = []
     for node in nodes:
         if node.memory_id in inserted:
             results.append((node, True))
             continue
-        twin = existing.get((node.memory_type, node.memory_target, node.content_hash))
+        twin = existing.get(node.content_key)
         if twin is None:  # the id (not the content) is taken, by a memory of another target
             raise VectorStoreError(
                 f"memory id {node.memory_id} is already in use; import it without its memory_id"

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import numpy as np
 
 from remecli.vector.filters import Condition, target_of
-from remecli.vector.node import COLUMNS, MemoryNode
-from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
+from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
-from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
 from remecli.vector.stores.qdrant_points import PointId, point_id, term_index, term_weights
 from remecli.vector.terms import document_terms
@@ -159,48 +159,34 @@ class QdrantVectorStore(PythonFilteredStore):
         seq = int(str(record.pop("seq", 0)))
         return Stored(seq, MemoryNode.from_row(record, metadata), terms)
 
-    def _same_content(
-        self, keys: list[tuple[str, str, str]]
-    ) -> dict[tuple[str, str, str], MemoryNode]:
-        """The first stored node of each (memory_type, memory_target, content_hash)."""
-        if not keys:
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """See `PythonFilteredStore._twins` (one scroll by content hash)."""
+        if not nodes:
             return {}
         models = self._models
-        digests = sorted({digest for _, _, digest in keys})
+        digests = sorted({node.content_hash for node in nodes})
         rows = self._scroll(
             models.Filter(
                 must=[models.FieldCondition(key="content_hash", match=models.MatchAny(any=digests))]
             )
         )
-        first: dict[tuple[str, str, str], Stored] = {}
-        for row in rows:
-            key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
-            if key not in first or row.seq < first[key].seq:
-                first[key] = row
-        return {key: row.node for key, row in first.items()}
+        return first_stored(rows)
 
     # -- the contract ------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
         """See `VectorStore.add` (one lookup of the content hashes, then batch upserts)."""
-        results: list[tuple[MemoryNode, bool]] = []
         ids: list[PointId] = []
         payloads: list[JSONObject] = []
         sparse: list[qmodels.Vector] = []
         rows: list[qmodels.Vector] = []  # dense vectors
         with self._lock:
-            keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
-            existing = self._same_content(keys)
-            for node, key, vector in zip(nodes, keys, vectors, strict=True):
-                if key in existing:
-                    results.append((existing[key], False))
-                    continue
-                existing[key] = node
-                ids.append(point_id(node.memory_id))
-                payload, terms = self._payload(node, self._next_seq())
+            results, new = self._new_nodes(nodes, vectors)
+            for item in new:
+                ids.append(point_id(item.node.memory_id))
+                payload, terms = self._payload(item.node, item.seq)
                 payloads.append(payload)
                 sparse.append(self._sparse(terms))
-                rows.append(np.asarray(vector, dtype=np.float32).tolist())
-                results.append((node, True))
+                rows.append(np.asarray(item.vector, dtype=np.float32).tolist())
             for start in range(0, len(ids), _BATCH):
                 end = start + _BATCH
                 batch = self._models.Batch(
@@ -256,10 +242,7 @@ class QdrantVectorStore(PythonFilteredStore):
             stored = self._stored(found[0].payload)
             node = stored.node
             node.apply_update(fields, metadata)
-            key = (node.memory_type, node.memory_target, node.content_hash)
-            clash = self._same_content([key]).get(key)
-            if clash is not None and clash.memory_id != memory_id:
-                raise DuplicateContentError(clash.memory_id)
+            self._check_unique(node)
             kept = self._dense(found[0]) if vector is None else vector
             payload, terms = self._payload(node, stored.seq)
             point = self._models.PointStruct(
