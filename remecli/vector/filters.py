@@ -6,9 +6,9 @@ Stores render conditions with bound parameters only, so any key or value is safe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from remecli.vector.node import COLUMNS, TIME_FIELDS, normalize_time
+from remecli.vector.values import Filters, Scalar
 
 _META_PREFIX = "metadata."
 
@@ -27,9 +27,9 @@ class Condition:
 
     field: FieldRef
     is_range: bool
-    value: Any = None
-    lo: Any = None
-    hi: Any = None
+    value: Scalar = None
+    lo: Scalar = None
+    hi: Scalar = None
 
 
 def field_ref(name: str) -> FieldRef:
@@ -41,13 +41,13 @@ def field_ref(name: str) -> FieldRef:
     return FieldRef(name, name not in COLUMNS)
 
 
-def _scalar(value: Any, where: str) -> Any:
+def _scalar(value: object, where: str) -> Scalar:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     raise ValueError(f"filter {where!r}: values must be text, numbers or booleans, got {value!r}")
 
 
-def compile_filters(filters: dict[str, Any] | None) -> list[Condition]:
+def compile_filters(filters: Filters | None) -> list[Condition]:
     """Turn a filter dict into conditions (time columns normalized to sortable text)."""
     conditions: list[Condition] = []
     for key, value in (filters or {}).items():
@@ -68,9 +68,9 @@ def compile_filters(filters: dict[str, Any] | None) -> list[Condition]:
     return conditions
 
 
-def target_of(conditions: list[Condition]) -> tuple[str | None, str | None]:
-    """The (memory_type, memory_target) equality conditions, if present."""
-    found: dict[str, str | None] = {"memory_type": None, "memory_target": None}
+def target_of(conditions: list[Condition]) -> tuple[Scalar, Scalar]:
+    """The (memory_type, memory_target) equality conditions, if present (None if not)."""
+    found: dict[str, Scalar] = {"memory_type": None, "memory_target": None}
     for cond in conditions:
         if not cond.field.is_metadata and not cond.is_range and cond.field.name in found:
             found[cond.field.name] = cond.value

@@ -8,9 +8,11 @@ import hashlib
 import json
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn, TimeValue
 
 IDENTITY = "identity"
 PERSONAL = "personal"
@@ -42,11 +44,13 @@ COLUMNS = (
     "time_modified",
     "author",
 )
+# The dedup key of a node: (memory_type, memory_target, content_hash); one node per key.
+ContentKey = tuple[str, str, str]
 TIME_FIELDS = ("message_time", "time_created", "time_modified")
 NULLABLE = ("message_time",)  # the only column that may hold no value
 
 
-def memory_type_name(value: Any) -> str:
+def memory_type_name(value: object) -> str:
     """The canonical name of a memory type (`task` → `procedural`; enum members by value)."""
     name = str(getattr(value, "value", value))
     return OLD_TYPE_NAMES.get(name, name)
@@ -57,7 +61,7 @@ def now_text() -> str:
     return datetime.now().strftime(TIME_FORMAT)
 
 
-def normalize_time(value: Any, *, end_of_day: bool = False) -> str | None:
+def normalize_time(value: TimeValue, *, end_of_day: bool = False) -> str | None:
     """A time as `YYYY-MM-DD HH:MM:SS` (sortable text); dates, ISO strings and datetimes work.
 
     A bare date is the day's first second, or its last with `end_of_day` (for range upper bounds).
@@ -111,7 +115,7 @@ class MemoryNode:
     author: str = ""
     score: float = 0.0
     vector: list[float] | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JSONObject = field(default_factory=dict)
     action: str | None = None
 
     def __post_init__(self) -> None:
@@ -130,6 +134,11 @@ class MemoryNode:
         """The dedup key of the content."""
         return content_hash(self.content)
 
+    @property
+    def content_key(self) -> ContentKey:
+        """(memory_type, memory_target, content_hash): a store keeps one node per key."""
+        return (self.memory_type, self.memory_target, self.content_hash)
+
     def embedding_text(self) -> str:
         """The text that is embedded: when-to-use (if any) then the content (a stored
         conversation only by its beginning, which embedding models accept in one piece)."""
@@ -137,34 +146,37 @@ class MemoryNode:
         return text[:HISTORY_EMBED_CHARS] if self.memory_type == HISTORY else text
 
     def model_dump(
-        self, *, exclude: set[str] | None = None, exclude_none: bool = False, **_: Any
-    ) -> dict[str, Any]:
+        self, *, exclude: set[str] | None = None, exclude_none: bool = False, **_: object
+    ) -> JSONObject:
         """Every field as a dict, as the reference's pydantic `MemoryNode.model_dump()`."""
-        data = asdict(self)
+        data: JSONObject = asdict(self)
         for name in exclude or ():
             data.pop(name, None)
         if exclude_none:
             data = {key: value for key, value in data.items() if value is not None}
         return data
 
-    def model_dump_json(self, **options: Any) -> str:
-        """`model_dump()` as JSON text."""
-        return json.dumps(self.model_dump(**options), ensure_ascii=False)
+    def model_dump_json(
+        self, *, exclude: set[str] | None = None, exclude_none: bool = False, **_: object
+    ) -> str:
+        """`model_dump()` as JSON text (pydantic's other options are accepted and ignored)."""
+        dumped = self.model_dump(exclude=exclude, exclude_none=exclude_none)
+        return json.dumps(dumped, ensure_ascii=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready dict (`vector` and `action` only when set)."""
         return self.model_dump(exclude_none=True)
 
-    def stored_metadata(self) -> dict[str, Any]:
+    def stored_metadata(self) -> JSONObject:
         """The metadata as a store keeps it: `ref_memory_id` and `score` beside the user's keys."""
-        kept: dict[str, Any] = {}
+        kept: JSONObject = {}
         if self.ref_memory_id:
             kept["ref_memory_id"] = self.ref_memory_id
         if self.score:
             kept["score"] = self.score
         return {**kept, **self.metadata}
 
-    def stored_fields(self) -> dict[str, Any]:
+    def stored_fields(self) -> ColumnValues:
         """Column values as a store writes them (metadata separately)."""
         return {
             "memory_id": self.memory_id,
@@ -179,7 +191,7 @@ class MemoryNode:
             "author": self.author,
         }
 
-    def take_stored_metadata(self, stored: dict[str, Any]) -> MemoryNode:
+    def take_stored_metadata(self, stored: MetadataIn | None) -> MemoryNode:
         """Set `ref_memory_id`, `score` and `metadata` from metadata as a store keeps it."""
         extra = dict(stored or {})
         score = extra.pop("score", 0.0)
@@ -188,33 +200,34 @@ class MemoryNode:
         self.metadata = extra
         return self
 
-    def apply_update(self, fields: dict[str, Any], metadata: dict[str, Any] | None) -> MemoryNode:
+    def apply_update(self, fields: ColumnValues, metadata: MetadataIn | None) -> MemoryNode:
         """Set column `fields` and merge `metadata` into the stored metadata (a None value
         removes a key): what every store's `update` does before it writes."""
         for name, value in fields.items():
             setattr(self, name, value)
         self.__post_init__()
         merged = self.stored_metadata()
-        for key, value in (metadata or {}).items():
-            if value is None:
+        for key, new in (metadata or {}).items():
+            if new is None:
                 merged.pop(key, None)
             else:
-                merged[key] = value
+                merged[key] = new
         return self.take_stored_metadata(merged)
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], metadata: dict[str, Any]) -> MemoryNode:
-        """Rebuild a node from stored column values and its stored metadata."""
+    def from_row(cls, row: Mapping[str, object], metadata: MetadataIn | None) -> MemoryNode:
+        """Rebuild a node from stored column values (an engine's row or record: text, a missing
+        optional column None or absent) and its stored metadata."""
         node = cls(
-            memory_type=row["memory_type"],
-            memory_target=row["memory_target"],
-            content=row["content"],
-            memory_id=row["memory_id"],
-            when_to_use=row.get("when_to_use") or "",
-            message_time=row.get("message_time") or "",
-            time_created=row["time_created"],
-            time_modified=row.get("time_modified") or "",
-            author=row.get("author") or "",
+            memory_type=_text(row["memory_type"]),
+            memory_target=_text(row["memory_target"]),
+            content=_text(row["content"]),
+            memory_id=_text(row["memory_id"]),
+            when_to_use=_text(row.get("when_to_use")),
+            message_time=_text(row.get("message_time")),
+            time_created=_text(row["time_created"]),
+            time_modified=_text(row.get("time_modified")),
+            author=_text(row.get("author")),
         )
         return node.take_stored_metadata(metadata)
 
@@ -222,3 +235,8 @@ class MemoryNode:
         when = self.message_time or self.time_created
         score = f" score={self.score:.3f}" if self.score else ""
         return f"[{self.memory_type}:{self.memory_target} {when}{score}] {self.content}"
+
+
+def _text(value: object) -> str:
+    """A stored column value as text ("" for a missing one)."""
+    return "" if value is None else str(value)

@@ -15,8 +15,8 @@ import os
 import re
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from remecli.config.privacy import private_dirs
 from remecli.vector.node import PERSONAL, MemoryNode
@@ -105,7 +105,7 @@ class ProfileHandler:
         )[0]
 
     def add_batch(
-        self, profiles: list[dict[str, Any]], ref_memory_id: str = ""
+        self, profiles: Sequence[Mapping[str, object]], ref_memory_id: str = ""
     ) -> list[MemoryNode]:
         """Set many keys in one write (`profile_key`, `profile_value`, `message_time` each)."""
         rows = [
@@ -223,14 +223,24 @@ class ProfileHandler:
         return nodes, "\n".join(self.format_node(n, add_profile_id, add_history_id) for n in nodes)
 
     # -- async twins -----------------------------------------------------------------------
-    async def aadd(self, *args: Any, **kwargs: Any) -> MemoryNode:
-        return await asyncio.to_thread(self.add, *args, **kwargs)
+    async def aadd(
+        self, message_time: str, profile_key: str, profile_value: str, ref_memory_id: str = ""
+    ) -> MemoryNode:
+        return await asyncio.to_thread(
+            self.add, message_time, profile_key, profile_value, ref_memory_id
+        )
 
-    async def aadd_batch(self, *args: Any, **kwargs: Any) -> list[MemoryNode]:
-        return await asyncio.to_thread(self.add_batch, *args, **kwargs)
+    async def aadd_batch(
+        self, profiles: Sequence[Mapping[str, object]], ref_memory_id: str = ""
+    ) -> list[MemoryNode]:
+        return await asyncio.to_thread(self.add_batch, profiles, ref_memory_id)
 
-    async def aupdate(self, *args: Any, **kwargs: Any) -> MemoryNode | None:
-        return await asyncio.to_thread(self.update, *args, **kwargs)
+    async def aupdate(
+        self, profile_id: str, message_time: str, profile_key: str, profile_value: str
+    ) -> MemoryNode | None:
+        return await asyncio.to_thread(
+            self.update, profile_id, message_time, profile_key, profile_value
+        )
 
     async def adelete(self, profile_id: str | list[str]) -> bool | int:
         return await asyncio.to_thread(self.delete, profile_id)
@@ -238,8 +248,12 @@ class ProfileHandler:
     async def adelete_all(self) -> int:
         return await asyncio.to_thread(self.delete_all)
 
-    async def aget_by(self, **kwargs: Any) -> MemoryNode | None:
-        return await asyncio.to_thread(lambda: self.get_by(**kwargs))
+    async def aget_by(
+        self, *, profile_id: str | None = None, profile_key: str | None = None
+    ) -> MemoryNode | None:
+        return await asyncio.to_thread(
+            lambda: self.get_by(profile_id=profile_id, profile_key=profile_key)
+        )
 
     async def aget_by_id(self, profile_id: str) -> MemoryNode | None:
         return await asyncio.to_thread(self.get_by_id, profile_id)
@@ -256,5 +270,11 @@ class ProfileHandler:
     async def aread_all(self, add_profile_id: bool = False, add_history_id: bool = False) -> str:
         return await asyncio.to_thread(self.read_all, add_profile_id, add_history_id)
 
-    async def aretrieve(self, *args: Any, **kwargs: Any) -> tuple[list[MemoryNode], str]:
-        return await asyncio.to_thread(self.retrieve, *args, **kwargs)
+    async def aretrieve(
+        self,
+        query: str | list[str],
+        limit: int = 5,
+        add_profile_id: bool = True,
+        add_history_id: bool = False,
+    ) -> tuple[list[MemoryNode], str]:
+        return await asyncio.to_thread(self.retrieve, query, limit, add_profile_id, add_history_id)

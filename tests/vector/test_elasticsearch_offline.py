@@ -91,6 +91,8 @@ def test_a_document_round_trips_every_field_and_odd_metadata_keys() -> None:
     seq, again, terms = q.node_of(doc)
     assert (seq, terms) == (42, ["alic", "prefer", "tab"])
     assert again.to_dict() == node.to_dict()
+    assert q.stored_vector(doc) == [0.5, 0.5]
+    assert q.stored_vector({k: v for k, v in doc.items() if k != "vector"}) is None  # not fetched
     plain = q.document(MemoryNode("personal", "bob", "x"), 1, [], [1.0])
     assert "message_time" not in plain  # empty columns are missing fields (`exists` filters)
 

@@ -60,6 +60,17 @@ def test_same_content_same_target_is_stored_once(open_store) -> None:
     assert store.count([]) == 2
 
 
+def test_the_same_content_twice_in_one_add_is_stored_once(open_store) -> None:
+    store = open_store()
+    first, twin = node("User likes oolong"), node("User  likes oolong")
+    results = store.add([first, twin], np.stack([unit(1.0), unit(0.0, 1.0)]))
+    assert [(n.memory_id, created) for n, created in results] == [
+        (first.memory_id, True),
+        (first.memory_id, False),
+    ]
+    assert store.count([]) == 1
+
+
 def test_update_keeps_the_id_merges_metadata_and_refuses_a_duplicate(open_store) -> None:
     store = open_store()
     a = add_one(store, node("likes tea", metadata={"keep": 1, "drop": 2}))

@@ -3,12 +3,13 @@ calls it off the event loop). Vectors are L2-normalized float32, so inner produc
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from remecli.vector.filters import Condition
 from remecli.vector.node import MemoryNode
+from remecli.vector.values import ColumnValues, MetadataIn
 
 
 class VectorStoreError(RuntimeError):
@@ -44,8 +45,8 @@ class VectorStore(Protocol):
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """Atomically set column `fields`, merge `metadata` (a None value removes a key) and

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 
 from remecli.vector.filters import Condition, target_of
-from remecli.vector.node import COLUMNS, MemoryNode
-from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
+from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import (
     EngineHits,
     Stored,
@@ -27,18 +28,37 @@ from remecli.vector.stores.in_python import (
     matches,
     widening_search,
 )
-from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.terms import document_terms
+from remecli.vector.values import ColumnValues, MetadataIn
 
-_GET = ["metadatas", "documents"]
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from chromadb.api.collection_configuration import CreateHNSWConfiguration
+    from chromadb.api.types import (
+        Embedding,
+        GetResult,
+        Include,
+        LiteralValue,
+        Metadata,
+        Where,
+        WhereDocument,
+    )
+    from chromadb.base_types import InclusionExclusionOperator
+
+P = ParamSpec("P")
+T = TypeVar("T")
+Record = dict[str, str | int | None]  # a node as Chroma's metadata holds it
+
+_GET: Include = ["metadatas", "documents"]
 # HNSW is approximate: with many near-duplicate memories Chroma's defaults (100/100) were seen to
 # miss an exact match (chroma-core/chroma#3113); a wider beam costs little at memory sizes.
-HNSW: dict[str, Any] = {"space": "cosine", "ef_construction": 200, "ef_search": 200}
+HNSW: CreateHNSWConfiguration = {"space": "cosine", "ef_construction": 200, "ef_search": 200}
 _PAGE = 1000  # ids per delete request
 _FIELDS = tuple(name for name in COLUMNS if name != "memory_id")  # memory_id is the record id
 
 
-def connect(options: dict[str, Any], default_path: str) -> Any:
+def connect(options: dict[str, Any], default_path: str) -> ClientAPI:
     """A Chroma client for the store options (`host`/`port`/`ssl`/`headers`, else `path`)."""
     try:
         import chromadb
@@ -75,7 +95,7 @@ class ChromaVectorStore(PythonFilteredStore):
     """See the module docstring."""
 
     def __init__(
-        self, client: Any, collection: str, dimensions: int, embedding_model: str = ""
+        self, client: ClientAPI, collection: str, dimensions: int, embedding_model: str = ""
     ) -> None:
         self.dimensions = dimensions
         self._client = client
@@ -99,41 +119,46 @@ class ChromaVectorStore(PythonFilteredStore):
 
     # -- records -----------------------------------------------------------------------------
     @staticmethod
-    def _record(node: MemoryNode, seq: int) -> tuple[dict[str, Any], str]:
+    def _record(node: MemoryNode, seq: int) -> tuple[Record, str]:
         fields = node.stored_fields()
-        record = {k: fields[k] for k in _FIELDS if fields[k] is not None}
+        record: Record = {k: fields[k] for k in _FIELDS if fields[k] is not None}
         record["seq"] = seq
         record["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
         terms = document_terms(node.embedding_text())
         return record, " " + " ".join(terms) + " "
 
     @staticmethod
-    def _stored(memory_id: str, record: dict[str, Any], document: str | None) -> Stored:
+    def _stored(memory_id: str, record: Mapping[str, object], document: str | None) -> Stored:
         row = dict(record, memory_id=memory_id)
-        node = MemoryNode.from_row(row, json.loads(record.get("metadata_json") or "{}"))
-        return Stored(int(record.get("seq", 0)), node, (document or "").split())
+        node = MemoryNode.from_row(row, json.loads(str(record.get("metadata_json") or "{}")))
+        return Stored(int(str(record.get("seq", 0))), node, (document or "").split())
 
-    def _rows(self, found: dict[str, Any]) -> list[Stored]:
-        documents = found.get("documents") or [None] * len(found["ids"])
+    def _rows(
+        self, ids: list[str], metadatas: list[Metadata] | None, documents: list[str] | None
+    ) -> list[Stored]:
+        """The stored nodes of a get's or a query's columns (the documents when included)."""
+        texts: list[str | None] = list(documents) if documents else [None] * len(ids)
         return [
             self._stored(memory_id, record or {}, document)
-            for memory_id, record, document in zip(
-                found["ids"], found["metadatas"], documents, strict=True
-            )
+            for memory_id, record, document in zip(ids, metadatas or [], texts, strict=True)
         ]
 
+    def _got(self, found: GetResult) -> list[Stored]:
+        return self._rows(found["ids"], found["metadatas"], found["documents"])
+
     @staticmethod
-    def _where(conditions: list[Condition]) -> dict[str, Any] | None:
+    def _where(conditions: list[Condition]) -> Where | None:
         """What Chroma can narrow by: the target's type and name."""
         memory_type, target = target_of(conditions)
-        parts = [{k: v} for k, v in (("memory_type", memory_type), ("memory_target", target)) if v]
+        named = (("memory_type", memory_type), ("memory_target", target))
+        parts: list[Where] = [{k: v} for k, v in named if v]
         if not parts:
             return None
         return parts[0] if len(parts) == 1 else {"$and": parts}
 
-    def _call(self, what: str, method: Any, **kwargs: Any) -> Any:
+    def _call(self, what: str, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         try:
-            return method(**kwargs)
+            return method(*args, **kwargs)
         except VectorStoreError:
             raise
         except Exception as exc:  # noqa: BLE001 - a lost server or a damaged folder
@@ -150,39 +175,32 @@ class ChromaVectorStore(PythonFilteredStore):
             where=self._where(conditions),
             include=_GET,
         )
-        return [row for row in self._rows(found) if matches(row.node, conditions)]
+        return [row for row in self._got(found) if matches(row.node, conditions)]
 
-    def _by_ids(self, ids: list[str], include: list[str] | None = None) -> dict[str, Any]:
-        result: dict[str, Any] = self._call(
-            "read memories", self._collection.get, ids=ids, include=include or _GET
+    def _by_ids(self, ids: list[str], include: Include | None = None) -> GetResult:
+        return self._call(
+            "read memories",
+            self._collection.get,
+            ids=ids,
+            include=_GET if include is None else include,
         )
-        return result
 
     # -- the contract ------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
         """See `VectorStore.add`: one look-up of the stored twins per batch, and the new nodes in
         as few `add` calls as the client's batch size allows."""
-        results: list[tuple[MemoryNode, bool]] = []
         ids: list[str] = []
-        records: list[dict[str, Any]] = []
+        records: list[Metadata] = []
         documents: list[str] = []
-        rows: list[list[float]] = []
+        rows: list[Embedding] = []
         with self._lock:
-            stored = self._stored_twins(nodes)
-            pending: dict[tuple[str, str, str], MemoryNode] = {}
-            for node, vector in zip(nodes, vectors, strict=True):
-                key = (node.memory_type, node.memory_target, node.content_hash)
-                existing = pending.get(key) or stored.get(key)
-                if existing is not None:
-                    results.append((existing, False))
-                    continue
-                record, document = self._record(node, self._next_seq())
-                ids.append(node.memory_id)
+            results, new = self._new_nodes(nodes, vectors)
+            for item in new:
+                record, document = self._record(item.node, item.seq)
+                ids.append(item.node.memory_id)
                 records.append(record)
                 documents.append(document)
-                rows.append(np.asarray(vector, dtype=np.float32).tolist())
-                pending[key] = node
-                results.append((node, True))
+                rows.append(np.asarray(item.vector, dtype=np.float32))
             step = self._batch_size()
             for start in range(0, len(ids), step):
                 part = slice(start, start + step)
@@ -216,39 +234,38 @@ class ChromaVectorStore(PythonFilteredStore):
         except Exception:  # noqa: BLE001 - an older client without the call
             return 5_000
 
-    def _stored_twins(self, nodes: list[MemoryNode]) -> dict[tuple[str, str, str], MemoryNode]:
-        """The stored nodes with the content of any of `nodes` in its target (first stored wins)."""
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """See `PythonFilteredStore._twins`: one node by its whole key, many by their content
+        hashes, 1,000 a request."""
         if len(nodes) == 1:
-            key = (nodes[0].memory_type, nodes[0].memory_target, nodes[0].content_hash)
-            twin = self._same_content(*key)
-            return {key: twin} if twin is not None else {}
-        wanted = {(n.memory_type, n.memory_target, n.content_hash) for n in nodes}
+            memory_type, target, digest = nodes[0].content_key
+            where: Where = {
+                "$and": [
+                    {"memory_type": memory_type},
+                    {"memory_target": target},
+                    {"content_hash": digest},
+                ]
+            }
+            found = self._call("look up a memory", self._collection.get, where=where, include=_GET)
+            return first_stored(self._got(found))
+        wanted = {n.content_key for n in nodes}
         hashes = sorted({key[2] for key in wanted})
-        twins: dict[tuple[str, str, str], Stored] = {}
+        rows: list[Stored] = []
         for start in range(0, len(hashes), 1_000):
-            where = {"content_hash": {"$in": hashes[start : start + 1_000]}}
-            found = self._call("look up memories", self._collection.get, where=where, include=_GET)
-            for row in self._rows(found):
-                key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
-                if key in wanted and (key not in twins or row.seq < twins[key].seq):
-                    twins[key] = row
-        return {key: row.node for key, row in twins.items()}
-
-    def _same_content(self, memory_type: str, target: str, digest: str) -> MemoryNode | None:
-        where = {
-            "$and": [
-                {"memory_type": memory_type},
-                {"memory_target": target},
-                {"content_hash": digest},
-            ]
-        }
-        found = self._call("look up a memory", self._collection.get, where=where, include=_GET)
-        rows = self._rows(found)
-        return min(rows, key=lambda row: row.seq).node if rows else None
+            part: list[LiteralValue] = [*hashes[start : start + 1_000]]
+            among: dict[InclusionExclusionOperator, list[LiteralValue]] = {"$in": part}
+            found = self._call(
+                "look up memories",
+                self._collection.get,
+                where={"content_hash": among},
+                include=_GET,
+            )
+            rows += self._got(found)
+        return first_stored(rows, wanted)
 
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""
-        rows = self._rows(self._by_ids([memory_id]))
+        rows = self._got(self._by_ids([memory_id]))
         return rows[0].node if rows else None
 
     def vector_of(self, memory_id: str) -> list[float] | None:
@@ -262,32 +279,31 @@ class ChromaVectorStore(PythonFilteredStore):
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update`."""
         with self._lock:
-            rows = self._rows(self._by_ids([memory_id]))
+            rows = self._got(self._by_ids([memory_id]))
             if not rows:
                 return None
             seq, node = rows[0].seq, rows[0].node
             node.apply_update(fields, metadata)
-            clash = self._same_content(node.memory_type, node.memory_target, node.content_hash)
-            if clash is not None and clash.memory_id != memory_id:
-                raise DuplicateContentError(clash.memory_id)
+            self._check_unique(node)
             record, document = self._record(node, seq)
             if node.message_time == "":
                 record["message_time"] = None  # removes the key
-            arguments: dict[str, Any] = {
-                "ids": [memory_id],
-                "metadatas": [record],
-                "documents": [document],
-            }
-            kept = self.vector_of(memory_id) if vector is None else None
-            # Chroma re-embeds a changed document unless it gets the vector with it.
-            arguments["embeddings"] = [kept or np.asarray(vector, dtype=np.float32).tolist()]
-            self._call("update a memory", self._collection.update, **arguments)
+            kept = self.vector_of(memory_id) if vector is None else vector
+            embedding: Embedding = np.asarray(kept, dtype=np.float32)
+            self._call(
+                "update a memory",
+                self._collection.update,
+                ids=[memory_id],
+                metadatas=[record],
+                documents=[document],
+                embeddings=[embedding],  # else Chroma re-embeds a changed document
+            )
         return node
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
@@ -327,9 +343,12 @@ class ChromaVectorStore(PythonFilteredStore):
                 where=self._where(conditions),
                 include=[*_GET, "distances"],
             )
-            flat = {key: (value[0] if value else value) for key, value in found.items()}
-            rows = zip(self._rows(flat), flat["distances"] or [], strict=True)
-            return len(flat["ids"]), [(row.node, 1.0 - float(dist)) for row, dist in rows]
+            ids, metadatas, documents = found["ids"], found["metadatas"], found["documents"]
+            distances = found["distances"]  # one list each: one query
+            texts = documents[0] if documents else None
+            stored = self._rows(ids[0], metadatas[0] if metadatas else None, texts)
+            rows = zip(stored, distances[0] if distances else [], strict=True)
+            return len(ids[0]), [(row.node, 1.0 - float(dist)) for row, dist in rows]
 
         return widening_search(limit, total, conditions, fetch)
 
@@ -341,8 +360,8 @@ class ChromaVectorStore(PythonFilteredStore):
         if not terms or limit <= 0:
             return []
         unique = sorted(set(terms))
-        clauses: list[dict[str, Any]] = [{"$contains": f" {term} "} for term in unique]
-        document = clauses[0] if len(clauses) == 1 else {"$or": clauses}
+        clauses: list[WhereDocument] = [{"$contains": f" {term} "} for term in unique]
+        document: WhereDocument = clauses[0] if len(clauses) == 1 else {"$or": clauses}
         found = self._call(
             "search memories",
             self._collection.get,
@@ -350,7 +369,7 @@ class ChromaVectorStore(PythonFilteredStore):
             where_document=document,
             include=_GET,
         )
-        candidates = [row for row in self._rows(found) if matches(row.node, conditions)]
+        candidates = [row for row in self._got(found) if matches(row.node, conditions)]
         total = self.count(conditions)
         hits = bm25(candidates, terms, total, limit)
         for row, score in hits:

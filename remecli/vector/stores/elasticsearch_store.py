@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from remecli.vector.filters import Condition
-from remecli.vector.node import MemoryNode
+from remecli.vector.node import ContentKey, MemoryNode
 from remecli.vector.stores import elasticsearch_query as q
-from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
-from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -113,7 +114,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
                 "runs and the index is writable"
             ) from None
 
-    def _bulk(self, what: str, actions: list[dict[str, Any]]) -> None:
+    def _bulk(self, what: str, actions: list[JSONObject]) -> None:
         """One bulk request (a delete of what another process deleted first is no error)."""
         from elasticsearch import helpers
 
@@ -125,7 +126,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
                 ),
             )
 
-    def _scan(self, query: dict[str, Any]) -> list[Stored]:
+    def _scan(self, query: JSONObject) -> list[Stored]:
         from elasticsearch import helpers
 
         hits = self._call(
@@ -141,7 +142,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         )
         return [Stored(*q.node_of(hit["_source"])) for hit in hits]
 
-    def _mget(self, memory_ids: list[str], vectors: bool = False) -> list[dict[str, Any]]:
+    def _mget(self, memory_ids: list[str], vectors: bool = False) -> list[q.StoredDoc]:
         if not memory_ids:
             return []
         found = self._call(
@@ -154,17 +155,11 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         )
         return [doc for doc in found["docs"] if doc.get("found")]
 
-    def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
-        """The first stored node of each (memory_type, memory_target, content_hash)."""
-        if not keys:
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """See `PythonFilteredStore._twins` (one scan by content hash)."""
+        if not nodes:
             return {}
-        rows = self._scan(q.same_content_query([digest for _, _, digest in keys]))
-        first: dict[tuple[str, str, str], Stored] = {}
-        for row in rows:
-            key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
-            if key not in first or row.seq < first[key].seq:
-                first[key] = row
-        return {key: row.node for key, row in first.items()}
+        return first_stored(self._scan(q.same_content_query([n.content_hash for n in nodes])))
 
     def _matching(self, conditions: list[Condition]) -> list[Stored]:
         rows = self._scan(q.filtered(conditions))
@@ -175,28 +170,21 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         """See `VectorStore.add` (one lookup of the content hashes, then one bulk request)."""
         from remecli.vector.terms import document_terms
 
-        results: list[tuple[MemoryNode, bool]] = []
-        actions: list[dict[str, Any]] = []
+        actions: list[JSONObject] = []
         with self._lock:
-            keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
-            existing = self._same_content(keys)
-            for node, key, vector in zip(nodes, keys, vectors, strict=True):
-                if key in existing:
-                    results.append((existing[key], False))
-                    continue
-                existing[key] = node
-                row = np.asarray(vector, dtype=np.float32).tolist()
-                terms = document_terms(node.embedding_text())
-                doc = q.document(node, self._next_seq(), terms, row)
+            results, new = self._new_nodes(nodes, vectors)
+            for item in new:
+                row = np.asarray(item.vector, dtype=np.float32).tolist()
+                terms = document_terms(item.node.embedding_text())
+                doc = q.document(item.node, item.seq, terms, row)
                 actions.append(
                     {
                         "_op_type": "index",
                         "_index": self._index,
-                        "_id": node.memory_id,
+                        "_id": item.node.memory_id,
                         "_source": doc,
                     }
                 )
-                results.append((node, True))
             self._bulk("store memories", actions)
         return results
 
@@ -208,14 +196,13 @@ class ElasticsearchVectorStore(PythonFilteredStore):
     def vector_of(self, memory_id: str) -> list[float] | None:
         """See `VectorStore.vector_of`."""
         found = self._mget([memory_id], vectors=True)
-        vector = found[0]["_source"].get(q.VECTOR_FIELD) if found else None
-        return [float(x) for x in vector] if vector is not None else None
+        return q.stored_vector(found[0]["_source"]) if found else None
 
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update` (the document is indexed again under its id)."""
@@ -228,11 +215,8 @@ class ElasticsearchVectorStore(PythonFilteredStore):
             source = found[0]["_source"]
             seq, node, _ = q.node_of(source)
             node.apply_update(fields, metadata)
-            key = (node.memory_type, node.memory_target, node.content_hash)
-            clash = self._same_content([key]).get(key)
-            if clash is not None and clash.memory_id != memory_id:
-                raise DuplicateContentError(clash.memory_id)
-            kept = source.get(q.VECTOR_FIELD) if vector is None else vector
+            self._check_unique(node)
+            kept = q.stored_vector(source) if vector is None else vector
             row = np.asarray(kept, dtype=np.float32).tolist()
             doc = q.document(node, seq, document_terms(node.embedding_text()), row)
             self._call(
@@ -244,7 +228,9 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         return node
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
-        actions = [{"_op_type": "delete", "_index": self._index, "_id": i} for i in memory_ids]
+        actions: list[JSONObject] = [
+            {"_op_type": "delete", "_index": self._index, "_id": i} for i in memory_ids
+        ]
         self._bulk("delete memories", actions)
 
     def delete(self, memory_ids: list[str]) -> int:
@@ -265,7 +251,7 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         return len(self._matching(conditions))
 
     def _search(
-        self, size: int, query: dict[str, Any] | None = None, knn: dict[str, Any] | None = None
+        self, size: int, query: JSONObject | None = None, knn: JSONObject | None = None
     ) -> list[tuple[MemoryNode, float]]:
         found = self._call(
             "search memories",

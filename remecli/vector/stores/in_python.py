@@ -1,7 +1,20 @@
 """The contract's filters, sort order and keyword scoring evaluated in Python, with the same
 meaning as the SQL stores give them: for engines whose own query language cannot say all of it
 (missing values, ranges over text, any metadata key). An engine narrows the candidates with what
-it can say; these functions decide."""
+it can say; these functions decide.
+
+`bm25` is hand-written on purpose (decided in session 17, issue 40). It ranks the Chroma store's
+keyword search, the one engine here without BM25 of its own: chromadb 1.5's ranked `search` is
+"not implemented for Local Chroma" (it raises NotImplementedError on an embedded or `chroma run`
+collection), and `$contains` only finds the documents. It needs just those documents and the
+collection's count, one `get` per search. The alternatives were worse: the tantivy index
+(`search/keyword.py`) indexes the notes of one working dir, and a second index beside a Chroma
+collection that other processes write through its server would drift from it; rank-bm25 and
+bm25s index the whole corpus (every memory of the target fetched per search), and rank-bm25's
+idf, log((N-n+0.5)/(n+0.5)) floored at a fraction of the mean, ranks a term most memories hold
+differently from Elasticsearch's (Lucene's) log(1+(N-n+0.5)/(n+0.5)), which this one uses; SQLite's
+FTS5 bm25() lives inside the local store's database. tests/vector/test_in_python_bm25.py pins it.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +22,11 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
 from remecli.vector.filters import Condition, FieldRef, field_ref
 from remecli.vector.node import MemoryNode
+from remecli.vector.values import JSON, Scalar
 
 
 @dataclass
@@ -24,26 +38,25 @@ class Stored:
     terms: list[str]
 
 
-def value_of(node: MemoryNode, ref: FieldRef) -> Any:
+def value_of(node: MemoryNode, ref: FieldRef) -> JSON:
     """A column (None when empty and nullable) or a metadata value (None when missing)."""
     if ref.is_metadata:
         return node.stored_metadata().get(ref.name)
     return node.stored_fields().get(ref.name)
 
 
-def _numeric(value: Any) -> bool:
+def _numeric(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float)
 
 
-def _in_range(value: Any, bound: Any, above: bool) -> bool:
-    if value is None:
-        return False
-    if isinstance(bound, str):
-        if not isinstance(value, str):
-            return False
-    elif not _numeric(value):
-        return False
-    return bool(value >= bound) if above else bool(value <= bound)
+def _in_range(value: JSON, bound: Scalar, above: bool) -> bool:
+    """Whether `value` is on the inner side of `bound`: text against text, numbers against
+    numbers (any other pair is out of range)."""
+    if isinstance(bound, str) and isinstance(value, str):
+        return value >= bound if above else value <= bound
+    if _numeric(bound) and _numeric(value):
+        return value >= bound if above else value <= bound
+    return False
 
 
 def matches(node: MemoryNode, conditions: list[Condition]) -> bool:
@@ -64,7 +77,7 @@ def matches(node: MemoryNode, conditions: list[Condition]) -> bool:
     return True
 
 
-def _rank(value: Any) -> tuple[int, Any]:
+def _rank(value: JSON) -> tuple[int, float | str]:
     """SQLite's order across types: numbers before text (other values as their JSON text)."""
     if _numeric(value):
         return (0, float(value))
@@ -97,7 +110,8 @@ def bm25(
     """Okapi BM25 (k1 1.2, b 0.75) of the candidates that hold any term exactly, best first.
 
     `candidates` must include every document of the searched set that holds a term (so document
-    frequencies are exact); `total_docs` is the size of that set."""
+    frequencies are exact); `total_docs` is the size of that set. The average length is that of
+    the documents holding a term (the only ones fetched), not of the whole set."""
     wanted = set(terms)
     counted = [(item, Counter(t for t in item.terms if t in wanted)) for item in candidates]
     counted = [(item, counts) for item, counts in counted if counts]

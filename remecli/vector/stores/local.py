@@ -12,7 +12,6 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -21,8 +20,9 @@ from remecli.vector.filters import Condition, target_of
 from remecli.vector.node import COLUMNS, MemoryNode
 from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
 from remecli.vector.stores.local_vectors import VectorPartitions
-from remecli.vector.stores.sql_shared import RECORD_COLUMNS, SqlDialect
+from remecli.vector.stores.sql_shared import RECORD_COLUMNS, Rendered, SqlDialect
 from remecli.vector.terms import document_terms
+from remecli.vector.values import ColumnValues, MetadataIn, SqlParams
 
 _COLUMNS = ", ".join(COLUMNS)
 _SELECT = "SELECT m.seq, " + ", ".join(f"m.{c}" for c in COLUMNS) + ", m.metadata FROM memories m"
@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL
 )
 
 
-def _value_expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
+def _value_expr(name: str, is_metadata: bool) -> Rendered:
     """SQL for a column or a metadata value; the key is always a bound parameter."""
     if not is_metadata:
         return f"m.{name}", []
@@ -55,10 +55,10 @@ def _value_expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
     return "json_extract(m.metadata, ?)", [f'$."{name}"']  # ~10x faster than json_each
 
 
-def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
+def render_conditions(conditions: list[Condition]) -> Rendered:
     """A WHERE clause (or "") with bound parameters only."""
     parts: list[str] = []
-    params: list[Any] = []
+    params: SqlParams = []
     for cond in conditions:
         expr, expr_params = _value_expr(cond.field.name, cond.field.is_metadata)
         if not cond.is_range:
@@ -162,7 +162,7 @@ class LocalVectorStore:
             self._vectors.load((memory_type, target), seqs, matrix.reshape(len(rows), -1))
         self._version = version
 
-    def _nodes(self, sql: str, params: list[Any]) -> list[tuple[int, MemoryNode]]:
+    def _nodes(self, sql: str, params: SqlParams) -> list[tuple[int, MemoryNode]]:
         rows = self._db.execute(sql, params).fetchall()
         return [
             (row["seq"], MemoryNode.from_row(dict(row), json.loads(row["metadata"])))
@@ -252,8 +252,8 @@ class LocalVectorStore:
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update`."""
@@ -273,7 +273,7 @@ class LocalVectorStore:
                 raise DuplicateContentError(clash[0])
             stored = node.stored_fields()
             assignments = ", ".join(f"{name} = ?" for name in stored)
-            params: list[Any] = [*stored.values(), json.dumps(node.stored_metadata())]
+            params: SqlParams = [*stored.values(), json.dumps(node.stored_metadata())]
             sql = f"UPDATE memories SET {assignments}, metadata = ?"
             if vector is not None:
                 sql += ", vector = ?"

@@ -4,11 +4,39 @@ only (metadata keys and values never enter the SQL text)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from remecli.vector.filters import Condition
 from remecli.vector.node import COLUMNS
-from remecli.vector.stores.sql_shared import RECORD_COLUMNS, SqlDialect
+from remecli.vector.stores.sql_shared import RECORD_COLUMNS, Rendered, SqlDialect
+from remecli.vector.values import Scalar, SqlParams
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+    from psycopg.rows import TupleRow
+    from psycopg.sql import Composed
+
+    PgConnection: TypeAlias = Connection[TupleRow]  # psycopg's connection (tuple rows)
+
+
+class SqlOf(Protocol):
+    """`composed` with the store's table name filled in."""
+
+    def __call__(self, text: str, /, **names: str) -> Composed: ...
+
+
+def composed(text: str, **names: str) -> Composed:
+    """The SQL `text` with each `{name}` replaced by the quoted identifier `names[name]`."""
+    from psycopg import sql
+
+    return sql.SQL(text).format(**{k: sql.Identifier(v) for k, v in names.items()})
+
+
+def has_relation(conn: PgConnection, name: str) -> bool:
+    """Whether a table or an index of this name exists (in the search path)."""
+    row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
+    return row is not None and row[0] is not None
+
 
 SELECT_COLUMNS = "seq, " + ", ".join(COLUMNS) + ", metadata"
 
@@ -36,20 +64,20 @@ HNSW_INDEX = (
 )
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: Scalar) -> str:
     if isinstance(value, bool):
         return "boolean"
     return "string" if isinstance(value, str) else "number"
 
 
-def _expr(name: str, is_metadata: bool) -> tuple[str, list[Any]]:
+def _expr(name: str, is_metadata: bool) -> Rendered:
     return ("(metadata -> %s)", [name]) if is_metadata else (name, [])
 
 
-def render_conditions(conditions: list[Condition]) -> tuple[str, list[Any]]:
+def render_conditions(conditions: list[Condition]) -> Rendered:
     """`(" WHERE …", params)` or `("", [])`."""
     parts: list[str] = []
-    params: list[Any] = []
+    params: SqlParams = []
     for cond in conditions:
         meta = cond.field.is_metadata
         expr, expr_params = _expr(cond.field.name, meta)

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,7 +23,9 @@ from remecli.vector.stores.pg_sql import (
     POSTGRES,
     SCHEMA,
     SELECT_COLUMNS,
+    composed,
     dsn_place,
+    has_relation,
     render_conditions,
     tsquery_text,
 )
@@ -36,6 +38,14 @@ from remecli.vector.stores.pgvector_bulk import (
 )
 from remecli.vector.stores.pgvector_shared import check_confined
 from remecli.vector.terms import document_terms
+from remecli.vector.values import ColumnValues, MetadataIn, SqlParams
+
+if TYPE_CHECKING:
+    from pgvector import Vector
+    from psycopg.rows import DictRow
+    from psycopg.sql import Composed
+
+    from remecli.vector.stores.pg_sql import PgConnection
 
 _TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,50}$")
 _INSERT = (
@@ -90,7 +100,7 @@ class PgVectorStore:
                 "default_vector_store_config['dsn']"
             ) from None
 
-        def configure(conn: Any) -> None:
+        def configure(conn: PgConnection) -> None:
             register_vector(conn)
             conn.execute("SET hnsw.iterative_scan = strict_order")
             conn.commit()
@@ -106,7 +116,7 @@ class PgVectorStore:
         )
 
     @contextmanager
-    def _connection(self) -> Iterator[Any]:
+    def _connection(self) -> Iterator[PgConnection]:
         """A pooled connection; a lost server becomes one actionable VectorStoreError."""
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -121,13 +131,10 @@ class PgVectorStore:
                 "server is running"
             ) from None
 
-    def _sql(self, text: str, **names: str) -> Any:
-        from psycopg import sql
+    def _sql(self, text: str, /, **names: str) -> Composed:
+        return composed(text, **{"table": self.table, **names})
 
-        idents = {k: sql.Identifier(v) for k, v in {"table": self.table, **names}.items()}
-        return sql.SQL(text).format(**idents)
-
-    def _ensure_schema(self, conn: Any, hnsw: bool, where: str) -> None:
+    def _ensure_schema(self, conn: PgConnection, hnsw: bool, where: str) -> None:
         import psycopg
 
         try:
@@ -159,10 +166,10 @@ class PgVectorStore:
                 )
             )
             index = f"{self.table}_hnsw"
-            if hnsw and conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is None:
+            if hnsw and not has_relation(conn, index):
                 build_index(conn, self._sql, self.table)
 
-    def _stored_dimensions(self, conn: Any) -> int | None:
+    def _stored_dimensions(self, conn: PgConnection) -> int | None:
         row = conn.execute(
             "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) "
             "AND attname = 'embedding'",
@@ -171,7 +178,7 @@ class PgVectorStore:
         return int(row[0]) if row else None
 
     # -- helpers -----------------------------------------------------------------------------
-    def _rows(self, query: Any, params: list[Any]) -> list[MemoryNode]:
+    def _rows(self, query: Composed, params: SqlParams) -> list[MemoryNode]:
         from psycopg.rows import dict_row
 
         with self._connection() as conn, conn.cursor(row_factory=dict_row) as cur:
@@ -180,14 +187,14 @@ class PgVectorStore:
         return [self._node(row) for row in rows]
 
     @staticmethod
-    def _node(row: dict[str, Any]) -> MemoryNode:
+    def _node(row: DictRow) -> MemoryNode:
         node = MemoryNode.from_row(row, row["metadata"])
         if "score" in row:
             node.score = float(row["score"])
         return node
 
     @staticmethod
-    def _vector(vector: np.ndarray) -> Any:
+    def _vector(vector: np.ndarray) -> Vector:
         from pgvector import Vector
 
         return Vector(np.asarray(vector, dtype=np.float32))
@@ -247,8 +254,8 @@ class PgVectorStore:
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update`: one UPDATE statement, so parallel updates never lose one."""
@@ -257,9 +264,9 @@ class PgVectorStore:
 
         columns = {k: v for k, v in fields.items() if k in COLUMNS and k != "memory_id"}
         if "content" in columns:
-            columns["content_hash"] = content_hash(columns["content"])
+            columns["content_hash"] = content_hash(columns["content"] or "")
         sets = [f"{name} = %s" for name in columns]
-        params: list[Any] = list(columns.values())
+        params: SqlParams = list(columns.values())
         patch = {k: v for k, v in (metadata or {}).items() if v is not None}
         removed = [k for k, v in (metadata or {}).items() if v is None]
         sets.append("metadata = (metadata || %s::jsonb) - %s::text[]")

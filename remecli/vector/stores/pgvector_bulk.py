@@ -7,15 +7,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from remecli.vector.node import COLUMNS, MemoryNode
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
 from remecli.vector.stores.base import VectorStoreError
-from remecli.vector.stores.pg_sql import HNSW_INDEX, SELECT_COLUMNS
+from remecli.vector.stores.pg_sql import HNSW_INDEX, SELECT_COLUMNS, SqlOf, has_relation
 from remecli.vector.terms import document_terms
+
+if TYPE_CHECKING:
+    from psycopg.rows import DictRow
+    from psycopg.sql import Composed
+
+    from remecli.vector.stores.pg_sql import PgConnection
 
 COPY_FROM = 32  # an add of at least this many nodes goes through COPY
 DEFER_INDEX_FROM = 1_000  # a load this large (and ≥ the rows stored) builds the index after
@@ -30,11 +36,11 @@ _STAGING_NAME = "reme_staging"
 
 
 def copy_add(
-    conn: Any,
-    sql: Callable[..., Any],
+    conn: PgConnection,
+    sql: SqlOf,
     nodes: list[MemoryNode],
     vectors: np.ndarray,
-    node_of: Callable[[dict[str, Any]], MemoryNode],
+    node_of: Callable[[DictRow], MemoryNode],
 ) -> list[tuple[MemoryNode, bool]]:
     """`VectorStore.add` for many nodes on `conn`, in one transaction: binary COPY into a staging
     table, then one INSERT … SELECT that skips content already stored for the target (the
@@ -45,7 +51,7 @@ def copy_add(
     columns = ", ".join(COLUMNS)
     staged = ", ".join(_STAGED)
 
-    def text(statement: str) -> Any:
+    def text(statement: str) -> Composed:
         return sql(statement, staging=_STAGING_NAME)
 
     with conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
@@ -70,7 +76,7 @@ def copy_add(
             )
         )
         inserted = {row["memory_id"] for row in cur.fetchall()}
-        existing: dict[tuple[str, str, str], MemoryNode] = {}
+        existing: dict[ContentKey, MemoryNode] = {}
         if len(inserted) < len(nodes):
             cur.execute(
                 text(
@@ -82,13 +88,13 @@ def copy_add(
             )
             for row in cur.fetchall():
                 found = node_of(row)
-                existing[(found.memory_type, found.memory_target, found.content_hash)] = found
+                existing[found.content_key] = found
     results: list[tuple[MemoryNode, bool]] = []
     for node in nodes:
         if node.memory_id in inserted:
             results.append((node, True))
             continue
-        twin = existing.get((node.memory_type, node.memory_target, node.content_hash))
+        twin = existing.get(node.content_key)
         if twin is None:  # the id (not the content) is taken, by a memory of another target
             raise VectorStoreError(
                 f"memory id {node.memory_id} is already in use; import it without its memory_id"
@@ -97,7 +103,7 @@ def copy_add(
     return results
 
 
-def copy_vectors(conn: Any, sql: Callable[..., Any], ids: list[str], vectors: np.ndarray) -> None:
+def copy_vectors(conn: PgConnection, sql: SqlOf, ids: list[str], vectors: np.ndarray) -> None:
     """Replace the vectors of `ids`: one binary COPY into a staging table and one UPDATE."""
     from pgvector import Vector
 
@@ -127,15 +133,19 @@ def copy_vectors(conn: Any, sql: Callable[..., Any], ids: list[str], vectors: np
 
 @contextmanager
 def index_deferred(
-    conn_of: Callable[[], Any], sql: Callable[..., Any], table: str, incoming: int
+    conn_of: Callable[[], AbstractContextManager[PgConnection]],
+    sql: SqlOf,
+    table: str,
+    incoming: int,
 ) -> Iterator[bool]:
     """Around a load of `incoming` memories: drop the HNSW index when the load is large (at least
     `DEFER_INDEX_FROM` and at least the rows stored) and build it once afterwards. Yields whether
     the index was deferred. Searches meanwhile scan exactly (correct, slower)."""
     index = f"{table}_hnsw"
     with conn_of() as conn:
-        present = conn.execute("SELECT to_regclass(%s)", (index,)).fetchone()[0] is not None
-        stored = int(conn.execute(sql("SELECT COUNT(*) FROM {table}")).fetchone()[0])
+        present = has_relation(conn, index)
+        counted = conn.execute(sql("SELECT COUNT(*) FROM {table}")).fetchone()
+        stored = int(counted[0]) if counted else 0
         defer = present and incoming >= max(DEFER_INDEX_FROM, stored)
         if defer:
             conn.execute(sql("DROP INDEX IF EXISTS {index}", index=index))
@@ -148,7 +158,7 @@ def index_deferred(
                 build_index(conn, sql, table)
 
 
-def build_index(conn: Any, sql: Callable[..., Any], table: str) -> None:
+def build_index(conn: PgConnection, sql: SqlOf, table: str) -> None:
     """(Re)build the HNSW index of `table` in one pass, then refresh the planner's statistics."""
     index = f"{table}_hnsw"
     with conn.transaction():

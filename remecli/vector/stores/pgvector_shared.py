@@ -15,11 +15,14 @@ policy is missing, so a mistake fails closed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.vector.stores.base import VectorStoreError
-from remecli.vector.stores.pg_sql import HNSW_INDEX
+from remecli.vector.stores.pg_sql import HNSW_INDEX, composed
 from remecli.vector.stores.sql_shared import RECORD_COLUMNS
+
+if TYPE_CHECKING:
+    from remecli.vector.stores.pg_sql import PgConnection
 
 _SHARED_SCHEMA = (
     """
@@ -51,12 +54,6 @@ _GRANTS = (
 )
 
 
-def _sql(text: str, **names: str) -> Any:
-    from psycopg import sql
-
-    return sql.SQL(text).format(**{k: sql.Identifier(v) for k, v in names.items()})
-
-
 def setup_shared_table(admin_dsn: str, table: str, dimensions: int, roles: list[str]) -> None:
     """As the administrator: create the shared table (with its row-level security policy and
     indexes) if it is missing, and let each of `roles` (existing login roles) use it."""
@@ -74,16 +71,16 @@ def setup_shared_table(admin_dsn: str, table: str, dimensions: int, roles: list[
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         schema = _SHARED_SCHEMA.replace("{dimensions}", str(int(dimensions)))
         for statement in filter(str.strip, schema.split(";")):
-            conn.execute(_sql(statement, **names))
-        conn.execute(_sql(HNSW_INDEX, table=table, index=f"{table}_hnsw"))
+            conn.execute(composed(statement, **names))
+        conn.execute(composed(HNSW_INDEX, table=table, index=f"{table}_hnsw"))
         serial = conn.execute("SELECT pg_get_serial_sequence(%s, 'seq')", (table,)).fetchone()
         sequence = str(serial[0] if serial else "").split(".")[-1].strip('"')
         for role in roles:
             for grant in _GRANTS.split(";"):
-                conn.execute(_sql(grant, table=table, role=role, sequence=sequence))
+                conn.execute(composed(grant, table=table, role=role, sequence=sequence))
 
 
-def check_confined(conn: Any, table: str, where: str) -> None:
+def check_confined(conn: PgConnection, table: str, where: str) -> None:
     """Refuse a shared table this connection's role would not be confined in."""
     row = conn.execute(
         "SELECT c.relrowsecurity, c.relforcerowsecurity, pg_get_userbyid(c.relowner), "

@@ -1,21 +1,50 @@
 """What the stores over an engine whose query language cannot say every filter (Chroma, Qdrant,
 Elasticsearch) do alike: the engine narrows the rows, `matches` decides (`_matching`), and
-listing, deleting by conditions and the insertion order follow from that."""
+listing, deleting by conditions, the insertion order and the one-node-per-content rule of `add`
+and `update` follow from that and from `_twins` (the stored nodes with a given content)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+import numpy as np
 
 from remecli.vector.filters import Condition
-from remecli.vector.node import MemoryNode
+from remecli.vector.node import ContentKey, MemoryNode
+from remecli.vector.stores.base import DuplicateContentError
 from remecli.vector.stores.in_python import Stored, ordered
 
 
+@dataclass(frozen=True, slots=True)
+class NewNode:
+    """A node `add` writes: its vector and its insertion order."""
+
+    node: MemoryNode
+    vector: np.ndarray
+    seq: int
+
+
+def first_stored(
+    rows: Iterable[Stored], wanted: Collection[ContentKey] | None = None
+) -> dict[ContentKey, MemoryNode]:
+    """The first stored node (lowest `seq`) of each content key among `rows` (of the `wanted`
+    keys only, when given): the one `add` returns for a twin."""
+    first: dict[ContentKey, Stored] = {}
+    for row in rows:
+        key = row.node.content_key
+        if (wanted is None or key in wanted) and (key not in first or row.seq < first[key].seq):
+            first[key] = row
+    return {key: row.node for key, row in first.items()}
+
+
 class PythonFilteredStore(ABC):
-    """`list_nodes`, `delete_where` and `_next_seq` of such a store. A subclass sets `_lock`
-    (held by every write) and gives `_matching` and `_delete_ids`."""
+    """`list_nodes`, `delete_where`, `_next_seq`, and `add`'s and `update`'s content checks of
+    such a store. A subclass sets `_lock` (held by every write) and gives `_matching`,
+    `_delete_ids` and `_twins`."""
 
     _lock: threading.RLock
     _last_seq = 0
@@ -28,10 +57,39 @@ class PythonFilteredStore(ABC):
     def _delete_ids(self, memory_ids: list[str]) -> None:
         """Delete these stored ids from the engine."""
 
+    @abstractmethod
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """The first stored node of each content key of `nodes` that is stored (`first_stored`
+        over the rows the engine finds by content hash)."""
+
     def _next_seq(self) -> int:
         """Insertion order across processes: the clock in ns, strictly increasing here."""
         self._last_seq = max(self._last_seq + 1, time.time_ns())
         return self._last_seq
+
+    def _new_nodes(
+        self, nodes: list[MemoryNode], vectors: np.ndarray
+    ) -> tuple[list[tuple[MemoryNode, bool]], list[NewNode]]:
+        """What `VectorStore.add` returns, and the nodes it has to write: a node whose content its
+        target already holds (stored, or earlier in `nodes`) gives that node, not stored again."""
+        existing = self._twins(nodes)
+        results: list[tuple[MemoryNode, bool]] = []
+        new: list[NewNode] = []
+        for node, vector in zip(nodes, vectors, strict=True):
+            key = node.content_key
+            if key in existing:
+                results.append((existing[key], False))
+                continue
+            existing[key] = node
+            new.append(NewNode(node, vector, self._next_seq()))
+            results.append((node, True))
+        return results, new
+
+    def _check_unique(self, node: MemoryNode) -> None:
+        """Refuse an update that gives `node` the content of another node of its target."""
+        clash = self._twins([node]).get(node.content_key)
+        if clash is not None and clash.memory_id != node.memory_id:
+            raise DuplicateContentError(clash.memory_id)
 
     def delete_where(self, conditions: list[Condition]) -> int:
         """See `VectorStore.delete_where`."""

@@ -14,18 +14,26 @@ the same as in the SQL stores. New memories go in with one batch upsert per 512.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
 
 from remecli.vector.filters import Condition, target_of
-from remecli.vector.node import COLUMNS, MemoryNode
-from remecli.vector.stores.base import DuplicateContentError, VectorStoreError, check_dimensions
+from remecli.vector.node import COLUMNS, ContentKey, MemoryNode
+from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
-from remecli.vector.stores.python_filtered import PythonFilteredStore
+from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
 from remecli.vector.stores.qdrant_points import PointId, point_id, term_index, term_weights
 from remecli.vector.terms import document_terms
+from remecli.vector.values import JSON, ColumnValues, JSONObject, MetadataIn
+
+if TYPE_CHECKING:
+    from qdrant_client import models as qmodels
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 _BATCH = 512
 _PAGE = 1024
@@ -80,7 +88,7 @@ class QdrantVectorStore(PythonFilteredStore):
         check_dimensions(int(stored) if stored else None, dimensions, f"Qdrant {collection}")
 
     # -- engine calls ------------------------------------------------------------------------
-    def _call(self, what: str, method: Any, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, what: str, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         with self._lock:
             try:
                 return method(*args, **kwargs)
@@ -92,19 +100,18 @@ class QdrantVectorStore(PythonFilteredStore):
                     "server runs or that the store folder is readable"
                 ) from None
 
-    def _filter(self, conditions: list[Condition], extra: list[Any] | None = None) -> Any:
-        """What Qdrant narrows by: the target's type and name (plus `extra` conditions)."""
+    def _filter(self, conditions: list[Condition]) -> qmodels.Filter | None:
+        """What Qdrant narrows by: the target's type and name."""
         models = self._models
         memory_type, target = target_of(conditions)
-        must: list[Any] = [
+        must: list[qmodels.Condition] = [
             models.FieldCondition(key=key, match=models.MatchValue(value=value))
             for key, value in (("memory_type", memory_type), ("memory_target", target))
             if value
         ]
-        must.extend(extra or [])
         return models.Filter(must=must) if must else None
 
-    def _scroll(self, query_filter: Any) -> list[Stored]:
+    def _scroll(self, query_filter: qmodels.Filter | None) -> list[Stored]:
         rows: list[Stored] = []
         offset = None
         while True:
@@ -121,8 +128,8 @@ class QdrantVectorStore(PythonFilteredStore):
             if offset is None:
                 return rows
 
-    def _retrieve(self, memory_ids: list[str], vectors: bool = False) -> list[Any]:
-        found: list[Any] = self._call(
+    def _retrieve(self, memory_ids: list[str], vectors: bool = False) -> list[qmodels.Record]:
+        return self._call(
             "read memories",
             self._client.retrieve,
             self._collection,
@@ -130,69 +137,61 @@ class QdrantVectorStore(PythonFilteredStore):
             with_payload=True,
             with_vectors=[_DENSE] if vectors else False,
         )
-        return found
 
     # -- records -----------------------------------------------------------------------------
     @staticmethod
-    def _payload(node: MemoryNode, seq: int) -> dict[str, Any]:
+    def _payload(node: MemoryNode, seq: int) -> tuple[JSONObject, list[str]]:
+        """A node's payload, and its keyword terms (which the payload holds too)."""
         fields = node.stored_fields()
-        payload = {k: fields[k] for k in COLUMNS if fields[k] is not None}
+        payload: JSONObject = {k: fields[k] for k in COLUMNS if fields[k] is not None}
+        terms = document_terms(node.embedding_text())
         payload["seq"] = seq
         payload["metadata_json"] = json.dumps(node.stored_metadata(), ensure_ascii=False)
-        payload["terms"] = document_terms(node.embedding_text())
-        return payload
+        payload["terms"] = list[JSON](terms)
+        return payload, terms
 
     @staticmethod
-    def _stored(payload: dict[str, Any] | None) -> Stored:
+    def _stored(payload: dict[str, object] | None) -> Stored:
         record = dict(payload or {})
-        metadata = json.loads(record.pop("metadata_json", None) or "{}")
-        terms = [str(term) for term in record.pop("terms", None) or []]
-        seq = int(record.pop("seq", 0))
+        metadata = json.loads(str(record.pop("metadata_json", None) or "{}"))
+        kept = record.pop("terms", None)
+        terms = [str(term) for term in kept] if isinstance(kept, list) else []
+        seq = int(str(record.pop("seq", 0)))
         return Stored(seq, MemoryNode.from_row(record, metadata), terms)
 
-    def _same_content(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Any]:
-        """The first stored node of each (memory_type, memory_target, content_hash)."""
-        if not keys:
+    def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
+        """See `PythonFilteredStore._twins` (one scroll by content hash)."""
+        if not nodes:
             return {}
         models = self._models
-        digests = sorted({digest for _, _, digest in keys})
+        digests = sorted({node.content_hash for node in nodes})
         rows = self._scroll(
             models.Filter(
                 must=[models.FieldCondition(key="content_hash", match=models.MatchAny(any=digests))]
             )
         )
-        first: dict[tuple[str, str, str], Stored] = {}
-        for row in rows:
-            key = (row.node.memory_type, row.node.memory_target, row.node.content_hash)
-            if key not in first or row.seq < first[key].seq:
-                first[key] = row
-        return {key: row.node for key, row in first.items()}
+        return first_stored(rows)
 
     # -- the contract ------------------------------------------------------------------------
     def add(self, nodes: list[MemoryNode], vectors: np.ndarray) -> list[tuple[MemoryNode, bool]]:
         """See `VectorStore.add` (one lookup of the content hashes, then batch upserts)."""
-        results: list[tuple[MemoryNode, bool]] = []
         ids: list[PointId] = []
-        payloads: list[dict[str, Any]] = []
-        rows: list[Any] = []  # dense vectors (Batch takes any vector kind per name)
+        payloads: list[JSONObject] = []
+        sparse: list[qmodels.Vector] = []
+        rows: list[qmodels.Vector] = []  # dense vectors
         with self._lock:
-            keys = [(n.memory_type, n.memory_target, n.content_hash) for n in nodes]
-            existing = self._same_content(keys)
-            for node, key, vector in zip(nodes, keys, vectors, strict=True):
-                if key in existing:
-                    results.append((existing[key], False))
-                    continue
-                existing[key] = node
-                ids.append(point_id(node.memory_id))
-                payloads.append(self._payload(node, self._next_seq()))
-                rows.append(np.asarray(vector, dtype=np.float32).tolist())
-                results.append((node, True))
+            results, new = self._new_nodes(nodes, vectors)
+            for item in new:
+                ids.append(point_id(item.node.memory_id))
+                payload, terms = self._payload(item.node, item.seq)
+                payloads.append(payload)
+                sparse.append(self._sparse(terms))
+                rows.append(np.asarray(item.vector, dtype=np.float32).tolist())
             for start in range(0, len(ids), _BATCH):
                 end = start + _BATCH
-                sparse = [self._sparse(payload["terms"]) for payload in payloads[start:end]]
                 batch = self._models.Batch(
                     ids=ids[start:end],
-                    vectors={_DENSE: rows[start:end], _TERMS: sparse},
+                    vectors={_DENSE: rows[start:end], _TERMS: sparse[start:end]},
                     payloads=payloads[start:end],
                 )
                 self._call(
@@ -204,18 +203,19 @@ class QdrantVectorStore(PythonFilteredStore):
                 )
         return results
 
-    def _sparse(self, terms: list[str]) -> Any:
+    def _sparse(self, terms: list[str]) -> qmodels.SparseVector:
         weights = term_weights(terms)
         return self._models.SparseVector(
             indices=list(weights), values=[float(v) for v in weights.values()]
         )
 
     @staticmethod
-    def _dense(point: Any) -> list[float] | None:
+    def _dense(point: qmodels.Record) -> list[float] | None:
         vector = point.vector
-        if isinstance(vector, dict):
-            vector = vector.get(_DENSE)
-        return [float(x) for x in vector] if vector is not None else None
+        dense = vector.get(_DENSE) if isinstance(vector, dict) else vector
+        if not isinstance(dense, list):
+            return None
+        return [float(x) for x in dense if isinstance(x, int | float)]  # one dense vector a point
 
     def get(self, memory_id: str) -> MemoryNode | None:
         """See `VectorStore.get`."""
@@ -230,8 +230,8 @@ class QdrantVectorStore(PythonFilteredStore):
     def update(
         self,
         memory_id: str,
-        fields: dict[str, Any],
-        metadata: dict[str, Any] | None,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
         vector: np.ndarray | None,
     ) -> MemoryNode | None:
         """See `VectorStore.update` (the point is replaced: payload and vector)."""
@@ -242,17 +242,14 @@ class QdrantVectorStore(PythonFilteredStore):
             stored = self._stored(found[0].payload)
             node = stored.node
             node.apply_update(fields, metadata)
-            key = (node.memory_type, node.memory_target, node.content_hash)
-            clash = self._same_content([key]).get(key)
-            if clash is not None and clash.memory_id != memory_id:
-                raise DuplicateContentError(clash.memory_id)
+            self._check_unique(node)
             kept = self._dense(found[0]) if vector is None else vector
-            payload = self._payload(node, stored.seq)
+            payload, terms = self._payload(node, stored.seq)
             point = self._models.PointStruct(
                 id=point_id(memory_id),
                 vector={
                     _DENSE: np.asarray(kept, dtype=np.float32).tolist(),
-                    _TERMS: self._sparse(payload["terms"]),
+                    _TERMS: self._sparse(terms),
                 },
                 payload=payload,
             )
@@ -326,10 +323,14 @@ class QdrantVectorStore(PythonFilteredStore):
         return widening_search(limit, self._total(), conditions, fetch)
 
     def _points(
-        self, query: Any, using: str | None, conditions: list[Condition], limit: int
-    ) -> Any:
+        self,
+        query: list[float] | qmodels.SparseVector,
+        using: str | None,
+        conditions: list[Condition],
+        limit: int,
+    ) -> list[qmodels.ScoredPoint]:
         """Qdrant's best `limit` points for `query` (dense, or the sparse vector `using`)."""
-        return self._call(
+        found: list[qmodels.ScoredPoint] = self._call(
             "search memories",
             self._client.query_points,
             self._collection,
@@ -339,6 +340,7 @@ class QdrantVectorStore(PythonFilteredStore):
             limit=limit,
             with_payload=True,
         ).points
+        return found
 
     def close(self) -> None:
         """Give the connection back (a local folder's client closes with its last store)."""

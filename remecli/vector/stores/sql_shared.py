@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from remecli.vector.filters import Condition, field_ref
 from remecli.vector.node import NULLABLE
+from remecli.vector.values import SqlParams
 
-Rendered = tuple[str, list[Any]]
+Rendered = tuple[str, SqlParams]  # SQL text and its bound parameters
 
 # The columns of `node.COLUMNS` after memory_id, in the same SQL for both databases.
 RECORD_COLUMNS = """  memory_type TEXT NOT NULL,
