@@ -16,7 +16,8 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
     "job_policy.py": {
         "notes": "the path glob of a confined token (glob_regex), shared with the note lister",
     },
-    "tokens.py": {"notes": "the token file's lock (notes.locks owns file locks)"},
+    "tokens.py": {"notes": "the token file's lock and atomic write (notes owns both)"},
+    "daemon.py": {"notes": "writes .serve.json atomically (notes.atomic_write is the one way)"},
     "import_route.py": {"knowledge": "parses an uploaded conversation before memory_record"},
     "commands.py": {"llm": "routes agentscope's logs before a server starts"},
     "notes_resources.py": {"notes": "which files MCP lists as note resources (is_note_path)"},
