@@ -6,6 +6,8 @@ ratchet that only shrinks (a new import fails, and so does an exception no longe
 
 from __future__ import annotations
 
+import ast
+
 from tests.test_import_boundaries import PACKAGE, _unit, imported_modules, module_name
 
 ALLOWED = {"ops", "config", "surfaces"}
@@ -51,6 +53,14 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
 }
 
 
+# file -> why it calls a job by name with a dict (`JobRunner.run(name, arguments)`); every other
+# call is typed (`runner.call(ThingParams(...))`, or `runner.answer(...)` for the JSON answer)
+BY_NAME: dict[str, str] = {
+    "access.py": "the gate: an MCP or HTTP client names the job and sends JSON arguments",
+    "cli/job.py": "`remecli job NAME --json ARGS`: the user names the job",
+}
+
+
 def _is_package(unit: str) -> bool:
     """True for a package of remecli (not a name of its root, such as `__version__`)."""
     return (PACKAGE / unit).is_dir()
@@ -91,3 +101,16 @@ def test_the_exceptions_only_shrink() -> None:
         if unit not in reached.get(file, set())
     }
     assert not stale, "no longer imported; remove from EXCEPTIONS: " + "; ".join(sorted(stale))
+
+
+def test_surfaces_call_jobs_by_name_only_where_the_caller_names_the_job() -> None:
+    by_name = {
+        path.relative_to(SURFACES).as_posix()
+        for path in SURFACES.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "run"
+        and ast.unparse(node.func.value).endswith("runner")
+    }
+    assert by_name == set(BY_NAME), "call the job with its typed params (JobRunner.call)"
