@@ -6,6 +6,8 @@ ratchet that only shrinks (a new import fails, and so does an exception no longe
 
 from __future__ import annotations
 
+import ast
+
 from tests.test_import_boundaries import PACKAGE, _unit, imported_modules, module_name
 
 ALLOWED = {"ops", "config", "surfaces"}
@@ -16,7 +18,8 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
     "job_policy.py": {
         "notes": "the path glob of a confined token (glob_regex), shared with the note lister",
     },
-    "tokens.py": {"notes": "the token file's lock (notes.locks owns file locks)"},
+    "tokens.py": {"notes": "the token file's lock and atomic write (notes owns both)"},
+    "daemon.py": {"notes": "writes .serve.json atomically (notes.atomic_write is the one way)"},
     "import_route.py": {"knowledge": "parses an uploaded conversation before memory_record"},
     "commands.py": {"llm": "routes agentscope's logs before a server starts"},
     "notes_resources.py": {"notes": "which files MCP lists as note resources (is_note_path)"},
@@ -47,6 +50,14 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "notes": "renders Markdown: the frontmatter and wikilinks it shows as fields and links",
     },
     "studio/launch.py": {"llm": "routes agentscope's logs before Studio starts"},
+}
+
+
+# file -> why it calls a job by name with a dict (`JobRunner.run(name, arguments)`); every other
+# call is typed (`runner.call(ThingParams(...))`, or `runner.answer(...)` for the JSON answer)
+BY_NAME: dict[str, str] = {
+    "access.py": "the gate: an MCP or HTTP client names the job and sends JSON arguments",
+    "cli/job.py": "`remecli job NAME --json ARGS`: the user names the job",
 }
 
 
@@ -90,3 +101,16 @@ def test_the_exceptions_only_shrink() -> None:
         if unit not in reached.get(file, set())
     }
     assert not stale, "no longer imported; remove from EXCEPTIONS: " + "; ".join(sorted(stale))
+
+
+def test_surfaces_call_jobs_by_name_only_where_the_caller_names_the_job() -> None:
+    by_name = {
+        path.relative_to(SURFACES).as_posix()
+        for path in SURFACES.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "run"
+        and ast.unparse(node.func.value).endswith("runner")
+    }
+    assert by_name == set(BY_NAME), "call the job with its typed params (JobRunner.call)"

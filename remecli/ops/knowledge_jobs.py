@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -180,7 +181,7 @@ async def memory_links(ctx: JobContext, params: LinksParams) -> LinksResult:
     return await asyncio.to_thread(walk)
 
 
-def card_files(ctx: JobContext, arguments: dict[str, Any]) -> list[str]:
+def card_files(ctx: JobContext, arguments: Mapping[str, object]) -> list[str]:
     """The files memory_write_card writes for these JSON arguments, before it runs (a surface
     checks them against a path-confined token): the card, then its day page (the job rewrites
     the day's index of cards); refused: a name with no slug."""

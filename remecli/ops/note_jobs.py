@@ -8,9 +8,9 @@ file they change or remove keeps its previous content as a version (memory_histo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import Field
 
@@ -98,7 +98,7 @@ def locate_note(ctx: JobContext, graph: LinkGraph, raw: str) -> Confined:
     return ctx.confine(graph.locate(raw) or raw)
 
 
-def touched_notes(ctx: JobContext, job: str, arguments: dict[str, Any]) -> list[str]:
+def touched_notes(ctx: JobContext, job: str, arguments: Mapping[str, object]) -> list[str]:
     """The notes memory_rename or memory_delete would write, before it runs (a surface checks
     them against a path-confined token): the note (a name resolved as the job resolves it), and
     for a rename its new path and every note linking to it (their links are rewritten); [] when

@@ -50,17 +50,26 @@ class JobParams(BaseModel, Generic[ResultT]):
     model_config = ConfigDict(extra="forbid")
 
     @classmethod
-    def parse(cls, **fields: Any) -> Self:
+    def parse(cls, **fields: object) -> Self:
         """These params from a client's values (a query string, a JSON body): what is wrong is
         an InvalidParams (400) naming the job, as `JobRunner.run` says it."""
+        return parse_params(cls, **fields)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_params(model: type[M], **fields: object) -> M:
+    """`model` (a job's params; also a lower layer's request, as `search.SearchRequest`) from a
+    client's values: what is wrong is an InvalidParams (400) naming the job."""
+    try:
+        return model.model_validate(fields)
+    except ValidationError as exc:
         try:
-            return cls.model_validate(fields)
-        except ValidationError as exc:
-            try:
-                name = JOBS.for_params(cls).name
-            except ValueError:
-                name = cls.__name__
-            raise InvalidParams(describe_validation(name, exc)) from None
+            name = JOBS.for_params(model).name
+        except ValueError:
+            name = model.__name__
+        raise InvalidParams(describe_validation(name, exc)) from None
 
 
 class NoParams(JobParams):
@@ -225,14 +234,14 @@ class JobRegistry:
         """The operations clients see (MCP, HTTP, `remecli job`), in definition order."""
         return [job for job in self._all().values() if job.served]
 
-    def of(self, handler: Callable[..., Any]) -> Job:
+    def of(self, handler: object) -> Job:
         """The registered operation whose handler is `handler` (a programming error if none)."""
         for job in self._all().values():
             if job.handler is handler:
                 return job
         raise ValueError(f"{getattr(handler, '__name__', handler)!r} is not a registered job")
 
-    def for_params(self, params: type[JobParams]) -> Job:
+    def for_params(self, params: type[BaseModel]) -> Job:
         """The one operation taking `params` (a programming error if none, or several).
         Params that name their result belong to one job, defined when they were: found
         without importing every operation module (`remecli sessions` stays light)."""

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import BaseModel, ValidationError
+from pydantic.config import JsonDict
 
 from remecli.ops.context import JobContext
 from remecli.ops.errors import InvalidParams, ReadOnlyRefused, TooLarge
@@ -106,7 +109,12 @@ class JobRunner:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc_info: Any) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         await self.close()
 
     def _check_allowed(self, job: Job) -> None:
@@ -132,13 +140,13 @@ class JobRunner:
             return await first(self.context, params)
         return await self._execute(self.registry.for_params(type(first)), first)
 
-    async def answer(self, params: JobParams) -> dict[str, Any]:
+    async def answer(self, params: BaseModel) -> JsonDict:
         """The JSON answer of the operation taking `params`, as a surface sends it on (Studio
         to the page): the result size limit applies, as for `run`."""
         job = self.registry.for_params(type(params))
         return self._limited(job.name, await self._execute(job, params))
 
-    async def run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    async def run(self, name: str, arguments: Mapping[str, object] | None) -> JsonDict:
         """Run job `name` with JSON-like `arguments`; its result as JSON (raises JobError)."""
         job = self.registry.get(name)
         self._check_allowed(job)
@@ -158,9 +166,9 @@ class JobRunner:
             )
         return result
 
-    def _limited(self, name: str, result: JobResult) -> dict[str, Any]:
+    def _limited(self, name: str, result: JobResult) -> JsonDict:
         """`result` as JSON, or TooLarge when it is over the size limit."""
-        data = result.model_dump(mode="json")
+        data: JsonDict = result.model_dump(mode="json")
         size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         if size > self.max_result_bytes:
             raise TooLarge(

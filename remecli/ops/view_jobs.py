@@ -101,7 +101,7 @@ async def memory_resolve_links(ctx: JobContext, params: ResolveParams) -> Resolv
     return ResolveResult(resolved=await resolve(ctx, params.path, link_targets(params.text)))
 
 
-def _words(value: Any) -> list[str]:
+def _words(value: object) -> list[str]:
     """A frontmatter value as a list of words: a list, or a comma-separated string."""
     if isinstance(value, list | tuple):
         return [str(v).strip() for v in value if str(v).strip()]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from remecli.config.privacy import private_dirs
+from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.locks import FileLock
 
 WRITER_LOCK = "writer.lock"
@@ -66,13 +67,9 @@ class SharedIndex:
         holding the writer lock. Written atomically: a reader sees the old or the new marker."""
         epoch = uuid.uuid4().hex if rebuilt else self.read().epoch
         marker = Marker(epoch, uuid.uuid4().hex)
-        temp = self.folder / f".{MARKER}.{os.getpid()}.tmp"
-        try:
-            temp.write_text(f"{marker.epoch} {marker.generation}\n", encoding="ascii")
-            os.replace(temp, self.marker_file)
-        except OSError:
-            temp.unlink(missing_ok=True)
-            raise
+        atomic_write_text(
+            self.marker_file, f"{marker.epoch} {marker.generation}\n", encoding="ascii"
+        )
         return marker
 
     def announce(self, rel: str) -> None:
@@ -80,15 +77,8 @@ class SharedIndex:
         reads it too. Best effort: the writing process syncs it itself anyway."""
         folder = self.folder / ANNOUNCED
         name = hashlib.sha1(rel.encode("utf-8")).hexdigest()
-        temp = folder / f".{name}.{os.getpid()}.{uuid.uuid4().hex}"
-        try:
-            private_dirs(folder)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(rel)
-            os.replace(temp, folder / name)
-        except OSError:
-            temp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            atomic_write_text(folder / name, rel, new_mode=0o600)  # private folder and file
 
     def announced(self) -> bool:
         """True when some announced file waits for a writer."""

@@ -14,7 +14,6 @@ import threading
 from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from remecli.config.privacy import private_dirs
 
@@ -68,11 +67,11 @@ class AccessLog:
                 os.close(fd)
         return entry
 
-    def tail(self, count: int | None = None) -> list[dict[str, Any]]:
+    def tail(self, count: int | None = None) -> list[dict[str, object]]:
         """The last `count` entries (all when None), oldest first; a damaged line is skipped."""
         if not self.path.exists():
             return []
-        kept: deque[dict[str, Any]] = deque(maxlen=count)
+        kept: deque[dict[str, object]] = deque(maxlen=count)
         with open(self.path, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 try:
@@ -84,9 +83,10 @@ class AccessLog:
         return list(kept)
 
 
-def format_entry(entry: dict[str, Any]) -> str:
+def format_entry(entry: dict[str, object]) -> str:
     """One human line: time, who, surface, operation, outcome, paths."""
-    paths = ", ".join(entry.get("paths") or []) or "-"
+    listed = entry.get("paths")
+    paths = ", ".join(str(p) for p in listed) if isinstance(listed, list) and listed else "-"
     return (
         f"{entry.get('time', '?')}  {entry.get('who', '?')}  {entry.get('surface', '?')}  "
         f"{entry.get('operation', '?')}  {entry.get('outcome', '?')}  {paths}"

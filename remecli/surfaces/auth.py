@@ -18,17 +18,19 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.privacy import private_dirs
 from remecli.ops.paths import TOKEN_FILE
 from remecli.surfaces.access_log import AccessLog
 from remecli.surfaces.tokens import Principal, TokenStore
 
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
 log = logging.getLogger(__name__)
 
 TOKEN_ENV = "REME_SERVE_TOKEN"
-ASGIApp = Any  # an ASGI application (Starlette, FastAPI or another middleware)
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,9 @@ class Authenticator:
             return None
 
 
-async def send_json(send: Any, status: int, body: bytes, extra: list[Any] | None = None) -> None:
+async def send_json(
+    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     """Answer with a JSON body."""
     headers = [
         (b"content-type", b"application/json"),
@@ -120,7 +124,7 @@ async def send_json(send: Any, status: int, body: bytes, extra: list[Any] | None
     await send({"type": "http.response.body", "body": body})
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers") or []:
         if key.lower() == name:
             return bytes(value).decode("latin-1")
@@ -149,7 +153,7 @@ class BearerAuth:
     def _is_open(self, path: str) -> bool:
         return any(path.startswith(p) if p.endswith("/") else path == p for p in self.open_paths)
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan" or (
             scope["type"] == "http" and self._is_open(scope.get("path", ""))
         ):
@@ -196,7 +200,7 @@ class HostCheck:
         name = value.rsplit(":", 1)[0] if not value.endswith("]") else value
         return name.lower() in self.hosts
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self._allowed(_header(scope, b"host")):
             await self.app(scope, receive, send)
             return

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from remecli.notes.atomic_write import atomic_write_text
 from remecli.ops.paths import TOKEN_FILE
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
@@ -48,11 +49,8 @@ def loopback_url(url: str, host: str) -> str:
 def write_daemon_file(root: Path, url: str, *, read_only: bool) -> Path:
     """Announce this process as the memory's server (replacing a stale announcement)."""
     path = root / DAEMON_FILE
-    temporary = root / f"{DAEMON_FILE}.{os.getpid()}"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump({"pid": os.getpid(), "url": url, "read_only": read_only}, out)
-    os.replace(temporary, path)
+    announcement = {"pid": os.getpid(), "url": url, "read_only": read_only}
+    atomic_write_text(path, json.dumps(announcement), new_mode=0o600)
     return path
 
 

@@ -37,7 +37,7 @@ from remecli.surfaces.http_docs import (
 )
 from remecli.surfaces.import_route import add_import_route
 from remecli.surfaces.limits import BodyLimit, JsonBody
-from remecli.surfaces.studio.app import mount_studio
+from remecli.surfaces.studio.app import StudioMount, mount_studio
 from remecli.surfaces.tokens import LOCAL_USER, Principal, TokenStore
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def build_app(
     cors_origins: list[str] | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     hosts: tuple[str, ...] | None = None,
-) -> Any:
+) -> StudioMount:
     """The ASGI app: FastAPI routes from the registry, behind the Host check, the token check,
     the body limits and (with `cors_origins`) CORS. `hosts` None: any Host header."""
     app = FastAPI(

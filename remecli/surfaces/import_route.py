@@ -14,6 +14,7 @@ import asyncio
 import logging
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -95,14 +96,16 @@ class Importer:
             await asyncio.gather(*list(self.pending), return_exceptions=True)
 
 
-def add_import_route(app: FastAPI, gate: Gate, principal_of: Any) -> Importer:
+def add_import_route(
+    app: FastAPI, gate: Gate, principal_of: Callable[[Request], Principal]
+) -> Importer:
     """Add `POST /api/import` (admin) to `app`; its importer is drained at shutdown."""
     importer = Importer(gate)
 
     @app.post("/api/import", tags=["admin"], status_code=202, responses=COMMON_ERRORS)
     async def import_transcript(request: Request, params: ImportParams) -> JSONResponse:
         """Record a transcript file of this machine (admin token), in the background."""
-        caller: Principal = principal_of(request)
+        caller = principal_of(request)
         if not caller.allows("admin"):
             gate.refused(caller, "http", "import", "forbidden")
             raise Forbidden(f"import needs an admin token; {caller.name!r} is {caller.scope}")

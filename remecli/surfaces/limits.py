@@ -4,25 +4,28 @@ media type (a body without Content-Type is taken as JSON; any other type than JS
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.surfaces.auth import send_json
 from remecli.surfaces.defaults import DEFAULT_MAX_BODY_BYTES
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class BodyLimit:
     """Refuse bodies larger than `max_bytes` (by Content-Length, or while streaming)."""
 
-    def __init__(self, app: Any, max_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
-    async def _refuse(self, send: Any) -> None:
+    async def _refuse(self, send: Send) -> None:
         message = f"request body over the {self.max_bytes}-byte limit; send less"
         body = json.dumps({"error": message, "code": "too_large"}).encode("utf-8")
         await send_json(send, 413, body)
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -46,13 +49,12 @@ class BodyLimit:
             more = message.get("more_body", False)
         replayed = False
 
-        async def replay() -> dict[str, Any]:
+        async def replay() -> Message:
             nonlocal replayed
             if not replayed:
                 replayed = True
                 return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            message: dict[str, Any] = await receive()
-            return message
+            return await receive()
 
         await self.app(scope, replay, send)
 
@@ -67,10 +69,10 @@ def _is_json(media_type: str) -> bool:
 class JsonBody:
     """POST bodies are JSON: no Content-Type counts as JSON, another type is refused (415)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return

@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.context import LifespanContextT, RequestT, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.server.subscriptions import ListenHandler
@@ -31,10 +32,13 @@ from mcp.types import (
     EmptyResult,
     ListResourcesResult,
     ListToolsResult,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
     ReadResourceResult,
     Resource,
     SubscribeRequestParams,
     SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
     TextContent,
     TextResourceContents,
     ToolAnnotations,
@@ -56,18 +60,15 @@ INSTRUCTIONS = (
 )
 
 
-def caller_of(context: Any) -> Principal:
-    """The caller of an MCP request: the HTTP token's owner, else (stdio) the local user."""
-    try:
-        request = context.request_context.request
-    except (AttributeError, ValueError):
-        return LOCAL_USER
+def caller_of(request: object) -> Principal:
+    """The caller of an MCP request, from its transport's request (`ctx.request`): the HTTP
+    token's owner, else (stdio: no HTTP request) the local user."""
     scope = getattr(request, "scope", None)
     found = scope.get("state", {}).get("principal") if isinstance(scope, dict) else None
     return found if isinstance(found, Principal) else LOCAL_USER
 
 
-def _no_call(**_: Any) -> None:  # the Tool model wants a function; JobTool.run never calls it
+def _no_call(**_: object) -> None:  # the Tool model wants a function; JobTool.run never calls it
     raise RuntimeError("JobTool runs its job through the gate")
 
 
@@ -76,9 +77,18 @@ class JobTool(Tool):
 
     gate: Any = None
 
-    async def run(self, arguments: Any, context: Any, convert_result: bool = False) -> Any:
+    async def run(
+        self,
+        arguments: dict[str, Any],
+        context: Context[LifespanContextT, RequestT],
+        convert_result: bool = False,
+    ) -> CallToolResult:
         try:
-            data = await self.gate.run(caller_of(context), self.name, arguments, "mcp")
+            request = context.request_context.request
+        except ValueError:  # called outside a request
+            request = None
+        try:
+            data = await self.gate.run(caller_of(request), self.name, arguments, "mcp")
         except JobError as exc:  # the text says what to do; the structure as HTTP's error body
             return CallToolResult(
                 content=[TextContent(type="text", text=str(exc))],
@@ -123,8 +133,17 @@ class MemoryServer(MCPServer):
     """MCPServer whose resource list and reads are the notes, as the caller may see them, and
     whose clients hear when a note changes."""
 
-    def __init__(self, gate: Gate, changes: NoteChanges, **options: Any) -> None:
-        super().__init__(subscriptions=changes, **options)
+    def __init__(
+        self, gate: Gate, changes: NoteChanges, *, instructions: str, tools: list[Tool]
+    ) -> None:
+        super().__init__(
+            name="remecli",
+            instructions=instructions,
+            version=__version__,
+            log_level="WARNING",
+            tools=tools,
+            subscriptions=changes,
+        )
         self.gate = gate
         self.changes = changes
         self._lowlevel_server.add_request_handler(
@@ -138,9 +157,9 @@ class MemoryServer(MCPServer):
             "subscriptions/listen", SubscriptionsListenRequestParams, self._handle_listen
         )
 
-    def _check_subscription(self, ctx: Any, uri: str) -> None:
+    def _check_subscription(self, ctx: ServerRequestContext, uri: str) -> None:
         """Refuse (INVALID_PARAMS) a URI that is not a note, or one the caller may not read."""
-        caller = caller_of(_RequestOnly(ctx))
+        caller = caller_of(ctx.request)
         try:
             path = note_path(uri)
         except JobError as exc:
@@ -149,23 +168,31 @@ class MemoryServer(MCPServer):
             message = f"token {caller.name!r} may not read {path!r} (its paths: {caller.paths})"
             raise MCPError(code=INVALID_PARAMS, message=message, data={"uri": uri})
 
-    async def _handle_listen(self, ctx: Any, params: SubscriptionsListenRequestParams) -> Any:
+    async def _handle_listen(
+        self, ctx: ServerRequestContext, params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
         for uri in params.notifications.resource_subscriptions or ():
             self._check_subscription(ctx, str(uri))
         return await self._listen(ctx, params)
 
-    async def _handle_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+    async def _handle_subscribe(
+        self, ctx: ServerRequestContext, params: SubscribeRequestParams
+    ) -> EmptyResult:
         uri = str(params.uri)
         self._check_subscription(ctx, uri)
         self.changes.add_legacy(ctx.session, uri)
         return EmptyResult()
 
-    async def _handle_unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
+    async def _handle_unsubscribe(
+        self, ctx: ServerRequestContext, params: UnsubscribeRequestParams
+    ) -> EmptyResult:
         self.changes.remove_legacy(ctx.session, str(params.uri))
         return EmptyResult()
 
-    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
-        caller = caller_of(_RequestOnly(ctx))
+    async def _handle_list_tools(
+        self, ctx: ServerRequestContext, params: PaginatedRequestParams | None
+    ) -> ListToolsResult:
+        caller = caller_of(ctx.request)
         runner = self.gate.runner
         jobs = [(tool, runner.registry.get(tool.name)) for tool in await self.list_tools()]
         return ListToolsResult(  # a job that cannot work here (vector memory off) is not listed;
@@ -175,8 +202,10 @@ class MemoryServer(MCPServer):
             ]
         )
 
-    async def _handle_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
-        caller = caller_of(_RequestOnly(ctx))
+    async def _handle_list_resources(
+        self, ctx: ServerRequestContext, params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        caller = caller_of(ctx.request)
         notes = await list_notes(self.gate, caller)
         return ListResourcesResult(
             resources=[
@@ -185,22 +214,17 @@ class MemoryServer(MCPServer):
             ]
         )
 
-    async def _handle_read_resource(self, ctx: Any, params: Any) -> ReadResourceResult:
+    async def _handle_read_resource(
+        self, ctx: ServerRequestContext, params: ReadResourceRequestParams
+    ) -> ReadResourceResult:
         uri = str(params.uri)
         try:
-            text = await read_note(self.gate, caller_of(_RequestOnly(ctx)), note_path(uri))
+            text = await read_note(self.gate, caller_of(ctx.request), note_path(uri))
         except JobError as exc:
             raise MCPError(code=INVALID_PARAMS, message=str(exc), data={"uri": uri}) from None
         return ReadResourceResult(
             contents=[TextResourceContents(uri=uri, text=text, mime_type="text/markdown")]
         )
-
-
-class _RequestOnly:
-    """Adapts a low-level request context to what `caller_of` reads."""
-
-    def __init__(self, request_context: Any) -> None:
-        self.request_context = request_context
 
 
 def build_mcp_server(runner: JobRunner, gate: Gate | None = None) -> MCPServer:
@@ -213,10 +237,7 @@ def build_mcp_server(runner: JobRunner, gate: Gate | None = None) -> MCPServer:
     server = MemoryServer(
         gate,
         changes,
-        name="remecli",
         instructions=INSTRUCTIONS,
-        version=__version__,
-        log_level="WARNING",
         tools=[job_tool(gate, job) for job in runner.available()],
     )
     return server

@@ -19,8 +19,8 @@ import contextlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from mcp.server.session import ServerSession
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
     ResourcesListChanged,
@@ -42,7 +42,7 @@ class NoteChanges(InMemorySubscriptionBus):
         self.root = root
         self.is_note = is_note
         self.known: set[str] = set()
-        self.sessions: dict[Any, set[str]] = {}  # legacy subscribers: session → URIs
+        self.sessions: dict[ServerSession, set[str]] = {}  # legacy subscribers: session → URIs
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
 
@@ -110,12 +110,12 @@ class NoteChanges(InMemorySubscriptionBus):
                 log.debug("dropping a resource subscriber", exc_info=True)
                 self.sessions.pop(session, None)
 
-    def add_legacy(self, session: Any, uri: str) -> None:
+    def add_legacy(self, session: ServerSession, uri: str) -> None:
         """`resources/subscribe` from a pre-2026 session."""
         self.start()
         self.sessions.setdefault(session, set()).add(uri)
 
-    def remove_legacy(self, session: Any, uri: str) -> None:
+    def remove_legacy(self, session: ServerSession, uri: str) -> None:
         """`resources/unsubscribe`."""
         uris = self.sessions.get(session)
         if uris is not None:

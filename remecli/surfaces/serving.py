@@ -15,13 +15,20 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, TypeAlias
 
 from remecli.ops import JobRunner
 from remecli.surfaces.auto_sync import start_auto_sync, stop_auto_sync
 from remecli.surfaces.daemon import loopback_url, remove_daemon_file, write_daemon_file
 from remecli.surfaces.process_end import nothing_left_but_exit
 
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
+# what `signal.signal` returns and takes back: a function, SIG_DFL / SIG_IGN, or None
+SignalHandler: TypeAlias = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 STOPPING_KEY = "remecli.stopping"  # in each request's scope: an asyncio.Event, set on stop
 
 
@@ -30,17 +37,17 @@ class _StopAware:
     (Studio's stream of a task's events) ends when the server stops instead of holding the
     shutdown for uvicorn's whole grace period."""
 
-    def __init__(self, app: Any, stopping: asyncio.Event) -> None:
+    def __init__(self, app: ASGIApp, stopping: asyncio.Event) -> None:
         self.app = app
         self.stopping = stopping
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             scope = {**scope, STOPPING_KEY: self.stopping}
         await self.app(scope, receive, send)
 
 
-async def _watch_exit(server: Any, stopping: asyncio.Event) -> None:
+async def _watch_exit(server: uvicorn.Server, stopping: asyncio.Event) -> None:
     """Set `stopping` as soon as uvicorn is asked to exit (its signal handler sets the flag)."""
     while not server.should_exit:
         await asyncio.sleep(0.1)
@@ -76,7 +83,7 @@ def url_of(sock: socket.socket, host: str, path: str = "", *, https: bool = Fals
 
 async def serve_http(
     runner: JobRunner,
-    app: Any,
+    app: ASGIApp,
     host: str,
     port: int,
     announce: Callable[[str], None],
@@ -129,18 +136,18 @@ async def serve_http(
         nothing_left_but_exit()
 
 
-def _absorb_stop_signals(stop: Callable[[], None]) -> dict[int, Any]:
+def _absorb_stop_signals(stop: Callable[[], None]) -> dict[int, SignalHandler]:
     if threading.current_thread() is not threading.main_thread():
         return {}
 
-    def absorb(signum: int, frame: Any) -> None:
+    def absorb(signum: int, frame: FrameType | None) -> None:
         """A stop signal outside uvicorn's own handling: stop (or stay stopped), never die."""
         stop()
 
     return {sig: signal.signal(sig, absorb) for sig in (signal.SIGTERM, signal.SIGINT)}
 
 
-def _restore(previous: dict[int, Any]) -> None:
+def _restore(previous: dict[int, SignalHandler]) -> None:
     for sig, handler in previous.items():
         signal.signal(sig, handler)
 

@@ -15,11 +15,14 @@ import json
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, TypedDict
 
 import anyio
 import mcp_types as types
 from mcp.server.stdio import stdio_server
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -27,15 +30,31 @@ INVALID_PARAMS = -32602
 MAX_DEPTH = 200
 
 
+RequestId = int | str  # a JSON-RPC request's id
+
+
+class RpcErrorBody(TypedDict):
+    code: int
+    message: str
+
+
+class RpcError(TypedDict):
+    """A JSON-RPC error answer (`id` None when the request's could not be read)."""
+
+    jsonrpc: str
+    id: RequestId | None
+    error: RpcErrorBody
+
+
 class OutputClosed(Exception):
     """The client closed its end of stdout."""
 
 
-def _depth_and_id(line: str) -> tuple[int, Any]:
+def _depth_and_id(line: str) -> tuple[int, RequestId | None]:
     """The nesting depth of a JSON text and its top-level "id" (None if not found), in one scan
     that needs no parser (so it works on text too deep or too broken to parse)."""
     depth = deepest = 0
-    found: Any = None
+    found: object = None
     i, n = 0, len(line)
     while i < n:
         c = line[i]
@@ -60,7 +79,7 @@ def _depth_and_id(line: str) -> tuple[int, Any]:
     return deepest, found if isinstance(found, int | str) else None
 
 
-def _has_lone_surrogate(value: Any) -> bool:
+def _has_lone_surrogate(value: object) -> bool:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -74,7 +93,7 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def refusal(line: str) -> dict[str, Any] | None:
+def refusal(line: str) -> RpcError | None:
     """The JSON-RPC error answering `line` when the SDK would drop it; None when the SDK
     handles it (valid), or when nothing may be answered (a notification, a response)."""
     depth, found_id = _depth_and_id(line)
@@ -106,7 +125,7 @@ def refusal(line: str) -> dict[str, Any] | None:
     return _error(request_id, code, message)
 
 
-def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+def _error(request_id: RequestId | None, code: int, message: str) -> RpcError:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
@@ -176,7 +195,7 @@ def claimed_stdio() -> Iterator[tuple[IO[bytes], IO[bytes]]]:
         os.close(null)
 
 
-async def run_stdio(server: Any) -> None:
+async def run_stdio(server: MCPServer) -> None:
     """Serve `server` (an MCPServer) over stdio until end of input or a closed output."""
     lowlevel = server._lowlevel_server  # as the SDK's own run_stdio_async does
     with claimed_stdio() as (reader, writer):

@@ -13,7 +13,6 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 from dataclasses import asdict, dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from remecli.config.privacy import private_dirs
+from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.locks import FileLock
 from remecli.ops.paths import TOKENS_FILE
 
@@ -96,13 +96,7 @@ class TokenStore:
     def _save(self, records: list[TokenRecord]) -> None:
         private_dirs(self.root)
         text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
-        temporary = self.path.with_name(f".{TOKENS_FILE}.{os.getpid()}.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, self.path)
+        atomic_write_text(self.path, text, new_mode=0o600)
 
     def _locked(self) -> FileLock:
         private_dirs(self.root)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from remecli.config.privacy import private_dirs
+from remecli.notes.atomic_write import atomic_write_text
 from remecli.vector.node import PERSONAL, MemoryNode
 from remecli.vector.redaction import redact_text
 
@@ -67,15 +66,7 @@ class ProfileHandler:
             json.dumps(n.model_dump(exclude={"vector", "action"}), ensure_ascii=False) + "\n"
             for n in nodes
         )
-        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".profile-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.chmod(temp, FILE_MODE)
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        atomic_write_text(self.path, text, new_mode=FILE_MODE)
 
     def _row(self, message_time: str, key: str, value: str, ref_memory_id: str) -> MemoryNode:
         clean = redact_text if self.redact else str

@@ -131,3 +131,23 @@ async def test_a_kept_version_reads_back_through_its_job(runner: JobRunner) -> N
         await runner.call(VersionParams(path="sessions/x.jsonl", version=1))
     with pytest.raises(NotFound):
         await runner.call(VersionParams(path="memory/notes.md", version=999))
+
+
+def test_a_lower_layers_request_is_refused_with_its_jobs_name() -> None:
+    from remecli.ops.registry import parse_params
+    from remecli.ops.search_jobs import SearchRequest
+
+    assert parse_params(SearchRequest, query="deploy", max_results=20).max_results == 20
+    with pytest.raises(InvalidParams, match=r"^memory_search: as_of: "):  # as `run` says it
+        parse_params(SearchRequest, query="deploy", as_of="someday")
+
+
+async def test_studio_search_answers_as_memory_search_by_name(runner: JobRunner) -> None:
+    from remecli.surfaces.studio.library import search
+
+    by_name = await runner.run("memory_search", {"query": "stg-7", "max_results": 20})
+    assert by_name["results"]
+    assert await search(runner, "stg-7", None) == by_name
+    assert (await search(runner, "stg-7", "memory/"))["results"] == [
+        hit for hit in by_name["results"] if hit["path"].startswith("memory/")
+    ]

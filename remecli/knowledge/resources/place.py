@@ -30,6 +30,7 @@ from remecli.knowledge.resources.extract import (
     unsupported,
 )
 from remecli.knowledge.resources.paths import not_regular, special_kind
+from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.locks import FileLock
 
 ORIGINS_FILE = ".origins.json"  # in resource/ (a dot file: never a resource itself)
@@ -150,12 +151,8 @@ class ResourcePlacer:
             before = dict(origins)
             yield origins
             if origins != before:
-                private_dirs(path.parent)
-                temporary = path.with_name(f"{ORIGINS_FILE}.{os.getpid()}.tmp")
-                temporary.touch(mode=0o600)
                 text = json.dumps(origins, indent=1, sort_keys=True) + "\n"
-                temporary.write_text(text, encoding="utf-8")
-                os.replace(temporary, path)
+                atomic_write_text(path, text, new_mode=0o600)
 
 
 def read_origins(path: Path) -> dict[str, str]:

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from remecli.config.settings import Settings
 from remecli.knowledge.imports import ImportedConversation, read_conversation
@@ -43,12 +43,26 @@ def read_all(
     return found
 
 
-RunJob = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+RunJob = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]  # by name: also the gate's
+
+
+class Imported(TypedDict):
+    """What `remecli import --json` prints per file (a file without messages: the first four)."""
+
+    file: str
+    format: str
+    session_id: str
+    messages: int
+    first_day: NotRequired[str | None]
+    recorded: NotRequired[int]
+    skipped: NotRequired[int]
+    days: NotRequired[list[str]]
+    transcript: NotRequired[str | None]
 
 
 async def record_conversation(
     run: RunJob, file: Path, conversation: ImportedConversation
-) -> dict[str, Any]:
+) -> Imported:
     """Record one conversation with `memory_record` (in batches) through `run`; what was new."""
     records = conversation.records()
     recorded = skipped = 0
@@ -67,22 +81,22 @@ async def record_conversation(
         skipped += answer["skipped"]
         transcript = answer["transcript"]
         days += [day for day in answer.get("days", []) if day not in days]
-    return {
-        "file": str(file),
-        "format": conversation.format,
-        "session_id": conversation.session_id,
-        "messages": len(records),
-        "first_day": next(iter(conversation.days()), None),
-        "recorded": recorded,
-        "skipped": skipped,
-        "days": days,
-        "transcript": transcript,
-    }
+    return Imported(
+        file=str(file),
+        format=conversation.format,
+        session_id=conversation.session_id,
+        messages=len(records),
+        first_day=next(iter(conversation.days()), None),
+        recorded=recorded,
+        skipped=skipped,
+        days=days,
+        transcript=transcript,
+    )
 
 
 async def record_all(
     settings: Settings, conversations: list[tuple[Path, ImportedConversation]]
-) -> list[dict[str, Any]]:
+) -> list[Imported]:
     """Record every conversation with `memory_record`; one result per conversation."""
     runner = JobRunner.from_settings(settings)
     await runner.start(wait_for_index=True)
@@ -96,14 +110,14 @@ async def record_all(
             print(f"remecli import: {line}", file=sys.stderr)
 
 
-def describe(result: dict[str, Any]) -> str:
+def describe(result: Imported) -> str:
     """One line per conversation: what was new, what was known, where it went."""
     if not result["messages"]:
         return f"{result['file']}: nothing to record ({result['format']})"
-    day = result["first_day"] or "undated"
+    day = result.get("first_day") or "undated"
     return (
-        f"{result['session_id']} ({result['format']}, {day}): {result['recorded']} new, "
-        f"{result['skipped']} already recorded → {result['transcript']}"
+        f"{result['session_id']} ({result['format']}, {day}): {result.get('recorded')} new, "
+        f"{result.get('skipped')} already recorded → {result.get('transcript')}"
     )
 
 
@@ -133,7 +147,7 @@ def run_import(
         print(f"remecli import: {exc}", file=sys.stderr)
         return 1
     empty = [
-        {"file": str(file), "format": c.format, "session_id": c.session_id, "messages": 0}
+        Imported(file=str(file), format=c.format, session_id=c.session_id, messages=0)
         for file, c in conversations
         if not c.messages
     ]

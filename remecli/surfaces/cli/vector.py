@@ -22,9 +22,15 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from remecli.config.settings import Settings
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+    from remecli.ops.registry import JobParams
+    from remecli.vector import MemoryNode
 
 log = logging.getLogger(__name__)
 
@@ -44,20 +50,29 @@ Action = Literal[
     "reindex",
 ]
 BULK = ("import", "export", "reindex")
-JOB_OF: dict[str, str] = {
-    "list": "memory_vector_list",
-    "add": "memory_vector_add",
-    "get": "memory_vector_get",
-    "update": "memory_vector_update",
-    "delete": "memory_vector_delete",
-    "search": "memory_vector_retrieve",
-    "retrieve": "memory_vector_retrieve",
-    "summarize": "memory_vector_summarize",
-    "delete-all": "memory_vector_delete_all",
-    "import": "memory_vector_import",
-    "export": "memory_vector_export",
-    "reindex": "memory_vector_reindex",
-}
+
+
+def params_class(action: str) -> type[JobParams]:
+    """The params of the operation that does `action` (each names its one `memory_vector_*`
+    job: search and retrieve are both memory_vector_retrieve)."""
+    from remecli.ops import vector_bulk_jobs as bulk
+    from remecli.ops import vector_ops as one
+
+    classes: dict[str, type[JobParams]] = {
+        "list": one.ListParams,
+        "add": one.AddParams,
+        "get": one.IdParams,
+        "update": one.UpdateParams,
+        "delete": one.DeleteParams,
+        "search": one.RetrieveParams,
+        "retrieve": one.RetrieveParams,
+        "summarize": one.SummarizeParams,
+        "delete-all": one.DeleteAllParams,
+        "import": bulk.ImportParams,
+        "export": bulk.ExportParams,
+        "reindex": bulk.ReindexParams,
+    }
+    return classes[action]
 
 
 @dataclass(frozen=True)
@@ -90,16 +105,17 @@ class MemoriesRequest:
     batch_size: int | None = None
 
 
-def _typed(text: str) -> Any:
+def _typed(text: str) -> JsonValue:
     try:
-        return json.loads(text)
+        value: JsonValue = json.loads(text)
     except ValueError:
         return text
+    return value
 
 
-def parse_filters(items: list[str]) -> dict[str, Any]:
+def parse_filters(items: list[str]) -> dict[str, JsonValue]:
     """`KEY=VALUE` (JSON-typed: 3, true, "x") or `KEY=LO..HI` (either end may be empty)."""
-    filters: dict[str, Any] = {}
+    filters: dict[str, JsonValue] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -132,7 +148,12 @@ def _need(options: MemoriesRequest, count: str, what: str) -> None:
         raise ValueError(f"remecli memories {options.action} needs {what}")
 
 
-def job_arguments(options: MemoriesRequest) -> dict[str, Any]:
+def job_params(options: MemoriesRequest) -> JobParams:
+    """The typed params of the operation that does `options.action` (InvalidParams names it)."""
+    return params_class(options.action).parse(**_arguments(options))
+
+
+def _arguments(options: MemoriesRequest) -> dict[str, object]:
     """The arguments of the operation that does `options.action`."""
     who = {"user_name": options.user, "task_name": options.task, "tool_name": options.tool}
     action = options.action
@@ -182,7 +203,7 @@ def job_arguments(options: MemoriesRequest) -> dict[str, Any]:
     }
 
 
-def _node(data: dict[str, Any]) -> Any:
+def _node(data: dict[str, Any]) -> MemoryNode:
     from remecli.vector import MemoryNode
 
     known = MemoryNode.__dataclass_fields__
@@ -228,23 +249,23 @@ def render(action: str, result: dict[str, Any], as_json: bool) -> str:
     return "\n".join(lines) or "(no memories)"
 
 
-async def run_job(settings: Settings, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Run one vector operation on a runtime of `settings` (its vector memory only is opened)."""
-    [result] = await run_jobs(settings, name, [arguments])
+async def run_job(settings: Settings, params: JobParams) -> dict[str, Any]:
+    """Run the vector operation taking `params` on a runtime of `settings` (its vector memory
+    only is opened); its JSON answer."""
+    [result] = await run_jobs(settings, [params])
     return result
 
 
-async def run_jobs(
-    settings: Settings, name: str, calls: Iterable[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Run one vector operation once per arguments of `calls`, on one runtime."""
+async def run_jobs(settings: Settings, calls: Iterable[JobParams]) -> list[dict[str, Any]]:
+    """Run the vector operation of each params of `calls`, on one runtime; their JSON answers
+    (under the same size limit as a client's)."""
     from remecli.ops import JobRunner
     from remecli.runtime import Mode, build_runtime
 
     runtime = build_runtime(settings, Mode.VECTOR)  # never started: its vector memory only
     runner = JobRunner(runtime)
     try:
-        return [await runner.run(name, arguments) for arguments in calls]
+        return [await runner.answer(params) for params in calls]
     finally:
         await runtime.vector.close()
 
@@ -254,27 +275,27 @@ def run_bulk(settings: Settings, request: MemoriesRequest, as_json: bool = False
     line, or with `as_json` the totals as JSON)."""
     from remecli.surfaces.cli import vector_bulk as bulk
 
-    name = JOB_OF[request.action]
+    params = params_class(request.action)
     if request.action == "reindex":
         sizes = {"batch_size": request.batch_size} if request.batch_size else {}
-        done = asyncio.run(run_job(settings, name, sizes))
+        done = asyncio.run(run_job(settings, params.parse(**sizes)))
         return json.dumps(done) if as_json else bulk.summary("reindex", done)
     _need(request, "1", f"a JSONL file, e.g. {request.action} memories.jsonl")
     who = {"user_name": request.user, "task_name": request.task, "tool_name": request.tool}
     path = request.args[0]
     if request.action == "export":
         arguments = {k: v for k, v in {**who, "memory_type": request.memory_type}.items() if v}
-        result = asyncio.run(run_job(settings, name, arguments))
+        result = asyncio.run(run_job(settings, params.parse(**arguments)))
         bulk.write_jsonl(Path(path), result["memories"])
         if as_json:
             return json.dumps({"count": result["count"], "path": path})
         return bulk.summary("export", result, path)
     with sys.stdin if path == "-" else open(path, encoding="utf-8") as stream:
         calls = (
-            bulk.import_arguments(part, who, request.batch_size)
+            params.parse(**bulk.import_arguments(part, who, request.batch_size))
             for part in bulk.parts(bulk.read_jsonl(stream), bulk.IMPORT_PART)
         )
-        results = asyncio.run(run_jobs(settings, name, calls))
+        results = asyncio.run(run_jobs(settings, calls))
     total: dict[str, Any] = {
         k: sum(r[k] for r in results) for k in ("count", "added", "already_stored")
     }
@@ -296,10 +317,8 @@ def memories(settings: Settings, request: MemoriesRequest, store: Store, *, as_j
         if request.action in BULK:
             print(run_bulk(vector_settings(settings, store), request, as_json))
             return 0
-        arguments = job_arguments(request)
-        result = asyncio.run(
-            run_job(vector_settings(settings, store), JOB_OF[request.action], arguments)
-        )
+        params = job_params(request)
+        result = asyncio.run(run_job(vector_settings(settings, store), params))
     except (ValueError, LookupError, RuntimeError, JobError, OSError) as exc:
         log.debug("memories %s failed", request.action, exc_info=True)
         print(f"remecli memories: {exc}", file=sys.stderr)

@@ -12,12 +12,16 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+T = TypeVar("T")
 IMPORT_PART = 100_000  # memories per memory_vector_import call (its limit)
 
 
-def read_jsonl(stream: IO[str]) -> Iterator[dict[str, Any]]:
+def read_jsonl(stream: IO[str]) -> Iterator[dict[str, JsonValue]]:
     """The JSON objects of a JSONL stream (blank lines skipped); ValueError names the line."""
     for number, line in enumerate(stream, start=1):
         if not line.strip():
@@ -31,9 +35,9 @@ def read_jsonl(stream: IO[str]) -> Iterator[dict[str, Any]]:
         yield record
 
 
-def parts(records: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+def parts(records: Iterator[T], size: int) -> Iterator[list[T]]:
     """`records` in lists of at most `size`."""
-    part: list[dict[str, Any]] = []
+    part: list[T] = []
     for record in records:
         part.append(record)
         if len(part) == size:
@@ -44,16 +48,16 @@ def parts(records: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[st
 
 
 def import_arguments(
-    records: list[dict[str, Any]], who: dict[str, str | None], batch_size: int | None
-) -> dict[str, Any]:
+    records: list[dict[str, JsonValue]], who: dict[str, str | None], batch_size: int | None
+) -> dict[str, object]:
     """The memory_vector_import arguments of one part of a file."""
-    arguments: dict[str, Any] = {"memories": records, **{k: v for k, v in who.items() if v}}
+    arguments: dict[str, object] = {"memories": records, **{k: v for k, v in who.items() if v}}
     if batch_size:
         arguments["batch_size"] = batch_size
     return arguments
 
 
-def write_jsonl(path: Path, memories: list[dict[str, Any]]) -> None:
+def write_jsonl(path: Path, memories: list[dict[str, object]]) -> None:
     """Write memories one per line to `path`, readable by the user only (0600)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.fchmod(fd, 0o600)

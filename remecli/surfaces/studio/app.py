@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -25,6 +25,9 @@ from remecli.surfaces.studio import access
 from remecli.surfaces.studio.dream_routes import dream_routes
 from remecli.surfaces.studio.routes import api_routes
 from remecli.surfaces.studio.tasks import Tasks
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -115,11 +118,11 @@ class StudioGuard:
     """ASGI middleware for every Studio request: the Host must be this machine; `/studio/api`
     needs a session; a write also needs the page's own Origin and the session's CSRF token."""
 
-    def __init__(self, app: Any, sessions: access.Sessions) -> None:
+    def __init__(self, app: ASGIApp, sessions: access.Sessions) -> None:
         self.app = app
         self.sessions = sessions
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -129,7 +132,7 @@ class StudioGuard:
             await _with_headers(refusal)(scope, receive, send)
             return
 
-        async def send_secured(message: dict[str, Any]) -> None:
+        async def send_secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
@@ -180,7 +183,7 @@ async def _job_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(exc.body(), status_code=exc.status)
 
 
-def build_studio(runner: JobRunner, token: ServeToken) -> Any:
+def build_studio(runner: JobRunner, token: ServeToken) -> StudioGuard:
     """The Studio ASGI app over `runner`, logging in with links signed by `token`."""
     app = Starlette(
         routes=[
@@ -201,11 +204,11 @@ def build_studio(runner: JobRunner, token: ServeToken) -> Any:
 class StudioMount:
     """`/api…` (and the lifespan) to the HTTP API, everything else to Studio."""
 
-    def __init__(self, api: Any, studio: Any) -> None:
+    def __init__(self, api: ASGIApp, studio: ASGIApp) -> None:
         self.api = api
         self.studio = studio
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] == "lifespan" or path == "/api" or path.startswith("/api/"):
             await self.api(scope, receive, send)
@@ -213,6 +216,6 @@ class StudioMount:
             await self.studio(scope, receive, send)
 
 
-def mount_studio(api: Any, runner: JobRunner, token: ServeToken) -> StudioMount:
+def mount_studio(api: ASGIApp, runner: JobRunner, token: ServeToken) -> StudioMount:
     """The HTTP API `api` with Studio served beside it at `/`."""
     return StudioMount(api, build_studio(runner, token))

@@ -7,17 +7,39 @@ from __future__ import annotations
 import asyncio
 import difflib
 import itertools
-from typing import Any
+from typing import Any, TypedDict
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import ChangedOnDisk, NotFound
 from remecli.ops.file_jobs import ABSENT, WriteParams
-from remecli.ops.history_jobs import HistoryParams, RestoreParams, VersionParams
+from remecli.ops.history_jobs import HistoryParams, HistoryResult, RestoreParams, VersionParams
 from remecli.ops.note_jobs import DeleteParams, RenameParams
 from remecli.surfaces.studio.library import read_whole, sha256_text
 
 CURRENT = "current"
 MAX_DIFF_LINES = 5_000
+
+
+class MarkedLine(TypedDict):
+    text: str
+    changed: bool  # the other side differs here
+
+
+class MarkedSides(TypedDict):
+    mine: list[MarkedLine]
+    theirs: list[MarkedLine]
+
+
+class DiffRow(TypedDict):
+    kind: str  # hunk, add, del or same
+    text: str
+
+
+class Diff(TypedDict):
+    path: str
+    old: str
+    new: str
+    rows: list[DiffRow]
 
 
 async def _current(runner: JobRunner, path: str) -> str | None:
@@ -62,12 +84,12 @@ async def save(
         }
 
 
-def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
+def marked_sides(mine: str, theirs: str) -> MarkedSides:
     """`{"mine": [...], "theirs": [...]}`: each text's lines as `{"text", "changed"}`, changed
     where the other text differs (what the conflict view marks on each side)."""
     left, right = mine.splitlines(), theirs.splitlines()
-    mine_rows = [{"text": line, "changed": False} for line in left]
-    theirs_rows = [{"text": line, "changed": False} for line in right]
+    mine_rows = [MarkedLine(text=line, changed=False) for line in left]
+    theirs_rows = [MarkedLine(text=line, changed=False) for line in right]
     matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -76,13 +98,13 @@ def marked_sides(mine: str, theirs: str) -> dict[str, list[dict[str, Any]]]:
             row["changed"] = True
         for row in theirs_rows[j1:j2]:
             row["changed"] = True
-    return {"mine": mine_rows, "theirs": theirs_rows}
+    return MarkedSides(mine=mine_rows, theirs=theirs_rows)
 
 
-async def history(runner: JobRunner, path: str) -> dict[str, Any]:
+async def history(runner: JobRunner, path: str) -> HistoryResult:
     """memory_history, newest first."""
-    found = await runner.answer(HistoryParams.parse(path=path))
-    return {"path": found["path"], "versions": list(reversed(found["versions"]))}
+    found = await runner.call(HistoryParams.parse(path=path))
+    return HistoryResult(path=found.path, versions=found.versions[::-1])
 
 
 async def version_text(runner: JobRunner, path: str, version: int | str) -> str:
@@ -94,20 +116,20 @@ async def version_text(runner: JobRunner, path: str, version: int | str) -> str:
     return (await runner.call(VersionParams.parse(path=path, version=int(version)))).content
 
 
-async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> dict[str, Any]:
+async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> Diff:
     """The lines that differ between two versions of `path`, as `{"kind", "text"}` rows."""
     before, after = await asyncio.gather(
         version_text(runner, path, old), version_text(runner, path, new)
     )
-    rows: list[dict[str, str]] = []
+    rows: list[DiffRow] = []
     lines = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="")
     for line in itertools.islice(lines, 2, None):  # past the `---`/`+++` file names only
         kind = {"@": "hunk", "+": "add", "-": "del"}.get(line[:1], "same")
-        rows.append({"kind": kind, "text": line if kind == "hunk" else line[1:]})
+        rows.append(DiffRow(kind=kind, text=line if kind == "hunk" else line[1:]))
         if len(rows) >= MAX_DIFF_LINES:
-            rows.append({"kind": "hunk", "text": "… (diff cut here)"})
+            rows.append(DiffRow(kind="hunk", text="… (diff cut here)"))
             break
-    return {"path": path, "old": str(old), "new": str(new), "rows": rows}
+    return Diff(path=path, old=str(old), new=str(new), rows=rows)
 
 
 async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:

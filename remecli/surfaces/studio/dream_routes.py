@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -34,7 +33,7 @@ def _runner(request: Request) -> JobRunner:
     return runner
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, object]:
     try:
         body = json.loads(await request.body() or b"{}")
     except ValueError:
@@ -68,7 +67,7 @@ async def run(request: Request) -> Response:
 
 async def revert(request: Request) -> Response:
     body = await _body(request)
-    arguments: dict[str, Any] = {"run_id": body["run_id"]}
+    arguments: dict[str, object] = {"run_id": body["run_id"]}
     if isinstance(body.get("path"), str) and body["path"]:
         arguments["path"] = body["path"]
     return JSONResponse(await _runner(request).answer(RevertParams.parse(**arguments)))

@@ -13,7 +13,7 @@ import datetime as dt
 import html
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypedDict
 from urllib.parse import quote, urlencode
 
 from markdown_it import MarkdownIt
@@ -27,6 +27,23 @@ from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.links.parse import LINK_TEXT, WikiLink, split_link
 
 Resolve = Callable[[str], str | None]
+
+
+class RenderedField(TypedDict):
+    """A frontmatter field as the page shows it: its key, its value as HTML (links resolved)."""
+
+    key: str
+    html: str
+
+
+class Rendered(TypedDict):
+    """A note as the page shows it: its fields, its body as HTML, what is wrong with it."""
+
+    fields: list[RenderedField]
+    html: str
+    problem: str
+
+
 LINE_ANCHOR = re.compile(r"^L(\d+)(?:-L?\d+)?$")
 MAX_FIELD_CHARS = 500
 
@@ -145,7 +162,7 @@ def render_markdown(
     return str(_PARSER.render(text, env))
 
 
-def _field_text(value: Any) -> str:
+def _field_text(value: object) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_field_text(v) for v in value)
     if isinstance(value, dict):
@@ -155,7 +172,7 @@ def _field_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _field_html(value: Any, resolve: Resolve, creatable: bool) -> str:
+def _field_html(value: object, resolve: Resolve, creatable: bool) -> str:
     text = _field_text(value)[:MAX_FIELD_CHARS]
     parts: list[str] = []
     last = 0
@@ -168,19 +185,19 @@ def _field_html(value: Any, resolve: Resolve, creatable: bool) -> str:
     return "".join(parts)
 
 
-def render_note(text: str, resolve: Resolve, *, creatable: bool = True) -> dict[str, Any]:
+def render_note(text: str, resolve: Resolve, *, creatable: bool = True) -> Rendered:
     """`{"fields": [{"key", "html"}], "html", "problem"}` of a Markdown note (`creatable`:
     see `render_markdown`)."""
     note = read_frontmatter(text)
     fields = [
-        {"key": str(key), "html": _field_html(value, resolve, creatable)}
+        RenderedField(key=str(key), html=_field_html(value, resolve, creatable))
         for key, value in note.meta.items()
     ]
-    return {
-        "fields": fields,
-        "html": render_markdown(note.body, resolve, note.body_start_line, creatable=creatable),
-        "problem": note.problem,
-    }
+    return Rendered(
+        fields=fields,
+        html=render_markdown(note.body, resolve, note.body_start_line, creatable=creatable),
+        problem=note.problem,
+    )
 
 
 def render_plain(text: str, first_line: int = 1) -> str:

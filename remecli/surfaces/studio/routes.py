@@ -5,7 +5,7 @@ session, and on a POST the Origin and the CSRF token."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -22,6 +22,8 @@ from remecli.ops.view_jobs import FacetsParams, InterestsParams
 from remecli.surfaces.serving import STOPPING_KEY
 from remecli.surfaces.studio import changes, library
 from remecli.surfaces.studio.tasks import Tasks
+
+T = TypeVar("T")
 
 
 def _runner(request: Request) -> JobRunner:
@@ -42,7 +44,7 @@ def _arg(request: Request, name: str) -> str:
     return value
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, object]:
     try:
         body = json.loads(await request.body() or b"{}")
     except ValueError:
@@ -52,7 +54,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _field(body: dict[str, Any], name: str, kind: type) -> Any:
+def _field(body: dict[str, object], name: str, kind: type[T]) -> T:
     value = body.get(name)
     if not isinstance(value, kind):
         raise InvalidParams(f"`{name}` must be a {kind.__name__}")
@@ -120,7 +122,7 @@ async def graph(request: Request) -> Response:
 
 
 async def history(request: Request) -> Response:
-    return JSONResponse(await changes.history(_runner(request), _arg(request, "path")))
+    return whole(await changes.history(_runner(request), _arg(request, "path")))
 
 
 async def diff(request: Request) -> Response:
