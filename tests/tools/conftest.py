@@ -6,7 +6,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from agentscope.message import TextBlock, ToolResultState
+from agentscope.message import TextBlock
 from agentscope.tool import ToolChunk
 
 from remecli.config.settings import ToolSettings
@@ -43,10 +43,6 @@ def ctx(workspace: Path) -> ToolContext:
 def text_of(chunk: ToolChunk) -> str:
     """All text blocks of a result, joined."""
     return "".join(block.text for block in chunk.content if isinstance(block, TextBlock))
-
-
-def is_error(chunk: ToolChunk) -> bool:
-    return chunk.state == ToolResultState.ERROR
 
 
 def process_gone(pid: int) -> bool:
