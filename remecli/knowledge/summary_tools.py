@@ -22,14 +22,9 @@ from typing import Any
 
 from remecli.knowledge.cards_rules import write_drop_problem
 from remecli.knowledge.cards_write import write_memory_file
-from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.message import ToolOutput
-from remecli.llm.runtime.tooling import (
-    FunctionTool,
-    PermissionBehavior,
-    PermissionDecision,
-)
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
+from remecli.llm.tool_spec import ToolSpec
 from remecli.notes.file_service import FileService
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
@@ -226,17 +221,13 @@ class MemoryFileTools:
             )
         return result
 
-    def function_tools(self) -> list[FunctionTool]:
+    def function_tools(self) -> list[ToolSpec]:
         """The three tools, allowed without asking (they can only touch memory files)."""
-        allow = PermissionDecision(PermissionBehavior.ALLOW, "memory files only")
+        allow = "memory files only"
         return [
-            CheckedFunctionTool(self.read, name="read", is_read_only=True, permission=allow),
-            CheckedFunctionTool(
-                self.write, name="write", is_concurrency_safe=False, permission=allow
-            ),
-            CheckedFunctionTool(
-                self.edit, name="edit", is_concurrency_safe=False, permission=allow
-            ),
+            ToolSpec.from_function(self.read, name="read", read_only=True, allowed=allow),
+            ToolSpec.from_function(self.write, name="write", concurrency_safe=False, allowed=allow),
+            ToolSpec.from_function(self.edit, name="edit", concurrency_safe=False, allowed=allow),
         ]
 
     # -------------------------------------------------------------- workers

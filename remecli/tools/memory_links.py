@@ -9,10 +9,9 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from remecli.llm.function_tool import CheckedFunctionTool
 from remecli.llm.message import ToolOutput
-from remecli.llm.runtime.tooling import FunctionTool
 from remecli.llm.tool_results import error, ok
+from remecli.llm.tool_spec import ToolSpec
 from remecli.notes.links import LinkGraph
 from remecli.notes.links.expand import Direction
 from remecli.ops.context import JobContext
@@ -104,13 +103,12 @@ async def memory_links(
     return ok(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
 
 
-def make_memory_links_tool(graph: LinkGraph) -> FunctionTool:
+def make_memory_links_tool(graph: LinkGraph) -> ToolSpec:
     """The registry's read-only `memory_links` bound to a bare `graph`."""
-    return CheckedFunctionTool(
-        partial(memory_links, JobContext.stand_in(GraphHost(graph))),
+    return ToolSpec(
         name="memory_links",
         description=DESCRIPTION,
-        input_schema=dict(INPUT_SCHEMA),
-        is_read_only=True,
-        is_concurrency_safe=True,
+        parameters=dict(INPUT_SCHEMA),
+        function=partial(memory_links, JobContext.stand_in(GraphHost(graph))),
+        read_only=True,
     )

@@ -145,3 +145,18 @@ async def test_streamed_outputs_accumulate_into_one_result() -> None:
         response.append_chunk(chunk)
     assert _text(response).startswith("0\n1\n2\n`count` failed without saying why")
     assert response.state == ToolResultState.ERROR and response.metadata == {"last": 2}
+
+
+async def test_a_returned_error_response_stays_an_error_and_unknown_arguments_are_refused() -> None:
+    async def failing(x: int) -> ToolResponse:
+        """Fail.
+
+        Args:
+            x: A number.
+        """
+        return ToolResponse(content=[TextBlock(text=f"bad {x}")], state=ToolResultState.ERROR)
+
+    chunk = await CheckedFunctionTool(failing)(x=3)
+    assert _text(chunk) == "bad 3" and chunk.state == ToolResultState.ERROR
+    chunk = await CheckedFunctionTool(failing)(x=3, y=4)
+    assert "Unknown argument(s) `y`" in _text(chunk) and chunk.state == ToolResultState.ERROR

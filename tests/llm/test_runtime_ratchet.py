@@ -12,7 +12,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "remecli"
 RUNTIME = ("agentscope", "remecli.llm.runtime")
-CEILING = 17  # 33 before remecli's own message/tool/loop types, 27 before tools returned ToolOutput
+CEILING = 14  # 33 before remecli's own message/tool/loop types; 27 before the tools (ToolOutput)
 
 
 def runtime_imports(source: str) -> list[str]:
