@@ -207,10 +207,10 @@ def search_modes(
         results = search_variant(index, question, 10, 0.0, **kwargs)
         out[mode] = [(r.path, r.start_line, r.end_line) for r in results]
     started = time.perf_counter()
-    response = asyncio.run(tool.call(query=question, max_results=10, min_score=0.0))
+    response = asyncio.run(tool.function(query=question, max_results=10, min_score=0.0))
     latencies.append(time.perf_counter() - started)
     out["defaults"] = [
-        (r["path"], r["start_line"], r["end_line"]) for r in json.loads(response.content[0].text)
+        (r["path"], r["start_line"], r["end_line"]) for r in json.loads(response.text)
     ]
     return out
 

@@ -205,7 +205,7 @@ def main() -> int:
     warmup = [" ".join(warm_rng.sample(vocab[2000:], 3)) for _ in range(20)]
     tool = memory_search_tool(index)
     for query in warmup:  # warm up caches and the searcher
-        asyncio.run(tool.call(query=query, max_results=5, min_score=0.0))
+        asyncio.run(tool.function(query=query, max_results=5, min_score=0.0))
     timings = asyncio.run(interleaved_timings(index, tool, embedder, queries, settings))
     report_search(timings, len(queries))
     target = next(iter(index.memory_files().values()))
@@ -275,7 +275,7 @@ async def interleaved_timings(
     times: dict[str, list[float]] = {k: [] for k in ("tool", "numpy1", "numpyN", "bm25", "embed")}
     for query in queries:
         start = time.perf_counter()
-        await tool.call(query=query, max_results=5, min_score=0.0)
+        await tool.function(query=query, max_results=5, min_score=0.0)
         times["tool"].append((time.perf_counter() - start) * 1000)
         with limits(1):
             times["numpy1"].append(timed(numpy_topk, query))

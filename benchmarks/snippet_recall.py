@@ -115,9 +115,9 @@ def main() -> int:
             if qa["category"] not in (1, 2, 3, 4) or not ids:
                 continue
             answer = asyncio.run(
-                tool.call(query=qa["question"], max_results=args.results, min_score=0.0)
+                tool.function(query=qa["question"], max_results=args.results, min_score=0.0)
             )
-            hits = json.loads(answer.content[0].text)
+            hits = json.loads(answer.text)
             read_chars.append(sum(len(hit["snippet"]) for hit in hits))
             every = dict.fromkeys(MODES, True)
             one = dict.fromkeys(MODES, False)

@@ -14,7 +14,7 @@ OTHER_RENAMES: dict[str, str] = {
     "notes/versions.py": "a kept version, fsynced only when `durable` (the helper always fsyncs)",
     "llm/tokens.py": "seeds tiktoken's cache; llm sits below notes, so it cannot use the helper",
     "tools/checkpoints/store.py": "thousands of objects per scan: no fsync on purpose",
-    "knowledge/resources_place.py": "copies a user's file (copy2 keeps its times), streamed",
+    "knowledge/resources/place.py": "copies a user's file (copy2 keeps its times), streamed",
     "conversation/vector_memory.py": "moves the old vector store folder to its new place",
 }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -56,8 +57,30 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class ToolOutput:
+    """What a tool answers (or, streaming, one piece of it): text for the model, any images
+    after it, whether the call failed, and `metadata` for the UI and tests (exit code, path…).
+
+    Every remecli tool returns (or yields) this; the agentscope adapter's function tool
+    (`remecli.llm.function_tool`) turns it into the runtime's result. In the conversation it
+    becomes a `ToolResult` part, which names the call it answers.
+    """
+
+    text: str
+    state: ToolState = "success"
+    attachments: tuple[Attachment, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_error(self) -> bool:
+        """True when the call failed (the model is told so)."""
+        return self.state == "error"
+
+
+@dataclass(frozen=True)
 class ToolResult:
-    """What tool `name` answered to the call `call_id`."""
+    """What tool `name` answered to the call `call_id`: a tool's `ToolOutput` as the
+    conversation keeps it (its text and state)."""
 
     call_id: str
     name: str

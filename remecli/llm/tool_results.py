@@ -5,34 +5,26 @@ from __future__ import annotations
 import math
 from typing import Any, TypeVar
 
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import ToolChunk
+from remecli.llm.message import ToolOutput
 
 _N = TypeVar("_N", int, float)
 
-# Tools return a `ToolChunk`: agentscope 2.0.11's FunctionTool passes a ToolChunk through and
-# accumulates it into the final `ToolResponse`; a returned ToolResponse would be stringified.
+# Tools return remecli's `ToolOutput`; only `remecli.llm.function_tool` turns it into the
+# runtime's result (agentscope's ToolChunk).
 
 
 class ToolArgumentError(ValueError):
     """An argument the model can fix; its message is returned to the model as an error."""
 
 
-def ok(text: str, **metadata: Any) -> ToolChunk:
+def ok(text: str, **metadata: Any) -> ToolOutput:
     """A successful result holding `text`."""
-    return ToolChunk(
-        content=[TextBlock(text=text)], state=ToolResultState.RUNNING, metadata=metadata
-    )
+    return ToolOutput(text, "success", metadata=metadata)
 
 
-def error(text: str, **metadata: Any) -> ToolChunk:
+def error(text: str, **metadata: Any) -> ToolOutput:
     """An error result the model can act on (state `error`)."""
-    return ToolChunk(content=[TextBlock(text=text)], state=ToolResultState.ERROR, metadata=metadata)
-
-
-def is_error(chunk: ToolChunk) -> bool:
-    """True for a result made by `error` (the model was told the call failed)."""
-    return bool(chunk.state == ToolResultState.ERROR)
+    return ToolOutput(text, "error", metadata=metadata)
 
 
 def as_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:

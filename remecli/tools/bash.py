@@ -8,7 +8,7 @@ from pathlib import Path
 
 from remecli.config.locations import Locations
 from remecli.conversation.full_output import FullOutputSpool
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_float, as_text, error, ok
 from remecli.tools._process import ProcessResult, run_in_process_group
 from remecli.tools.context import ToolContext
@@ -22,7 +22,7 @@ def user_shell() -> str:
     return "/bin/sh"
 
 
-async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolChunk:
+async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolOutput:
     """Run a shell command in the workspace and return its output and exit code.
 
     stdout and stderr are merged in order; long output keeps its last lines. Commands run
@@ -62,7 +62,7 @@ async def bash(ctx: ToolContext, command: str, timeout: float | None = None) -> 
 
 def format_process_result(
     result: ProcessResult, timeout_s: float, max_timeout_s: float
-) -> ToolChunk:
+) -> ToolOutput:
     """The model-facing text of a finished process: output, then its exit status."""
     body = result.output.render(saved=bool(result.full_output)) or "(no output)"
     if result.full_output:

@@ -6,7 +6,7 @@ import asyncio
 import difflib
 from pathlib import Path
 
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.file_service import EditFailed, FileService
 from remecli.notes.file_service.editing import (
@@ -29,7 +29,7 @@ from remecli.tools.context import ToolContext
 MAX_DIFF_LINES = 80
 
 
-async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> ToolChunk:
+async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> ToolOutput:
     """Replace `old_text` with `new_text` in a file; `old_text` must occur exactly once.
 
     Copy `old_text` from the file with enough surrounding lines to be unique (without the line
@@ -63,12 +63,12 @@ async def edit(ctx: ToolContext, path: str, old_text: str, new_text: str) -> Too
 
 def _checkpointed_edit(
     checkpoints: Checkpoints, files: FileService, target: Path, old: str, new: str, max_bytes: int
-) -> ToolChunk:
+) -> ToolOutput:
     with checkpoints.changing(target, "edit"):  # kept before, for /diff and /undo
         return _edit(files, target, old, new, max_bytes)
 
 
-def _edit(files: FileService, target: Path, old: str, new: str, max_bytes: int) -> ToolChunk:
+def _edit(files: FileService, target: Path, old: str, new: str, max_bytes: int) -> ToolOutput:
     """Edit through the file service (compare-and-swap, appends kept; memory files versioned
     and redacted) and say what happened, or what to do instead."""
     try:

@@ -9,14 +9,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_text, error
 from remecli.tools._process import run_in_process_group
 from remecli.tools.bash import format_process_result, input_problem, output_spool, run_limit
 from remecli.tools.context import ToolContext
 
 
-async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None) -> ToolChunk:
+async def execute_code(ctx: ToolContext, code: str, timeout: float | None = None) -> ToolOutput:
     """Run a Python program in a fresh interpreter and return what it prints.
 
     The program runs in the workspace folder with the interpreter remecli runs on; print the

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
 
 
-async def ls(ctx: ToolContext, path: str = ".", limit: int | None = None) -> ToolChunk:
+async def ls(ctx: ToolContext, path: str = ".", limit: int | None = None) -> ToolOutput:
     """List the files and folders in a folder, sorted by name; folders end with `/`.
 
     Args:

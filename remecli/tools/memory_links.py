@@ -9,9 +9,9 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from remecli.llm.function_tool import CheckedFunctionTool
-from remecli.llm.runtime.messages import TextBlock, ToolResultState
-from remecli.llm.runtime.tooling import FunctionTool, ToolChunk
+from remecli.llm.message import ToolOutput
+from remecli.llm.tool_results import error, ok
+from remecli.llm.tool_spec import ToolSpec
 from remecli.notes.links import LinkGraph
 from remecli.notes.links.expand import Direction
 from remecli.ops.context import JobContext
@@ -48,10 +48,6 @@ MAX_DEPTH = 3
 MAX_NEIGHBOURS = 50
 
 
-def _result(text: str, state: ToolResultState = ToolResultState.SUCCESS) -> ToolChunk:
-    return ToolChunk(content=[TextBlock(type="text", text=text)], state=state)
-
-
 def _depth(value: Any) -> int:
     try:
         return min(max(int(float(value)), 1), MAX_DEPTH)
@@ -78,7 +74,7 @@ def links_offered(memory: Any) -> bool:
 
 async def memory_links(
     ops: JobContext, path: str, depth: int = 1, direction: str = "both"
-) -> ToolChunk:
+) -> ToolOutput:
     """Show what a memory note links to and what links to it.
 
     Args:
@@ -90,9 +86,8 @@ async def memory_links(
     if memory.links is None:
         await memory.wait_for_index()
     if memory.links is None:
-        return _result(
-            "The link graph is not available (see logs/remecli.log); read the notes directly.",
-            ToolResultState.ERROR,
+        return error(
+            "The link graph is not available (see logs/remecli.log); read the notes directly."
         )
     way = cast(Direction, direction if direction in ("in", "out", "both") else "both")
     try:
@@ -101,21 +96,19 @@ async def memory_links(
         )
         result = await links_operation(ops, params)
     except (ValidationError, NotFound):
-        return _result(
+        return error(
             f"No memory note {path!r}. Pass a path from a memory_search hit (e.g. "
-            "memory/2025-01-31.md) or a note's name.",
-            ToolResultState.ERROR,
+            "memory/2025-01-31.md) or a note's name."
         )
-    return _result(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
+    return ok(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
 
 
-def make_memory_links_tool(graph: LinkGraph) -> FunctionTool:
+def make_memory_links_tool(graph: LinkGraph) -> ToolSpec:
     """The registry's read-only `memory_links` bound to a bare `graph`."""
-    return CheckedFunctionTool(
-        partial(memory_links, JobContext.stand_in(GraphHost(graph))),
+    return ToolSpec(
         name="memory_links",
         description=DESCRIPTION,
-        input_schema=dict(INPUT_SCHEMA),
-        is_read_only=True,
-        is_concurrency_safe=True,
+        parameters=dict(INPUT_SCHEMA),
+        function=partial(memory_links, JobContext.stand_in(GraphHost(graph))),
+        read_only=True,
     )

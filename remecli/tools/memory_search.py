@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from remecli.config.settings import Settings
-from remecli.llm.runtime.messages import TextBlock, ToolResultState
-from remecli.llm.runtime.tooling import ToolChunk
-from remecli.llm.tool_results import error
+from remecli.llm.message import ToolOutput
+from remecli.llm.tool_results import error, ok
 from remecli.ops.context import JobContext
 from remecli.ops.errors import JobError
 from remecli.ops.runner import describe_validation
@@ -126,7 +125,7 @@ async def memory_search(
     until: str | None = None,
     project: str | None = None,
     as_of: str | None = None,
-) -> ToolChunk:
+) -> ToolOutput:
     """Search long-term memory.
 
     Args:
@@ -165,6 +164,4 @@ async def memory_search(
     except Exception as exc:  # noqa: BLE001 - the model gets a message it can act on
         return error(f"memory_search failed ({exc}); read MEMORY.md or memory/*.md directly.")
     text = json.dumps([hit.to_dict() for hit in result.results], ensure_ascii=False)
-    # agentscope 2.0.11 accumulates the ToolChunk a tool returns into the ToolResponse the agent
-    # sees; a ToolResponse returned from the function itself would be stringified.
-    return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)
+    return ok(text)

@@ -85,22 +85,14 @@ async def with_attachments(
         text += "".join(f"{NOT_ATTACHED}{name}: {_why_not(name, ctx)}]" for name in missing)
     if not names:
         return text
-    from remecli.llm.agentscope_adapter import from_block  # the runtime loads on sending
     from remecli.tools.read import read
 
     parts = [text]
     images: list[Attachment] = []
     for name in names:
-        chunk = await read(ctx, name)
-        body: list[str] = []
-        for part in map(from_block, chunk.content):
-            if isinstance(part, Text):
-                body.append(part.text)
-            elif isinstance(part, Attachment):
-                images.append(part)
-        parts.append(
-            f"{ATTACHED.lstrip()}{name}, as the `read` tool shows it:]\n" + "\n".join(body)
-        )
+        shown = await read(ctx, name)
+        images += shown.attachments
+        parts.append(f"{ATTACHED.lstrip()}{name}, as the `read` tool shows it:]\n" + shown.text)
     joined = "\n\n".join(parts)
     return [Text(joined), *images] if images else joined
 

@@ -7,8 +7,7 @@ import base64
 import difflib
 from pathlib import Path
 
-from remecli.llm.runtime.messages import Base64Source, DataBlock, TextBlock, ToolResultState
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import Attachment, ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.notes.file_service import FileRead
 from remecli.notes.file_service.sniff import UTF16_BOMS, looks_binary
@@ -27,7 +26,7 @@ _IMAGE_HEAD_BYTES = 256 * 1024  # JPEG frame headers may sit behind large EXIF b
 
 async def read(
     ctx: ToolContext, path: str, offset: int | None = None, limit: int | None = None
-) -> ToolChunk:
+) -> ToolOutput:
     """Read a text file as numbered lines (`number<TAB>text`), a page at a time.
 
     Long files are shown in pages: the result says which lines were shown and which `offset`
@@ -48,7 +47,7 @@ async def read(
     return await asyncio.to_thread(_read, ctx, target, start, count)
 
 
-def _read(ctx: ToolContext, target: Path, start: int, count: int) -> ToolChunk:
+def _read(ctx: ToolContext, target: Path, start: int, count: int) -> ToolOutput:
     if not target.exists():
         return error(f"File not found: {target}.{_did_you_mean(target)}")
     if target.is_dir():
@@ -79,7 +78,7 @@ def _read(ctx: ToolContext, target: Path, start: int, count: int) -> ToolChunk:
     return _page_result(page, target)
 
 
-def _page_result(page: FileRead, target: Path) -> ToolChunk:
+def _page_result(page: FileRead, target: Path) -> ToolOutput:
     """The page as the model reads it: numbered lines, then where it is in the file."""
     start, end, total = page.first_line, page.last_line, page.total_lines
     if total == 0:
@@ -99,7 +98,7 @@ def _page_result(page: FileRead, target: Path) -> ToolChunk:
     return ok(text, total_lines=total, first_line=start, last_line=end, exact_total=exact)
 
 
-def _image_result(ctx: ToolContext, target: Path, size: int, image: ImageInfo) -> ToolChunk:
+def _image_result(ctx: ToolContext, target: Path, size: int, image: ImageInfo) -> ToolOutput:
     kind = image.media_type.split("/")[1].upper()
     dims = f", {image.width}x{image.height} pixels" if image.width else ""
     description = f"{target}: {kind} image{dims}, {human_size(size)}."
@@ -115,14 +114,9 @@ def _image_result(ctx: ToolContext, target: Path, size: int, image: ImageInfo) -
             media_type=image.media_type,
         )
     data = base64.b64encode(target.read_bytes()).decode("ascii")
-    return ToolChunk(
-        content=[
-            TextBlock(text=description),
-            DataBlock(
-                source=Base64Source(data=data, media_type=image.media_type), name=target.name
-            ),
-        ],
-        state=ToolResultState.RUNNING,
+    return ToolOutput(
+        description,
+        attachments=(Attachment(image.media_type, data, target.name),),
         metadata={"media_type": image.media_type},
     )
 

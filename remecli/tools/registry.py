@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from remecli.llm.function_tool import CheckedFunctionTool
-from remecli.llm.runtime.tooling import FunctionTool, Toolkit
+from remecli.llm.tool_spec import ToolSpec
 from remecli.ops.context import JobContext
 from remecli.ops.host import MemoryHost
 from remecli.tools.bash import bash
@@ -33,7 +32,7 @@ if TYPE_CHECKING:  # the search package loads with the index, not with the tools
 
 
 @dataclass(frozen=True)
-class ToolSpec:
+class RegisteredTool:
     """One tool, described once: its function (first argument: the `ToolContext`, or for memory
     tools the operations' `JobContext` on the memory runtime), whether it only reads, its
     one-line description, and when it is offered (`memory_enabled` gets the runtime)."""
@@ -49,23 +48,25 @@ class ToolSpec:
     description: str | None = None
 
 
-TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec("bash", bash, "run a shell command in the workspace (timeout, output tail-truncated)"),
-    ToolSpec("ls", ls, "list a folder, sorted, folders marked with /", read_only=True),
-    ToolSpec(
+TOOLS: tuple[RegisteredTool, ...] = (
+    RegisteredTool(
+        "bash", bash, "run a shell command in the workspace (timeout, output tail-truncated)"
+    ),
+    RegisteredTool("ls", ls, "list a folder, sorted, folders marked with /", read_only=True),
+    RegisteredTool(
         "read", read, "read a text file page by page; images shown or described", read_only=True
     ),
-    ToolSpec("edit", edit, "replace one unique piece of a file; returns a diff"),
-    ToolSpec("write", write, "create or overwrite a whole file"),
-    ToolSpec("execute_code", execute_code, "run a Python program in a separate process"),
-    ToolSpec(
+    RegisteredTool("edit", edit, "replace one unique piece of a file; returns a diff"),
+    RegisteredTool("write", write, "create or overwrite a whole file"),
+    RegisteredTool("execute_code", execute_code, "run a Python program in a separate process"),
+    RegisteredTool(
         "web_search",
         web_search,
         "search the web (Tavily)",
         read_only=True,
         enabled=lambda ctx: bool(ctx.settings.tavily_api_key),
     ),
-    ToolSpec(
+    RegisteredTool(
         "memory_search",
         memory_search,
         "search long-term memory (MEMORY.md, memory/*.md)",
@@ -74,7 +75,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         schema=memory_search_schema,
         description=MEMORY_SEARCH_DESCRIPTION,
     ),
-    ToolSpec(
+    RegisteredTool(
         "memory_links",
         memory_links,
         "what a memory note links to and what links to it (names, descriptions)",
@@ -84,7 +85,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         schema=lambda _memory: dict(MEMORY_LINKS_SCHEMA),
         description=MEMORY_LINKS_DESCRIPTION,
     ),
-    ToolSpec(
+    RegisteredTool(
         "retrieve_memory",
         retrieve_memory,
         "retrieve personal, task and tool memories (vector memory)",
@@ -94,22 +95,22 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=RETRIEVE_MEMORY_DESCRIPTION,
     ),
 )
-SPECS: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
+SPECS: dict[str, RegisteredTool] = {spec.name: spec for spec in TOOLS}
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if not spec.needs_memory)
 
 
 def build_tools(
-    ctx: ToolContext, extra: Sequence[FunctionTool] = (), *, memory: MemoryHost | None = None
-) -> list[FunctionTool]:
+    ctx: ToolContext, extra: Sequence[ToolSpec] = (), *, memory: MemoryHost | None = None
+) -> list[ToolSpec]:
     """The agent's tools bound to `ctx` (and to the memory runtime `memory`, when given), then
     `extra`.
 
     A tool is offered when it is enabled (`web_search` needs a Tavily key; memory tools need the
-    runtime and its search). Read-only tools are allowed outright; the others keep agentscope's
+    runtime and its search). Read-only tools are allowed outright; the others keep the runtime's
     default permission (ASK), which the ApprovalMiddleware decides — an agent built without it
     stops at their first call.
     """
-    tools: list[FunctionTool] = []
+    tools: list[ToolSpec] = []
     ops = JobContext(memory) if memory is not None else None  # what the memory tools act on
     for spec in TOOLS:
         if spec.needs_memory:
@@ -117,7 +118,7 @@ def build_tools(
                 continue
         elif not spec.enabled(ctx):
             continue
-        tools.append(_function_tool(spec, ops if spec.needs_memory else ctx, ctx))
+        tools.append(_tool_spec(spec, ops if spec.needs_memory else ctx, _description(spec, ctx)))
     taken = {tool.name for tool in tools}
     for tool in extra:
         if tool.name in taken:
@@ -127,12 +128,7 @@ def build_tools(
     return tools
 
 
-def build_toolkit(tools: Sequence[FunctionTool]) -> Toolkit:
-    """An agentscope Toolkit holding `tools` in its basic group."""
-    return Toolkit(tools=list(tools))
-
-
-def describe_tools(tools: Sequence[FunctionTool]) -> list[tuple[str, str]]:
+def describe_tools(tools: Sequence[ToolSpec]) -> list[tuple[str, str]]:
     """(name, one-line description) per tool, for the system prompt and /help."""
     described = []
     for tool in tools:
@@ -142,16 +138,21 @@ def describe_tools(tools: Sequence[FunctionTool]) -> list[tuple[str, str]]:
     return described
 
 
-def _function_tool(spec: ToolSpec, bound: Any, ctx: ToolContext) -> FunctionTool:
-    description = _with_limits(bash.__doc__ or "", ctx) if spec.name == "bash" else spec.description
-    return CheckedFunctionTool(
+def _description(spec: RegisteredTool, ctx: ToolContext) -> str | None:
+    """What the model is told about the tool (None: its docstring's summary)."""
+    return _with_limits(bash.__doc__ or "", ctx) if spec.name == "bash" else spec.description
+
+
+def _tool_spec(spec: RegisteredTool, bound: Any, description: str | None) -> ToolSpec:
+    """The tool `spec` bound to `bound`; only read-only tools run concurrently."""
+    tool = ToolSpec.from_function(
         partial(spec.function, bound),
         name=spec.name,
         description=description,
-        input_schema=spec.schema(bound) if spec.schema else None,
-        is_read_only=spec.read_only,
-        is_concurrency_safe=spec.read_only,
+        read_only=spec.read_only,
+        concurrency_safe=spec.read_only,
     )
+    return replace(tool, parameters=spec.schema(bound)) if spec.schema else tool
 
 
 def _with_limits(docstring: str, ctx: ToolContext) -> str:
@@ -165,17 +166,10 @@ def _with_limits(docstring: str, ctx: ToolContext) -> str:
     )
 
 
-def memory_search_tool(index: MemoryIndex) -> FunctionTool:
+def memory_search_tool(index: MemoryIndex) -> ToolSpec:
     """The registry's `memory_search` bound to a bare `MemoryIndex` (benchmarks, library use)."""
     from remecli.tools.memory_search import IndexSearcher
 
-    spec = SPECS["memory_search"]
     ops = JobContext.stand_in(IndexSearcher(index))
-    return CheckedFunctionTool(
-        partial(spec.function, ops),
-        name=spec.name,
-        description=spec.description,
-        input_schema=spec.schema(ops) if spec.schema else None,
-        is_read_only=True,
-        is_concurrency_safe=True,
-    )
+    spec = SPECS["memory_search"]
+    return _tool_spec(spec, ops, spec.description)

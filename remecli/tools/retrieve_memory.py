@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from remecli.llm.runtime.messages import TextBlock, ToolResultState
-from remecli.llm.runtime.tooling import ToolChunk
-from remecli.llm.tool_results import error
+from remecli.llm.message import ToolOutput
+from remecli.llm.tool_results import error, ok
 from remecli.ops.context import JobContext
 from remecli.ops.vector_ops import RetrieveParams, memory_vector_retrieve
 
@@ -25,7 +24,7 @@ def enabled(memory: Any) -> bool:
     return bool(getattr(getattr(memory, "vector", None), "enabled", False))
 
 
-async def retrieve_memory(ops: JobContext, query: str, top_k: int = 5) -> ToolChunk:
+async def retrieve_memory(ops: JobContext, query: str, top_k: int = 5) -> ToolOutput:
     """Retrieve personal, task and tool memories.
 
     Args:
@@ -44,4 +43,4 @@ async def retrieve_memory(ops: JobContext, query: str, top_k: int = 5) -> ToolCh
         return error(f"retrieve_memory failed ({exc}); use memory_search instead.")
     nodes = [node.model_dump(mode="json", exclude_none=True) for node in found.memories]
     text = json.dumps(nodes, ensure_ascii=False, default=str)
-    return ToolChunk(content=[TextBlock(type="text", text=text)], state=ToolResultState.SUCCESS)
+    return ok(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
 from remecli.tools.context import ToolContext
 
@@ -13,7 +13,7 @@ _NOTICE_ROOM = 80  # kept free for the "more results cut" line
 ENABLE_HINT = "web_search is off: set TAVILY_API_KEY (or tools.tavily_api_key) to enable it."
 
 
-async def web_search(ctx: ToolContext, query: str, max_results: int | None = None) -> ToolChunk:
+async def web_search(ctx: ToolContext, query: str, max_results: int | None = None) -> ToolOutput:
     """Search the web and return the top results with title, URL and an excerpt.
 
     Args:
@@ -63,7 +63,7 @@ async def web_search(ctx: ToolContext, query: str, max_results: int | None = Non
     return format_results(query, results, settings.web_search_max_chars)
 
 
-def format_results(query: str, results: list[dict[str, Any]], max_chars: int) -> ToolChunk:
+def format_results(query: str, results: list[dict[str, Any]], max_chars: int) -> ToolOutput:
     """Numbered results, the whole text kept within `max_chars` (excerpts cut first)."""
     if not results:
         return ok(f"No results for {query!r}.", results=0)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import ToolArgumentError, as_text, error, ok
 from remecli.notes.file_service import FileService
 from remecli.notes.writer import MemoryWriteError
 from remecli.tools.context import ToolContext
 
 
-async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
+async def write(ctx: ToolContext, path: str, content: str) -> ToolOutput:
     """Create a file or replace its whole content; missing parent folders are created.
 
     To change part of an existing file, prefer `edit`.
@@ -34,14 +34,14 @@ async def write(ctx: ToolContext, path: str, content: str) -> ToolChunk:
     return await asyncio.to_thread(_checkpointed_write, ctx, target, text)
 
 
-def _checkpointed_write(ctx: ToolContext, target: Path, text: str) -> ToolChunk:
+def _checkpointed_write(ctx: ToolContext, target: Path, text: str) -> ToolOutput:
     if ctx.checkpoints is None:
         return _write(ctx.files, target, text)
     with ctx.checkpoints.changing(target, "write"):  # kept before, for /diff and /undo
         return _write(ctx.files, target, text)
 
 
-def _write_memory(files: FileService, target: Path, text: str) -> ToolChunk:
+def _write_memory(files: FileService, target: Path, text: str) -> ToolOutput:
     try:
         result = files.write(target, text, source="agent write")
     except MemoryWriteError as exc:
@@ -55,7 +55,7 @@ def _write_memory(files: FileService, target: Path, text: str) -> ToolChunk:
     return ok(f"{verb} {target} ({result.bytes} bytes written{note}{hidden}).", path=str(target))
 
 
-def _write(files: FileService, target: Path, text: str) -> ToolChunk:
+def _write(files: FileService, target: Path, text: str) -> ToolOutput:
     if target.is_dir():
         return error(f"{target} is a folder: pass a file path.")
     try:

@@ -9,6 +9,7 @@ from agentscope.message import ToolCallBlock
 from agentscope.state import AgentState
 from agentscope.tool import Toolkit, ToolResponse
 
+from remecli.llm.agentscope_adapter import runtime_tool
 from remecli.notes.links import LinkGraph, expand, neighbours, prompt_text
 from remecli.tools.memory_links import make_memory_links_tool
 from tests.links.conftest import write_files
@@ -92,8 +93,8 @@ async def _call(toolkit: Toolkit, arguments: dict) -> ToolResponse:
 async def test_memory_links_tool_through_the_toolkit(linked_dir: Path) -> None:
     graph = LinkGraph.open(linked_dir, persist=False)
     tool = make_memory_links_tool(graph)
-    assert tool.is_read_only and tool.input_schema["required"] == ["path"]
-    toolkit = Toolkit(tools=[tool])
+    assert tool.read_only and tool.parameters["required"] == ["path"]
+    toolkit = Toolkit(tools=[runtime_tool(tool)])
     response = await _call(toolkit, {"path": "Deploy steps", "depth": "2", "direction": "in"})
     assert response.state == "success"
     answer = json.loads(response.content[0].text)

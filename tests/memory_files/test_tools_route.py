@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentscope.message import TextBlock
-
 from remecli.tools.edit import edit
 from remecli.tools.write import write
 from tests.tools.conftest import make_ctx
@@ -13,21 +11,17 @@ from tests.tools.conftest import make_ctx
 KEY = "sk-proj-" + "x7Qm2LkP9aZr4TgH1vNc8BdE5fWs3Yj6uKo0IpMn"
 
 
-def text(chunk) -> str:
-    return "".join(b.text for b in chunk.content if isinstance(b, TextBlock))
-
-
 async def test_write_and_edit_of_memory_files_are_versioned_and_redacted(tmp_path: Path) -> None:
     ctx = make_ctx(tmp_path)
     memory_md = ctx.working_dir / "MEMORY.md"
     created = await write(ctx, str(memory_md), f"# MEMORY\n- key {KEY}\n- keep me\n")
-    assert created.state != "error" and "secrets redacted: openai_key" in text(created)
+    assert not created.is_error and "secrets redacted: openai_key" in created.text
     assert KEY not in memory_md.read_text()
     refused = await write(ctx, str(memory_md), "# MEMORY\n- only this\n")
-    assert refused.state == "error" and "Use `edit`" in text(refused)
+    assert refused.is_error and "Use `edit`" in refused.text
     assert "- keep me" in memory_md.read_text()
     edited = await edit(ctx, str(memory_md), "- keep me", "- kept, edited")
-    assert edited.state != "error", text(edited)
+    assert not edited.is_error, edited.text
     sources = [v.source for v in ctx.writer.history(memory_md)]
     assert sources == ["agent write", "agent edit"]
 

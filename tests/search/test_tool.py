@@ -12,6 +12,7 @@ from agentscope.tool import Toolkit, ToolResponse
 
 from remecli.config.settings import Settings
 from remecli.conversation.file_memory import FileMemory
+from remecli.llm.agentscope_adapter import runtime_tool
 from remecli.search import MemoryIndex, SearchHit, SearchRequest
 from remecli.tools.context import ToolContext
 from remecli.tools.memory_search import IndexSearcher
@@ -60,7 +61,7 @@ async def _call(toolkit: Toolkit, arguments: dict) -> ToolResponse:
 async def test_int_float_and_numeric_string_arguments(
     index, working_dir, max_results, min_score
 ) -> None:
-    toolkit = Toolkit(tools=[make_memory_search_tool(index, working_dir)])
+    toolkit = Toolkit(tools=[runtime_tool(make_memory_search_tool(index, working_dir))])
     response = await _call(
         toolkit, {"query": "backup schedule", "max_results": max_results, "min_score": min_score}
     )
@@ -73,11 +74,11 @@ async def test_int_float_and_numeric_string_arguments(
 
 async def test_defaults_bad_numbers_and_no_match(index, working_dir) -> None:
     tool = make_memory_search_tool(index, working_dir)
-    assert tool.is_read_only and tool.name == "memory_search"
-    assert tool.input_schema["required"] == ["query"]
-    hits = json.loads((await tool.call(query="deploy", max_results="lots")).content[0].text)
+    assert tool.read_only and tool.name == "memory_search"
+    assert tool.parameters["required"] == ["query"]
+    hits = json.loads((await tool.function(query="deploy", max_results="lots")).text)
     assert 1 <= len(hits) <= 5
-    assert json.loads((await tool.call(query="zeppelin")).content[0].text) == []
+    assert json.loads((await tool.function(query="zeppelin")).text) == []
 
 
 async def test_the_runtime_the_tool_and_a_bare_index_answer_one_request_alike(
@@ -97,10 +98,10 @@ async def test_the_runtime_the_tool_and_a_bare_index_answer_one_request_alike(
     assert dicts(await memory.search_memory(request, links=False)) == by_keywords
     assert dicts(await IndexSearcher(index).search_memory(request)) == by_keywords
     tool = make_memory_search_tool(index, working_dir)
-    called = await tool.call(
+    called = await tool.function(
         query="backup schedule", max_results=1, min_score=0.1, source="notes", since="2025-01-01"
     )
-    assert [h["path"] for h in json.loads(called.content[0].text)] == ["memory/2025-01-02.md"]
+    assert [h["path"] for h in json.loads(called.text)] == ["memory/2025-01-02.md"]
     # the filters travel with the request: no note is dated 2030 or later
     late = SearchRequest(query="backup schedule", max_results=1, min_score=0.1, since="2030-01-01")
     assert await IndexSearcher(index).search_memory(late) == []

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import psutil
 import pytest
-from agentscope.message import TextBlock, ToolResultState
-from agentscope.tool import ToolChunk
 
 from remecli.config.settings import ToolSettings
 from remecli.notes.writer import MemoryWriter
@@ -38,15 +36,6 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def ctx(workspace: Path) -> ToolContext:
     return make_ctx(workspace)
-
-
-def text_of(chunk: ToolChunk) -> str:
-    """All text blocks of a result, joined."""
-    return "".join(block.text for block in chunk.content if isinstance(block, TextBlock))
-
-
-def is_error(chunk: ToolChunk) -> bool:
-    return chunk.state == ToolResultState.ERROR
 
 
 def process_gone(pid: int) -> bool:

@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 from agentscope.agent import Agent, ContextConfig, InjectionConfig
 from agentscope.message import UserMsg
+from agentscope.tool import Toolkit
 
 from remecli.config.settings import LLMSettings
+from remecli.llm.agentscope_adapter import runtime_tool
 from remecli.llm.model import build_chat_model
 from remecli.notes.writer import MemoryWriter
 from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest, NoApprover
 from remecli.tools.context import ToolContext
-from remecli.tools.registry import build_toolkit, build_tools
+from remecli.tools.registry import build_tools
 from tests.fakes.messages import tool_texts
 from tests.tools.conftest import make_ctx
 
@@ -42,7 +44,7 @@ def make_agent(fake_llm, ctx: ToolContext, mode: str, user: Answerer) -> Agent:
         name="ReMe",
         system_prompt="You are a test assistant.",
         model=build_chat_model(llm, context_size=32_000).agent_model(),
-        toolkit=build_toolkit(build_tools(ctx)),
+        toolkit=Toolkit(tools=[runtime_tool(tool) for tool in build_tools(ctx)]),
         middlewares=[ApprovalMiddleware(mode, ctx, user)],
         context_config=ContextConfig(tool_result_limit=10**9),
         injection_config=InjectionConfig(inject_runtime_state=False),

@@ -6,27 +6,27 @@ import asyncio
 import re
 
 from remecli.tools.bash import bash
-from tests.tools.conftest import is_error, make_ctx, process_gone, text_of, wait_until_gone
+from tests.tools.conftest import make_ctx, process_gone, wait_until_gone
 
 
 async def test_runs_in_workspace_and_reports_exit_code(ctx) -> None:
     (ctx.workspace / "here.txt").write_text("x")
     result = await bash(ctx, "pwd; ls")
-    text = text_of(result)
+    text = result.text
     assert str(ctx.workspace) in text and "here.txt" in text
-    assert "[Exit code: 0]" in text and not is_error(result)
+    assert "[Exit code: 0]" in text and not result.is_error
     assert result.metadata["exit_code"] == 0
 
 
 async def test_nonzero_exit_is_an_error_with_output(ctx) -> None:
     result = await bash(ctx, "echo before; exit 7")
-    assert is_error(result)
-    assert "before" in text_of(result) and "[Exit code: 7]" in text_of(result)
+    assert result.is_error
+    assert "before" in result.text and "[Exit code: 7]" in result.text
 
 
 async def test_stdout_and_stderr_merged_in_order_and_ansi_stripped(ctx) -> None:
     result = await bash(ctx, "echo one; echo two >&2; echo three; printf '\\033[31mred\\033[0m\\n'")
-    text = text_of(result)
+    text = result.text
     assert re.search(r"one\ntwo\nthree\nred\n", text)
     assert "\x1b" not in text
 
@@ -34,7 +34,7 @@ async def test_stdout_and_stderr_merged_in_order_and_ansi_stripped(ctx) -> None:
 async def test_long_output_keeps_the_tail_with_a_notice(workspace) -> None:
     ctx = make_ctx(workspace, max_output_lines=50, max_output_bytes=1_000)
     result = await bash(ctx, "seq 1 100000")
-    text = text_of(result)
+    text = result.text
     assert "Output truncated" in text and "of 100000" in text
     assert text.rstrip().split("\n")[-2] == "100000"  # last line before the exit status
     assert "\n1\n" not in text
@@ -44,8 +44,8 @@ async def test_long_output_keeps_the_tail_with_a_notice(workspace) -> None:
 
 async def test_timeout_kills_the_whole_group(ctx) -> None:
     result = await bash(ctx, "sleep 1000 & echo $!; sleep 1000", timeout=1)
-    text = text_of(result)
-    assert is_error(result) and "Timed out after 1 s" in text
+    text = result.text
+    assert result.is_error and "Timed out after 1 s" in text
     child = int(text.split()[0])
     assert await wait_until_gone(child)
 
@@ -70,26 +70,26 @@ async def test_cancel_kills_the_whole_group(ctx) -> None:
 
 async def test_background_children_do_not_outlive_the_call(ctx) -> None:
     result = await bash(ctx, "sleep 1000 & echo $!; echo done")
-    text = text_of(result)
+    text = result.text
     assert "done" in text and "[Exit code: 0]" in text and "stopped" in text
     assert process_gone(int(text.split()[0]))
 
 
 async def test_timeout_argument_is_coerced_and_capped(ctx) -> None:
     result = await bash(ctx, "echo ok", timeout="2")
-    assert "ok" in text_of(result) and not is_error(result)
+    assert "ok" in result.text and not result.is_error
     result = await bash(ctx, "echo ok", timeout=10_000)  # above the cap: capped, still runs
-    assert not is_error(result)
+    assert not result.is_error
     result = await bash(ctx, "echo ok", timeout="soon")
-    assert is_error(result) and "`timeout` must be a number" in text_of(result)
+    assert result.is_error and "`timeout` must be a number" in result.text
 
 
 async def test_empty_command_and_no_stdin(ctx) -> None:
-    assert is_error(await bash(ctx, "   "))
+    assert (await bash(ctx, "   ")).is_error
     result = await bash(ctx, "cat; echo read-eof")  # stdin is /dev/null: no hang
-    assert "read-eof" in text_of(result)
+    assert "read-eof" in result.text
 
 
 async def test_undecodable_output_is_replaced(ctx) -> None:
     result = await bash(ctx, "printf 'a\\377b\\n'")
-    assert "a\ufffdb" in text_of(result)
+    assert "a\ufffdb" in result.text

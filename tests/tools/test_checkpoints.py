@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-from agentscope.message import ToolResultState
 
 from remecli.tools.bash import bash
 from remecli.tools.checkpoints import Checkpoints, change_kind, reply_diff, undo_reply
@@ -15,7 +14,7 @@ from remecli.tools.checkpoints.store import content_hash, file_digest
 from remecli.tools.context import ToolContext
 from remecli.tools.edit import edit
 from remecli.tools.write import write
-from tests.tools.conftest import make_ctx, text_of
+from tests.tools.conftest import make_ctx
 
 
 @pytest.fixture
@@ -185,7 +184,7 @@ async def test_a_file_over_the_edit_limit_is_refused_before_any_checkpoint(
     checkpoints, ctx = make(workspace)
     checkpoints.begin_reply("fix line 5")
     result = await edit(ctx, "app.log", "line 5 of the log", "line five")
-    assert result.state == ToolResultState.ERROR
-    assert f"{log} is 1.0 GB, over the 19.1 MB `edit` limit" in text_of(result)
+    assert result.is_error
+    assert f"{log} is 1.0 GB, over the 19.1 MB `edit` limit" in result.text
     assert looked_at == []  # the checkpoint never read it
     assert log.stat().st_size == 1 << 30

@@ -10,7 +10,7 @@ import pytest
 from remecli.tools._descendants import stop_left_running
 from remecli.tools.bash import bash
 from remecli.tools.execute_code import execute_code
-from tests.tools.conftest import is_error, process_gone, text_of, wait_until_gone
+from tests.tools.conftest import process_gone, wait_until_gone
 
 _DAEMON = (
     "import os, sys, time\n"
@@ -39,8 +39,8 @@ def _pids(text: str) -> list[int]:
 )
 async def test_timeout_kills_children_that_left_the_group(ctx, command: str) -> None:
     result = await bash(ctx, command, timeout=1.5)
-    text = text_of(result)
-    assert is_error(result) and "Timed out" in text
+    text = result.text
+    assert result.is_error and "Timed out" in text
     [pid] = _pids(text)
     assert await wait_until_gone(pid)
 
@@ -49,7 +49,7 @@ async def test_timeout_kills_a_double_forked_daemon(ctx) -> None:
     code = _DAEMON
     runner = f"import subprocess, sys, time\nsubprocess.run([sys.executable, '-c', {code!r}])\ntime.sleep(1000)\n"
     result = await execute_code(ctx, runner, timeout=2)
-    [pid] = _pids(text_of(result))
+    [pid] = _pids(result.text)
     assert await wait_until_gone(pid)
 
 
@@ -69,10 +69,10 @@ async def test_cancel_kills_detached_children(ctx) -> None:
 
 async def test_a_background_server_the_user_asked_for_keeps_running_and_is_listed(ctx) -> None:
     result = await bash(ctx, "nohup setsid sleep 1000 > /dev/null 2>&1 & echo $!")
-    text = text_of(result)
+    text = result.text
     [pid] = _pids(text)
     try:
-        assert not is_error(result) and "Still running in the background" in text
+        assert not result.is_error and "Still running in the background" in text
         assert f"pid {pid}" in text and not process_gone(pid)
     finally:
         stop_left_running()  # what remecli does at exit

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from remecli.tools.edit import edit
-from tests.tools.conftest import is_error, make_ctx, text_of
+from tests.tools.conftest import make_ctx
 
 _APPENDER = r"""
 import sys, time
@@ -39,7 +39,7 @@ async def test_edit_loses_no_line_a_concurrent_appender_writes(workspace: Path) 
             await asyncio.sleep(0.01)
         for step in range(60):
             result = await edit(ctx, "MEMORY.md", f"status: {step}\n", f"status: {step + 1}\n")
-            assert not is_error(result), text_of(result)
+            assert not result.is_error, result.text
     finally:
         stop.write_text("")
         written = int(appender.communicate(timeout=30)[0])
@@ -55,13 +55,13 @@ async def test_edit_refuses_a_file_over_the_size_cap(workspace: Path) -> None:
         out.write(b"needle\n")
         out.truncate(1 << 30)  # 1 GB, sparse: costs no disk
     result = await edit(make_ctx(workspace), "big.log", "needle", "pin")
-    text = text_of(result)
-    assert is_error(result) and "1.0 GB" in text and "tools.edit_max_bytes" in text
+    text = result.text
+    assert result.is_error and "1.0 GB" in text and "tools.edit_max_bytes" in text
     assert big.stat().st_size == 1 << 30
 
 
 async def test_edit_size_cap_is_a_setting(workspace: Path) -> None:
     (workspace / "a.txt").write_text("x" * 5000 + "\nold\n")
     small = make_ctx(workspace, edit_max_bytes=1000)
-    assert is_error(await edit(small, "a.txt", "old", "new"))
-    assert not is_error(await edit(make_ctx(workspace), "a.txt", "old", "new"))
+    assert (await edit(small, "a.txt", "old", "new")).is_error
+    assert not (await edit(make_ctx(workspace), "a.txt", "old", "new")).is_error

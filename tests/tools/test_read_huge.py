@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from remecli.tools.read import read
-from tests.tools.conftest import is_error, make_ctx, text_of
+from tests.tools.conftest import make_ctx
 
 
 def _sparse(path: Path, size: int, head_lines: int = 800) -> None:
@@ -22,8 +22,8 @@ async def test_read_of_a_huge_sparse_file_shows_the_text_and_says_the_rest_is_un
 ) -> None:
     _sparse(workspace / "huge.txt", 2 * 1024**3)
     result = await read(make_ctx(workspace), "huge.txt")
-    text = text_of(result)
-    assert not is_error(result)
+    text = result.text
+    assert not result.is_error
     assert "text line 0" in text and "text line 799" in text
     assert "binary data" in text and "\x00" not in text
     assert "at least" in text and "too big to count" in text
@@ -33,7 +33,7 @@ async def test_read_of_a_huge_sparse_file_shows_the_text_and_says_the_rest_is_un
 async def test_long_lines_are_cut_and_counting_stays_exact_on_normal_files(workspace: Path) -> None:
     (workspace / "wide.txt").write_text("a" * 100_000 + "\nsecond\n")
     result = await read(make_ctx(workspace), "wide.txt")
-    text = text_of(result)
+    text = result.text
     assert "line cut at 2000 characters" in text and "second" in text
     assert result.metadata["total_lines"] == 2 and result.metadata["exact_total"] is True
 

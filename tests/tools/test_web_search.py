@@ -5,7 +5,7 @@ from __future__ import annotations
 from remecli.tools.registry import build_tools
 from remecli.tools.web_search import web_search
 from tests.fakes.fake_tavily import FakeTavily
-from tests.tools.conftest import is_error, make_ctx, text_of
+from tests.tools.conftest import make_ctx
 
 
 def _ctx(workspace, server: FakeTavily, **overrides):
@@ -15,8 +15,8 @@ def _ctx(workspace, server: FakeTavily, **overrides):
 
 async def test_results_with_title_url_content(workspace, tavily) -> None:
     result = await web_search(_ctx(workspace, tavily), "remecli memory", max_results="2")
-    text = text_of(result)
-    assert not is_error(result)
+    text = result.text
+    assert not result.is_error
     assert "1. First\n   https://a.example/1\n   alpha" in text and "2. Second" in text
     assert "Third" not in text
     body, headers = tavily.requests[0]
@@ -26,17 +26,17 @@ async def test_results_with_title_url_content(workspace, tavily) -> None:
 
 async def test_total_is_capped(workspace, tavily) -> None:
     result = await web_search(_ctx(workspace, tavily, web_search_max_chars=500), "q")
-    text = text_of(result)
+    text = result.text
     assert len(text) <= 500 and "First" in text and "…" in text
 
 
 async def test_bad_key_and_unreachable_are_errors(workspace, tavily) -> None:
     tavily.status = 401
     result = await web_search(_ctx(workspace, tavily), "q")
-    assert is_error(result) and "TAVILY_API_KEY" in text_of(result)
+    assert result.is_error and "TAVILY_API_KEY" in result.text
     ctx = make_ctx(workspace, tavily_api_key="k", tavily_base_url="http://127.0.0.1:9")
     result = await web_search(ctx, "q")
-    assert is_error(result) and "Could not reach" in text_of(result)
+    assert result.is_error and "Could not reach" in result.text
 
 
 async def test_not_offered_without_a_key(workspace, tavily) -> None:
@@ -44,4 +44,4 @@ async def test_not_offered_without_a_key(workspace, tavily) -> None:
     assert "web_search" not in names and "bash" in names
     assert "web_search" in [tool.name for tool in build_tools(_ctx(workspace, tavily))]
     result = await web_search(make_ctx(workspace), "q")
-    assert is_error(result) and "TAVILY_API_KEY" in text_of(result)
+    assert result.is_error and "TAVILY_API_KEY" in result.text

@@ -76,20 +76,17 @@ async def test_the_agent_tool_retrieves_through_the_operation(fake_ai, tmp_path)
     from remecli.ops.context import JobContext
     from remecli.tools.retrieve_memory import retrieve_memory
 
-    def text_of(chunk) -> str:
-        return chunk.content[0].text
-
     on = FileMemory(
         tmp_path / ".reme",
         settings=_settings(fake_ai, tmp_path, "memory.vector.enabled=true"),
         search=False,
     )
     await on.vector.reme().add_memory(memory_content="Deploy with make ship", task_name="deploy")
-    found = json.loads(text_of(await retrieve_memory(JobContext(on), "how to deploy", top_k=3)))
+    found = json.loads((await retrieve_memory(JobContext(on), "how to deploy", top_k=3)).text)
     assert [(n["memory_type"], n["content"]) for n in found] == [
         ("procedural", "Deploy with make ship")
     ]
     await on.vector.close()
     off = FileMemory(tmp_path / ".reme", settings=_settings(fake_ai, tmp_path), search=False)
-    refused = text_of(await retrieve_memory(JobContext(off), "how to deploy"))
+    refused = (await retrieve_memory(JobContext(off), "how to deploy")).text
     assert "memory.vector.enabled=true" in refused  # the operation's own answer

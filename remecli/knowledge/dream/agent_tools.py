@@ -21,8 +21,7 @@ from remecli.knowledge.summary.tools import (
     MemoryFileTools,
     MemoryScope,
 )
-from remecli.llm.runtime.messages import TextBlock, ToolResultState
-from remecli.llm.runtime.tooling import ToolChunk
+from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import error, ok
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
@@ -89,7 +88,7 @@ class StagedFileTools(MemoryFileTools):
         staged = self.staged.get(self.relative(target))
         return staged if staged is not None else super()._current(target)
 
-    def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolChunk:
+    def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolOutput:
         """Stage `text` if the file (as the agent sees it) still holds `expected`."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
@@ -112,7 +111,7 @@ class DigestSearch:
         """The digest on disk with the agent's staged changes over it."""
         return {**snapshot(self.working_dir), **self.staged}
 
-    async def search_digest(self, query: str, limit: int | None = None) -> ToolChunk:
+    async def search_digest(self, query: str, limit: int | None = None) -> ToolOutput:
         """Find digest nodes by words; answers JSON hits (path, name, description, kind, status).
 
         Args:
@@ -126,4 +125,4 @@ class DigestSearch:
         nodes = await asyncio.to_thread(self.nodes)
         hits = await asyncio.to_thread(search_nodes, nodes, str(query), count)
         text = json.dumps(hits, ensure_ascii=False)
-        return ToolChunk(content=[TextBlock(text=text)], state=ToolResultState.RUNNING)
+        return ok(text)

@@ -22,14 +22,9 @@ from typing import Any
 
 from remecli.knowledge.cards.rules import write_drop_problem
 from remecli.knowledge.write import write_memory_file
-from remecli.llm.function_tool import CheckedFunctionTool
-from remecli.llm.runtime.tooling import (
-    FunctionTool,
-    PermissionBehavior,
-    PermissionDecision,
-    ToolChunk,
-)
-from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, is_error, ok
+from remecli.llm.message import ToolOutput
+from remecli.llm.tool_results import ToolArgumentError, as_int, as_text, error, ok
+from remecli.llm.tool_spec import ToolSpec
 from remecli.notes.file_service import FileService
 from remecli.notes.layout import WorkingDir
 from remecli.notes.matching import EditRefused, apply_edit
@@ -160,7 +155,7 @@ class MemoryFileTools:
     # ----------------------------------------------------------------- tools
     async def read(
         self, path: str, offset: int | None = None, limit: int | None = None
-    ) -> ToolChunk:
+    ) -> ToolOutput:
         """Read a memory file (MEMORY.md or memory/*.md) as plain text, without line numbers.
 
         Args:
@@ -176,7 +171,7 @@ class MemoryFileTools:
             return error(str(exc))
         return await asyncio.to_thread(self._guarded, self._read, target, start, count)
 
-    async def write(self, path: str, content: str) -> ToolChunk:
+    async def write(self, path: str, content: str) -> ToolOutput:
         """Create a memory file, or replace one you have read in this session (whole content).
 
         To change part of an existing file, prefer `edit`.
@@ -190,10 +185,10 @@ class MemoryFileTools:
             text = as_text(content, "content")
         except ToolArgumentError as exc:
             return self._noted("write", path, error(str(exc)))
-        chunk = await asyncio.to_thread(self._guarded, self._write, target, text)
-        return self._noted("write", path, chunk)
+        result = await asyncio.to_thread(self._guarded, self._write, target, text)
+        return self._noted("write", path, result)
 
-    async def edit(self, path: str, old_text: str, new_text: str) -> ToolChunk:
+    async def edit(self, path: str, old_text: str, new_text: str) -> ToolOutput:
         """Replace `old_text` with `new_text` in a memory file; `old_text` must occur once.
 
         Copy `old_text` exactly from what `read` returned, with enough lines to be unique.
@@ -214,33 +209,29 @@ class MemoryFileTools:
             return self._noted(
                 "edit", path, error("`old_text` is empty. To create a file, use `write`.")
             )
-        chunk = await asyncio.to_thread(self._guarded, self._edit, target, old, new)
-        return self._noted("edit", path, chunk)
+        result = await asyncio.to_thread(self._guarded, self._edit, target, old, new)
+        return self._noted("edit", path, result)
 
-    def _noted(self, tool: str, path: Any, chunk: ToolChunk) -> ToolChunk:
-        """`chunk`, a refused change noted in `refused` (a failed summary names the cause)."""
-        if is_error(chunk):
-            said = " ".join(" ".join(getattr(b, "text", "") for b in chunk.content).split())
+    def _noted(self, tool: str, path: Any, result: ToolOutput) -> ToolOutput:
+        """`result`, a refused change noted in `refused` (a failed summary names the cause)."""
+        if result.is_error:
+            said = " ".join(result.text.split())
             self.refused.append(
                 f"`{tool}` of {path} was refused ({said.removeprefix('Refused: ')})"
             )
-        return chunk
+        return result
 
-    def function_tools(self) -> list[FunctionTool]:
+    def function_tools(self) -> list[ToolSpec]:
         """The three tools, allowed without asking (they can only touch memory files)."""
-        allow = PermissionDecision(PermissionBehavior.ALLOW, "memory files only")
+        allow = "memory files only"
         return [
-            CheckedFunctionTool(self.read, name="read", is_read_only=True, permission=allow),
-            CheckedFunctionTool(
-                self.write, name="write", is_concurrency_safe=False, permission=allow
-            ),
-            CheckedFunctionTool(
-                self.edit, name="edit", is_concurrency_safe=False, permission=allow
-            ),
+            ToolSpec.from_function(self.read, name="read", read_only=True, allowed=allow),
+            ToolSpec.from_function(self.write, name="write", concurrency_safe=False, allowed=allow),
+            ToolSpec.from_function(self.edit, name="edit", concurrency_safe=False, allowed=allow),
         ]
 
     # -------------------------------------------------------------- workers
-    def _guarded(self, worker: Callable[..., ToolChunk], target: Path, *args: Any) -> ToolChunk:
+    def _guarded(self, worker: Callable[..., ToolOutput], target: Path, *args: Any) -> ToolOutput:
         """Run a worker; an unreadable or undecodable file becomes an error for the model."""
         try:
             return worker(target, *args)
@@ -253,7 +244,7 @@ class MemoryFileTools:
         """The file's text now, None when absent."""
         return self.files.read_text(target)
 
-    def _read(self, target: Path, start: int, count: int) -> ToolChunk:
+    def _read(self, target: Path, start: int, count: int) -> ToolOutput:
         name = self.relative(target)
         if target.is_dir():
             return error(f"{name} is a folder, not a file.")
@@ -272,7 +263,7 @@ class MemoryFileTools:
         more = f" Continue with offset={end + 1}." if page.truncated else ""
         return ok(f"[{name}: lines {start}-{end} of {total}.{more}]\n" + page.text)
 
-    def _write(self, target: Path, text: str) -> ToolChunk:
+    def _write(self, target: Path, text: str) -> ToolOutput:
         name = self.relative(target)
         current = self._current(target)
         if current is not None:
@@ -288,7 +279,7 @@ class MemoryFileTools:
             return ok(f"{name} already holds this content: nothing to change.")
         return self._commit(target, current, text, f"Wrote {name} ({_line_change(current, text)}).")
 
-    def _edit(self, target: Path, old: str, new: str) -> ToolChunk:
+    def _edit(self, target: Path, old: str, new: str) -> ToolOutput:
         name = self.relative(target)
         content = self._current(target)
         if content is None:
@@ -307,7 +298,7 @@ class MemoryFileTools:
         where = f"at line {done.line}; {_line_change(content, updated)}"
         return self._commit(target, content, updated, f"Edited {name} {where}.")
 
-    def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolChunk:
+    def _commit(self, target: Path, expected: str | None, text: str, message: str) -> ToolOutput:
         """Write `text` if the file still holds `expected` (None = still absent)."""
         if self._current(target) != expected:
             return error(CHANGED_HINT)
