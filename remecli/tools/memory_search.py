@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from remecli.config.settings import Settings
 from remecli.llm.message import ToolOutput
 from remecli.llm.tool_results import error, ok
+from remecli.notes.layout import WorkingDir
 from remecli.ops.context import JobContext
 from remecli.ops.errors import JobError
 from remecli.ops.runner import describe_validation
@@ -52,6 +53,7 @@ class IndexSearcher:
     def __init__(self, index: MemoryIndex, settings: Settings | None = None) -> None:
         self.index = index
         self.settings = settings or Settings(search=index.settings)
+        self.layout = WorkingDir(index.working_dir)  # where the operation reads timed claims
 
     async def search_memory(self, request: SearchRequest, *, links: bool = True) -> list[SearchHit]:
         """The index's hits (no links: there is no graph)."""

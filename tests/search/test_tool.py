@@ -119,3 +119,14 @@ async def test_the_seeds_search_of_an_empty_query_still_finds_nothing(index, wor
     memory.index = index
     assert await memory.memory_search("") == []
     assert await memory.memory_search("   ") == []
+
+
+async def test_the_tool_on_a_bare_index_answers_like_the_runtime(index, working_dir) -> None:
+    """`memory_search_tool(index)` (benchmarks, library use) found nothing: the operation
+    marks timed claims under the working dir, which a bare index's host did not name."""
+    from remecli.tools.registry import memory_search_tool
+
+    tool = memory_search_tool(index)
+    answer = await tool.function(query="backup schedule", max_results=1, min_score=0.1)
+    assert not answer.is_error, answer.text
+    assert [h["path"] for h in json.loads(answer.text)] == ["memory/2025-01-02.md"]
