@@ -7,6 +7,7 @@ from typing import Any
 
 from remecli.conversation.entries import CompactionPlan, Entry
 from remecli.llm.blocks import MSG_OVERHEAD, block_key, group_atoms
+from remecli.llm.conversation_state import with_blocks
 
 
 def plan_compaction(
@@ -42,6 +43,6 @@ def plan_compaction(
     for _position, source, atom, _tokens in atoms[:cut]:
         covered.setdefault(source.id, []).extend(block_key(b) for b in atom)
         grouped.setdefault(source.id, (source, []))[1].extend(atom)
-    messages = [src.model_copy(update={"content": blocks}) for src, blocks in grouped.values()]
+    messages = [with_blocks(src, blocks) for src, blocks in grouped.values()]
     to_compact = sum(t for *_rest, t in atoms[:cut])
     return CompactionPlan(messages=messages, covered=covered, tokens=to_compact, kept_tokens=kept)

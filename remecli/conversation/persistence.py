@@ -254,6 +254,6 @@ def rebuild_from_transcript(data: TranscriptData) -> tuple[list[Any], str]:
         gone = covered.get(msg.id, set())
         blocks = [b for b in msg.content if block_key(b) not in gone]
         if blocks:
-            context.append(msg.model_copy(update={"content": blocks}))
+            context.append(conversation_state.with_blocks(msg, blocks))
     summary = data.checkpoints[-1].get("summary", "") if data.checkpoints else ""
     return context, summary

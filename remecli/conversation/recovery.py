@@ -14,11 +14,12 @@ from typing import Any
 
 from remecli.conversation import persistence
 from remecli.conversation.session_lock import is_live
+from remecli.llm.conversation_state import message_to_json
 from remecli.notes.layout import WorkingDir
 
 log = logging.getLogger(__name__)
 
-SAVED_MARK = "remecli_saved"  # Msg.metadata flag: already handed to long-term memory
+SAVED_MARK = "remecli_saved"  # a message's metadata flag: already handed to long-term memory
 
 
 async def unsaved_of_crashed_run(layout: WorkingDir) -> tuple[str, list[Any]] | None:
@@ -39,7 +40,7 @@ async def unsaved_of_crashed_run(layout: WorkingDir) -> tuple[str, list[Any]] | 
         msg.metadata[SAVED_MARK] = True
     agent_state = {
         **saved.agent_state,
-        "context": [m.model_dump(mode="json") for m in saved.context],
+        "context": [message_to_json(m) for m in saved.context],
     }
     await asyncio.to_thread(
         persistence.write_state, layout, saved.session_id, agent_state, saved.session_state

@@ -233,7 +233,7 @@ class Session:
                 msg = source
             else:
                 keep = [b for b in blocks if block_key(b) in entry.live]
-                msg = source.model_copy(update={"content": keep})
+                msg = conversation_state.with_blocks(source, keep)
             if rebind:
                 entry.ctx, entry.ctx_seen = msg, len(msg.content)
             out.append(msg)

@@ -103,6 +103,11 @@ def message_to_json(message: ContextMessage) -> dict[str, Any]:
     return _msg(message).model_dump(mode="json")
 
 
+def with_blocks(message: ContextMessage, blocks: Sequence[ContentBlock]) -> ContextMessage:
+    """A shallow copy of the `Msg` holding `blocks`."""
+    return cast("ContextMessage", _msg(message).model_copy(update={"content": list(blocks)}))
+
+
 def blocks_from_json(data: Sequence[Mapping[str, Any]]) -> list[ContentBlock]:
     """Content blocks read back (validated as a message's content)."""
     holder = Msg.model_validate({"name": "x", "role": "assistant", "content": list(data)})

@@ -132,6 +132,14 @@ def message_to_json(message: ContextMessage) -> dict[str, Any]:
     return agentscope_state.message_to_json(message)
 
 
+def with_blocks(message: ContextMessage, blocks: Sequence[ContentBlock]) -> ContextMessage:
+    """A copy of `message` (same id, name, role, time, metadata) holding `blocks` (the same
+    block objects: a later change to one shows in both)."""
+    from remecli.llm import agentscope_state
+
+    return agentscope_state.with_blocks(message, blocks)
+
+
 def blocks_from_json(data: Sequence[Mapping[str, Any]]) -> list[ContentBlock]:
     """Saved blocks read back (as a message's `content` holds them); `ValueError` when one is
     not a block."""

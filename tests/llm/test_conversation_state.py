@@ -77,3 +77,15 @@ def test_what_is_not_the_runtimes_is_refused() -> None:
         cs.live_state(object())
     with pytest.raises(TypeError):
         cs.message_to_json(object())  # type: ignore[arg-type]
+
+
+def test_a_message_with_fewer_blocks_keeps_everything_else() -> None:
+    _saved, records = _saved_by_525c467()
+    reply = cs.message_from_json(next(r["msg"] for r in records if r["t"] == "msg"))
+    reply.content.append(cs.text_block("more"))
+    kept = cs.with_blocks(reply, reply.content[1:])
+    assert (kept.id, kept.role, kept.name, kept.created_at) == (
+        reply.id, reply.role, reply.name, reply.created_at,
+    )  # fmt: skip
+    assert kept.metadata == reply.metadata and kept.content[0] is reply.content[1]
+    assert len(reply.content) == 2  # the original is left as it was

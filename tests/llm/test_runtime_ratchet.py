@@ -63,6 +63,18 @@ def test_files_importing_the_runtime_outside_llm_do_not_grow() -> None:
     )
 
 
+def test_the_conversation_and_the_operations_see_no_runtime() -> None:
+    """The conversation's state and messages go through `remecli.llm.conversation_state`; the
+    conversation package, the jobs and the surfaces never name the runtime again."""
+    reached = sorted(
+        name
+        for name, text in outside_llm().items()
+        if name.startswith(("remecli/conversation/", "remecli/ops/", "remecli/surfaces/"))
+        and runtime_imports(text)
+    )
+    assert reached == [], f"use remecli.llm.conversation_state instead: {reached}"
+
+
 def test_only_the_factory_builds_an_agent() -> None:
     builders = [name for name, text in outside_llm().items() if builds_an_agent(text)]
     assert builders == [], f"build the agent loop with remecli.llm.agent_loop: {builders}"
