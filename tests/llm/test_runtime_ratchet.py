@@ -12,7 +12,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "remecli"
 RUNTIME = ("agentscope", "remecli.llm.runtime")
-CEILING = 27  # 33 before remecli's own message/tool/loop types (issue 40, item 1)
+CEILING = 23  # 33 before our message/tool/loop types, 27 before our middlewares (issue 40, 1)
 
 
 def runtime_imports(source: str) -> list[str]:

@@ -13,6 +13,7 @@ from agentscope.agent import Agent, ContextConfig, InjectionConfig
 from agentscope.message import UserMsg
 
 from remecli.config.settings import LLMSettings
+from remecli.llm.agentscope_middleware import runtime_middlewares
 from remecli.llm.model import build_chat_model
 from remecli.notes.writer import MemoryWriter
 from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest, NoApprover
@@ -43,7 +44,7 @@ def make_agent(fake_llm, ctx: ToolContext, mode: str, user: Answerer) -> Agent:
         system_prompt="You are a test assistant.",
         model=build_chat_model(llm, context_size=32_000).agent_model(),
         toolkit=build_toolkit(build_tools(ctx)),
-        middlewares=[ApprovalMiddleware(mode, ctx, user)],
+        middlewares=runtime_middlewares([ApprovalMiddleware(mode, ctx, user)]),
         context_config=ContextConfig(tool_result_limit=10**9),
         injection_config=InjectionConfig(inject_runtime_state=False),
     )
