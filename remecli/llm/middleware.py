@@ -65,8 +65,9 @@ class ReplyEnd:
 
     @property
     def finished(self) -> bool:
-        """True when the reply reached its end (completed, or out of steps)."""
-        return not self.stopped and self.reason in ("completed", "exceed_max_iters")
+        """True when the loop reported the reply ended normally (completed, or out of steps),
+        even if a cancel came after that report."""
+        return self.reason in ("completed", "exceed_max_iters")
 
 
 class StateHolder(Protocol):
