@@ -213,7 +213,7 @@ class Assistant:
                     else:
                         log.error("reply failed", exc_info=item)
                         error = classify(item, self.settings.llm)
-                        dropped = repair_after_error(self.agent.state.context, msg.id)
+                        dropped = repair_after_error(self.loop.state, msg.id)
                         yield ev.ErrorReport(error.message, kind=error.kind, unanswered=dropped)
             finally:
                 if translator.interrupted_or_unfinished:
@@ -225,7 +225,10 @@ class Assistant:
         """The current context as core events, so a front-end can show a resumed conversation."""
         from remecli.agent.replay import replay_events
 
-        return replay_events(self.agent.state) if self.agent is not None else []
+        if self.agent is None:
+            return []
+        state = self.loop.state
+        return replay_events(state.summary, state.context())
 
     def context_usage(self) -> ev.ContextUsage:
         """Tokens the next request would carry, against the window."""
@@ -266,7 +269,7 @@ class Assistant:
         long-term memory in the background (and retry summaries left pending earlier)."""
 
         async def work() -> Any:
-            done = await self.context.compact_now(self.agent, focus, short=True)
+            done = await self.context.compact_now(self.loop.state, focus, short=True)
             if done.messages_compacted:  # nothing folded (a short chat): no summary either
                 self.runtime.hand_over_unsaved()  # the kept messages are saved too
             await self.runtime.tasks.retry_pending(due_only=False)  # asked for: all

@@ -62,7 +62,7 @@ async def build_assistant_agent(assistant: Assistant, memory: FileMemory) -> Non
         state=state,
     )
     agent = loop.agent
-    context.attach(agent)
+    context.attach(loop.state)
     await context.measure_overhead()  # the meter counts the prompt and tools from the start
     assistant.context = context
     assistant.loop = loop

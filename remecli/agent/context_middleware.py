@@ -1,23 +1,23 @@
-"""The agentscope adapter of the memory runtime: hooks that call the runtime's `conversation`.
+"""The memory runtime's middleware: hooks (`remecli.llm.middleware`) that call its `conversation`.
 
-Hooks used (agentscope 2.0.11):
-- `on_compress_context` runs before every reasoning step. It never calls `next_handler`, so the
-  built-in compression stays off; it measures the system prompt and tool schemas, then lets the
-  conversation sync, report usage and, past the threshold, offload long tool results and
-  compact. Tool results enter the context whole (no `on_acting`): each tool caps its own output.
-- `on_model_call`: on "context length exceeded", compact hard and retry the call once.
-- `on_reply`: save the state after each completed reply (`autosave`).
-Construct the agent with `**agent_kwargs()` so agentscope's own truncation and runtime-state
-injection are off.
+Hooks used:
+- `before_step` runs before every reasoning step (having it keeps the runtime's own compression
+  off); it measures the system prompt and tool schemas, then lets the conversation sync, report
+  usage and, past the threshold, offload long tool results and compact. Tool results enter the
+  context whole: each tool caps its own output.
+- `model_call`: on "context length exceeded", compact hard and retry the call once.
+- `reply_ended`: save the state after each reply that ran to its end (`autosave`).
+The conversation rewrites the saved state it binds to (`LoopState.holder`): that state is still
+the runtime's own. Construct the agent with `**agent_kwargs()` so the runtime's own truncation
+and runtime-state injection are off.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncGenerator, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import CompactedFn, Conversation, NoticeFn
@@ -29,11 +29,9 @@ from remecli.conversation.notices import (
     ToolResultOffloaded,
 )
 from remecli.llm.errors import is_context_overflow
-from remecli.llm.runtime.agents import MiddlewareBase
+from remecli.llm.message import Message
+from remecli.llm.middleware import CallModel, LoopState, Middleware, ReplyEnd
 from remecli.runtime import FileMemory, Mode, Runtime, build_runtime
-
-if TYPE_CHECKING:
-    from remecli.llm.runtime.agents import Agent
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +54,7 @@ def agent_kwargs() -> dict[str, Any]:
     return agent_options(confined=False)
 
 
-class ContextMiddleware(MiddlewareBase):
+class ContextMiddleware(Middleware):
     """Binds one agent to the memory runtime's conversation."""
 
     def __init__(
@@ -79,7 +77,7 @@ class ContextMiddleware(MiddlewareBase):
         if on_notice is not None:
             self.on_notice = on_notice
         self.autosave = autosave
-        self.agent: Agent | None = None
+        self.loop: LoopState | None = None  # the agent loop it is bound to
 
     # ------------------------------------------------------------------ views of the runtime
     @property
@@ -147,10 +145,10 @@ class ContextMiddleware(MiddlewareBase):
         await asyncio.to_thread(self.memory.layout.ensure)
         await asyncio.to_thread(self.store.cleanup)
 
-    def attach(self, agent: Agent) -> None:
-        """Bind to `agent` (done automatically by the first hook)."""
-        self.agent = agent
-        self.conversation.bind(agent)
+    def attach(self, loop: LoopState) -> None:
+        """Bind to the agent `loop` (done automatically by the first hook)."""
+        self.loop = loop
+        self.conversation.bind(loop.holder)
 
     def update_params(
         self,
@@ -178,68 +176,57 @@ class ContextMiddleware(MiddlewareBase):
         return await self.conversation.new_conversation(forget=forget)
 
     async def compact_now(
-        self, agent: Agent | None = None, focus: str = "", *, short: bool = False
+        self, loop: LoopState | None = None, focus: str = "", *, short: bool = False
     ) -> CompactionDone:
         """Compact now (for `/compact [focus]`), keeping the recent messages (see
         `Conversation.compact_now` for `short`)."""
-        if agent is not None:
-            self.attach(agent)
+        if loop is not None:
+            self.attach(loop)
         await self.conversation.sync()
         await self.measure_overhead()
         return await self.conversation.compact_now(focus, short=short)
 
     # ------------------------------------------------------------------ hooks
-    async def on_compress_context(
-        self, agent: Agent, input_kwargs: dict[str, Any], next_handler: Callable[..., Any]
-    ) -> None:
+    async def before_step(self, loop: LoopState) -> None:
         """Before each reasoning step: adopt new messages, compact past the threshold."""
-        self.attach(agent)
+        self.attach(loop)
         await self.conversation.sync()
         await self.measure_overhead()
         self.conversation.report_usage()
         await self.conversation.auto_compact()
 
-    async def on_model_call(
-        self, agent: Agent, input_kwargs: dict[str, Any], next_handler: Callable[..., Any]
-    ) -> Any:
+    async def model_call(self, loop: LoopState, messages: list[Message], call: CallModel) -> object:
         """On "context length exceeded": compact hard and retry the call once."""
         try:
-            return await next_handler(**input_kwargs)
+            return await call(messages)
         except Exception as exc:
             if not is_context_overflow(exc):
                 raise
             log.warning("context overflow reported by the provider; compacting: %s", exc)
-        self.attach(agent)
+        self.attach(loop)
         await self.conversation.compact_for_overflow()
-        from remecli.llm.runtime.messages import UserMsg
-
-        messages = list(input_kwargs["messages"])
         head = [m for m in messages[:1] if m.role == "system"]
-        if agent.state.summary:
-            head.append(UserMsg(name="user", content=agent.state.summary))
-        return await next_handler(**{**input_kwargs, "messages": head + list(agent.state.context)})
+        if loop.summary:
+            head.append(Message.user(loop.summary))
+        return await call(head + loop.context())
 
-    async def on_reply(
-        self,
-        agent: Agent,
-        input_kwargs: dict[str, Any],
-        next_handler: Callable[..., AsyncGenerator[Any, None]],
-    ) -> AsyncGenerator[Any, None]:
-        """Pass the reply through; save the state once it completed."""
-        self.attach(agent)
-        async for item in next_handler(**input_kwargs):
-            yield item
-        if self.autosave:
+    async def reply_started(self, loop: LoopState) -> None:
+        """At the start of each reply: bind to its loop."""
+        self.attach(loop)
+
+    async def reply_ended(self, loop: LoopState, end: ReplyEnd) -> None:
+        """Save the state once the reply ran to its end (not when stopped)."""
+        if self.autosave and not end.stopped:
             await self.conversation.save()
 
     # ------------------------------------------------------------------ internals
     async def measure_overhead(self) -> None:
         """Tokens of the system prompt and tool schemas, sent with every call."""
-        agent = self.agent
-        if agent is None:
+        loop = self.loop
+        if loop is None:
             return
-        prompt = await agent._get_system_prompt()
-        tools = await agent.toolkit.get_tool_schemas(agent.state.tool_context.activated_groups)
+        prompt = await loop.system_prompt()
+        tools = await loop.tool_schemas()
         tools_text = json.dumps(tools, ensure_ascii=False) if tools else ""
         counter = self.memory.counter
         self.session.overhead_tokens = counter.count(prompt) + counter.count(tools_text) + 4

@@ -10,15 +10,11 @@ reason.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from remecli.llm.runtime.agents import MiddlewareBase
-
-if TYPE_CHECKING:
-    from remecli.llm.runtime.agents import Agent
+from remecli.llm.middleware import LoopState, Middleware
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +29,7 @@ def _signature(path: Path) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
-class LivePrompt(MiddlewareBase):
+class LivePrompt(Middleware):
     """Serves the system prompt; `render(now)` builds it from the current MEMORY.md."""
 
     def __init__(self, render: Render, memory_md: Path) -> None:
@@ -69,17 +65,10 @@ class LivePrompt(MiddlewareBase):
         self.rebuilds += 1
         log.debug("system prompt rebuilt (%d)", self.rebuilds)
 
-    async def on_reply(
-        self,
-        agent: Agent,
-        input_kwargs: dict[str, Any],
-        next_handler: Callable[..., AsyncGenerator[Any, None]],
-    ) -> AsyncGenerator[Any, None]:
+    async def reply_started(self, loop: LoopState) -> None:
         """At the start of each reply: pick up a changed MEMORY.md or a new conversation."""
-        self.refresh(agent.state.session_id)
-        async for item in next_handler(**input_kwargs):
-            yield item
+        self.refresh(loop.session_id)
 
-    async def on_system_prompt(self, agent: Agent, prompt: str) -> str:
+    async def system_prompt(self, loop: LoopState, prompt: str) -> str:
         """The prompt every model call of this reply gets."""
         return self.current()

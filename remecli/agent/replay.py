@@ -2,46 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from remecli.agent import events as ev
 from remecli.agent.model_notes import without_notes
-from remecli.llm.blocks import output_text
+from remecli.llm.message import Message, Text, ToolCall, ToolResult
 from remecli.tools.mentions import without_attachments
 
 
-def replay_events(state: Any) -> list[ev.CoreEvent]:
-    """User turns, answers and tool calls of `state.context` (an agentscope AgentState)."""
+def replay_events(summary: str, context: Sequence[Message]) -> list[ev.CoreEvent]:
+    """User turns, answers and tool calls of a conversation's `context` (after its checkpoint
+    `summary`, "" when none)."""
     events: list[ev.CoreEvent] = []
-    if state.summary:
+    if summary:
         events.append(
             ev.Notice("Resumed: earlier turns are summarized in the checkpoint (see /history).")
         )
-    for msg in state.context:
+    for msg in context:
         if msg.role == "user":
-            text = "\n".join(b.text for b in msg.content if getattr(b, "type", "") == "text")
-            typed = without_notes(without_attachments(text))
-            events.append(ev.UserMessage(typed))
+            events.append(ev.UserMessage(without_notes(without_attachments(msg.text))))
             continue
         names: dict[str, str] = {}
-        for block in msg.content:
-            kind = getattr(block, "type", "")
-            if kind == "text":
-                events.append(ev.TextDelta(block.text))
-            elif kind == "tool_call":
-                names[block.id] = block.name
-                events.append(ev.ToolCallStarted(block.id, block.name))
-                events.append(ev.ToolCallReady(block.id, block.name, block.input))
-            elif kind == "tool_result":
-                result_state = str(getattr(block.state, "value", block.state))
-                events.append(
-                    ev.ToolFinished(
-                        block.id,
-                        names.get(block.id, block.name),
-                        result_state,
-                        output_text(block.output),
-                        0.0,
-                    )
-                )
+        for part in msg.parts:
+            if isinstance(part, Text):
+                events.append(ev.TextDelta(part.text))
+            elif isinstance(part, ToolCall):
+                names[part.id] = part.name
+                events.append(ev.ToolCallStarted(part.id, part.name))
+                events.append(ev.ToolCallReady(part.id, part.name, part.arguments))
+            elif isinstance(part, ToolResult):
+                name = names.get(part.call_id, part.name)
+                events.append(ev.ToolFinished(part.call_id, name, part.state, part.output, 0.0))
         events.append(ev.ReplyFinished("completed"))
     return events

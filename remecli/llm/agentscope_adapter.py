@@ -5,8 +5,8 @@ drives agentscope's ReAct agent behind the `AgentLoop` interface, turning its ev
 remecli's (`remecli.llm.agent_loop`). `agentscope_loop` builds it for the one factory,
 `remecli.llm.agent_loop.build_agent_loop`, that every agent in remecli is built by.
 
-Behaviour that hooks into the runtime (the assistant's context, prompt, approval and repair
-middlewares) is still written against agentscope's `MiddlewareBase` and handed in here.
+Behaviour that hooks into the loop is written on remecli's own interface
+(`remecli.llm.middleware`); `remecli.llm.agentscope_middleware` wraps it for agentscope.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from agentscope.permission import PermissionBehavior, PermissionDecision
 from agentscope.tool import FunctionTool, Toolkit
 
 from remecli.llm import agent_loop as loop_events
+from remecli.llm.agentscope_middleware import AgentView, runtime_middlewares
 from remecli.llm.agentscope_state import agent_state
 from remecli.llm.blocks import output_text
 from remecli.llm.conversation_state import ConversationState
@@ -46,6 +47,8 @@ from remecli.llm.message import (
     ToolResult,
     ToolState,
 )
+from remecli.llm.middleware import LoopState
+from remecli.llm.middleware import Middleware as OwnMiddleware
 from remecli.llm.retry import RetryMiddleware
 from remecli.llm.tool_spec import ToolSpec
 
@@ -53,7 +56,7 @@ if TYPE_CHECKING:
     from remecli.llm.chat_model import ChatModel
 
 RuntimeTool = ToolSpec | FunctionTool  # a tool not yet described by a ToolSpec passes as is
-Middleware = MiddlewareBase  # behaviour hooked into the runtime (the assistant's, for now)
+Middleware = OwnMiddleware | MiddlewareBase  # remecli's own, or the retry (in llm/ only)
 State = ConversationState  # a saved conversation the assistant resumes
 _STATES: frozenset[str] = frozenset(state.value for state in ToolResultState)
 
@@ -137,13 +140,11 @@ def runtime_tool(tool: RuntimeTool) -> FunctionTool:
     )
 
 
-class NoCompression(MiddlewareBase):
+class NoCompression(OwnMiddleware):
     """Keeps agentscope's own context compression off (a confined run's context is bounded)."""
 
-    async def on_compress_context(
-        self, agent: Any, input_kwargs: dict[str, Any], next_handler: Any
-    ) -> None:
-        """Never call `next_handler`: nothing is compressed or truncated."""
+    async def before_step(self, loop: LoopState) -> None:
+        """Nothing is compressed or truncated (having the hook turns the runtime's off)."""
         return None
 
 
@@ -153,6 +154,11 @@ class AgentscopeLoop:
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
+
+    @property
+    def state(self) -> LoopState:
+        """The conversation as middlewares see it (to repair it after a failed reply)."""
+        return AgentView(self.agent)
 
     def use_model(self, model: ChatModel) -> None:
         """Answer with `model` from the next model call on."""
@@ -256,8 +262,8 @@ def agentscope_loop(
     tools: Sequence[RuntimeTool],
     max_retries: int,
     max_iters: int | None = None,
-    before_retry: Sequence[MiddlewareBase] = (),
-    after_retry: Sequence[MiddlewareBase] = (),
+    before_retry: Sequence[Middleware] = (),
+    after_retry: Sequence[Middleware] = (),
     state: ConversationState | None = None,
 ) -> AgentscopeLoop:
     """The agent loop every remecli agent runs on.
@@ -268,7 +274,7 @@ def agentscope_loop(
     off. Model calls are retried `max_retries` times between `before_retry` and `after_retry`;
     tool results are never truncated by agentscope, and no runtime state is injected.
     """
-    middlewares = [*before_retry, RetryMiddleware(max_retries), *after_retry]
+    middlewares: list[Middleware] = [*before_retry, RetryMiddleware(max_retries), *after_retry]
     options = agent_options(confined=max_iters is not None)
     if max_iters is not None:
         middlewares.append(NoCompression())
@@ -280,7 +286,7 @@ def agentscope_loop(
         system_prompt=system_prompt,
         model=model.agent_model(),
         toolkit=Toolkit(tools=[runtime_tool(tool) for tool in tools]),
-        middlewares=middlewares,
+        middlewares=runtime_middlewares(middlewares),
         state=None if state is None else agent_state(state),
         **options,
     )

@@ -1,4 +1,4 @@
-"""The approval policy (`tools.approval`) and the agentscope middleware that applies it.
+"""The approval policy (`tools.approval`) and the middleware that applies it to tool calls.
 
 Modes: `never` runs every call; `dangerous` asks only when `danger_reason` finds a risk;
 `always` asks for every call of a tool that is not read-only. Read-only tools never ask. In
@@ -20,17 +20,13 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from remecli.llm.runtime.agents import MiddlewareBase
-from remecli.llm.runtime.tooling import PermissionBehavior, PermissionDecision
+from remecli.llm.middleware import Decide, LoopState, Middleware, Permission, ToolUse
 from remecli.tools.change_preview import change_preview
 from remecli.tools.context import ToolContext
 from remecli.tools.danger import classify, danger_reason
 from remecli.tools.file_reach import file_reach
-
-if TYPE_CHECKING:
-    from remecli.llm.runtime.agents import Agent
 
 __all__ = [
     "ApprovalAnswer",
@@ -75,11 +71,11 @@ _ALWAYS_EXACT = {"secret-read", "indirect-command", "unparsed"}
 
 
 @dataclass(eq=False)
-class ApprovalMiddleware(MiddlewareBase):
-    """Decides agentscope's permission ASKs for remecli's tools by asking the user.
+class ApprovalMiddleware(Middleware):
+    """Decides the runtime's permission ASKs for remecli's tools by asking the user.
 
     The lead's UI passes `ask`, which shows the request and returns "yes", "no" or "always".
-    Questions are asked one at a time. agentscope's DENY is respected, and its ALLOW of a tool
+    Questions are asked one at a time. The runtime's DENY is respected, and its ALLOW of a tool
     that is not read-only; its ASK, and its blanket ALLOW of read-only tools, are decided here.
     """
 
@@ -137,32 +133,24 @@ class ApprovalMiddleware(MiddlewareBase):
                 return json.dumps(dict(arguments), sort_keys=True, ensure_ascii=False)
         return "the workspace"
 
-    async def on_check_permission(
-        self,
-        agent: Agent,
-        input_kwargs: dict[str, Any],
-        next_handler: Callable[..., Awaitable[PermissionDecision]],
-    ) -> PermissionDecision:
-        """Turn agentscope's ASK into ALLOW or DENY following the mode and the user's answer.
+    async def check_permission(self, loop: LoopState, use: ToolUse, decide: Decide) -> Permission:
+        """Turn the runtime's ASK into allow or deny following the mode and the user's answer.
 
-        agentscope ALLOWs every read-only tool outright (its read-only fast path; remecli sets
-        no permission rules): that ALLOW is decided here too, so a read through a symlink out
+        The runtime allows every read-only tool outright (its read-only fast path; remecli sets
+        no permission rules): that allow is decided here too, so a read through a symlink out
         of the workspace, or of a secret, still asks.
         """
-        decision = await next_handler(**input_kwargs)
-        tool = input_kwargs["tool"]
-        if decision.behavior == PermissionBehavior.DENY or (
-            decision.behavior == PermissionBehavior.ALLOW and not tool.is_read_only
-        ):
+        decision = await decide()
+        if decision.verdict == "deny" or (decision.verdict == "allow" and not use.read_only):
             return decision
-        arguments = input_kwargs.get("tool_input") or {}
+        arguments = use.arguments
         if (
-            tool.is_read_only
-            and file_reach(tool.name, arguments, self.ctx) is None
-            and (self.mode == "never" or classify(tool.name, arguments, self.ctx) is None)
+            use.read_only
+            and file_reach(use.name, arguments, self.ctx) is None
+            and (self.mode == "never" or classify(use.name, arguments, self.ctx) is None)
         ):
             return _allow("read-only tool")  # unless it reads a secret or outside the workspace
-        request = self.request_for(tool.name, arguments)
+        request = self.request_for(use.name, arguments)
         if request is None:
             return _allow(f"approval mode {self.mode!r} runs this call without asking")
         return await self._decide(request)
@@ -171,7 +159,7 @@ class ApprovalMiddleware(MiddlewareBase):
         """Forget every "always" answer (a new conversation starts)."""
         self.allowed_for_session.clear()
 
-    async def _decide(self, request: ApprovalRequest) -> PermissionDecision:
+    async def _decide(self, request: ApprovalRequest) -> Permission:
         key = (request.tool_name, request.kind, request.scope)
         async with self._lock:  # one question at a time; a prior "always" may settle the rest
             if key in self.allowed_for_session:
@@ -212,9 +200,9 @@ def _unanswered(request: ApprovalRequest, ctx: ToolContext) -> str:
     )
 
 
-def _allow(message: str) -> PermissionDecision:
-    return PermissionDecision(behavior=PermissionBehavior.ALLOW, message=message)
+def _allow(message: str) -> Permission:
+    return Permission("allow", message)
 
 
-def _deny(message: str) -> PermissionDecision:
-    return PermissionDecision(behavior=PermissionBehavior.DENY, message=message)
+def _deny(message: str) -> Permission:
+    return Permission("deny", message)

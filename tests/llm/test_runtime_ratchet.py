@@ -12,9 +12,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "remecli"
 RUNTIME = ("agentscope", "remecli.llm.runtime")
-CEILING = 4  # 33 before remecli's own message/tool/loop types (issue 40, item 1); 27 before
-# the surfaces' log routing, the conversation state (remecli.llm.conversation_state) and the
-# tools' own results (ToolOutput)
+CEILING = 0  # 33 before remecli's own message/tool/loop types (issue 40, item 1); 27 before
+# the surfaces' log routing, the conversation state (remecli.llm.conversation_state), the
+# tools' own results (ToolOutput) and remecli's own middleware interface
 
 
 def runtime_imports(source: str) -> list[str]:

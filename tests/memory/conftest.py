@@ -96,6 +96,7 @@ def rig_factory(fake_llm, tmp_path):
         from agentscope.tool import Toolkit
 
         from remecli.agent.context_middleware import ContextMiddleware, agent_kwargs
+        from remecli.llm.agentscope_middleware import runtime_middlewares
         from remecli.llm.agentscope_state import agent_state
         from remecli.llm.model import build_chat_model
 
@@ -117,7 +118,7 @@ def rig_factory(fake_llm, tmp_path):
                 settings.llm, context_size=settings.max_input_length
             ).agent_model(),
             toolkit=Toolkit(tools=tools or []),
-            middlewares=[mw],
+            middlewares=runtime_middlewares([mw]),
             state=None if state is None else agent_state(state),  # a restored conversation
             **agent_kwargs(),
         )

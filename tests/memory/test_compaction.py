@@ -7,6 +7,7 @@ import pytest
 
 from remecli.agent.context_middleware import CompactionDone, CompactionStarted, ContextUsage
 from remecli.conversation.prompts import sections
+from remecli.llm.agentscope_middleware import AgentView
 from remecli.llm.blocks import MSG_OVERHEAD
 from tests.fakes.messages import content_text
 from tests.fakes.turns import ErrorTurn
@@ -74,7 +75,7 @@ async def test_previous_summary_survives_second_and_third_compaction(rig_factory
     assert sent[0]["role"] == "system" and f"gen{last} 0" in str(sent[1]["content"])
     # nothing new to compact: the summary is kept as it is
     rig.mw.keep_recent_tokens = 10**6
-    done = await rig.mw.compact_now(rig.agent)
+    done = await rig.mw.compact_now(AgentView(rig.agent))
     assert done.messages_compacted == 0
     assert rig.mw.session.summary.strip() == checkpoint(f"gen{last}").strip()
     assert len(rig.compacted) == 3 and all(rig.compacted)
@@ -183,7 +184,7 @@ async def test_compact_now_keeps_recent_messages_and_uses_focus(rig_factory, fak
     for turn in range(5):
         script.add(f"answer {turn}")
         await rig.ask(words(60, seed=turn))
-    done = await rig.mw.compact_now(rig.agent, focus="the database migration")
+    done = await rig.mw.compact_now(AgentView(rig.agent), focus="the database migration")
     assert done.trigger == "manual" and done.messages_compacted > 0
     assert "the database migration" in request_text(script.compactions[0])
     context = rig.agent.state.context

@@ -15,6 +15,7 @@ from agentscope.tool import Toolkit
 
 from remecli.config.settings import LLMSettings
 from remecli.llm.agentscope_adapter import runtime_tool
+from remecli.llm.agentscope_middleware import runtime_middlewares
 from remecli.llm.model import build_chat_model
 from remecli.notes.writer import MemoryWriter
 from remecli.tools.approval import ApprovalMiddleware, ApprovalRequest, NoApprover
@@ -45,7 +46,7 @@ def make_agent(fake_llm, ctx: ToolContext, mode: str, user: Answerer) -> Agent:
         system_prompt="You are a test assistant.",
         model=build_chat_model(llm, context_size=32_000).agent_model(),
         toolkit=Toolkit(tools=[runtime_tool(tool) for tool in build_tools(ctx)]),
-        middlewares=[ApprovalMiddleware(mode, ctx, user)],
+        middlewares=runtime_middlewares([ApprovalMiddleware(mode, ctx, user)]),
         context_config=ContextConfig(tool_result_limit=10**9),
         injection_config=InjectionConfig(inject_runtime_state=False),
     )

@@ -139,7 +139,9 @@ async def test_approval_asks_for_a_read_only_tool_that_leaves_the_workspace(
     async def passthrough(**_: object) -> PermissionDecision:
         return PermissionDecision(behavior=PermissionBehavior.ASK, message="ask")
 
-    middleware = ApprovalMiddleware("dangerous", ctx, ask)
+    from remecli.llm.agentscope_middleware import runtime_middlewares
+
+    [middleware] = runtime_middlewares([ApprovalMiddleware("dangerous", ctx, ask)])
     denied = await middleware.on_check_permission(
         None, {"tool": _Tool(), "tool_input": {"path": "link.txt"}}, passthrough
     )
