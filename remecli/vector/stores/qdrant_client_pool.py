@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.vector.stores.base import VectorStoreError
+from remecli.vector.stores.options import optional_text, whole_number
+from remecli.vector.values import Settings
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -44,7 +46,7 @@ def _client_class() -> type[QdrantClient]:
     return QdrantClient
 
 
-def connect(options: dict[str, Any], default_path: str) -> QdrantConnection:
+def connect(options: Settings, default_path: str) -> QdrantConnection:
     """A connection for the store options (server keys are taken out of `options`)."""
     client_class = _client_class()
     server = {key: options.pop(key) for key in _SERVER_KEYS if key in options}
@@ -55,18 +57,18 @@ def connect(options: dict[str, Any], default_path: str) -> QdrantConnection:
     return _shared_local(client_class, default_path)
 
 
-def _server(client_class: type[QdrantClient], server: dict[str, Any]) -> QdrantConnection:
+def _server(client_class: type[QdrantClient], server: Settings) -> QdrantConnection:
     where = server.get("url") or f"{server.get('host', 'localhost')}:{server.get('port', 6333)}"
     try:
         client = client_class(
-            url=server.get("url"),
-            host=server.get("host"),
-            port=int(server.get("port", 6333)),
-            grpc_port=int(server.get("grpc_port", 6334)),
+            url=optional_text(server.get("url")),
+            host=optional_text(server.get("host")),
+            port=whole_number(server.get("port", 6333), "port"),
+            grpc_port=whole_number(server.get("grpc_port", 6334), "grpc_port"),
             prefer_grpc=bool(server.get("prefer_grpc", False)),
-            https=server.get("https"),
-            api_key=server.get("api_key"),
-            timeout=int(server.get("timeout", 10)),
+            https=None if server.get("https") is None else bool(server.get("https")),
+            api_key=optional_text(server.get("api_key")),
+            timeout=whole_number(server.get("timeout", 10), "timeout"),
             check_compatibility=False,
         )
         client.get_collections()
