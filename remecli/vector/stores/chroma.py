@@ -312,12 +312,8 @@ class ChromaVectorStore(PythonFilteredStore):
             part = memory_ids[start : start + _PAGE]
             self._call("delete memories", self._collection.delete, ids=part)
 
-    def delete(self, memory_ids: list[str]) -> int:
-        """See `VectorStore.delete`."""
-        with self._lock:
-            found = self._by_ids(list(memory_ids), [])["ids"]
-            self._delete_ids(found)
-            return len(found)
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        return self._by_ids(memory_ids, [])["ids"]
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count`."""

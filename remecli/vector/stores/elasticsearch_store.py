@@ -265,12 +265,8 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         ]
         self._bulk("delete memories", actions)
 
-    def delete(self, memory_ids: list[str]) -> int:
-        """See `VectorStore.delete`."""
-        with self._lock:
-            found = [doc["_id"] for doc in self._mget(list(memory_ids))]
-            self._delete_ids(found)
-            return len(found)
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        return [doc["_id"] for doc in self._mget(memory_ids)]
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count` (Elasticsearch counts when it decides every condition)."""
