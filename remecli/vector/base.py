@@ -20,7 +20,6 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -32,9 +31,18 @@ from remecli.vector.handlers import MemoryHandler
 from remecli.vector.logs import VectorLogs
 from remecli.vector.node import MemoryNode, memory_type_name, normalize_time, now_text
 from remecli.vector.options import resolve
-from remecli.vector.redaction import redact_node, redact_text, redact_value
+from remecli.vector.redaction import redact_metadata, redact_node, redact_text
 from remecli.vector.stores import VectorStore, make_store
 from remecli.vector.targets import MemoryNotFoundError, Names, scopes
+from remecli.vector.values import (
+    JSON,
+    ColumnValues,
+    ConfigSection,
+    Filters,
+    FilterValue,
+    MetadataIn,
+    TimeValue,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +64,10 @@ class VectorMemoryBase:
         enable_logo: bool = True,
         log_to_console: bool = False,
         log_to_file: bool = False,
-        default_llm_config: dict[str, Any] | None = None,
-        default_embedding_model_config: dict[str, Any] | None = None,
-        default_vector_store_config: dict[str, Any] | None = None,
-        default_token_counter_config: dict[str, Any] | None = None,
+        default_llm_config: ConfigSection | None = None,
+        default_embedding_model_config: ConfigSection | None = None,
+        default_vector_store_config: ConfigSection | None = None,
+        default_token_counter_config: ConfigSection | None = None,
         target_user_names: Sequence[str] | None = None,
         target_task_names: Sequence[str] | None = None,
         target_tool_names: Sequence[str] | None = None,
@@ -72,7 +80,7 @@ class VectorMemoryBase:
         vector_weight: float = 0.7,
         embedder: Embedder | None = None,
         redact_secrets: bool = True,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         options = resolve(
             args,
@@ -114,7 +122,7 @@ class VectorMemoryBase:
         self.profile_max_capacity = profile_max_capacity
         self.profile_dir = str(self.working_dir / "profile") if enable_profile else ""
         self.logs = VectorLogs(self.working_dir, to_console=log_to_console, to_file=log_to_file)
-        self.embedder: Any = embedder  # any `remecli.search.Embedder`; else from the config
+        self._embedder = embedder  # else the configured one, made by start()
         self._store: VectorStore | None = None
         self._start_lock = asyncio.Lock()
 
@@ -124,15 +132,16 @@ class VectorMemoryBase:
         async with self._start_lock:
             if self._store is None:
                 self.logs.open()
-                self.embedder = self.embedder or build_embedder(self.embedding_settings)
-                if not self.embedder.dimensions:  # an API model whose size is not configured
-                    await asyncio.to_thread(self.embedder.embed_query, "dimension probe")
+                embedder = self._embedder or build_embedder(self.embedding_settings)
+                self._embedder = embedder
+                if not embedder.dimensions:  # an API model whose size is not configured
+                    await asyncio.to_thread(embedder.embed_query, "dimension probe")
                 self._store = await asyncio.to_thread(
                     make_store,
                     self.store_config,
                     self.working_dir,
-                    int(self.embedder.dimensions),
-                    str(self.embedder.model_id),
+                    int(embedder.dimensions),
+                    str(embedder.model_id),
                 )
         return self
 
@@ -157,6 +166,18 @@ class VectorMemoryBase:
         if self._store is None:
             raise RuntimeError("ReMe is not started: await reme.start() first")
         return self._store
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder (the one given to the constructor, else the configured one after
+        `start()`)."""
+        if self._embedder is None:
+            raise RuntimeError("ReMe is not started: await reme.start() first")
+        return self._embedder
+
+    @embedder.setter
+    def embedder(self, embedder: Embedder) -> None:
+        self._embedder = embedder
 
     def chat_for(self, llm_config_name: str = "default") -> ChatClient:
         """The chat client of a named LLM config (`default`, or one of the config file's)."""
@@ -208,12 +229,12 @@ class VectorMemoryBase:
         task_name: str = "",
         tool_name: str = "",
         when_to_use: str = "",
-        message_time: Any = "",
+        message_time: TimeValue = "",
         ref_memory_id: str = "",
         author: str = "",
         score: float = 0.0,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: MetadataIn | None = None,
+        **kwargs: JSON,
     ) -> MemoryNode:
         """Add one memory to one target; other keywords are kept as metadata (as the
         reference). The same content for the same target returns the node already stored."""
@@ -228,7 +249,7 @@ class VectorMemoryBase:
             memory_target=pairs[0][1],
             content=memory_content.strip(),
             when_to_use=when_to_use,
-            message_time=message_time,
+            message_time=normalize_time(message_time) or "",
             ref_memory_id=ref_memory_id,
             author=author,
             score=score,
@@ -256,18 +277,18 @@ class VectorMemoryBase:
         tool_name: str = "",
         memory_content: str | None = None,
         when_to_use: str | None = None,
-        message_time: Any = None,
+        message_time: TimeValue = None,
         ref_memory_id: str | None = None,
         author: str | None = None,
         score: float | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: MetadataIn | None = None,
+        **kwargs: JSON,
     ) -> MemoryNode:
         """Change content, when_to_use, time, reference, author, score or metadata (other
         keywords and `metadata` are merged into it; a None value removes a key); naming another
         target moves the memory. The id never changes (the reference's changes with the text)."""
         await self.start()
-        fields: dict[str, Any] = {"time_modified": now_text()}
+        fields: ColumnValues = {"time_modified": now_text()}
         pairs = scopes(user_name, task_name, tool_name)
         if len(pairs) > 1:
             raise ValueError("update_memory takes at most one of user_name, task_name, tool_name")
@@ -277,13 +298,13 @@ class VectorMemoryBase:
         for name, value in (("when_to_use", when_to_use), ("author", author)):
             if value is not None:
                 fields[name] = self._clean(value)
-        merged = {**dict(metadata or {}), **kwargs}
+        merged: dict[str, JSON] = {**dict(metadata or {}), **kwargs}
         if ref_memory_id is not None:
             merged["ref_memory_id"] = ref_memory_id or None
         if score is not None:
             merged["score"] = float(score) or None
         if merged and self.redact_secrets:
-            merged = redact_value(merged)
+            merged = redact_metadata(merged)
         if message_time is not None:
             fields["message_time"] = normalize_time(message_time)
         vector = None
@@ -297,8 +318,8 @@ class VectorMemoryBase:
             probe = MemoryNode(
                 memory_type=current.memory_type,
                 memory_target=current.memory_target,
-                content=fields.get("content", current.content),
-                when_to_use=fields.get("when_to_use", current.when_to_use),
+                content=str(fields.get("content", current.content) or ""),
+                when_to_use=str(fields.get("when_to_use", current.when_to_use) or ""),
             )
             vector = (await self.embed_documents([probe.embedding_text()]))[0]
         node = await asyncio.to_thread(self.store.update, memory_id, fields, merged or None, vector)
@@ -335,7 +356,7 @@ class VectorMemoryBase:
         user_name: str = "",
         task_name: str = "",
         tool_name: str = "",
-        filters: dict[str, Any] | None = None,
+        filters: Filters | None = None,
         limit: int | None = None,
         sort_key: str | None = None,
         reverse: bool = True,
@@ -348,7 +369,7 @@ class VectorMemoryBase:
         pairs = scopes(user_name, task_name, tool_name)
         if len(pairs) > 1:
             raise ValueError("list_memory takes at most one of user_name, task_name, tool_name")
-        scope: dict[str, Any] = {}
+        scope: dict[str, FilterValue] = {}
         if pairs:
             scope = {"memory_type": pairs[0][0], "memory_target": pairs[0][1]}
         if memory_type:

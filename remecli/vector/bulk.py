@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from remecli.vector.node import MemoryNode
 from remecli.vector.redaction import redact_node
 from remecli.vector.targets import Names, scopes
+from remecli.vector.values import JSON
 
 if TYPE_CHECKING:
     from remecli.vector.base import VectorMemoryBase
@@ -42,9 +43,21 @@ _SCOPE_KEYS = ("user_name", "task_name", "tool_name", "memory_type", "memory_tar
 _IGNORED = ("vector", "action", "content", "memory_content", "metadata", *_SCOPE_KEYS)
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
-def record_node(record: dict[str, Any] | MemoryNode, scope: list[tuple[str, str]]) -> MemoryNode:
+def _names(record: Mapping[str, JSON], key: str) -> Names:
+    value = record.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return [str(name) for name in value]
+    raise ValueError(f"{key} must be text or a list of text, not {value!r}")
+
+
+def record_node(
+    record: Mapping[str, JSON] | MemoryNode, scope: list[tuple[str, str]]
+) -> MemoryNode:
     """The node of one record: `content` (or `memory_content`), whose memory it is (user_name /
     task_name / tool_name, or memory_type + memory_target as exported; else `scope`), the fields
     of `add_memory`, and `metadata` (other keys join it)."""
@@ -55,7 +68,7 @@ def record_node(record: dict[str, Any] | MemoryNode, scope: list[tuple[str, str]
     content = str(record.get("content") or record.get("memory_content") or "").strip()
     if not content:
         raise ValueError("a memory needs a non-empty content")
-    pairs = scopes(record.get("user_name"), record.get("task_name"), record.get("tool_name"))
+    pairs = scopes(*(_names(record, key) for key in ("user_name", "task_name", "tool_name")))
     if not pairs and record.get("memory_type") and record.get("memory_target"):
         pairs = [(str(record["memory_type"]), str(record["memory_target"]))]
     pairs = pairs or scope
@@ -68,7 +81,8 @@ def record_node(record: dict[str, Any] | MemoryNode, scope: list[tuple[str, str]
     if not isinstance(metadata, dict):
         raise ValueError("metadata must be a JSON object")
     extra = {k: v for k, v in record.items() if k not in _FIELDS and k not in _IGNORED}
-    fields = {k: record[k] for k in _FIELDS if record.get(k) not in (None, "")}
+    # (checked by MemoryNode: text, times and a number as the record gives them)
+    fields: dict[str, Any] = {k: record[k] for k in _FIELDS if record.get(k) not in (None, "")}
     return MemoryNode(
         memory_type=pairs[0][0],
         memory_target=pairs[0][1],
@@ -79,7 +93,7 @@ def record_node(record: dict[str, Any] | MemoryNode, scope: list[tuple[str, str]
 
 
 def build_nodes(
-    records: Iterable[dict[str, Any] | MemoryNode],
+    records: Iterable[Mapping[str, JSON] | MemoryNode],
     user_name: Names,
     task_name: Names,
     tool_name: Names,
@@ -97,12 +111,12 @@ def build_nodes(
     return nodes
 
 
-def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
+def _batches(items: list[T], size: int) -> Iterator[list[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
 
-def deferred_index(store: VectorStore, incoming: int) -> AbstractContextManager[Any]:
+def deferred_index(store: VectorStore, incoming: int) -> AbstractContextManager[bool]:
     """The store's way to keep its ANN index out of a large load (pgvector), else nothing."""
     defer = getattr(store, "defer_index", None)
     return defer(incoming) if defer is not None else nullcontext(False)

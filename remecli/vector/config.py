@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from remecli.config.loader import ENV_VARS, env_values
 from remecli.config.search import EmbeddingSettings
 from remecli.config.settings import LLMSettings
 from remecli.search.embedders import Embedder, make_embedder
+from remecli.vector.values import ConfigSection
 
 LLM_BACKENDS = ("openai",)
 EMBEDDING_BACKENDS = ("auto", "openai", "local")
@@ -31,7 +31,7 @@ def environment(cwd: Path | None = None) -> dict[str, str]:
     return env_values(os.environ, cwd or Path.cwd())
 
 
-def _check_keys(what: str, config: Mapping[str, Any], allowed: set[str]) -> None:
+def _check_keys(what: str, config: ConfigSection, allowed: set[str]) -> None:
     unknown = sorted(set(config) - allowed)
     if unknown:
         raise ReMeConfigError(
@@ -40,7 +40,7 @@ def _check_keys(what: str, config: Mapping[str, Any], allowed: set[str]) -> None
 
 
 def llm_settings(
-    config: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
+    config: ConfigSection | None, environ: Mapping[str, str] | None = None
 ) -> LLMSettings:
     """Chat settings from `default_llm_config`, then the app's own LLM environment variables
     (REME_LLM_API_KEY / _BASE_URL / _MODEL, `remecli.config.loader.ENV_VARS`), then defaults."""
@@ -62,20 +62,20 @@ def llm_settings(
             f"default_llm_config backend {backend!r} is not supported; use 'openai' "
             "(any OpenAI-compatible endpoint: vLLM, Ollama, DashScope, …)"
         )
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         dotted.removeprefix("llm."): env[name]
         for name, dotted in ENV_VARS.items()
         if dotted.startswith("llm.") and env.get(name)
     }
     values.update({k: v for k, v in config.items() if v is not None})
     try:
-        return LLMSettings(**values)
+        return LLMSettings.model_validate(values)
     except ValueError as exc:
         raise ReMeConfigError(f"default_llm_config: {exc}") from None
 
 
 def embedding_settings(
-    config: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
+    config: ConfigSection | None, environ: Mapping[str, str] | None = None
 ) -> EmbeddingSettings:
     """Embedding settings from `default_embedding_model_config` and REME_EMBEDDING_*.
 
@@ -92,7 +92,7 @@ def embedding_settings(
             f"default_embedding_model_config backend {backend!r} is not supported; use "
             f"one of {', '.join(EMBEDDING_BACKENDS)}"
         )
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "api_key": env.get("REME_EMBEDDING_API_KEY", ""),
         "base_url": env.get("REME_EMBEDDING_BASE_URL", ""),
     }
@@ -107,7 +107,7 @@ def embedding_settings(
             "the local embedding model gives 384-d vectors: drop 'dimensions' or set it to 384"
         )
     try:
-        return EmbeddingSettings(**values)
+        return EmbeddingSettings.model_validate(values)
     except ValueError as exc:
         raise ReMeConfigError(f"default_embedding_model_config: {exc}") from None
 

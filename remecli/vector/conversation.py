@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from remecli.llm.blocks import block_text, clip
 from remecli.vector.node import normalize_time
+from remecli.vector.values import JSON
 
 TEXT_LIMIT = 4_000
 TOOL_LIMIT = 1_500
@@ -23,20 +24,21 @@ class Transcript:
     tools: list[str]
 
 
-def _stamp(value: Any) -> str | None:
+def _stamp(value: object) -> str | None:
     try:
         return normalize_time(value)
     except ValueError:
         return None
 
 
-def _dict_lines(msg: dict[str, Any], tools: list[str]) -> list[str]:
+def _dict_lines(msg: Mapping[str, object], tools: list[str]) -> list[str]:
     content = msg.get("content")
     if isinstance(content, list):
         parts = [b.get("text", "") for b in content if isinstance(b, dict)]
         content = "\n".join(p for p in parts if p)
     lines = [clip(str(content), TEXT_LIMIT)] if content else []
-    for call in msg.get("tool_calls") or []:
+    calls = msg.get("tool_calls") or []
+    for call in calls if isinstance(calls, list | tuple) else []:
         function = call.get("function", call) if isinstance(call, dict) else {}
         name = str(function.get("name", "?"))
         tools.append(name)
@@ -44,7 +46,7 @@ def _dict_lines(msg: dict[str, Any], tools: list[str]) -> list[str]:
     return lines
 
 
-def _object_lines(msg: Any, tools: list[str]) -> list[str]:
+def _object_lines(msg: object, tools: list[str]) -> list[str]:
     content = getattr(msg, "content", "")
     if isinstance(content, str):
         return [clip(content, TEXT_LIMIT)] if content.strip() else []
@@ -60,7 +62,7 @@ def _object_lines(msg: Any, tools: list[str]) -> list[str]:
     return lines
 
 
-def render(messages: list[Any]) -> Transcript:
+def render(messages: Sequence[object]) -> Transcript:
     """One line group per message: `[time] role: text`, tool calls and results shortened."""
     out: list[str] = []
     tools: list[str] = []
@@ -84,6 +86,6 @@ def render(messages: list[Any]) -> Transcript:
     return Transcript("\n".join(out), last, sorted(set(tools)))
 
 
-def as_json_list(items: list[dict[str, Any]]) -> str:
+def as_json_list(items: Sequence[Mapping[str, JSON]]) -> str:
     """Compact JSON for prompts (non-ASCII kept readable)."""
     return json.dumps(items, ensure_ascii=False, indent=1)

@@ -7,33 +7,55 @@ await handler.list(limit=10)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from remecli.vector.node import PERSONAL, PROCEDURAL, TOOL, MemoryNode
+from remecli.vector.values import JSON, Filters, MetadataIn, TimeValue
 
 if TYPE_CHECKING:
     from remecli.vector.reme import ReMe
 
-_ARGUMENT = {PERSONAL: "user_name", PROCEDURAL: "task_name", TOOL: "tool_name"}
+_KINDS = (PERSONAL, PROCEDURAL, TOOL)  # the order of user_name, task_name, tool_name
 
 
 class MemoryHandler:
     """Add, get, update, delete, list and search the memories of one target."""
 
     def __init__(self, reme: ReMe, memory_target: str, memory_type: str) -> None:
-        if memory_type not in _ARGUMENT:
+        if memory_type not in _KINDS:
             raise ValueError(f"no memory handler for {memory_type} memory")
         self.reme = reme
         self.memory_target = memory_target
         self.memory_type = memory_type
-        self._who: dict[str, Any] = {_ARGUMENT[memory_type]: memory_target}
+        # (user_name, task_name, tool_name) of this target: its name in its kind's place
+        user, task, tool = (memory_target if kind == memory_type else "" for kind in _KINDS)
+        self._who = (user, task, tool)
 
-    async def add(self, content: str, **fields: Any) -> MemoryNode:
-        """Add one memory (`when_to_use`, `message_time`, `ref_memory_id`, `author`, `score`,
-        other keywords = metadata)."""
-        return await self.reme.add_memory(memory_content=content, **self._who, **fields)
+    async def add(
+        self,
+        content: str,
+        when_to_use: str = "",
+        message_time: TimeValue = "",
+        ref_memory_id: str = "",
+        author: str = "",
+        score: float = 0.0,
+        metadata: MetadataIn | None = None,
+        **extra: JSON,
+    ) -> MemoryNode:
+        """Add one memory (other keywords = metadata)."""
+        return await self.reme.add_memory(
+            content,
+            *self._who,
+            when_to_use=when_to_use,
+            message_time=message_time,
+            ref_memory_id=ref_memory_id,
+            author=author,
+            score=score,
+            metadata={**(metadata or {}), **extra},
+        )
 
-    async def add_batch(self, memories: list[dict[str, Any]]) -> list[MemoryNode]:
+    async def add_batch(self, memories: Sequence[Mapping[str, Any]]) -> list[MemoryNode]:
         """Add many (`content` and the fields of `add` each; extra keys under `metadata`)."""
         added = []
         for memory in memories:
@@ -57,15 +79,34 @@ class MemoryHandler:
 
     async def delete_all(self) -> int:
         """Delete every memory of this target."""
-        return await self.reme.delete_all(**self._who)
+        return await self.reme.delete_all(*self._who)
 
-    async def update(self, memory_id: str, content: str | None = None, **fields: Any) -> MemoryNode:
+    async def update(
+        self,
+        memory_id: str,
+        content: str | None = None,
+        when_to_use: str | None = None,
+        message_time: TimeValue = None,
+        ref_memory_id: str | None = None,
+        author: str | None = None,
+        score: float | None = None,
+        metadata: MetadataIn | None = None,
+        **extra: JSON,
+    ) -> MemoryNode:
         """Change a memory of this target (the fields of `add`; other keywords = metadata)."""
         return await self.reme.update_memory(
-            memory_id, memory_content=content, **self._who, **fields
+            memory_id,
+            *self._who,
+            memory_content=content,
+            when_to_use=when_to_use,
+            message_time=message_time,
+            ref_memory_id=ref_memory_id,
+            author=author,
+            score=score,
+            metadata={**(metadata or {}), **extra},
         )
 
-    async def update_batch(self, updates: list[dict[str, Any]]) -> list[MemoryNode]:
+    async def update_batch(self, updates: Sequence[Mapping[str, Any]]) -> list[MemoryNode]:
         """Apply many updates (`memory_id` and the fields of `update` each)."""
         changed = []
         for update in updates:
@@ -75,13 +116,13 @@ class MemoryHandler:
         return changed
 
     async def search(
-        self, query: str | list[str], limit: int = 5, filters: dict[str, Any] | None = None
+        self, query: str | list[str], limit: int = 5, filters: Filters | None = None
     ) -> list[MemoryNode]:
         """Memories of this target nearest to the query (or to any of several), best first."""
         seen: dict[str, MemoryNode] = {}
         for text in [query] if isinstance(query, str) else query:
             found = await self.reme.retrieve(
-                text, **self._who, top_k=limit, filters=filters, enable_time_filter=False
+                text, *self._who, top_k=limit, filters=filters, enable_time_filter=False
             )
             for node in found.nodes:
                 seen.setdefault(node.memory_id, node)
@@ -89,12 +130,12 @@ class MemoryHandler:
 
     async def list(
         self,
-        filters: dict[str, Any] | None = None,
+        filters: Filters | None = None,
         limit: int | None = None,
         sort_key: str | None = None,
         reverse: bool = True,
     ) -> list[MemoryNode]:
         """The memories of this target, filtered and sorted."""
         return await self.reme.list_memory(
-            **self._who, filters=filters, limit=limit, sort_key=sort_key, reverse=reverse
+            *self._who, filters=filters, limit=limit, sort_key=sort_key, reverse=reverse
         )

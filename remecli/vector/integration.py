@@ -3,7 +3,8 @@ tool memory of every tool it called."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from remecli.vector.conversation import render
 
@@ -15,7 +16,7 @@ MAX_TOOLS = 8
 
 
 async def remember_conversation(
-    reme: ReMe, messages: list[Any], user_name: str, *, tools: bool = True
+    reme: ReMe, messages: Sequence[object], user_name: str, *, tools: bool = True
 ) -> list[MemoryNode]:
     """Summarize `messages` (OpenAI-style dicts or agentscope messages) into `user_name`'s
     personal memory and, with `tools`, into the tool memory of each tool called (at most 8).

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from remecli.vector.values import ColumnValues, JSONObject, MetadataIn, TimeValue
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn
 
 IDENTITY = "identity"
 PERSONAL = "personal"
@@ -61,8 +61,9 @@ def now_text() -> str:
     return datetime.now().strftime(TIME_FORMAT)
 
 
-def normalize_time(value: TimeValue, *, end_of_day: bool = False) -> str | None:
-    """A time as `YYYY-MM-DD HH:MM:SS` (sortable text); dates, ISO strings and datetimes work.
+def normalize_time(value: object, *, end_of_day: bool = False) -> str | None:
+    """A time as `YYYY-MM-DD HH:MM:SS` (sortable text); dates, ISO strings and datetimes work
+    (anything else is read as its text).
 
     A bare date is the day's first second, or its last with `end_of_day` (for range upper bounds).
     """

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from remecli.config.errors import ConfigError
 from remecli.config.loader import parse_value, read_yaml
 from remecli.vector.config import ReMeConfigError
 from remecli.vector.node import PERSONAL, PROCEDURAL, TOOL
+from remecli.vector.values import ConfigSection, Settings
 
 BUILT_IN_CONFIGS = ("vector", "default", "")
 SECTIONS = ("llms", "embedding_models", "vector_stores", "token_counters")
@@ -35,14 +35,14 @@ class ReMeOptions:
     """Everything the constructor was told, resolved: the named LLM configs, the embedding and
     store configs, and the memory targets declared up front."""
 
-    llms: dict[str, dict[str, Any]] = field(default_factory=dict)
-    embedding: dict[str, Any] = field(default_factory=dict)
-    store: dict[str, Any] = field(default_factory=dict)
-    token_counter: dict[str, Any] = field(default_factory=dict)
+    llms: dict[str, Settings] = field(default_factory=dict)
+    embedding: Settings = field(default_factory=dict)
+    store: Settings = field(default_factory=dict)
+    token_counter: Settings = field(default_factory=dict)
     targets: dict[str, str] = field(default_factory=dict)  # target name -> memory type
 
 
-def read_config_file(config_path: str | Path) -> dict[str, Any]:
+def read_config_file(config_path: str | Path) -> dict[str, Settings]:
     """The sections of a reference-layout YAML config ({} for the built-in "vector" config)."""
     if str(config_path) in BUILT_IN_CONFIGS:
         return {}
@@ -58,10 +58,19 @@ def read_config_file(config_path: str | Path) -> dict[str, Any]:
         data = read_yaml(path)
     except ConfigError as exc:
         raise ReMeConfigError(str(exc)) from None
-    return {name: dict(data.get(name) or {}) for name in SECTIONS}
+    return {name: _section(data.get(name), name) for name in SECTIONS}
 
 
-def apply_arguments(config: dict[str, Any], args: Sequence[str]) -> None:
+def _section(value: object, where: str) -> Settings:
+    """A mapping of the config as a dict of its own ({} for a missing one)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ReMeConfigError(f"{where} must be a mapping of keys to values, not {value!r}")
+    return {str(key): item for key, item in value.items()}
+
+
+def apply_arguments(config: dict[str, Settings], args: Sequence[str]) -> None:
     """Set `section.name.key=value` arguments into `config` (values typed like the CLI's)."""
     for arg in args:
         key, sep, value = str(arg).partition("=")
@@ -73,15 +82,18 @@ def apply_arguments(config: dict[str, Any], args: Sequence[str]) -> None:
             )
         node = config.setdefault(parts[0], {})
         for part in parts[1:-1]:
-            node = node.setdefault(part, {})
+            inner = node.setdefault(part, {})
+            if not isinstance(inner, dict):
+                raise ReMeConfigError(f"argument {arg!r}: {part} is a value, not a section")
+            node = inner
         node[parts[-1]] = parse_value(value)
 
 
-def _default_of(config: Mapping[str, Any], section: str) -> dict[str, Any]:
-    return dict((config.get(section) or {}).get("default") or {})
+def _default_of(config: Mapping[str, Settings], section: str) -> Settings:
+    return _section(config.get(section, {}).get("default"), f"{section}.default")
 
 
-def _only_keys(what: str, extra: dict[str, Any]) -> None:
+def _only_keys(what: str, extra: Mapping[str, object]) -> None:
     unknown = sorted(set(extra) - set(ACCEPTED_KEYWORDS))
     if unknown:
         raise TypeError(f"ReMe() got unexpected keyword argument(s): {', '.join(unknown)}")
@@ -91,10 +103,10 @@ def resolve(
     args: Sequence[str],
     *,
     config_path: str | Path,
-    llm: dict[str, Any] | None,
-    embedding: dict[str, Any] | None,
-    store: dict[str, Any] | None,
-    token_counter: dict[str, Any] | None,
+    llm: ConfigSection | None,
+    embedding: ConfigSection | None,
+    store: ConfigSection | None,
+    token_counter: ConfigSection | None,
     llm_api_key: str | None,
     llm_base_url: str | None,
     embedding_api_key: str | None,
@@ -102,13 +114,16 @@ def resolve(
     target_user_names: Sequence[str] | None,
     target_task_names: Sequence[str] | None,
     target_tool_names: Sequence[str] | None,
-    extra: dict[str, Any],
+    extra: Mapping[str, object],
 ) -> ReMeOptions:
     """Merge the constructor's arguments (see the module doc) into one `ReMeOptions`."""
     _only_keys("ReMe()", extra)
     config = read_config_file(config_path)
     apply_arguments(config, args)
-    llms = {name: dict(value or {}) for name, value in (config.get("llms") or {}).items()}
+    llms = {
+        str(name): _section(value, f"llms.{name}")
+        for name, value in (config.get("llms") or {}).items()
+    }
     llms["default"] = {**llms.get("default", {}), **dict(llm or {})}
     keys = {"api_key": llm_api_key, "base_url": llm_base_url}
     for named in llms.values():

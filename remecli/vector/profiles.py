@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from remecli.config.privacy import private_dirs
 from remecli.notes.atomic_write import atomic_write_text
@@ -30,6 +31,14 @@ def profile_file(folder: Path, user_name: str) -> Path:
     """The file of one user's profile (the reference's key: lower case, spaces as `_`)."""
     key = _UNSAFE.sub("_", user_name.replace(" ", "_").lower()).strip("._") or "user"
     return folder / f"{key}.jsonl"
+
+
+class ProfileRow(TypedDict):
+    """One profile key as the extractor names it (`summarizer.profile_rows`)."""
+
+    profile_key: str
+    profile_value: str
+    message_time: str
 
 
 class ProfileHandler:

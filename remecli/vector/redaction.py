@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from remecli.notes.redact import redact_secrets
 from remecli.vector.conversation import Transcript
 from remecli.vector.node import MemoryNode
+from remecli.vector.values import JSON, JSONObject
 
 
 def redact_text(text: str) -> str:
@@ -15,7 +16,7 @@ def redact_text(text: str) -> str:
     return redact_secrets(text).text
 
 
-def redact_value(value: Any) -> Any:
+def redact_value(value: JSON) -> JSON:
     """A metadata value with the secrets in its texts replaced (lists and dicts walked)."""
     if isinstance(value, str):
         return redact_text(value)
@@ -26,10 +27,15 @@ def redact_value(value: Any) -> Any:
     return value
 
 
+def redact_metadata(metadata: Mapping[str, JSON]) -> JSONObject:
+    """Metadata with the secrets in its texts replaced."""
+    return {key: redact_value(value) for key, value in metadata.items()}
+
+
 def redact_node(node: MemoryNode) -> bool:
     """Redact the node's content, when-to-use and metadata in place; True when anything changed."""
     content, when_to_use = redact_text(node.content), redact_text(node.when_to_use)
-    metadata = redact_value(node.metadata)
+    metadata = redact_metadata(node.metadata)
     changed = (content, when_to_use, metadata) != (node.content, node.when_to_use, node.metadata)
     node.content, node.when_to_use, node.metadata = content, when_to_use, metadata
     return changed

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from remecli.vector import bulk, retriever, summarizer
+from remecli.vector.answers import ProfileAnswer, RetrieveAnswer, SummarizeAnswer
 from remecli.vector.base import VectorMemoryBase
-from remecli.vector.chat import MemoryModelError
-from remecli.vector.conversation import render
+from remecli.vector.chat import ChatClient, MemoryModelError
+from remecli.vector.conversation import Transcript, render
 from remecli.vector.filters import compile_filters
 from remecli.vector.node import PERSONAL, PROCEDURAL, TOOL, MemoryNode
-from remecli.vector.profiles import ProfileHandler
+from remecli.vector.profiles import ProfileHandler, ProfileRow
 from remecli.vector.redaction import redact_transcript
 from remecli.vector.retriever import RetrievalResult
 from remecli.vector.stores import DEFAULT_COLLECTION, VectorStoreError
@@ -37,6 +37,7 @@ from remecli.vector.targets import (
     no_extra_keywords,
     scopes,
 )
+from remecli.vector.values import JSON, Filters, FilterValue, Scalar
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class ReMe(VectorMemoryBase):
     # -- summarize -------------------------------------------------------------------------
     async def summarize_memory(
         self,
-        messages: list[Any],
+        messages: Sequence[object],
         description: str = "",
         user_name: Names = "",
         task_name: Names = "",
@@ -78,8 +79,8 @@ class ReMe(VectorMemoryBase):
         return_dict: bool = False,
         llm_config_name: str = "default",
         raise_exception: bool = False,
-        **kwargs: Any,
-    ) -> list[MemoryNode] | dict[str, Any]:
+        **kwargs: object,
+    ) -> list[MemoryNode] | SummarizeAnswer:
         """Keep the conversation as a history memory and extract memories for each target
         (ADD / UPDATE / DELETE / NONE against its `retrieve_top_k` most similar memories; 5 by
         default). Returns the changed nodes, each with `action` set, as the reference returns
@@ -136,13 +137,13 @@ class ReMe(VectorMemoryBase):
         self,
         kind: str,
         target: str,
-        transcript: Any,
+        transcript: Transcript,
         history_id: str,
-        chat: Any,
+        chat: ChatClient,
         description: str,
         similar_k: int,
     ) -> list[MemoryNode]:
-        profiles: list[dict[str, Any]] | None = [] if kind == PERSONAL else None
+        profiles: list[ProfileRow] | None = [] if kind == PERSONAL else None
         found = await summarizer.extract(
             self, kind, target, transcript, history_id, chat, description, profiles
         )
@@ -163,12 +164,12 @@ class ReMe(VectorMemoryBase):
         tool_name: Names = None,
         top_k: int = DEFAULT_TOP_K,
         min_score: float | None = None,
-        time_created: list[Any] | None = None,
-        message_time: list[Any] | None = None,
-        filters: dict[str, Any] | None = None,
+        time_created: Sequence[Scalar] | None = None,
+        message_time: Sequence[Scalar] | None = None,
+        filters: Filters | None = None,
         keyword: bool = True,
         summarize: bool = False,
-        messages: list[Any] | None = None,
+        messages: Sequence[object] | None = None,
         description: str = "",
         enable_time_filter: bool = False,
         llm_config_name: str = "default",
@@ -182,7 +183,7 @@ class ReMe(VectorMemoryBase):
         if not text:
             raise ValueError("retrieve_memory needs a query, or messages with a user message")
         await self.start()
-        extra = dict(filters or {})
+        extra: dict[str, FilterValue] = dict(filters or {})
         if time_created is not None:
             extra["time_created"] = list(time_created)
         if message_time is not None:
@@ -210,10 +211,10 @@ class ReMe(VectorMemoryBase):
 
     async def _search(
         self,
-        vector: Any,
+        vector: np.ndarray,
         text: str,
         pairs: list[tuple[str, str | None]],
-        extra: dict[str, Any],
+        extra: Filters,
         top_k: int,
         keyword: bool,
     ) -> list[MemoryNode]:
@@ -231,7 +232,7 @@ class ReMe(VectorMemoryBase):
         self,
         query: str = "",
         description: str = "",
-        messages: list[Any] | None = None,
+        messages: Sequence[object] | None = None,
         user_name: Names = "",
         task_name: Names = "",
         tool_name: Names = "",
@@ -244,15 +245,19 @@ class ReMe(VectorMemoryBase):
         raise_exception: bool = False,
         top_k: int | None = None,
         summarize: bool = False,
-        **search: Any,
-    ) -> str | dict[str, Any]:
+        min_score: float | None = None,
+        time_created: Sequence[Scalar] | None = None,
+        message_time: Sequence[Scalar] | None = None,
+        filters: Filters | None = None,
+        keyword: bool = True,
+        **kwargs: object,
+    ) -> str | RetrieveAnswer:
         """The reference's call: the relevant memories as text (the grounded summary first
         with `summarize=True`; a named user's profile rows after), or with `return_dict=True`
         {"answer", "success", "messages", "tools", "retrieved_nodes", "summary"}. At most
         `retrieve_top_k` (or `top_k`; 10 by default) memories. Also takes `retrieve()`'s
         `min_score`, `time_created`, `message_time`, `filters` and `keyword`."""
-        allowed = {"min_score", "time_created", "message_time", "filters", "keyword"}
-        no_extra_keywords("retrieve_memory", {k: v for k, v in search.items() if k not in allowed})
+        no_extra_keywords("retrieve_memory", kwargs)
         check_version(version)
         result = await self.retrieve(
             query,
@@ -265,7 +270,11 @@ class ReMe(VectorMemoryBase):
             enable_time_filter=enable_time_filter,
             llm_config_name=llm_config_name,
             summarize=False,
-            **search,
+            min_score=min_score,
+            time_created=time_created,
+            message_time=message_time,
+            filters=filters,
+            keyword=keyword,
         )
         success = True
         if summarize:
@@ -299,7 +308,7 @@ class ReMe(VectorMemoryBase):
     # -- many at once ------------------------------------------------------------------------
     async def add_memories(
         self,
-        memories: Sequence[dict[str, Any] | MemoryNode],
+        memories: Sequence[Mapping[str, JSON] | MemoryNode],
         user_name: Names = "",
         task_name: Names = "",
         tool_name: Names = "",
@@ -317,7 +326,7 @@ class ReMe(VectorMemoryBase):
 
     async def import_memories(
         self,
-        memories: Sequence[dict[str, Any] | MemoryNode],
+        memories: Sequence[Mapping[str, JSON] | MemoryNode],
         user_name: Names = "",
         task_name: Names = "",
         tool_name: Names = "",
@@ -353,7 +362,7 @@ class ReMe(VectorMemoryBase):
 
     async def retrieve_profile(
         self, query: str | list[str], user_name: str, top_k: int = 5, return_dict: bool = False
-    ) -> str | dict[str, Any]:
+    ) -> str | ProfileAnswer:
         """A user's profile rows that match `query`, as lines (or {"answer",
         "retrieved_nodes"}); raises RuntimeError when profiles are off, as the reference."""
         handler = self.get_profile_handler(user_name)

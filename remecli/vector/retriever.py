@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.search.calibration import calibration_for
 from remecli.search.fusion import fuse
@@ -16,10 +16,12 @@ from remecli.vector.filters import Condition
 from remecli.vector.node import MemoryNode
 from remecli.vector.prompts import prompt
 from remecli.vector.terms import search_terms
+from remecli.vector.values import JSONObject
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from remecli.vector.chat import ChatClient
     from remecli.vector.reme import ReMe
 
 CANDIDATES_PER_RESULT = 4
@@ -27,7 +29,7 @@ RECENT_USER_MESSAGES = 3  # of `messages`, joined to a retrieval's query
 _DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 
 
-def query_from(query: str, messages: list[Any] | None) -> str:
+def query_from(query: str, messages: Sequence[object] | None) -> str:
     """The query followed by the last few user messages (what the conversation is about)."""
     recent = []
     for message in messages or []:
@@ -65,7 +67,7 @@ class RetrievalResult:
     def __getitem__(self, index: int) -> MemoryNode:
         return self.nodes[index]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-ready form."""
         return {
             "query": self.query,
@@ -123,7 +125,11 @@ async def search_one(
 
 
 async def grounded_summary(
-    reme: ReMe, query: str, nodes: list[MemoryNode], chat: Any = None, description: str = ""
+    reme: ReMe,
+    query: str,
+    nodes: list[MemoryNode],
+    chat: ChatClient | None = None,
+    description: str = "",
 ) -> str:
     """A short answer citing [M1]… with times; conflicts shown, not hidden."""
     shown = [

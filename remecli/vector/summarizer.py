@@ -5,7 +5,8 @@ most similar memories already stored (so duplicates and stale facts do not pile 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,9 +16,11 @@ from remecli.vector.conversation import Transcript, as_json_list
 from remecli.vector.node import HISTORY, PROCEDURAL, MemoryNode, normalize_time
 from remecli.vector.prompts import prompt
 from remecli.vector.stores import DuplicateContentError
+from remecli.vector.values import JSON, JSONObject
 
 if TYPE_CHECKING:
     from remecli.vector.chat import ChatClient
+    from remecli.vector.profiles import ProfileRow
     from remecli.vector.reme import ReMe
 
 log = logging.getLogger(__name__)
@@ -26,8 +29,8 @@ SIMILAR_PER_CANDIDATE = 5
 PROMPT_KIND = {PROCEDURAL: "task"}
 # what extraction asks for (a server with structured output then answers bare JSON; measured on
 # Qwen2.5-Coder 1.5B asked in words: "<nothing to store>" for a decision and a personal fact)
-_NULLABLE = {"type": ["string", "null"]}
-EXTRACTION_SCHEMA: dict[str, Any] = {
+_NULLABLE: JSON = {"type": ["string", "null"]}
+EXTRACTION_SCHEMA: JSONObject = {
     "type": "array",
     "items": {
         "type": "object",
@@ -44,7 +47,8 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
 ACTIONS = ("ADD", "UPDATE", "DELETE", "NONE")
 
 
-def _candidate(item: Any, kind: str, target: str, author: str, source: str) -> MemoryNode | None:
+def _candidate(item: object, kind: str, target: str, author: str, source: str) -> MemoryNode | None:
+    """The memory an extraction answer's item (a JSON object, or bare text) names, if any."""
     if isinstance(item, str):
         item = {"content": item}
     if not isinstance(item, dict) or not str(item.get("content") or "").strip():
@@ -65,9 +69,9 @@ def _candidate(item: Any, kind: str, target: str, author: str, source: str) -> M
     )
 
 
-def profile_rows(items: list[Any]) -> list[dict[str, Any]]:
+def profile_rows(items: Sequence[object]) -> list[ProfileRow]:
     """The `profile_key` / `profile_value` pairs of an extraction answer's items."""
-    rows = []
+    rows: list[ProfileRow] = []
     for item in items:
         if not isinstance(item, dict):
             continue
@@ -91,7 +95,7 @@ async def extract(
     source: str,
     chat: ChatClient | None = None,
     description: str = "",
-    profiles: list[dict[str, Any]] | None = None,
+    profiles: list[ProfileRow] | None = None,
 ) -> list[MemoryNode]:
     """Candidate memories of one target (empty for small talk); one retry on unreadable JSON.
     `description` (what the conversation is about) is shown to the model before it; lasting
@@ -137,12 +141,12 @@ async def reconcile(
         for hit in await reme.similar(vector, kind, target, similar_k):
             existing.setdefault(hit.memory_id, hit)
     if not existing:
-        decisions: dict[int, dict[str, Any]] = {}
+        decisions: dict[int, Mapping[str, object]] = {}
     else:
         decisions = await _decide(reme, target, candidates, list(existing.values()), chat)
     labels = {f"E{i}": node for i, node in enumerate(existing.values(), start=1)}
     changed: list[MemoryNode] = []
-    to_add: list[tuple[MemoryNode, Any]] = []
+    to_add: list[tuple[MemoryNode, np.ndarray]] = []
     for index, (candidate, vector) in enumerate(zip(candidates, vectors, strict=True)):
         decision = decisions.get(index, {"action": "ADD"})
         action = str(decision.get("action", "ADD")).upper()
@@ -169,7 +173,7 @@ async def reconcile(
 
 
 async def _update(
-    reme: ReMe, chosen: MemoryNode, candidate: MemoryNode, decision: dict[str, Any]
+    reme: ReMe, chosen: MemoryNode, candidate: MemoryNode, decision: Mapping[str, object]
 ) -> list[MemoryNode]:
     content = str(decision.get("content") or "").strip() or candidate.content
     try:
@@ -196,7 +200,7 @@ async def _decide(
     candidates: list[MemoryNode],
     existing: list[MemoryNode],
     chat: ChatClient | None = None,
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, Mapping[str, object]]:
     """Decision per candidate index (missing or unreadable ones default to ADD)."""
     shown_existing = [
         {"id": f"E{i}", "content": n.content, "time": n.message_time or n.time_modified}
@@ -218,7 +222,7 @@ async def _decide(
     items = json_from_answer(answer)
     if isinstance(items, dict):
         items = items.get("decisions") or [items]
-    decisions: dict[int, dict[str, Any]] = {}
+    decisions: dict[int, Mapping[str, object]] = {}
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, dict):
             continue

@@ -3,7 +3,7 @@ target) pairs, and the error of an unknown memory id."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from remecli.vector.node import PERSONAL, PROCEDURAL, TOOL
 
@@ -33,7 +33,7 @@ def check_version(version: str) -> None:
         raise NotImplementedError(f"version={version} is not supported")
 
 
-def no_extra_keywords(method: str, extra: dict[str, Any]) -> None:
+def no_extra_keywords(method: str, extra: Mapping[str, object]) -> None:
     if extra:
         raise TypeError(
             f"{method}() got unexpected keyword argument(s): {', '.join(sorted(extra))}"

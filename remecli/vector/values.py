@@ -26,5 +26,10 @@ TimeValue: TypeAlias = str | int | float | date | datetime | None
 # None) and the new values an update sets (`update_memory`'s changed columns).
 ColumnValues: TypeAlias = dict[str, str | None]
 
+# One section of the configuration (`default_vector_store_config`, an `llms:` entry, …) as a
+# caller or a YAML file gives it; each consumer reads and checks its own keys.
+ConfigSection: TypeAlias = Mapping[str, object]
+Settings: TypeAlias = dict[str, object]  # a section as ReMe keeps it (its own copy)
+
 # A bound SQL parameter: passed through to the database driver as it is.
 SqlParams: TypeAlias = list[object]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from remecli.vector import MemoryHandler, MemoryNode, MemoryNotFoundError, ProfileHandler, ReMe
+from remecli.vector.config import ReMeConfigError
 from tests.vector.helpers import facts
 
 MESSAGES = [
@@ -226,3 +227,14 @@ async def test_pgvector_takes_the_reference_config_names(fake_ai, tmp_path: Path
         node.memory_id
     ]
     await reme.close()
+
+
+def test_a_config_section_that_is_no_mapping_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.yaml").write_text("vector_stores:\n  - local\n", encoding="utf-8")
+    with pytest.raises(ReMeConfigError, match="vector_stores must be a mapping"):
+        ReMe(config_path="bad.yaml")
+    with pytest.raises(ReMeConfigError, match="backend is a value, not a section"):
+        ReMe("vector_stores.default.backend=local", "vector_stores.default.backend.x=1")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from remecli.config.privacy import private_dirs
 from remecli.vector.stores.base import DuplicateContentError, VectorStore, VectorStoreError
+from remecli.vector.stores.options import no_extra, number, whole_number
+from remecli.vector.values import ConfigSection, Settings
 
 BACKENDS = ("local", "pgvector", "chroma", "qdrant", "elasticsearch")
 
@@ -21,7 +23,7 @@ _IGNORED = ("embedding_model",)
 
 
 def make_store(
-    config: dict[str, Any], working_dir: Path, dimensions: int, embedding_model: str = ""
+    config: ConfigSection, working_dir: Path, dimensions: int, embedding_model: str = ""
 ) -> VectorStore:
     """The store `config` asks for (`{"backend": "local"}` by default). The reference's keys are
     read too: `collection_name` and `db_path` (local); `collection_name` (the table), `host`,
@@ -31,19 +33,19 @@ def make_store(
     `collection_name`, `path`/`db_path`, or `url`/`host`, `port`, `api_key`, `https`,
     `grpc_port`, `prefer_grpc`, `on_disk`, `distance` (qdrant); `collection_name`, `hosts`,
     `basic_auth`, `api_key`, `cloud_id`, `verify_certs`, `headers` (elasticsearch)."""
-    options = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
+    options: Settings = {k: v for k, v in dict(config or {}).items() if k not in _IGNORED}
     backend = options.pop("backend", "local") or "local"
     if backend == "local":
         from remecli.vector.stores.local import LocalVectorStore
 
-        folder = Path(options.pop("path", "") or options.pop("db_path", "") or "")
+        folder = Path(str(options.pop("path", "") or options.pop("db_path", "") or ""))
         folder = folder if str(folder) not in ("", ".") else working_dir / "vector_store"
         collection = options.pop("collection_name", None) or DEFAULT_COLLECTION
         if not _NAME.match(str(collection)):
             raise VectorStoreError(
                 f"collection_name {collection!r} is not allowed: use letters, digits, _ . -"
             )
-        _no_extra(backend, options)
+        no_extra(str(backend), options)
         if collection != DEFAULT_COLLECTION:
             folder = folder / str(collection)
         return LocalVectorStore(folder, dimensions, embedding_model)
@@ -62,7 +64,17 @@ def make_store(
     )
 
 
-def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
+class _PgOptions(TypedDict, total=False):
+    """The keyword options of `PgVectorStore`."""
+
+    table: str
+    hnsw: bool
+    pool_size: int
+    connect_timeout: float
+    row_security: bool
+
+
+def _pgvector(options: Settings, dimensions: int) -> VectorStore:
     options.pop("db_path", None)
     if "collection_name" in options:
         options["table"] = options.pop("collection_name")
@@ -72,11 +84,11 @@ def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
         raise VectorStoreError("use_diskann is not supported: drop it (the HNSW index is used)")
     options.pop("min_size", None)
     if "max_size" in options:
-        options["pool_size"] = int(options.pop("max_size"))
+        options["pool_size"] = whole_number(options.pop("max_size"), "max_size")
     parts = {
         k: options.pop(k) for k in ("host", "port", "database", "user", "password") if k in options
     }
-    dsn = options.pop("dsn", "") or ""
+    dsn = str(options.pop("dsn", "") or "")
     if not dsn and parts:
         from psycopg.conninfo import make_conninfo
 
@@ -94,27 +106,37 @@ def _pgvector(options: dict[str, Any], dimensions: int) -> VectorStore:
         raise VectorStoreError(
             "the pgvector backend needs psycopg: pip install 'remecli[pgvector]'"
         ) from None
-    allowed = {"table", "hnsw", "pool_size", "connect_timeout", "row_security"}
-    _no_extra("pgvector", {k: v for k, v in options.items() if k not in allowed})
-    return PgVectorStore(dsn, dimensions, **options)
+    chosen: _PgOptions = {}
+    if "table" in options:
+        chosen["table"] = str(options.pop("table"))
+    if "hnsw" in options:
+        chosen["hnsw"] = bool(options.pop("hnsw"))
+    if "pool_size" in options:
+        chosen["pool_size"] = whole_number(options.pop("pool_size"), "pool_size")
+    if "connect_timeout" in options:
+        chosen["connect_timeout"] = number(options.pop("connect_timeout"), "connect_timeout")
+    if "row_security" in options:
+        chosen["row_security"] = bool(options.pop("row_security"))
+    no_extra("pgvector", options)
+    return PgVectorStore(dsn, dimensions, **chosen)
 
 
 def _chroma(
-    options: dict[str, Any], working_dir: Path, dimensions: int, embedding_model: str
+    options: Settings, working_dir: Path, dimensions: int, embedding_model: str
 ) -> VectorStore:
     from remecli.vector.stores.chroma import ChromaVectorStore, connect
 
-    folder = Path(options.pop("path", "") or options.pop("db_path", "") or "")
+    folder = Path(str(options.pop("path", "") or options.pop("db_path", "") or ""))
     folder = folder if str(folder) not in ("", ".") else working_dir / "vector_store" / "chroma"
     if not options.get("host"):
         private_dirs(folder)
     collection = str(options.pop("collection_name", None) or DEFAULT_COLLECTION)
     client = connect(options, str(folder))
-    _no_extra("chroma", options)
+    no_extra("chroma", options)
     return ChromaVectorStore(client, collection, dimensions, embedding_model)
 
 
-def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> VectorStore:
+def _qdrant(options: Settings, working_dir: Path, dimensions: int) -> VectorStore:
     from remecli.vector.stores.qdrant import QdrantVectorStore
     from remecli.vector.stores.qdrant_client_pool import connect, make_private, release
 
@@ -133,7 +155,7 @@ def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> Vect
         private_dirs(Path(folder))
     connection = connect(options, folder)
     try:
-        _no_extra("qdrant", options)
+        no_extra("qdrant", options)
         store = QdrantVectorStore(connection, collection, dimensions, on_disk=on_disk)
         if connection.key and folder != ":memory:":
             make_private(folder)
@@ -141,13 +163,6 @@ def _qdrant(options: dict[str, Any], working_dir: Path, dimensions: int) -> Vect
     except BaseException:
         release(connection)
         raise
-
-
-def _no_extra(backend: str, options: dict[str, Any]) -> None:
-    if options:
-        raise VectorStoreError(
-            f"unknown option(s) for the {backend} vector store: {', '.join(sorted(options))}"
-        )
 
 
 __all__ = ["BACKENDS", "DuplicateContentError", "VectorStore", "VectorStoreError", "make_store"]

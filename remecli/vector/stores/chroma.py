@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -28,9 +28,10 @@ from remecli.vector.stores.in_python import (
     matches,
     widening_search,
 )
+from remecli.vector.stores.options import text_pairs, whole_number
 from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.terms import document_terms
-from remecli.vector.values import ColumnValues, MetadataIn
+from remecli.vector.values import ColumnValues, MetadataIn, Settings
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -58,7 +59,7 @@ _PAGE = 1000  # ids per delete request
 _FIELDS = tuple(name for name in COLUMNS if name != "memory_id")  # memory_id is the record id
 
 
-def connect(options: dict[str, Any], default_path: str) -> ClientAPI:
+def connect(options: Settings, default_path: str) -> ClientAPI:
     """A Chroma client for the store options (`host`/`port`/`ssl`/`headers`, else `path`)."""
     try:
         import chromadb
@@ -71,12 +72,12 @@ def connect(options: dict[str, Any], default_path: str) -> ClientAPI:
     host = options.pop("host", None)
     try:
         if host:
-            port = int(options.pop("port", 8000))
+            port = whole_number(options.pop("port", 8000), "port")
             client = chromadb.HttpClient(
                 host=str(host),
                 port=port,
                 ssl=bool(options.pop("ssl", False)),
-                headers=options.pop("headers", None),
+                headers=text_pairs(options.pop("headers", None), "headers"),
                 settings=settings,
             )
             client.heartbeat()
@@ -311,12 +312,8 @@ class ChromaVectorStore(PythonFilteredStore):
             part = memory_ids[start : start + _PAGE]
             self._call("delete memories", self._collection.delete, ids=part)
 
-    def delete(self, memory_ids: list[str]) -> int:
-        """See `VectorStore.delete`."""
-        with self._lock:
-            found = self._by_ids(list(memory_ids), [])["ids"]
-            self._delete_ids(found)
-            return len(found)
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        return self._by_ids(memory_ids, [])["ids"]
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count`."""

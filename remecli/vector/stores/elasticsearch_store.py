@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 import numpy as np
 
@@ -22,8 +22,9 @@ from remecli.vector.node import ContentKey, MemoryNode
 from remecli.vector.stores import elasticsearch_query as q
 from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
+from remecli.vector.stores.options import no_extra, number, text_pairs
 from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
-from remecli.vector.values import ColumnValues, JSONObject, MetadataIn
+from remecli.vector.values import ColumnValues, JSONObject, MetadataIn, Settings
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -34,12 +35,49 @@ EXPERIMENTAL = (
     "the elasticsearch vector store is experimental: no Elasticsearch server could be installed "
     "to test it against, so prefer local, pgvector, chroma or qdrant for memories you keep"
 )
-_CONNECT_KEYS = ("hosts", "basic_auth", "api_key", "cloud_id", "verify_certs", "headers")
 _NO_VECTOR = [q.VECTOR_FIELD]
 
 
+class _Connect(TypedDict, total=False):
+    """The client's connection keywords that the store options may set."""
+
+    hosts: str | list[str]
+    basic_auth: str | tuple[str, str]
+    api_key: str | tuple[str, str]
+    cloud_id: str
+    verify_certs: bool
+    headers: dict[str, str]
+
+
+def _secret(value: object) -> str | tuple[str, str]:
+    """`basic_auth` / `api_key`: text, or a [name, secret] pair."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return (str(value[0]), str(value[1]))
+    return str(value)
+
+
+def _connect_options(options: Settings) -> _Connect:
+    """The connection keywords taken out of the store options."""
+    hosts = options.pop("hosts", "http://localhost:9200")
+    connect: _Connect = {
+        "hosts": [str(h) for h in hosts] if isinstance(hosts, list) else str(hosts)
+    }
+    if "basic_auth" in options:
+        connect["basic_auth"] = _secret(options.pop("basic_auth"))
+    if "api_key" in options:
+        connect["api_key"] = _secret(options.pop("api_key"))
+    if "cloud_id" in options:
+        connect["cloud_id"] = str(options.pop("cloud_id"))
+    if "verify_certs" in options:
+        connect["verify_certs"] = bool(options.pop("verify_certs"))
+    headers = text_pairs(options.pop("headers", None), "headers")
+    if headers is not None:
+        connect["headers"] = headers
+    return connect
+
+
 def open_elasticsearch(
-    options: dict[str, Any], dimensions: int, embedding_model: str = ""
+    options: Settings, dimensions: int, embedding_model: str = ""
 ) -> ElasticsearchVectorStore:
     """The store for `default_vector_store_config` options (warns: experimental)."""
     # Shown as "<remecli vector store>:0: UserWarning: …" (no source line of a worker thread).
@@ -54,15 +92,9 @@ def open_elasticsearch(
     options.pop("db_path", None)
     options.pop("path", None)
     index = str(options.pop("collection_name", None) or "reme").lower()
-    connect = {k: options.pop(k) for k in _CONNECT_KEYS if k in options}
-    connect.setdefault("hosts", "http://localhost:9200")
-    if isinstance(connect.get("basic_auth"), list):
-        connect["basic_auth"] = tuple(connect["basic_auth"])
-    timeout = float(options.pop("request_timeout", 10))
-    if options:
-        raise VectorStoreError(
-            "unknown option(s) for the elasticsearch vector store: " + ", ".join(sorted(options))
-        )
+    connect = _connect_options(options)
+    timeout = number(options.pop("request_timeout", 10), "request_timeout")
+    no_extra("elasticsearch", options)
     where = connect.get("cloud_id") or connect["hosts"]
     try:
         client = Elasticsearch(**connect, request_timeout=timeout)
@@ -233,12 +265,8 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         ]
         self._bulk("delete memories", actions)
 
-    def delete(self, memory_ids: list[str]) -> int:
-        """See `VectorStore.delete`."""
-        with self._lock:
-            found = [doc["_id"] for doc in self._mget(list(memory_ids))]
-            self._delete_ids(found)
-            return len(found)
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        return [doc["_id"] for doc in self._mget(memory_ids)]
 
     def count(self, conditions: list[Condition]) -> int:
         """See `VectorStore.count` (Elasticsearch counts when it decides every condition)."""

@@ -1,6 +1,6 @@
 """What the stores over an engine whose query language cannot say every filter (Chroma, Qdrant,
 Elasticsearch) do alike: the engine narrows the rows, `matches` decides (`_matching`), and
-listing, deleting by conditions, the insertion order and the one-node-per-content rule of `add`
+listing, deleting (by id and by conditions), the insertion order and the one-node-per-content rule of `add`
 and `update` follow from that and from `_twins` (the stored nodes with a given content)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def first_stored(
 class PythonFilteredStore(ABC):
     """`list_nodes`, `delete_where`, `_next_seq`, and `add`'s and `update`'s content checks of
     such a store. A subclass sets `_lock` (held by every write) and gives `_matching`,
-    `_delete_ids` and `_twins`."""
+    `_stored_ids`, `_delete_ids` and `_twins`."""
 
     _lock: threading.RLock
     _last_seq = 0
@@ -56,6 +56,10 @@ class PythonFilteredStore(ABC):
     @abstractmethod
     def _delete_ids(self, memory_ids: list[str]) -> None:
         """Delete these stored ids from the engine."""
+
+    @abstractmethod
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        """Those of these ids that are stored."""
 
     @abstractmethod
     def _twins(self, nodes: list[MemoryNode]) -> dict[ContentKey, MemoryNode]:
@@ -90,6 +94,13 @@ class PythonFilteredStore(ABC):
         clash = self._twins([node]).get(node.content_key)
         if clash is not None and clash.memory_id != node.memory_id:
             raise DuplicateContentError(clash.memory_id)
+
+    def delete(self, memory_ids: list[str]) -> int:
+        """See `VectorStore.delete`."""
+        with self._lock:
+            found = self._stored_ids(list(memory_ids))
+            self._delete_ids(found)
+            return len(found)
 
     def delete_where(self, conditions: list[Condition]) -> int:
         """See `VectorStore.delete_where`."""

@@ -269,12 +269,8 @@ class QdrantVectorStore(PythonFilteredStore):
                 wait=True,
             )
 
-    def delete(self, memory_ids: list[str]) -> int:
-        """See `VectorStore.delete`."""
-        with self._lock:
-            found = [self._stored(point.payload) for point in self._retrieve(list(memory_ids))]
-            self._delete_ids([row.node.memory_id for row in found])
-            return len(found)
+    def _stored_ids(self, memory_ids: list[str]) -> list[str]:
+        return [self._stored(point.payload).node.memory_id for point in self._retrieve(memory_ids)]
 
     def _matching(self, conditions: list[Condition]) -> list[Stored]:
         rows = self._scroll(self._filter(conditions))

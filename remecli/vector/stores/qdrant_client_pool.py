@@ -10,9 +10,14 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.vector.stores.base import VectorStoreError
+from remecli.vector.stores.options import optional_text, whole_number
+from remecli.vector.values import Settings
+
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
 
 _SERVER_KEYS = ("url", "host", "port", "api_key", "https", "grpc_port", "prefer_grpc", "timeout")
 
@@ -21,7 +26,7 @@ _SERVER_KEYS = ("url", "host", "port", "api_key", "https", "grpc_port", "prefer_
 class QdrantConnection:
     """One client and the lock its calls take; `key` names a shared local client."""
 
-    client: Any
+    client: QdrantClient
     lock: threading.RLock = field(default_factory=threading.RLock)
     key: str = ""
     users: int = 1
@@ -31,39 +36,39 @@ _local: dict[str, QdrantConnection] = {}
 _local_guard = threading.Lock()
 
 
-def _import_client() -> Any:
+def _client_class() -> type[QdrantClient]:
     try:
-        import qdrant_client
+        from qdrant_client import QdrantClient
     except ImportError:
         raise VectorStoreError(
             "the qdrant backend needs qdrant-client: pip install 'remecli[qdrant]'"
         ) from None
-    return qdrant_client
+    return QdrantClient
 
 
-def connect(options: dict[str, Any], default_path: str) -> QdrantConnection:
+def connect(options: Settings, default_path: str) -> QdrantConnection:
     """A connection for the store options (server keys are taken out of `options`)."""
-    qdrant_client = _import_client()
+    client_class = _client_class()
     server = {key: options.pop(key) for key in _SERVER_KEYS if key in options}
     if server.get("url") or server.get("host") or server.get("api_key"):
-        return _server(qdrant_client, server)
+        return _server(client_class, server)
     for key in ("port", "grpc_port", "prefer_grpc", "https", "timeout"):
         server.pop(key, None)  # the reference's defaults, meaningless without a server
-    return _shared_local(qdrant_client, default_path)
+    return _shared_local(client_class, default_path)
 
 
-def _server(qdrant_client: Any, server: dict[str, Any]) -> QdrantConnection:
+def _server(client_class: type[QdrantClient], server: Settings) -> QdrantConnection:
     where = server.get("url") or f"{server.get('host', 'localhost')}:{server.get('port', 6333)}"
     try:
-        client = qdrant_client.QdrantClient(
-            url=server.get("url"),
-            host=server.get("host"),
-            port=int(server.get("port", 6333)),
-            grpc_port=int(server.get("grpc_port", 6334)),
+        client = client_class(
+            url=optional_text(server.get("url")),
+            host=optional_text(server.get("host")),
+            port=whole_number(server.get("port", 6333), "port"),
+            grpc_port=whole_number(server.get("grpc_port", 6334), "grpc_port"),
             prefer_grpc=bool(server.get("prefer_grpc", False)),
-            https=server.get("https"),
-            api_key=server.get("api_key"),
-            timeout=int(server.get("timeout", 10)),
+            https=None if server.get("https") is None else bool(server.get("https")),
+            api_key=optional_text(server.get("api_key")),
+            timeout=whole_number(server.get("timeout", 10), "timeout"),
             check_compatibility=False,
         )
         client.get_collections()
@@ -75,7 +80,7 @@ def _server(qdrant_client: Any, server: dict[str, Any]) -> QdrantConnection:
     return QdrantConnection(client)
 
 
-def _shared_local(qdrant_client: Any, path: str) -> QdrantConnection:
+def _shared_local(client_class: type[QdrantClient], path: str) -> QdrantConnection:
     with _local_guard:
         shared = _local.get(path)
         if shared is not None:
@@ -83,9 +88,9 @@ def _shared_local(qdrant_client: Any, path: str) -> QdrantConnection:
             return shared
         try:
             if path == ":memory:":
-                client = qdrant_client.QdrantClient(location=":memory:")
+                client = client_class(location=":memory:")
             else:
-                client = qdrant_client.QdrantClient(path=path, force_disable_check_same_thread=True)
+                client = client_class(path=path, force_disable_check_same_thread=True)
         except Exception as exc:  # noqa: BLE001
             raise VectorStoreError(
                 f"cannot open the Qdrant folder {path} ({first_line(exc)}); its local mode "
