@@ -33,14 +33,8 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
         "notes": "… with a link graph kept in memory",
         "search": "… and a temporary copy of the index (the search request is typed elsewhere)",
     },
-    "cli/search.py": {
-        "conversation": "the search command builds its runtime (search request: issue 40 item 3)",
-        "search": "embedding errors and hit types of the search command",
-    },
-    "cli/vector.py": {
-        "runtime": "vector commands build their runtime (the composition root)",
-        "vector": "MemoryNode for vector import",
-    },
+    "cli/search.py": {"search": "embedding errors, hit and index types of the search command"},
+    "cli/vector.py": {"vector": "MemoryNode: how a memory is shown in a line"},
     "cli/importing.py": {"knowledge": "parses conversation files before memory_record"},
     "cli/job.py": {
         "runtime": "one_shot builds the commands' runtime (the composition root)",

@@ -53,6 +53,10 @@ class MemoryHost(Protocol):
         """The open search index (None: off, still opening, or failed)."""
 
     @property
+    def index_failure(self) -> Exception | None:
+        """Why the search index did not open (None: it opened, or is still opening)."""
+
+    @property
     def index_ready(self) -> asyncio.Event:
         """Set once the search index is open."""
 

@@ -68,6 +68,14 @@ class JobRunner:
         return cls(memory, read_only=read_only, max_result_bytes=max_result_bytes)
 
     @classmethod
+    def for_vector_memory(cls, settings: Settings) -> JobRunner:
+        """A runner on a runtime of `settings` holding only its vector memory (never started:
+        the `remecli memories` commands; close `runner.memory.vector` when done)."""
+        from remecli.runtime import Mode, build_runtime
+
+        return cls(build_runtime(settings, Mode.VECTOR))
+
+    @classmethod
     def stand_in(cls, host: object) -> JobRunner:
         """A runner on a stand-in for the runtime (a bare folder: `remecli sessions` opens no
         memory) serving only the jobs it is made for."""

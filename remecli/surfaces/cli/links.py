@@ -15,13 +15,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
 from remecli.ops import JobError, JobRunner
 from remecli.ops.errors import NotFound
-from remecli.ops.knowledge_jobs import MAX_DEPTH, LinksParams
+from remecli.ops.knowledge_jobs import MAX_DEPTH, LinksParams, LinksResult
 from remecli.ops.note_jobs import DanglingParams, DeleteParams, RebuildLinksParams, RenameParams
 from remecli.surfaces.cli.job import one_shot
 
@@ -67,20 +67,20 @@ def note_path(root: Path, raw: str) -> str:
     return raw
 
 
-def _plain(result: dict[str, Any]) -> str:
-    lines = [f"{result['path']}  {result['name']}" + _described(result)]
-    for key, arrow in (("out", "→"), ("in", "←")):
-        lines.append(f"{key}:" if result[key] else f"{key}: (none)")
-        for item in result[key]:
-            indent = "  " * item["depth"]
-            lines.append(f"{indent}{arrow} {item['path']}  {item['name']}" + _described(item))
-    for item in result.get("dangling", []):
-        lines.append(f"dangling: [[{item['target']}]] (line {item['line']})")
+def _plain(result: LinksResult) -> str:
+    lines = [f"{result.path}  {result.name}" + _described(result.description)]
+    for key, arrow, notes in (("out", "→", result.out), ("in", "←", result.in_)):
+        lines.append(f"{key}:" if notes else f"{key}: (none)")
+        for item in notes:
+            indent = "  " * item.depth
+            lines.append(f"{indent}{arrow} {item.path}  {item.name}" + _described(item.description))
+    for dangling in result.dangling:
+        lines.append(f"dangling: [[{dangling.target}]] (line {dangling.line})")
     return "\n".join(lines)
 
 
-def _described(item: dict[str, Any]) -> str:
-    return f" — {item['description']}" if item.get("description") else ""
+def _described(description: str) -> str:
+    return f" — {description}" if description else ""
 
 
 def links(settings: Settings, locations: Locations, request: LinksRequest) -> int:
@@ -148,9 +148,8 @@ async def _neighbours(runner: JobRunner, root: Path, path: str, request: LinksRe
     except NotFound:
         print(f"remecli: no note {request.path!r} in {root}", file=sys.stderr)
         return 1
-    result = found.model_dump(mode="json")
     if request.as_json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        print(json.dumps(found.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
-        print(_plain(result))
+        print(_plain(found))
     return 0

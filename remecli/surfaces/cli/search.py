@@ -15,14 +15,12 @@ from typing import TYPE_CHECKING
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
-from remecli.conversation.file_memory import FileMemory
 from remecli.ops import JobError
-from remecli.ops.host import Progress
+from remecli.ops.host import MemoryHost, Progress
 from remecli.ops.registry import NoParams
-from remecli.ops.search_jobs import ReindexResult, memory_reindex, memory_search
+from remecli.ops.search_jobs import ReindexResult, SearchRequest, memory_reindex, memory_search
 from remecli.search.embedders import EmbeddingError
 from remecli.search.hits import ClaimMark, SearchHit
-from remecli.search.request import SearchRequest
 from remecli.surfaces.cli.job import one_shot
 from remecli.surfaces.cli.read_only import (
     read_only_note,
@@ -118,7 +116,7 @@ def _summary(report: ReindexResult) -> str:
     return text
 
 
-def _index_failed(memory: FileMemory) -> int | None:
+def _index_failed(memory: MemoryHost) -> int | None:
     """The exit code after a one-line error when the index did not open (None: it is open)."""
     failure = memory.index_failure
     if memory.index is not None or failure is None:

@@ -7,7 +7,6 @@ import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from remecli.config.locations import Locations
 from remecli.config.settings import Settings
@@ -28,7 +27,7 @@ def saved_sessions(layout: Locations) -> list[SessionSummary]:
     return asyncio.run(runner.call(SessionsParams())).sessions
 
 
-def _as_json(info: SessionSummary) -> dict[str, Any]:
+def _as_json(info: SessionSummary) -> dict[str, object]:
     """`remecli sessions --json`: `one_shot` only on one-shots."""
     return info.model_dump(exclude={"empty"} if info.one_shot else {"empty", "one_shot"})
 

@@ -260,14 +260,12 @@ async def run_jobs(settings: Settings, calls: Iterable[JobParams]) -> list[dict[
     """Run the vector operation of each params of `calls`, on one runtime; their JSON answers
     (under the same size limit as a client's)."""
     from remecli.ops import JobRunner
-    from remecli.runtime import Mode, build_runtime
 
-    runtime = build_runtime(settings, Mode.VECTOR)  # never started: its vector memory only
-    runner = JobRunner(runtime)
+    runner = JobRunner.for_vector_memory(settings)  # never started: its vector memory only
     try:
         return [await runner.answer(params) for params in calls]
     finally:
-        await runtime.vector.close()
+        await runner.memory.vector.close()
 
 
 def run_bulk(settings: Settings, request: MemoriesRequest, as_json: bool = False) -> str:

@@ -12,12 +12,15 @@ import urllib.error
 import urllib.request
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from remecli.surfaces.auth import ServeToken, load_token
 from remecli.surfaces.serving import say
 from remecli.surfaces.studio.access import login_url
+
+if TYPE_CHECKING:
+    from remecli.config.settings import Settings
 
 HOST = "127.0.0.1"
 PROBE_SECONDS = 3.0
@@ -42,7 +45,7 @@ def _settings(setting_args: list[str]) -> Any:
     return settings
 
 
-def _call(url: str, token: ServeToken | None = None) -> tuple[int, dict[str, Any]]:
+def _call(url: str, token: ServeToken | None = None) -> tuple[int, dict[str, object]]:
     """(status, JSON body) of GET (no token) or POST {} (with the bearer token) to `url`."""
     request = urllib.request.Request(url, method="GET" if token is None else "POST")
     if token is not None:
@@ -103,7 +106,7 @@ def _announce(base_url: str, token: ServeToken, browser: bool) -> threading.Thre
     return opener
 
 
-async def _serve(settings: Any, token: ServeToken, port: int, browser: bool) -> None:
+async def _serve(settings: Settings, token: ServeToken, port: int, browser: bool) -> None:
     from remecli.ops import JobRunner
     from remecli.surfaces.http_api import build_app
     from remecli.surfaces.serving import serve_http

@@ -11,7 +11,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from remecli.ops import JobError, JobRunner
 from remecli.ops.context import JobContext
@@ -23,24 +23,34 @@ HEARTBEAT_SECONDS = 15.0
 CHECK_SECONDS = 0.5  # how often a quiet stream looks whether the server is stopping
 
 
+Event = dict[str, object]  # one JSON event of a task: {"kind": started | progress | …, …}
+
+
+class TaskSummary(TypedDict):
+    id: str
+    job: str
+    done: bool
+    last: Event
+
+
 @dataclass
 class Task:
     """One run of a long job: what happened so far, and who waits for more."""
 
     id: str
     job: str
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     done: bool = False
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
-    async def add(self, event: dict[str, Any], *, last: bool = False) -> None:
+    async def add(self, event: Event, *, last: bool = False) -> None:
         async with self.changed:
             self.events.append(event)
             self.done = self.done or last
             self.changed.notify_all()
 
-    def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "job": self.job, "done": self.done, "last": self.events[-1]}
+    def summary(self) -> TaskSummary:
+        return TaskSummary(id=self.id, job=self.job, done=self.done, last=self.events[-1])
 
 
 class Tasks:
@@ -61,7 +71,7 @@ class Tasks:
             raise NotFound(f"no task {task_id!r}; start one from the Health page")
         return task
 
-    def latest(self) -> list[dict[str, Any]]:
+    def latest(self) -> list[TaskSummary]:
         return [task.summary() for task in self._tasks.values()]
 
     async def start(self, job: str) -> Task:
