@@ -27,8 +27,8 @@ from textual.color import Color, ColorParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
 from remecli.config.errors import ConfigError
-from remecli.config.loader import SafeLoader
 from remecli.config.locations import Locations, bundled_dir
+from remecli.config.sources import SafeLoader
 
 DEFAULT_THEME = "remecli-dark"
 
