@@ -5,6 +5,8 @@ tables load here; a front-end or a command imports its implementation when it ru
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -27,6 +29,10 @@ from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
 from remecli.surfaces.process_end import nothing_left_but_exit
+
+if TYPE_CHECKING:
+    from remecli.config.settings import Settings
+    from remecli.ui.start import Pending
 
 USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
@@ -139,48 +145,56 @@ def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | No
 
 
 def chat(setting_args: list[str], prompt: str | None) -> int:
-    """Load the settings and start a front-end: one answer (-p), the plain REPL, or the TUI."""
-    from remecli.config import ConfigError, load_settings
+    """Read the settings and start a front-end: one answer (-p), the plain REPL, or the TUI.
+    The TUI checks the settings right after its first frame (a problem ends it with the same
+    line and exit code); the others before they start."""
+    from remecli.config.errors import ConfigError
+    from remecli.config.sources import read_sources
+    from remecli.ui.start import Pending, StartFailed, prepare
 
     try:
-        settings = load_settings(setting_args)
-        if settings.resume:  # the model and endpoint the conversation was held with
-            from remecli.conversation.started_with import with_resumed_settings
-
-            settings = with_resumed_settings(settings, setting_args)
-        if prompt is not None:
-            settings = settings.with_changes({"prompt": _question(prompt)})
+        sources = read_sources(setting_args)
+        question = _question(prompt) if prompt is not None else None
     except (ConfigError, ValueError) as exc:
         print(f"remecli: {exc}", file=sys.stderr)
         return 2
-    from remecli.config.logs import WorkingDirUnusable, check_writable, setup_logging
-
+    if question is None and sources.raw("prompt") is None and _tui(sources.raw("ui")):
+        return _run_tui(Pending(sources, lambda: prepare(sources, setting_args)))
     try:
-        root = check_writable(settings)
-    except WorkingDirUnusable as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    log_file = setup_logging(settings)
-    from remecli.config.privacy import tighten_working_dir
-
-    privacy_note = tighten_working_dir(root)  # said once: it is private from then on
-    if privacy_note:
-        print(f"remecli: {privacy_note}", file=sys.stderr)
+        ready = prepare(sources, setting_args)
+    except StartFailed as problem:
+        print(f"remecli: {problem}", file=sys.stderr)
+        return problem.code
+    settings = ready.settings
+    if question is not None:
+        settings = settings.with_changes({"prompt": question})
+    if ready.note:
+        print(f"remecli: {ready.note}", file=sys.stderr)
     if settings.prompt is not None:
         from remecli.ui.plain import run_once
 
         code = run_once(settings, settings.prompt)
         nothing_left_but_exit()  # its runtime is closed
         return code
-    if settings.ui == "plain" or not sys.stdout.isatty():
+    if not _tui(settings.ui):
         from remecli.ui.plain import run_repl
 
         return run_repl(settings)
+    return _run_tui(settings, log_file=ready.log_file)  # `prompt=null`: checked already
+
+
+def _tui(ui: object) -> bool:
+    """The TUI, unless `ui=plain` or the output is no terminal."""
+    return ui != "plain" and sys.stdout.isatty()
+
+
+def _run_tui(settings: Settings | Pending, log_file: Path | None = None) -> int:
+    """The TUI, on settings checked or still to check (`Pending`: after the first frame)."""
     from remecli.ui.tui import collector_pauses
     from remecli.ui.tui.early_keys import hold_enter
 
     hold_enter()  # before the slow imports: Enter typed meanwhile still sends
-    collector_pauses.hold()  # until the first frame (run_tui lets go if it never comes)
+    collector_pauses.hold()  # until the session started (run_tui lets go if it never does)
     from remecli.ui.tui.app import run_tui
 
     return run_tui(settings, log_file=log_file)
