@@ -4,10 +4,6 @@ tables load here; a front-end or a command imports its implementation when it ru
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 import click
 
 from remecli import __version__
@@ -28,11 +24,6 @@ from remecli.surfaces.cli.surface_commands import job, mcp, serve
 from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
-from remecli.surfaces.process_end import nothing_left_but_exit
-
-if TYPE_CHECKING:
-    from remecli.config.settings import Settings
-    from remecli.ui.start import Pending
 
 USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
@@ -141,77 +132,9 @@ def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | No
     install_log_redaction()  # what any entry point logs is redacted before it reaches a file
     if ctx.invoked_subcommand is not None:
         return 0
+    from remecli.ui.start import chat
+
     return chat(setting_args or [], prompt)
-
-
-def chat(setting_args: list[str], prompt: str | None) -> int:
-    """Read the settings and start a front-end: one answer (-p), the plain REPL, or the TUI.
-    The TUI checks the settings right after its first frame (a problem ends it with the same
-    line and exit code); the others before they start."""
-    from remecli.config.errors import ConfigError
-    from remecli.config.sources import read_sources
-    from remecli.ui.start import Pending, StartFailed, prepare
-
-    try:
-        sources = read_sources(setting_args)
-        question = _question(prompt) if prompt is not None else None
-    except (ConfigError, ValueError) as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    if question is None and sources.raw("prompt") is None and _tui(sources.raw("ui")):
-        return _run_tui(Pending(sources, lambda: prepare(sources, setting_args)))
-    try:
-        ready = prepare(sources, setting_args)
-    except StartFailed as problem:
-        print(f"remecli: {problem}", file=sys.stderr)
-        return problem.code
-    settings = ready.settings
-    if question is not None:
-        settings = settings.with_changes({"prompt": question})
-    if ready.note:
-        print(f"remecli: {ready.note}", file=sys.stderr)
-    if settings.prompt is not None:
-        from remecli.ui.plain import run_once
-
-        code = run_once(settings, settings.prompt)
-        nothing_left_but_exit()  # its runtime is closed
-        return code
-    if not _tui(settings.ui):
-        from remecli.ui.plain import run_repl
-
-        return run_repl(settings)
-    return _run_tui(settings, log_file=ready.log_file)  # `prompt=null`: checked already
-
-
-def _tui(ui: object) -> bool:
-    """The TUI, unless `ui=plain` or the output is no terminal."""
-    return ui != "plain" and sys.stdout.isatty()
-
-
-def _run_tui(settings: Settings | Pending, log_file: Path | None = None) -> int:
-    """The TUI, on settings checked or still to check (`Pending`: after the first frame)."""
-    from remecli.ui.tui import collector_pauses
-    from remecli.ui.tui.early_keys import hold_enter
-
-    hold_enter()  # before the slow imports: Enter typed meanwhile still sends
-    collector_pauses.hold()  # until the session started (run_tui lets go if it never does)
-    from remecli.ui.tui.app import run_tui
-
-    return run_tui(settings, log_file=log_file)
-
-
-def _question(prompt: str) -> str:
-    """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
-    if prompt != "-":
-        if not prompt.strip():
-            raise ValueError('-p got an empty question: remecli -p "what is in MEMORY.md?"')
-        return prompt
-    if sys.stdin is None or sys.stdin.isatty():
-        raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')
-    question = sys.stdin.read().strip()
-    if not question:
-        raise ValueError("-p - got an empty question on stdin")
-    return question
 
 
 COMMANDS: tuple[click.Command, ...] = (

@@ -99,3 +99,18 @@ async def test_a_bad_value_ends_the_app_with_its_line_and_exit_code_2(fake_llm, 
     assert app.start_problem is not None and app.start_problem.code == 2
     assert str(app.start_problem).startswith("invalid setting 'llm.max_retries' (got 'abc')")
     assert app.return_code == 2
+
+
+def test_the_chat_starts_without_the_command_table(tmp_path) -> None:
+    """`remecli key=value …` goes straight to the chat: click and the commands are not loaded
+    (a bad setting still gets its line and exit code 2 there)."""
+    code = (
+        "import sys; from remecli.__main__ import main; "
+        "code = main(['config=cli', 'llm.modle=x']); "
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'click'))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert proc.stdout.splitlines() == ["2 []"], proc.stdout + proc.stderr
+    assert proc.stderr.startswith("remecli: unknown setting 'llm.modle' (on the command line)")
