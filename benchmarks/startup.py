@@ -11,10 +11,11 @@ All read bytecode from a temp prefix written by the untimed first runs, as insta
 have it. `--tree` adds other checkouts of remecli to the turns (each imported from its tree).
 `--steps` says instead where remecli's time before the first frame goes: the CPU each step of
 the path adds in a fresh process (medians over the runs), beside the bare app's two steps; it
-also shows what the CLI does first that the turns leave out (click and the command table, the
-log redaction), and what the app does right after its first frame (the settings checked by
-pydantic, the core the session holds loaded). The turns report that moment too ("session
-started"): the input takes keys before it, and a line sent meanwhile waits for it.
+also shows what the CLI does first that the turns leave out (its entry module, the log
+redaction; `remecli key=value …` loads no click and no command table), and what the app does
+right after its first frame (the settings checked by pydantic, the core the session holds
+loaded). The turns report that moment too ("session started"): the input takes keys before it,
+and a line sent meanwhile waits for it.
 
 Reproduce:  python benchmarks/startup.py [--runs 7] [--tree /path/to/old/checkout] [--steps]
 """
@@ -162,7 +163,7 @@ BARE_STEPS = {
 }
 REMECLI_STEPS = {
     "interpreter, site, Textual (App, Input)": TEXTUAL,
-    "CLI: click and the command table (not in the turns)": "import remecli.__main__, remecli.cli",
+    "CLI: its entry, no click for settings alone (not in the turns)": "import remecli.__main__",
     "CLI: the log redaction (not in the turns)": (
         "from remecli.notes.redact import install_log_redaction\ninstall_log_redaction()"
     ),
