@@ -165,7 +165,7 @@ REMECLI_STEPS = {
     "interpreter, site, Textual (App, Input)": TEXTUAL,
     "CLI: its entry, no click for settings alone (not in the turns)": "import remecli.__main__",
     "CLI: the log redaction (not in the turns)": (
-        "from remecli.notes.redact import install_log_redaction\ninstall_log_redaction()"
+        "from remecli.notes.log_redaction import install_log_redaction\ninstall_log_redaction()"
     ),
     "PyYAML": "import yaml",
     "read the settings (config files, environment, key=value)": (

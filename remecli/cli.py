@@ -127,7 +127,7 @@ class RemecliGroup(CommandGroup):
 @click.pass_context
 def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | None = None) -> int:
     """remecli: the chat, or one command."""
-    from remecli.notes.redact import install_log_redaction
+    from remecli.notes.log_redaction import install_log_redaction
 
     install_log_redaction()  # what any entry point logs is redacted before it reaches a file
     if ctx.invoked_subcommand is not None:

@@ -84,7 +84,7 @@ def chat(setting_args: list[str], prompt: str | None) -> int:
     line and exit code); the others before they start."""
     from remecli.config.errors import ConfigError
     from remecli.config.sources import read_sources
-    from remecli.notes.redact import install_log_redaction
+    from remecli.notes.log_redaction import install_log_redaction
 
     install_log_redaction()  # what it logs is redacted before it reaches a file (once is enough)
     try:
