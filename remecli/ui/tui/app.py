@@ -173,7 +173,7 @@ class RemeApp(SessionApp):
         if self.started:
             self._session_ready()
         else:
-            self.run_worker(self._start_after_first_frame(), name="start", group="start")
+            self.run_worker(self._start_after_first_frame, name="start", group="start")
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
