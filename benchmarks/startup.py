@@ -11,8 +11,11 @@ All read bytecode from a temp prefix written by the untimed first runs, as insta
 have it. `--tree` adds other checkouts of remecli to the turns (each imported from its tree).
 `--steps` says instead where remecli's time before the first frame goes: the CPU each step of
 the path adds in a fresh process (medians over the runs), beside the bare app's two steps; it
-also shows what the CLI does first that the turns leave out (click and the command table, the
-log redaction).
+also shows what the CLI does first that the turns leave out (its entry module, the log
+redaction; `remecli key=value …` loads no click and no command table), and what the app does
+right after its first frame (the settings checked by pydantic, the core the session holds
+loaded). The turns report that moment too ("session started"): the input takes keys before it,
+and a line sent meanwhile waits for it.
 
 Reproduce:  python benchmarks/startup.py [--runs 7] [--tree /path/to/old/checkout] [--steps]
 """
@@ -35,13 +38,21 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.import_steps import step_costs  # noqa: E402
 
 READY = 'print(f"READY {time.time():.6f} {time.process_time():.6f}", flush=True)'
+STARTED = 'print(f"STARTED {time.time():.6f}", flush=True)'
 
 REMECLI = f"""
 import time
 import remecli
 assert remecli.__file__.startswith("{{tree}}"), f"remecli imported from {{remecli.__file__}}"
-from remecli.config import load_settings
-settings = load_settings(["config=cli", "llm.api_key=sk-bench", "working_dir={{wd}}"])
+ARGS = ["config=cli", "llm.api_key=sk-bench", "working_dir={{wd}}"]
+try:  # as the CLI starts the TUI: the settings as read, checked right after the first frame
+    from remecli.config.sources import read_sources
+    from remecli.ui.start import Pending, prepare
+    sources = read_sources(ARGS)
+    settings = Pending(sources, lambda: prepare(sources, ARGS))
+except ImportError:  # older checkouts: the settings checked before the app is built
+    from remecli.config import load_settings
+    settings = load_settings(ARGS)
 from remecli.ui.tui import collector_pauses
 getattr(collector_pauses, "hold", lambda: None)()  # as the CLI does (older checkouts: none)
 from remecli.ui.tui.app import RemeApp
@@ -51,6 +62,13 @@ class Bench(RemeApp):
         super().on_ready()  # what the app does on its first frame, as in real use
         assert isinstance(self.focused, ChatInput)
         {READY}
+        if getattr(self, "started", True):  # older checkouts: the session exists already
+            self.started_now()
+    async def session_started(self, note):
+        await super().session_started(note)
+        self.started_now()
+    def started_now(self):
+        {STARTED}
         self.exit()
 Bench(settings).run(headless=True, size=(100, 30))
 """
@@ -81,6 +99,7 @@ class Kind:
 class Run:
     wall: float  # seconds from spawn to input ready
     cpu: float  # the child's CPU seconds at input ready
+    started: float  # seconds from spawn to the settings checked and the session started
 
 
 def one_run(kind: Kind, env: dict[str, str], cwd: Path) -> Run:
@@ -95,10 +114,11 @@ def one_run(kind: Kind, env: dict[str, str], cwd: Path) -> Run:
         env={**env, "PYTHONPATH": str(kind.pythonpath)},
         cwd=cwd,
     )
-    for line in out.stdout.splitlines():
-        if line.startswith("READY "):
-            _, ready, cpu = line.split()
-            return Run(float(ready) - start, float(cpu))
+    marks = {line.split()[0]: line.split()[1:] for line in out.stdout.splitlines() if line}
+    if "READY" in marks:
+        ready, cpu = marks["READY"]
+        started = float(marks.get("STARTED", [ready])[0])  # the bare app: nothing to start
+        return Run(float(ready) - start, float(cpu), started - start)
     raise RuntimeError(f"{kind.label}: no READY line:\n{out.stdout}\n{out.stderr}")
 
 
@@ -143,27 +163,37 @@ BARE_STEPS = {
 }
 REMECLI_STEPS = {
     "interpreter, site, Textual (App, Input)": TEXTUAL,
-    "CLI: click and the command table (not in the turns)": "import remecli.__main__, remecli.cli",
+    "CLI: its entry, no click for settings alone (not in the turns)": "import remecli.__main__",
     "CLI: the log redaction (not in the turns)": (
-        "from remecli.notes.redact import install_log_redaction\ninstall_log_redaction()"
+        "from remecli.notes.log_redaction import install_log_redaction\ninstall_log_redaction()"
     ),
     "PyYAML": "import yaml",
-    "pydantic (BaseModel)": "from pydantic import BaseModel",
-    "the settings models (remecli.config)": "import remecli.config",
-    "load_settings (read, merge, validate)": (
-        "from remecli.config import load_settings\n"
-        "settings = load_settings(['config=cli', 'llm.api_key=sk-bench', 'working_dir={wd}'])"
+    "read the settings (config files, environment, key=value)": (
+        "from remecli.config.sources import read_sources\n"
+        "from remecli.ui.start import Pending, StartFailed\n"
+        "ARGS = ['config=cli', 'llm.api_key=sk-bench', 'working_dir={wd}']\n"
+        "sources = read_sources(ARGS)\n"
+        "def later():  # checked in the steps after the frame, one by one\n"
+        "    raise StartFailed('checked later')\n"
+        "settings = Pending(sources, later)"
     ),
-    "the core the app holds (agent facade, commands)": (
+    "the app's own modules (remecli.ui.tui.app)": (
         "from remecli.ui.tui import collector_pauses\ncollector_pauses.hold()\n"
-        "import remecli.agent.assistant, remecli.commands.chat_session"
+        "from remecli.ui.tui.app import RemeApp"
     ),
-    "the app's own modules (remecli.ui.tui.app)": "from remecli.ui.tui.app import RemeApp",
     "construct, compose, first frame, focus": FRAME.format(
         base="RemeApp",
         compose="",
         ready="super().on_ready()  # as in real use",
         args="settings",
+    ),
+    "after the frame: pydantic (BaseModel)": "from pydantic import BaseModel",
+    "after the frame: the settings models, validation, log set-up": (
+        "from remecli.ui.start import prepare\nready = prepare(sources, ARGS)"
+    ),
+    "after the frame: the core the session holds (commands, agent facade, renderer)": (
+        "import remecli.commands.chat_session, remecli.ui.tui.frontend, "
+        "remecli.ui.tui.event_renderer"
     ),
 }
 
@@ -175,7 +205,8 @@ def steps_table(runs: int) -> None:
         tables = (("bare Textual app", BARE_STEPS), ("remecli config=cli", remecli))
         costs = [[step_costs(steps, MARK) for _ in range(runs)] for _, steps in tables]
     for (label, steps), rows in zip(tables, costs, strict=True):
-        total = statistics.median(sum(row) for row in rows)
+        before = [row[: len(row) - sum(s.startswith("after") for s in steps)] for row in rows]
+        total = statistics.median(sum(row) for row in before)
         print(f"{label}: CPU to the first frame, median of {runs} fresh processes {ms(total)}")
         for n, step in enumerate(steps):
             print(f"  {ms(statistics.median(row[n] for row in rows))}  {step}")
@@ -223,6 +254,8 @@ def main() -> None:
             )
             line += f" of the medians, {statistics.median(pairs):.2f} median of the turn-by-turn"
             line += f" ratios (target <= 1.3); CPU {cpu_ratio:.2f}"
+            started = statistics.median(r.started for r in mine)
+            line += f"\n{'':34s} settings checked, session started: median {ms(started)}"
         print(line)
     extra = "".join(f" --tree {t}" for t in args.tree)
     print(f"reproduce: python benchmarks/startup.py --runs {args.runs}{extra}")

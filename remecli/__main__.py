@@ -1,4 +1,5 @@
-"""Entry point: run the command table (`remecli.cli`) and turn its outcome into an exit code:
+"""Entry point: start the chat (settings alone) or run the command table (`remecli.cli`), and
+turn the outcome into an exit code:
 0 success, 1 a failure, 2 a usage error (one line on stderr), 130 interrupted (Ctrl+C), 141 the
 reader of stdout left."""
 
@@ -8,12 +9,14 @@ import atexit
 import os
 import sys
 import threading
-
-import click
+from typing import TYPE_CHECKING
 
 from remecli.llm.deferred_imports import install as defer_unused_imports
 
 defer_unused_imports()  # the program's choice, before agentscope can be imported (see there)
+
+if TYPE_CHECKING:
+    import click
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader has gone
 SIGINT_EXIT = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl+C
@@ -58,7 +61,27 @@ def leave_now(code: int) -> None:
 
 
 def run(argv: list[str]) -> int:
-    """Parse `argv` with the command table and run it; usage errors become one line and 2."""
+    """Run `argv`: the chat for settings alone, else the command table; usage errors become
+    one line and 2."""
+    try:
+        if all("=" in arg and not arg.startswith("-") for arg in argv):
+            from remecli.ui.start import chat
+
+            return chat(argv, None)  # no command, no option: without click (~30 ms CPU)
+        return run_command(argv)
+    except RecursionError:  # a file given nested thousands deep (`[[[[…`): the parsers recurse
+        import logging
+
+        if logging.getLogger().handlers:  # the log file, once a command set it up
+            logging.getLogger(__name__).exception("nested too deeply")
+        print("remecli: the input is nested too deeply to read; flatten it", file=sys.stderr)
+        return 1
+
+
+def run_command(argv: list[str]) -> int:
+    """Parse `argv` with the command table and run it."""
+    import click
+
     from remecli.cli import remecli
     from remecli.surfaces.cli.base import usage_error_line
 
@@ -76,17 +99,12 @@ def run(argv: list[str]) -> int:
     except click.ClickException as error:
         print(f"remecli: {error.format_message()}", file=sys.stderr)
         return error.exit_code
-    except RecursionError:  # a file given nested thousands deep (`[[[[…`): the parsers recurse
-        import logging
-
-        if logging.getLogger().handlers:  # the log file, once a command set it up
-            logging.getLogger(__name__).exception("nested too deeply")
-        print("remecli: the input is nested too deeply to read; flatten it", file=sys.stderr)
-        return 1
 
 
 def needs_a_command(ctx: click.Context | None) -> str:
     """`remecli memory: needs a command: history, restore (see remecli memory --help)`."""
+    import click
+
     path = ctx.command_path if ctx is not None else "remecli"
     command = ctx.command if ctx is not None else None
     if isinstance(command, click.Group) and ctx is not None:

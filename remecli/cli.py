@@ -4,8 +4,6 @@ tables load here; a front-end or a command imports its implementation when it ru
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from remecli import __version__
@@ -26,7 +24,6 @@ from remecli.surfaces.cli.surface_commands import job, mcp, serve
 from remecli.surfaces.cli.tokens import access_log, token_group
 from remecli.surfaces.cli.vector_commands import memories
 from remecli.surfaces.cli.where import init, where
-from remecli.surfaces.process_end import nothing_left_but_exit
 
 USAGE = """\
 usage: remecli [config=NAME[,NAME…]] [key=value …] [-p QUESTION | -p -]
@@ -130,74 +127,14 @@ class RemecliGroup(CommandGroup):
 @click.pass_context
 def remecli(ctx: click.Context, prompt: str | None, setting_args: list[str] | None = None) -> int:
     """remecli: the chat, or one command."""
-    from remecli.notes.redact import install_log_redaction
+    from remecli.notes.log_redaction import install_log_redaction
 
     install_log_redaction()  # what any entry point logs is redacted before it reaches a file
     if ctx.invoked_subcommand is not None:
         return 0
+    from remecli.ui.start import chat
+
     return chat(setting_args or [], prompt)
-
-
-def chat(setting_args: list[str], prompt: str | None) -> int:
-    """Load the settings and start a front-end: one answer (-p), the plain REPL, or the TUI."""
-    from remecli.config import ConfigError, load_settings
-
-    try:
-        settings = load_settings(setting_args)
-        if settings.resume:  # the model and endpoint the conversation was held with
-            from remecli.conversation.started_with import with_resumed_settings
-
-            settings = with_resumed_settings(settings, setting_args)
-        if prompt is not None:
-            settings = settings.with_changes({"prompt": _question(prompt)})
-    except (ConfigError, ValueError) as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    from remecli.config.logs import WorkingDirUnusable, check_writable, setup_logging
-
-    try:
-        root = check_writable(settings)
-    except WorkingDirUnusable as exc:
-        print(f"remecli: {exc}", file=sys.stderr)
-        return 2
-    log_file = setup_logging(settings)
-    from remecli.config.privacy import tighten_working_dir
-
-    privacy_note = tighten_working_dir(root)  # said once: it is private from then on
-    if privacy_note:
-        print(f"remecli: {privacy_note}", file=sys.stderr)
-    if settings.prompt is not None:
-        from remecli.ui.plain import run_once
-
-        code = run_once(settings, settings.prompt)
-        nothing_left_but_exit()  # its runtime is closed
-        return code
-    if settings.ui == "plain" or not sys.stdout.isatty():
-        from remecli.ui.plain import run_repl
-
-        return run_repl(settings)
-    from remecli.ui.tui import collector_pauses
-    from remecli.ui.tui.early_keys import hold_enter
-
-    hold_enter()  # before the slow imports: Enter typed meanwhile still sends
-    collector_pauses.hold()  # until the first frame (run_tui lets go if it never comes)
-    from remecli.ui.tui.app import run_tui
-
-    return run_tui(settings, log_file=log_file)
-
-
-def _question(prompt: str) -> str:
-    """`-p -` reads the question from stdin (a pipe or a file, not the terminal)."""
-    if prompt != "-":
-        if not prompt.strip():
-            raise ValueError('-p got an empty question: remecli -p "what is in MEMORY.md?"')
-        return prompt
-    if sys.stdin is None or sys.stdin.isatty():
-        raise ValueError('-p - reads the question from stdin: pipe it in (echo "…" | remecli -p -)')
-    question = sys.stdin.read().strip()
-    if not question:
-        raise ValueError("-p - got an empty question on stdin")
-    return question
 
 
 COMMANDS: tuple[click.Command, ...] = (

@@ -11,7 +11,6 @@ changes nothing.
 from __future__ import annotations
 
 import functools
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -325,25 +324,3 @@ def holds_secret(data: bytes | str) -> bool:
     replace: what must not be copied anywhere remecli keeps files."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     return redact_secrets(text).changed
-
-
-def install_log_redaction() -> None:
-    """Make every log record redacted when it is made (message, arguments and traceback), for
-    every handler and logger of the process; installing it twice changes nothing."""
-    previous = logging.getLogRecordFactory()
-    if getattr(previous, "redacts", False):
-        return
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a bad format string: logging reports it when the record is emitted
-            return record
-        record.msg, record.args = redact_text(message), None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = redact_text(logging.Formatter().formatException(record.exc_info))
-        return record
-
-    factory.redacts = True  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(factory)

@@ -1,6 +1,7 @@
 """The HTTP API's documentation: the OpenAPI document as the server really answers (its error
 bodies and statuses, the bearer scheme, no 422s), and Swagger UI served offline from the
-`swagger-ui-bundle` wheel (without it, `/api/docs` says so and the OpenAPI JSON stays)."""
+`swagger-ui-bundle` wheel, the `apidocs` extra (without it, `/api/docs` says how to add it and the
+OpenAPI JSON stays)."""
 
 from __future__ import annotations
 
@@ -80,8 +81,8 @@ def add_docs(app: FastAPI) -> None:
         @app.get(DOCS, include_in_schema=False)
         async def no_docs() -> JSONResponse:
             message = (
-                f"the interactive docs need the swagger-ui-bundle package (pip install "
-                f"swagger-ui-bundle); the API is described at {OPENAPI}"
+                "the interactive docs need the swagger-ui-bundle package: pip install "
+                f"'remecli[apidocs]'; the API is described at {OPENAPI}"
             )
             return JSONResponse({"error": message, "code": "not_found"}, status_code=404)
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from remecli.config import load_settings
-from remecli.config import loader as loader_module
+from remecli.config import sources as sources_module
 from remecli.config.locations import bundled_dir
 
 
@@ -45,7 +45,7 @@ def test_config_cli_is_read_from_the_packaged_folder(
     folder = tmp_path / "packaged"
     folder.mkdir()
     (folder / "cli.yaml").write_text("llm:\n  model_name: from-the-packaged-file\n")
-    monkeypatch.setattr(loader_module, "bundled_dir", lambda name: folder)
+    monkeypatch.setattr(sources_module, "bundled_dir", lambda name: folder)
     work = tmp_path / "work"
     work.mkdir()
     settings = load_settings(["config=cli"], environ={}, cwd=work)

@@ -6,11 +6,14 @@ must survive them; and the log, redacted for every logger of the process.
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 from remecli.config import load_settings
 from remecli.config.logs import setup_logging
-from remecli.notes.redact import install_log_redaction, redact_data, redact_text
+from remecli.notes.log_redaction import install_log_redaction
+from remecli.notes.redact import redact_data, redact_text
 
 ENV_FILE = """# local settings
 export GH_TOKEN="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
@@ -90,3 +93,19 @@ def test_the_log_never_holds_a_secret(tmp_path: Path) -> None:
     assert "tool args" in text and "request failed" in text and "ValueError" in text
     assert "tok3nLogged99999" not in text
     assert "abcdefghijklmnopqrstuvwxyz012345" not in text
+
+
+def test_installing_the_log_redaction_loads_the_redactor_at_the_first_record() -> None:
+    """The CLI installs it before the TUI's first frame; the patterns compile at the first log."""
+    code = (
+        "import logging, sys\n"
+        "from remecli.notes.log_redaction import install_log_redaction\n"
+        "install_log_redaction()\n"
+        "print('remecli.notes.redact' in sys.modules)\n"
+        "record = logging.getLogger('x').makeRecord('x', 30, 'f', 1, 'key %s', ('sk-' + 'a' * 40,), None)\n"
+        "print('remecli.notes.redact' in sys.modules, record.getMessage())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.splitlines() == ["False", "True key [REDACTED:openai_key]"], (
+        out.stdout + out.stderr
+    )

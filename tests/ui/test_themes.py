@@ -41,6 +41,20 @@ def test_packaged_themes_load_and_are_complete():
     assert {path.stem for path in bundled_dir("themes").glob("*.yaml")} >= set(PACKAGED)
 
 
+def test_the_packaged_themes_are_not_checked_again_at_each_start(tmp_path, monkeypatch):
+    """The test above checks them; a start generates the colours of the chosen theme alone
+    (~3 ms a theme saved before the first frame). A user's theme is still checked."""
+    from textual.design import ColorSystem
+
+    generated: list[str] = []
+    real = ColorSystem.generate
+    monkeypatch.setattr(ColorSystem, "generate", lambda self: generated.append("x") or real(self))
+    load_themes(None)
+    assert generated == []
+    write_theme(tmp_path, "mine.yaml", 'primary: "#4fb3bf"\n')
+    assert "mine" in load_themes(tmp_path) and generated == ["x"]
+
+
 def test_builtin_textual_themes_are_accepted_unless_excluded():
     assert resolve_theme("nord", load_themes(None)) is BUILTIN_THEMES["nord"]
     assert "nord" not in load_themes(None, include_builtin=False)

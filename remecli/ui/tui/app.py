@@ -1,35 +1,28 @@
-"""The Textual chat app: paints at once, boots the agent in the background once it is wanted (the
-first key typed, a resumed conversation), renders core events."""
+"""The Textual chat app: paints at once (from the settings as read, before they are validated),
+checks the settings and starts the session right after, boots the agent in the background once it
+is wanted (the first key typed, a resumed conversation), renders core events."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.worker import Worker
 
-from remecli.agent.assistant import Assistant
-from remecli.commands import session_events as se
-from remecli.commands.chat_session import ChatSession
-from remecli.commands.frontend import resume_hint, saves_on_exit
-from remecli.config.locations import memory_label
-from remecli.config.logs import WorkingDirUnusable, check_writable
-from remecli.config.settings import Settings
-from remecli.llm.endpoint import missing_key_message
-from remecli.llm.pricing import reply_cost
+from remecli.config.locations import Locations, memory_label
+from remecli.ui.start import Pending
 from remecli.ui.tui import collector_pauses, early_keys, hangup
-from remecli.ui.tui.event_renderer import EventRenderer
-from remecli.ui.tui.frontend import SlashCommands, TuiFrontEnd, about_tui
 from remecli.ui.tui.mention_completion import complete_at_cursor, options_at_cursor
+from remecli.ui.tui.palette import SlashCommands
+from remecli.ui.tui.session_app import SessionApp
 from remecli.ui.tui.themes import apply_themes
 from remecli.ui.tui.widgets.chat_input import ChatInput, InputHistory
 from remecli.ui.tui.widgets.chat_view import ChatView
@@ -37,10 +30,14 @@ from remecli.ui.tui.widgets.command_menu import CommandMenu
 from remecli.ui.tui.widgets.status_line import StatusLine
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
+if TYPE_CHECKING:  # the core loads after the first frame (see `RemeApp.on_ready`)
+    from remecli.config.settings import Settings
+    from remecli.ui.tui.event_renderer import EventRenderer
+
 log = logging.getLogger(__name__)
 
 
-class RemeApp(App):
+class RemeApp(SessionApp):
     """remecli's TUI."""
 
     TITLE = "remecli"
@@ -67,34 +64,23 @@ class RemeApp(App):
     ]
 
     def __init__(
-        self, settings: Settings, *, cwd: Path | None = None, log_file: Path | None = None
+        self,
+        settings: Settings | Pending,
+        *,
+        cwd: Path | None = None,
+        log_file: Path | None = None,
     ) -> None:
-        super().__init__()
-        self.settings = settings
-        self.log_file = log_file
-        self.cwd = cwd
-        self.frontend = TuiFrontEnd(self)
-        self.session = ChatSession(settings, cwd=cwd, about=about_tui(log_file))
-        self.renderer: EventRenderer | None = None
+        super().__init__(settings, cwd=cwd, log_file=log_file)
         self._showing = False  # an event is being rendered
         self._last_interrupt = 0.0
-        self._quitting = False
-        self._shutdown_worker: Worker | None = None
-        self._hangup_task: asyncio.Future[None] | None = None
         self._boot_started = False
-        self.resume_line: str | None = None  # set on the way out: how to come back
         # chosen before the stylesheet is first parsed (see select_theme); a problem shows later
-        self._theme_problem = apply_themes(self, self.assistant.working_dir, self.settings.theme)
-
-    @property
-    def assistant(self) -> Assistant:
-        """The session's current agent facade (replaced by /resume)."""
-        return self.session.assistant
+        self._theme_problem = apply_themes(self, self.working_dir_shown, self.theme_name)
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
         menu = CommandMenu(id="command-menu")
-        self.input_history = InputHistory(self.assistant.locations.input_history)
+        self.input_history = InputHistory(Locations(self.working_dir_shown).input_history)
         chat_input = ChatInput(self.input_history, id="input")
         chat_input.completion_menu = menu
         yield menu
@@ -104,14 +90,23 @@ class RemeApp(App):
     async def on_mount(self) -> None:
         if self._theme_problem:
             self.notify(self._theme_problem, severity="error", timeout=10)
+        self.query_one(StatusLine).working_dir = memory_label(self.working_dir_shown)
+        self.query_one(ChatInput).focus()
+        if self.started:
+            await self._show_session()
+
+    async def _show_session(self) -> None:
+        """The started session on screen: its status, its events, the welcome."""
+        from remecli.llm.endpoint import missing_key_message
+        from remecli.llm.pricing import reply_cost
+        from remecli.ui.tui.event_renderer import EventRenderer
+
         status = self.query_one(StatusLine)
         status.model_name = self.assistant.model_name
         status.max_tokens = self.settings.max_input_length
-        status.working_dir = memory_label(Path(self.assistant.working_dir))
         self.renderer = EventRenderer(self.query_one(ChatView), status)
         self.renderer.cost = lambda usage: reply_cost(usage, self.assistant.settings.llm)
         self.run_worker(self._show_events(), name="events", group="events")
-        self.query_one(ChatInput).focus()
         chat = self.query_one(ChatView)
         await chat.add_notice(
             "remecli — type a message, /help for commands. Memory lives in "
@@ -124,6 +119,8 @@ class RemeApp(App):
 
     async def _show_events(self) -> None:
         """Render the session's one event stream, in order, for as long as the app runs."""
+        from remecli.commands import session_events as se
+
         async for event in self.session.events():
             self._showing = True
             try:
@@ -138,6 +135,8 @@ class RemeApp(App):
 
     async def _show_work(self, event: object) -> None:
         """A reply's or command's end, or the agent's own output."""
+        from remecli.commands import session_events as se
+
         if isinstance(event, se.WorkEnded):
             if event.cancelled:
                 await self.view.note_cancelled()
@@ -165,21 +164,42 @@ class RemeApp(App):
         self.call_after_refresh(settle)
 
     def on_ready(self) -> None:
-        """First frame is on screen. The agent runtime (agentscope, the model clients, the
-        token encoding, the memory index: ~190 MB) loads in the background once it is wanted:
-        at the first key typed, or now for a resumed conversation that is shown at once. An
-        app left open and untouched stays light."""
-        if self.settings.resume or not self._working_dir_usable():
-            self.boot()  # the conversation is shown, or the problem reported, at once
+        """First frame is on screen, the prompt takes input. Begun from `Pending`, the settings
+        are checked and the session started now, in the background (a line sent meanwhile
+        waits for it). The agent runtime (agentscope, the model clients, the token encoding,
+        the memory index: ~190 MB) loads once it is wanted: at the first key typed, or now for
+        a resumed conversation that is shown at once. An app left open and untouched stays
+        light."""
+        if self.started:
+            self._session_ready()
         else:
-            self.status.state = "ready"  # it takes input now
-        self._settle()  # start-up's garbage goes, the rest is frozen; collecting again
+            self.run_worker(self._start_after_first_frame, name="start", group="start")
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
             hangup.install(loop, self._on_hangup)  # closed terminal, dropped SSH: out in seconds
 
+    async def session_started(self, note: str) -> None:
+        await self._show_session()
+        if note:
+            await self.chat.add_notice(note)
+        self._session_ready()
+
+    def _session_ready(self) -> None:
+        """The session is on screen: boot now if it is already wanted, send what waited."""
+        wanted = self.settings.resume or self._waiting or self.query_one(ChatInput).text
+        if wanted or not self._working_dir_usable():
+            self.boot()  # the conversation is shown, or the problem reported, at once
+        else:
+            self.status.state = "ready"  # it takes input now
+        self._settle()  # start-up's garbage goes, the rest is frozen; collecting again
+        waiting, self._waiting = self._waiting, []
+        for text in waiting:
+            self.session.submit(text)
+
     def _working_dir_usable(self) -> bool:
+        from remecli.config.logs import WorkingDirUnusable, check_writable
+
         try:
             check_writable(self.settings, self.cwd)
         except WorkingDirUnusable:
@@ -195,32 +215,11 @@ class RemeApp(App):
 
     def submit(self, text: str) -> None:
         """A typed line (or a palette command) for the session; the agent boots first."""
+        if not self.started:
+            self._waiting.append(text)
+            return
         self.boot()
         self.session.submit(text)
-
-    def _on_sigterm(self) -> None:
-        self.call_later(self.action_quit_app)
-
-    def _on_hangup(self) -> None:
-        """The terminal is gone: nothing to restore or draw. Save memory, then leave at once
-        (Textual's orderly exit would wait on the dead terminal forever)."""
-
-        async def save_then_leave() -> None:
-            try:
-                await asyncio.wait_for(self.session.close(), timeout=120)
-            except BaseException:
-                log.exception("saving on hang-up failed; unsaved work stays in sessions/")
-            finally:
-                logging.shutdown()
-                os._exit(0)
-
-        if not self._quitting:
-            self._quitting = True
-            self._hangup_task = asyncio.ensure_future(save_then_leave())  # kept until it ends
-
-    async def action_quit(self) -> None:
-        """Textual's own quit (command palette, bindings) takes the same saving path."""
-        await self.action_quit_app()
 
     async def action_ctrl_d(self) -> None:
         """Ctrl+D quits on an empty prompt (as in a shell); otherwise it deletes forward."""
@@ -248,6 +247,8 @@ class RemeApp(App):
         event.stop()
 
     def on_chat_input_edited(self, message: ChatInput.Edited) -> None:
+        if not self.started:
+            return  # the session boots once it has started (`_session_ready`)
         self.boot()
         paths = options_at_cursor(self.query_one(ChatInput), self.assistant.workspace)
         if paths is not None:  # an `@path` mention is being typed
@@ -294,6 +295,8 @@ class RemeApp(App):
     def replying(self) -> bool:
         """True while a reply or a conversation-changing command runs or waits, or what it
         produced is still being shown."""
+        if not self.started:
+            return False
         return self.session.busy or self.session.unread > 0 or self._showing
 
     # --------------------------------------------------------------- actions
@@ -301,7 +304,8 @@ class RemeApp(App):
         if self.query_one(CommandMenu).is_open:
             self.query_one(CommandMenu).show_for("")
             return
-        self.session.cancel()
+        if self.started:
+            self.session.cancel()
 
     def action_toggle_tool_panel(self) -> None:
         """Ctrl+O: open or close the focused tool panel, else the newest one (main screen)."""
@@ -335,10 +339,11 @@ class RemeApp(App):
         if self._quitting:
             await self._force_quit()
             return
-        if self.frontend.copy_selection():
+        if self.started and self.frontend.copy_selection():
             return
-        self.frontend.close_approval()  # the dialog never outlives a cancel: denied
-        if self.session.cancel():
+        if self.started:
+            self.frontend.close_approval()  # the dialog never outlives a cancel: denied
+        if self.started and self.session.cancel():
             self._last_interrupt = time.monotonic()
             return
         if time.monotonic() - self._last_interrupt < 2.0:
@@ -347,42 +352,8 @@ class RemeApp(App):
         self._last_interrupt = time.monotonic()
         self.notify("Press Ctrl+C again to quit.", timeout=2)
 
-    async def action_quit_app(self, key: str = "Ctrl+C") -> None:
-        """Every way out (/exit, Ctrl+D, Ctrl+Q, Ctrl+C twice, SIGTERM) saves memory first;
-        `key` (the key that was pressed) pressed again meanwhile quits at once."""
-        if self._quitting:
-            await self._force_quit()
-            return
-        self._quitting = True
-        self._shutdown_worker = self.run_worker(self._save_and_exit(key), name="shutdown")
 
-    async def _save_and_exit(self, key: str) -> None:
-        await self.session.stop()  # a running reply closes its tool calls before the save
-        if self.assistant.ready and saves_on_exit(self.assistant):  # else: the transcript only
-            await self.query_one(ChatView).add_notice(
-                "• Saving this conversation to long-term memory before exit… "
-                f"({key} again to quit now: unfinished work stays in sessions/pending/ and is "
-                "summarized at the next start)"
-            )
-            self.query_one(StatusLine).state = "saving memory…"
-        lines = await self.session.close()
-        self.exit(0, message=self._exit_message(lines))
-
-    async def _force_quit(self) -> None:
-        if self._shutdown_worker is not None:
-            self._shutdown_worker.cancel()
-        lines = await self.session.close(force=True)
-        self.exit(0, message=self._exit_message(lines))
-
-    def _exit_message(self, lines: list[str]) -> str | None:
-        """What to print after the TUI closes: the summaries' outcomes not shown in the chat.
-        How to continue this conversation is kept in `resume_line` (`run_tui` prints it)."""
-        self.resume_line = resume_hint(self.assistant)
-        shown = self.renderer.shown_notices if self.renderer is not None else set()
-        return "\n".join(f"remecli: {line}" for line in lines if line not in shown) or None
-
-
-def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
+def run_tui(settings: Settings | Pending, *, log_file: Path | None = None) -> int:
     """Run the TUI until the user quits; returns the exit code."""
     app = RemeApp(settings, log_file=log_file)
     try:
@@ -390,6 +361,9 @@ def run_tui(settings: Settings, *, log_file: Path | None = None) -> int:
     finally:
         early_keys.restore()  # the terminal as the user had it (see `early_keys`)
         collector_pauses.release()  # collecting again, even if no frame was ever drawn
+    if app.start_problem is not None:  # a setting to change: as before the TUI existed
+        print(f"remecli: {app.start_problem}", file=sys.stderr)
+        return app.start_problem.code
     if app.resume_line:  # printed, not rendered: a console would wrap or crop the command
         print(f"remecli: {app.resume_line}", file=sys.stderr)
     return app.return_code or 0

@@ -1,18 +1,13 @@
 """The TUI's answers to the session's events that are not agent output: queued turns, activity,
-screen requests (pages, clear, copy, quit, the horse) and questions (approval, session picker),
-and the command palette's provider. The core is reached only through `ChatSession.submit`."""
+screen requests (pages, clear, copy, quit, the horse) and questions (approval, session picker). The core is reached only through `ChatSession.submit`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
-
 from remecli.agent import events as ev
-from remecli.commands import COMMANDS
 from remecli.commands import session_events as se
 from remecli.commands.frontend import FrontEndInfo
 from remecli.ui.clipboard import copied_line, sized
@@ -183,25 +178,4 @@ class TuiFrontEnd:
         return True
 
 
-class SlashCommands(Provider):
-    """Every slash command in the command palette (listed before anything is typed, too)."""
-
-    async def discover(self) -> Hits:
-        for name, command in COMMANDS.items():
-            yield DiscoveryHit(f"/{name}", self._runner(name), help=command.summary)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, command in COMMANDS.items():
-            score = matcher.match(f"/{name} {command.summary}")
-            if score > 0:
-                yield Hit(
-                    score, matcher.highlight(f"/{name}"), self._runner(name), help=command.summary
-                )
-
-    def _runner(self, name: str) -> Callable[[], Any]:
-        app: Any = self.app
-        return lambda: app.submit(f"/{name}")
-
-
-__all__ = ["KEYS", "SlashCommands", "TuiFrontEnd", "about_tui"]
+__all__ = ["KEYS", "TuiFrontEnd", "about_tui"]

@@ -5,8 +5,6 @@ from __future__ import annotations
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from remecli.commands import complete
-
 
 class CommandMenu(OptionList):
     """Shown above the input while the text is a `/prefix`; Tab or click completes."""
@@ -32,6 +30,8 @@ class CommandMenu(OptionList):
     def show_for(self, text: str) -> None:
         """Refresh the options for the input `text` (hidden when nothing matches)."""
         self.mode = "commands"
+        from remecli.commands import complete  # the registry: not needed for the first frame
+
         matches = complete(text.lstrip()) if "\n" not in text else []
         self.clear_options()
         for command in matches:
