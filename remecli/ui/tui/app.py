@@ -31,6 +31,8 @@ from remecli.ui.tui.widgets.status_line import StatusLine
 from remecli.ui.tui.widgets.tool_panel import ToolPanel
 
 if TYPE_CHECKING:  # the core loads after the first frame (see `RemeApp.on_ready`)
+    from textual.worker import Worker
+
     from remecli.config.settings import Settings
     from remecli.ui.tui.event_renderer import EventRenderer
 
@@ -173,7 +175,11 @@ class RemeApp(SessionApp):
         if self.started:
             self._session_ready()
         else:
-            self.run_worker(self._start_after_first_frame, name="start", group="start")
+            # a coroutine *function*: an app left before the worker ran leaves no coroutine
+            # un-awaited (the result type is named: Textual's overloads would infer Never)
+            self._starting: Worker[None] = self.run_worker(
+                self._start_after_first_frame, name="start", group="start"
+            )
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGTERM, self._on_sigterm)
