@@ -83,22 +83,22 @@ def agent_state(state: ConversationState) -> AgentState:
     return AgentState(session_id=state.session_id, summary=state.summary, context=state.context)
 
 
-def state_from_json(data: Mapping[str, Any]) -> ConversationState:
+def state_from_json(data: Mapping[str, object]) -> ConversationState:
     """A saved state read back (pydantic's `ValidationError` is a `ValueError`)."""
     return AgentscopeState(AgentState.model_validate(dict(data)))
 
 
-def state_to_json(state: ConversationState) -> dict[str, Any]:
+def state_to_json(state: ConversationState) -> dict[str, object]:
     """The saved form of `state`: the whole `AgentState`, as earlier versions wrote it."""
     return agent_state(state).model_dump(mode="json")
 
 
-def message_from_json(data: Mapping[str, Any]) -> ContextMessage:
+def message_from_json(data: Mapping[str, object]) -> ContextMessage:
     """A `Msg` read back."""
     return cast("ContextMessage", Msg.model_validate(dict(data)))
 
 
-def message_to_json(message: ContextMessage) -> dict[str, Any]:
+def message_to_json(message: ContextMessage) -> dict[str, object]:
     """The saved form of a `Msg`."""
     return _msg(message).model_dump(mode="json")
 
@@ -108,15 +108,15 @@ def with_blocks(message: ContextMessage, blocks: Sequence[ContentBlock]) -> Cont
     return cast("ContextMessage", _msg(message).model_copy(update={"content": list(blocks)}))
 
 
-def blocks_from_json(data: Sequence[Mapping[str, Any]]) -> list[ContentBlock]:
+def blocks_from_json(data: Sequence[Mapping[str, object]]) -> list[ContentBlock]:
     """Content blocks read back (validated as a message's content)."""
     holder = Msg.model_validate({"name": "x", "role": "assistant", "content": list(data)})
     return cast("list[ContentBlock]", list(holder.content))
 
 
-def block_to_json(block: ContentBlock) -> dict[str, Any]:
+def block_to_json(block: ContentBlock) -> dict[str, object]:
     """The saved form of one content block."""
-    dumped: dict[str, Any] = cast(Any, block).model_dump(mode="json")
+    dumped: dict[str, object] = cast(Any, block).model_dump(mode="json")
     return dumped
 
 

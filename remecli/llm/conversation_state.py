@@ -103,21 +103,21 @@ def new_state(session_id: str | None = None) -> ConversationState:
     return agentscope_state.new_state(session_id)
 
 
-def state_from_json(data: Mapping[str, Any]) -> ConversationState:
+def state_from_json(data: Mapping[str, object]) -> ConversationState:
     """A saved state read back; `ValueError` when it is not the shape `state_to_json` writes."""
     from remecli.llm import agentscope_state
 
     return agentscope_state.state_from_json(data)
 
 
-def state_to_json(state: ConversationState) -> dict[str, Any]:
+def state_to_json(state: ConversationState) -> dict[str, object]:
     """The saved form of `state` (JSON types only)."""
     from remecli.llm import agentscope_state
 
     return agentscope_state.state_to_json(state)
 
 
-def message_from_json(data: Mapping[str, Any]) -> ContextMessage:
+def message_from_json(data: Mapping[str, object]) -> ContextMessage:
     """A saved message read back; `ValueError` when it is not the shape `message_to_json`
     writes."""
     from remecli.llm import agentscope_state
@@ -125,7 +125,7 @@ def message_from_json(data: Mapping[str, Any]) -> ContextMessage:
     return agentscope_state.message_from_json(data)
 
 
-def message_to_json(message: ContextMessage) -> dict[str, Any]:
+def message_to_json(message: ContextMessage) -> dict[str, object]:
     """The saved form of `message` (JSON types only)."""
     from remecli.llm import agentscope_state
 
@@ -140,7 +140,7 @@ def with_blocks(message: ContextMessage, blocks: Sequence[ContentBlock]) -> Cont
     return agentscope_state.with_blocks(message, blocks)
 
 
-def blocks_from_json(data: Sequence[Mapping[str, Any]]) -> list[ContentBlock]:
+def blocks_from_json(data: Sequence[Mapping[str, object]]) -> list[ContentBlock]:
     """Saved blocks read back (as a message's `content` holds them); `ValueError` when one is
     not a block."""
     from remecli.llm import agentscope_state
@@ -148,7 +148,7 @@ def blocks_from_json(data: Sequence[Mapping[str, Any]]) -> list[ContentBlock]:
     return agentscope_state.blocks_from_json(data)
 
 
-def block_to_json(block: ContentBlock) -> dict[str, Any]:
+def block_to_json(block: ContentBlock) -> dict[str, object]:
     """The saved form of one block."""
     from remecli.llm import agentscope_state
 
