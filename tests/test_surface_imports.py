@@ -52,6 +52,7 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
 BY_NAME: dict[str, str] = {
     "access.py": "the gate: an MCP or HTTP client names the job and sends JSON arguments",
     "cli/job.py": "`remecli job NAME --json ARGS`: the user names the job",
+    "cli/importing.py": "memory_record through a `run` it shares with the import route (a gate)",
 }
 
 
@@ -102,9 +103,8 @@ def test_surfaces_call_jobs_by_name_only_where_the_caller_names_the_job() -> Non
         path.relative_to(SURFACES).as_posix()
         for path in SURFACES.rglob("*.py")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "run"
-        and ast.unparse(node.func.value).endswith("runner")
+        if isinstance(node, ast.Attribute)  # called, or handed on as a callback
+        and node.attr == "run"
+        and ast.unparse(node.value).endswith("runner")
     }
     assert by_name == set(BY_NAME), "call the job with its typed params (JobRunner.call)"

@@ -9,6 +9,7 @@ paths/outcome to the access log (never contents).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ class Gate:
         self.log = log if log is not None else AccessLog(self.root)
 
     async def run(
-        self, principal: Principal, name: str, arguments: Any, surface: str
+        self, principal: Principal, name: str, arguments: Mapping[str, object] | None, surface: str
     ) -> dict[str, Any]:
         """Run job `name` for `principal`; its JSON answer, or a JobError (logged either way)."""
         paths = named_paths(arguments)

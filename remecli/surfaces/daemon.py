@@ -15,6 +15,7 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ class DaemonUnavailable(Exception):
     """The server could not take the call (not reachable, refused the token, …): do it here."""
 
 
-def post_json(url: str, token: str, body: dict[str, Any], timeout: float) -> tuple[int, Any]:
+def post_json(url: str, token: str, body: Mapping[str, object], timeout: float) -> tuple[int, Any]:
     """POST `body` as JSON; the status and the decoded answer. Raises DaemonUnavailable when
     there is no answer at all."""
     request = urllib.request.Request(

@@ -10,7 +10,8 @@ entries and links it returns filtered to the glob. Any other job is refused for 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from remecli.notes.files import glob_regex
 from remecli.ops import Job
@@ -19,6 +20,10 @@ from remecli.ops.errors import Forbidden, JobError
 from remecli.ops.knowledge_jobs import card_files
 from remecli.ops.paths import confine
 from remecli.surfaces.tokens import Principal, Scope
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+    from pydantic.config import JsonDict
 
 # checked before the job runs: the job's parameter naming the file it touches
 PATH_PARAM = {
@@ -60,7 +65,7 @@ def is_destructive(job: Job) -> bool:
     return not job.read_only and job.name not in ADDITIVE
 
 
-def reports_failure(data: dict[str, Any]) -> bool:
+def reports_failure(data: JsonDict) -> bool:
     """True when a job's answer says it failed (`ok: false`, e.g. a dream or an ingest that
     did not complete): the call is an error to MCP and "failed" in the access log."""
     return data.get("ok") is False
@@ -93,12 +98,12 @@ def folder_may_hold(glob: str, folder: str) -> bool:
 
 
 def paths_of_call(
-    job: Job, context: JobContext, arguments: dict[str, Any] | None, *, links: bool = True
+    job: Job, context: JobContext, arguments: Mapping[str, object] | None, *, links: bool = True
 ) -> list[str]:
     """The working-dir-relative paths a call names or would write (before it runs); [] when it
     names none. A card's call names the card and its day page, which the job rewrites too; a
     rename or delete the notes it writes (blocking: reads the link graph; `links` False: [])."""
-    arguments = arguments if isinstance(arguments, dict) else {}
+    arguments = arguments if isinstance(arguments, Mapping) else {}
     root = context.root
     if job.name == "memory_write_card":
         return card_files(context, arguments)
@@ -144,7 +149,22 @@ def check_paths(principal: Principal, job: Job, paths: list[str]) -> None:
             )
 
 
-def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[str, Any]:
+def _objects(value: JsonValue) -> list[JsonDict]:
+    """The JSON objects a JSON list holds (none when `value` is not a list)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _within(glob: str, notes: JsonValue) -> list[JsonValue]:
+    """The notes (`{"path", …}`) of a JSON list inside `glob`."""
+    return [n for n in _objects(notes) if glob_matches(glob, str(n.get("path")))]
+
+
+def _strings(value: JsonValue) -> list[str]:
+    """The strings a JSON list holds (none when `value` is not a list)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def filter_result(principal: Principal, job: Job, data: JsonDict) -> JsonDict:
     """A read-only job's answer narrowed to a confined token's glob."""
     glob = principal.paths
     if glob is None:
@@ -152,17 +172,17 @@ def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[
     if job.name == "memory_search":
         data["results"] = [
             _links_within(glob, h)
-            for h in data["results"]
+            for h in _objects(data["results"])
             if glob_matches(glob, str(h.get("path")))
         ]
     elif job.name == "memory_list":
         data["entries"] = [
             e
-            for e in data["entries"]
+            for e in _objects(data["entries"])
             if (
-                folder_may_hold(glob, e["path"])
+                folder_may_hold(glob, str(e["path"]))
                 if e["type"] == "folder"
-                else glob_matches(glob, e["path"])
+                else glob_matches(glob, str(e["path"]))
             )
         ]
     elif job.name == "memory_links":
@@ -172,33 +192,30 @@ def filter_result(principal: Principal, job: Job, data: dict[str, Any]) -> dict[
                 "may use"
             )
         for side in ("out", "in"):
-            data[side] = [n for n in data.get(side, []) if glob_matches(glob, str(n.get("path")))]
+            data[side] = _within(glob, data.get(side, []))
     return data
 
 
-def _links_within(glob: str, hit: dict[str, Any]) -> dict[str, Any]:
+def _links_within(glob: str, hit: JsonDict) -> JsonValue:
     """A search hit whose `links` (out/in) name only notes inside `glob`."""
     links = hit.get("links")
     if isinstance(links, dict):
-        hit["links"] = {
-            side: [n for n in notes if glob_matches(glob, str(n.get("path")))]
-            for side, notes in links.items()
-        }
+        hit["links"] = {side: _within(glob, notes) for side, notes in links.items()}
     return hit
 
 
-def named_paths(arguments: Any) -> list[str]:
+def named_paths(arguments: object) -> list[str]:
     """The paths a call's arguments name, as given (for the access log, also when refused)."""
     if not isinstance(arguments, dict):
         return []
     return [v[:200] for k in ("path", "folder") if isinstance(v := arguments.get(k), str)]
 
 
-def paths_of_result(job: Job, data: dict[str, Any]) -> list[str]:
+def paths_of_result(job: Job, data: JsonDict) -> list[str]:
     """The paths an answer names (for the access log: which files were touched or returned):
     a search's hits, else every file a job says it read or wrote."""
     if job.name == "memory_search":
-        return [str(hit.get("path")) for hit in data.get("results", [])]
-    named = [data[key] for key in WRITTEN_KEYS if isinstance(data.get(key), str) and data[key]]
-    listed = [p for key in WRITTEN_LISTS for p in data.get(key) or [] if isinstance(p, str)]
+        return [str(hit.get("path")) for hit in _objects(data.get("results", []))]
+    named = [value for key in WRITTEN_KEYS if isinstance(value := data.get(key), str) and value]
+    listed = [p for key in WRITTEN_LISTS for p in _strings(data.get(key))]
     return [*named, *listed]

@@ -11,15 +11,20 @@ import dataclasses
 import functools
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
 from remecli.surfaces.cli.base import CommandGroup, SettingsCommand, WholeNumber
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
+
     from remecli.config.settings import Settings
     from remecli.surfaces.cli.vector import MemoriesRequest
+
+
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def _common(build: Callable[..., MemoriesRequest]) -> Callable[..., int]:
@@ -87,7 +92,7 @@ def _settings(
     return settings_or_exit_code(setting_args, "remecli memories")
 
 
-def _filters(items: tuple[str, ...]) -> dict[str, Any]:
+def _filters(items: tuple[str, ...]) -> dict[str, JsonValue]:
     from remecli.surfaces.cli.vector import parse_filters
 
     try:
@@ -227,7 +232,7 @@ _QUERY_OPTIONS = (
 )
 
 
-def _query_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def _query_options(command: F) -> F:
     for decorate in reversed(_QUERY_OPTIONS):
         command = decorate(command)
     return command
@@ -258,7 +263,7 @@ def search(
 @memories.command(cls=SettingsCommand)
 @click.argument("messages_file", metavar="FILE", type=click.File("r", encoding="utf-8"))
 @_common
-def summarize(messages_file: Any) -> MemoriesRequest:
+def summarize(messages_file: IO[str]) -> MemoriesRequest:
     """Turn a conversation (FILE: a JSON list of {"role", "content"} messages; - = stdin) into
     memories of --user, --task or --tool."""
     import json

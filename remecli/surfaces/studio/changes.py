@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import itertools
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from remecli.ops import JobRunner
 from remecli.ops.errors import ChangedOnDisk, NotFound
@@ -15,6 +15,9 @@ from remecli.ops.file_jobs import ABSENT, WriteParams
 from remecli.ops.history_jobs import HistoryParams, HistoryResult, RestoreParams, VersionParams
 from remecli.ops.note_jobs import DeleteParams, RenameParams
 from remecli.surfaces.studio.library import read_whole, sha256_text
+
+if TYPE_CHECKING:
+    from pydantic.config import JsonDict
 
 CURRENT = "current"
 MAX_DIFF_LINES = 5_000
@@ -132,16 +135,16 @@ async def diff(runner: JobRunner, path: str, old: int | str, new: int | str) -> 
     return Diff(path=path, old=str(old), new=str(new), rows=rows)
 
 
-async def restore(runner: JobRunner, path: str, version: int) -> dict[str, Any]:
+async def restore(runner: JobRunner, path: str, version: int) -> JsonDict:
     """memory_restore: bring `version` back (itself a new version)."""
     return await runner.answer(RestoreParams.parse(path=path, version=version))
 
 
-async def rename(runner: JobRunner, path: str, new_path: str) -> dict[str, Any]:
+async def rename(runner: JobRunner, path: str, new_path: str) -> JsonDict:
     """memory_rename: move the note and rewrite every link to it (each file versioned)."""
     return await runner.answer(RenameParams.parse(path=path, new_path=new_path))
 
 
-async def delete(runner: JobRunner, path: str) -> dict[str, Any]:
+async def delete(runner: JobRunner, path: str) -> JsonDict:
     """memory_delete: remove the note (kept in its history) and list what now links nowhere."""
     return await runner.answer(DeleteParams.parse(path=path))
