@@ -13,6 +13,7 @@ from remecli.config.sources import read_sources
 from remecli.ui.start import Pending, Ready, prepare
 from remecli.ui.tui.app import RemeApp
 from remecli.ui.tui.widgets.assistant_message import AssistantMessage
+from remecli.ui.tui.widgets.command_menu import CommandMenu
 from tests.ui.test_app_pilot import wait_until
 
 FIRST_FRAME = """
@@ -82,12 +83,13 @@ async def test_a_line_sent_before_the_session_started_is_sent_once_it_has(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*"early line")
         await pilot.press("enter")
-        await pilot.press(*"still typing")
+        await pilot.press(*"/he")
         assert not app.started
         gate.set()
         answered = lambda: any("early line" in m.text for m in app.query(AssistantMessage))  # noqa: E731
         await wait_until(pilot, lambda: app.started and not app.replying and answered())
-        assert app.query_one("#input").text == "still typing"  # typed ahead, kept
+        assert app.query_one("#input").text == "/he"  # typed ahead, kept
+        assert app.query_one(CommandMenu).is_open  # and its menu shown once the session started
         assert app.status.model_name == "fake-model"
     assert fake_llm.chat_requests()[0].body["messages"][-1]["content"] == "early line"
 

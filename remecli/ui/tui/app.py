@@ -202,6 +202,7 @@ class RemeApp(SessionApp):
         waiting, self._waiting = self._waiting, []
         for text in waiting:
             self.session.submit(text)
+        self.query_one(CommandMenu).show_for(self.query_one(ChatInput).text)  # typed meanwhile
 
     def _working_dir_usable(self) -> bool:
         from remecli.config.logs import WorkingDirUnusable, check_writable
