@@ -31,7 +31,7 @@ from remecli.vector.stores.in_python import (
 from remecli.vector.stores.options import text_pairs, whole_number
 from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
 from remecli.vector.terms import document_terms
-from remecli.vector.values import ColumnValues, MetadataIn, Settings
+from remecli.vector.values import Settings
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -277,35 +277,25 @@ class ChromaVectorStore(PythonFilteredStore):
             return None
         return [float(x) for x in embeddings[0]]
 
-    def update(
-        self,
-        memory_id: str,
-        fields: ColumnValues,
-        metadata: MetadataIn | None,
-        vector: np.ndarray | None,
-    ) -> MemoryNode | None:
-        """See `VectorStore.update`."""
-        with self._lock:
-            rows = self._got(self._by_ids([memory_id]))
-            if not rows:
-                return None
-            seq, node = rows[0].seq, rows[0].node
-            node.apply_update(fields, metadata)
-            self._check_unique(node)
-            record, document = self._record(node, seq)
-            if node.message_time == "":
-                record["message_time"] = None  # removes the key
-            kept = self.vector_of(memory_id) if vector is None else vector
-            embedding: Embedding = np.asarray(kept, dtype=np.float32)
-            self._call(
-                "update a memory",
-                self._collection.update,
-                ids=[memory_id],
-                metadatas=[record],
-                documents=[document],
-                embeddings=[embedding],  # else Chroma re-embeds a changed document
-            )
-        return node
+    def _row(self, memory_id: str, with_vector: bool) -> tuple[Stored, list[float] | None] | None:
+        rows = self._got(self._by_ids([memory_id]))
+        if not rows:
+            return None
+        return rows[0], self.vector_of(memory_id) if with_vector else None
+
+    def _rewrite(self, seq: int, node: MemoryNode, vector: list[float] | np.ndarray) -> None:
+        record, document = self._record(node, seq)
+        if node.message_time == "":
+            record["message_time"] = None  # removes the key
+        embedding: Embedding = np.asarray(vector, dtype=np.float32)
+        self._call(
+            "update a memory",
+            self._collection.update,
+            ids=[node.memory_id],
+            metadatas=[record],
+            documents=[document],
+            embeddings=[embedding],  # else Chroma re-embeds a changed document
+        )
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
         for start in range(0, len(memory_ids), _PAGE):

@@ -24,7 +24,7 @@ from remecli.vector.stores.base import VectorStoreError, check_dimensions
 from remecli.vector.stores.in_python import EngineHits, Stored, matches, widening_search
 from remecli.vector.stores.options import no_extra, number, text_pairs
 from remecli.vector.stores.python_filtered import PythonFilteredStore, first_stored
-from remecli.vector.values import ColumnValues, JSONObject, MetadataIn, Settings
+from remecli.vector.values import JSONObject, Settings
 
 if TYPE_CHECKING:
     from elasticsearch import Elasticsearch
@@ -230,34 +230,25 @@ class ElasticsearchVectorStore(PythonFilteredStore):
         found = self._mget([memory_id], vectors=True)
         return q.stored_vector(found[0]["_source"]) if found else None
 
-    def update(
-        self,
-        memory_id: str,
-        fields: ColumnValues,
-        metadata: MetadataIn | None,
-        vector: np.ndarray | None,
-    ) -> MemoryNode | None:
-        """See `VectorStore.update` (the document is indexed again under its id)."""
+    def _row(self, memory_id: str, with_vector: bool) -> tuple[Stored, list[float] | None] | None:
+        found = self._mget([memory_id], vectors=with_vector)
+        if not found:
+            return None
+        source = found[0]["_source"]
+        return Stored(*q.node_of(source)), q.stored_vector(source) if with_vector else None
+
+    def _rewrite(self, seq: int, node: MemoryNode, vector: list[float] | np.ndarray) -> None:
+        """The document is indexed again under its id."""
         from remecli.vector.terms import document_terms
 
-        with self._lock:
-            found = self._mget([memory_id], vectors=True)
-            if not found:
-                return None
-            source = found[0]["_source"]
-            seq, node, _ = q.node_of(source)
-            node.apply_update(fields, metadata)
-            self._check_unique(node)
-            kept = q.stored_vector(source) if vector is None else vector
-            row = np.asarray(kept, dtype=np.float32).tolist()
-            doc = q.document(node, seq, document_terms(node.embedding_text()), row)
-            self._call(
-                "update a memory",
-                lambda: self._client.index(
-                    index=self._index, id=memory_id, document=doc, refresh="wait_for"
-                ),
-            )
-        return node
+        row = np.asarray(vector, dtype=np.float32).tolist()
+        doc = q.document(node, seq, document_terms(node.embedding_text()), row)
+        self._call(
+            "update a memory",
+            lambda: self._client.index(
+                index=self._index, id=node.memory_id, document=doc, refresh="wait_for"
+            ),
+        )
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
         actions: list[JSONObject] = [

@@ -15,8 +15,9 @@ import numpy as np
 
 from remecli.vector.filters import Condition
 from remecli.vector.node import ContentKey, MemoryNode
-from remecli.vector.stores.base import DuplicateContentError
+from remecli.vector.stores.base import DuplicateContentError, VectorStoreError
 from remecli.vector.stores.in_python import Stored, ordered
+from remecli.vector.values import ColumnValues, MetadataIn
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def first_stored(
 class PythonFilteredStore(ABC):
     """`list_nodes`, `delete_where`, `_next_seq`, and `add`'s and `update`'s content checks of
     such a store. A subclass sets `_lock` (held by every write) and gives `_matching`,
-    `_stored_ids`, `_delete_ids` and `_twins`."""
+    `_row`, `_rewrite`, `_stored_ids`, `_delete_ids` and `_twins`."""
 
     _lock: threading.RLock
     _last_seq = 0
@@ -56,6 +57,14 @@ class PythonFilteredStore(ABC):
     @abstractmethod
     def _delete_ids(self, memory_ids: list[str]) -> None:
         """Delete these stored ids from the engine."""
+
+    @abstractmethod
+    def _row(self, memory_id: str, with_vector: bool) -> tuple[Stored, list[float] | None] | None:
+        """The stored row of this id (and its stored vector when asked), or None."""
+
+    @abstractmethod
+    def _rewrite(self, seq: int, node: MemoryNode, vector: list[float] | np.ndarray) -> None:
+        """Write `node` again under its id, keeping its insertion order `seq`."""
 
     @abstractmethod
     def _stored_ids(self, memory_ids: list[str]) -> list[str]:
@@ -94,6 +103,29 @@ class PythonFilteredStore(ABC):
         clash = self._twins([node]).get(node.content_key)
         if clash is not None and clash.memory_id != node.memory_id:
             raise DuplicateContentError(clash.memory_id)
+
+    def update(
+        self,
+        memory_id: str,
+        fields: ColumnValues,
+        metadata: MetadataIn | None,
+        vector: np.ndarray | None,
+    ) -> MemoryNode | None:
+        """See `VectorStore.update` (the record is written again, its vector kept unless given)."""
+        with self._lock:
+            found = self._row(memory_id, with_vector=vector is None)
+            if found is None:
+                return None
+            row, kept = found
+            new = kept if vector is None else vector
+            if new is None:
+                raise VectorStoreError(
+                    f"memory {memory_id} has no stored vector: run reembed() to embed it again"
+                )
+            row.node.apply_update(fields, metadata)
+            self._check_unique(row.node)
+            self._rewrite(row.seq, row.node, new)
+        return row.node
 
     def delete(self, memory_ids: list[str]) -> int:
         """See `VectorStore.delete`."""

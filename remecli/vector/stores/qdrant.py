@@ -27,7 +27,7 @@ from remecli.vector.stores.python_filtered import PythonFilteredStore, first_sto
 from remecli.vector.stores.qdrant_client_pool import QdrantConnection, first_line, release
 from remecli.vector.stores.qdrant_points import PointId, point_id, term_index, term_weights
 from remecli.vector.terms import document_terms
-from remecli.vector.values import JSON, ColumnValues, JSONObject, MetadataIn
+from remecli.vector.values import JSON, JSONObject
 
 if TYPE_CHECKING:
     from qdrant_client import models as qmodels
@@ -227,36 +227,26 @@ class QdrantVectorStore(PythonFilteredStore):
         found = self._retrieve([memory_id], vectors=True)
         return self._dense(found[0]) if found else None
 
-    def update(
-        self,
-        memory_id: str,
-        fields: ColumnValues,
-        metadata: MetadataIn | None,
-        vector: np.ndarray | None,
-    ) -> MemoryNode | None:
-        """See `VectorStore.update` (the point is replaced: payload and vector)."""
-        with self._lock:
-            found = self._retrieve([memory_id], vectors=True)
-            if not found:
-                return None
-            stored = self._stored(found[0].payload)
-            node = stored.node
-            node.apply_update(fields, metadata)
-            self._check_unique(node)
-            kept = self._dense(found[0]) if vector is None else vector
-            payload, terms = self._payload(node, stored.seq)
-            point = self._models.PointStruct(
-                id=point_id(memory_id),
-                vector={
-                    _DENSE: np.asarray(kept, dtype=np.float32).tolist(),
-                    _TERMS: self._sparse(terms),
-                },
-                payload=payload,
-            )
-            self._call(
-                "update a memory", self._client.upsert, self._collection, points=[point], wait=True
-            )
-        return node
+    def _row(self, memory_id: str, with_vector: bool) -> tuple[Stored, list[float] | None] | None:
+        found = self._retrieve([memory_id], vectors=with_vector)
+        if not found:
+            return None
+        return self._stored(found[0].payload), self._dense(found[0]) if with_vector else None
+
+    def _rewrite(self, seq: int, node: MemoryNode, vector: list[float] | np.ndarray) -> None:
+        """The point is replaced: payload and vectors."""
+        payload, terms = self._payload(node, seq)
+        point = self._models.PointStruct(
+            id=point_id(node.memory_id),
+            vector={
+                _DENSE: np.asarray(vector, dtype=np.float32).tolist(),
+                _TERMS: self._sparse(terms),
+            },
+            payload=payload,
+        )
+        self._call(
+            "update a memory", self._client.upsert, self._collection, points=[point], wait=True
+        )
 
     def _delete_ids(self, memory_ids: list[str]) -> None:
         for start in range(0, len(memory_ids), _PAGE):
