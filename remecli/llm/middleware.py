@@ -15,8 +15,8 @@ The hooks, and when the loop runs them:
 - `check_permission`: decides whether a tool call may run (`decide()` asks the next one).
 
 Hooks see the loop through `LoopState` (the context as `Message`s, the reply in flight, the
-conversation's id). `remecli.llm.agentscope_adapter` implements it and wraps each middleware for
-agentscope; nothing else sees agentscope's agent.
+conversation's id). `remecli.llm.agentscope_middleware` implements it over agentscope's agent and
+wraps each middleware for agentscope; nothing outside `remecli/llm/` sees that agent.
 """
 
 from __future__ import annotations
