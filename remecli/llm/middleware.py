@@ -23,12 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from remecli.llm.message import Message, Part
-
-if TYPE_CHECKING:
-    from remecli.llm.agentscope_adapter import State
 
 Verdict = Literal["allow", "deny", "ask"]
 
@@ -73,7 +70,10 @@ class ReplyEnd:
 class StateHolder(Protocol):
     """What holds the loop's saved state (the memory conversation binds to it)."""
 
-    state: State  # the context, summary and id of the conversation
+    @property
+    def state(self) -> object:
+        """The runtime's state object (`remecli.llm.conversation_state.live_state` reads it)."""
+        ...
 
 
 class LoopState(Protocol):
