@@ -24,7 +24,7 @@ from benchmarks.import_steps import step_costs  # noqa: E402
 STEPS = {
     "interpreter and site": "",
     "remecli CLI + Textual app (remecli.ui.tui.app)": "import remecli.cli, remecli.ui.tui.app",
-    "agentscope (remecli.llm.runtime.agents: mcp, openai)": "import remecli.llm.runtime.agents",
+    "agentscope (agentscope.agent: mcp, openai)": "import agentscope.agent",
     "tantivy (the keyword index)": "import tantivy",
     "o200k token encoding (first count)": (
         "from remecli.llm.tokens import get_token_counter; get_token_counter().count('hello')"

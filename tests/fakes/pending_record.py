@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from agentscope.message import UserMsg
+
 from remecli.knowledge.background.tasks import RECORD_VERSION, pending_dir_of
-from remecli.llm.runtime.messages import UserMsg
 from remecli.notes.layout import WorkingDir
 
 

@@ -34,7 +34,7 @@ def test_the_runtime_imports_them_without_running_them_and_they_run_at_first_use
         """
         import sys
         import remecli.__main__  # the program installs the finder
-        import remecli.llm.runtime.agents, remecli.llm.runtime.tooling
+        import agentscope.agent, agentscope.tool, agentscope.permission
         from remecli.llm.deferred_imports import has_run
 
         for name in ("numpy", "requests"):  # agentscope imports both at its top level
@@ -114,7 +114,7 @@ def test_remecli_imported_as_a_library_changes_no_import() -> None:
     _python(
         """
         import sys
-        import remecli.llm.runtime.agents
+        import agentscope.agent
         from remecli.llm.deferred_imports import DeferringFinder, has_run
 
         assert not any(isinstance(finder, DeferringFinder) for finder in sys.meta_path)

@@ -214,7 +214,7 @@ def agentscope_imports(source: str) -> list[str]:
 
 
 def test_agentscope_is_imported_only_behind_the_llm_package() -> None:
-    """Every other package takes agentscope's types from `remecli.llm.runtime`."""
+    """No package outside `remecli/llm/` imports agentscope (the adapters there are the seam)."""
     found = {
         rel: agentscope_imports(src)
         for rel, src in _modules()

@@ -1,9 +1,7 @@
-"""A ratchet on the provider seam (issue 40): the files outside `remecli/llm/` that import
-agentscope or `remecli.llm.runtime` (its re-exports) may only become fewer, and none of them
-builds an agentscope `Agent` (every agent loop comes from `remecli.llm.agent_loop`'s factory).
-
-When you move a file onto remecli's own types (`remecli.llm.message`, `tool_spec`,
-`agent_loop`), lower `CEILING` to the new count so the gain cannot be lost."""
+"""A ratchet on the provider seam (issue 40): no file outside `remecli/llm/` imports agentscope
+(or `remecli.llm.runtime`, the re-export package that carried its types until every caller moved
+onto remecli's own), and none builds an agentscope `Agent` (every agent loop comes from
+`remecli.llm.agent_loop`'s factory). `CEILING` went 33 → 0 over issue 40; it stays 0."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def _remecli_tool_functions() -> list[tuple[str, object]]:
 def test_remecli_tools_are_described_as_the_runtime_describes_them(
     name: str, function: object
 ) -> None:
-    from remecli.llm.runtime.tooling import FunctionTool
+    from agentscope.tool import FunctionTool
 
     bound = partial(function, object())  # type: ignore[call-overload]  # ctx / self
     runtime = FunctionTool(bound)

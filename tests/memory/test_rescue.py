@@ -10,11 +10,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from agentscope.message import Msg
 
 from remecli.conversation.file_memory import FileMemory
 from remecli.conversation.rescue import fold_in, put_aside
 from remecli.conversation.transcript import Transcript
-from remecli.llm.runtime.messages import Msg
 from tests.memory.conftest import make_settings
 
 
