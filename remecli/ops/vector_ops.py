@@ -250,7 +250,8 @@ def reme_errors() -> Iterator[None]:
         yield
     except MemoryNotFoundError as exc:
         raise NotFound(
-            f"no memory with id {exc.args[0]!r}; list ids with memory_vector_list"
+            f"no memory with id {exc.args[0]!r}; list ids with `remecli memories list` (the "
+            "memory_vector_list operation)"
         ) from None
     except DuplicateContentError as exc:
         raise EditConflict(f"{exc}; update or delete memory {exc.existing_id} instead") from None

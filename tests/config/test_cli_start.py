@@ -31,6 +31,19 @@ def test_a_usage_error_prints_it_with_the_usage_and_help_exits_0(capsys) -> None
     assert "jobs:" in capsys.readouterr().err
 
 
+def test_a_setting_written_as_an_option_says_how_settings_are_written(capsys) -> None:
+    assert main(["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("remecli: No such option") and err.count("\n") == 1
+    assert err.rstrip().endswith(
+        "; settings are key=value: remecli resume=last (or resume=ID from remecli sessions)"
+    )
+    assert main(["--theme"]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("; settings are key=value: remecli theme=…")
+    assert main(["--bad"]) == 2
+    assert "settings are" not in capsys.readouterr().err  # no setting of that name
+
+
 def test_a_bad_setting_is_one_line_and_exit_2(capsys) -> None:
     assert settings_or_exit_code(["llm.modle=x"], "remecli ingest") == 2
     err = capsys.readouterr().err

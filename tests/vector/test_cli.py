@@ -97,6 +97,7 @@ def test_memories_commands_round_trip(
     assert missing.stderr.strip().startswith(
         f"remecli memories: no memory with id '{node['memory_id']}'"
     )
+    assert "list ids with `remecli memories list`" in missing.stderr  # a command the user has
 
 
 @pytest.mark.parametrize(

@@ -174,4 +174,17 @@ def usage_error_line(error: click.UsageError) -> str:
     --help)`."""
     path = error.ctx.command_path if error.ctx is not None else "remecli"
     message = " ".join(error.format_message().split())  # click lists choices one per line
-    return f"{path}: {message.rstrip('.')} (see {path} --help)"
+    return f"{path}: {message.rstrip('.')} (see {path} --help){_setting_hint(error, path)}"
+
+
+def _setting_hint(error: click.UsageError, path: str) -> str:
+    """`remecli --resume` names a setting as an option: say how settings are written."""
+    if path != "remecli" or not isinstance(error, click.NoSuchOption):
+        return ""
+    from remecli.config.settings import Settings
+
+    key = error.option_name.lstrip("-").replace("-", "_")
+    if key not in Settings.model_fields:
+        return ""
+    example = "resume=last (or resume=ID from remecli sessions)" if key == "resume" else f"{key}=…"
+    return f"; settings are key=value: remecli {example}"
