@@ -1,5 +1,6 @@
 """Structure counts of a checkout (issue 40's before/after figures): `Any` in function
-signatures per package, files per package, and files outside `remecli/llm/` that import
+signatures per package, files per package, functions over 50 lines per package (docstring
+included), and files outside `remecli/llm/` that import
 agentscope directly.
 
 Reproduce:  python benchmarks/code_counts.py [CHECKOUT]   (default: this one)
@@ -26,6 +27,7 @@ def main() -> int:
     package = root / "remecli"
     anys: collections.Counter[str] = collections.Counter()
     files: collections.Counter[str] = collections.Counter()
+    long_functions: collections.Counter[str] = collections.Counter()
     agentscope = 0
     for path in sorted(package.rglob("*.py")):
         parts = path.relative_to(package).parts
@@ -37,8 +39,14 @@ def main() -> int:
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 anys[unit] += sum(ast.unparse(a).count("Any") for a in annotations(node))
+                if (node.end_lineno or node.lineno) - node.lineno + 1 > 50:
+                    long_functions[unit] += 1
     print(f"Any in signatures: {sum(anys.values())}  {dict(sorted(anys.items()))}")
     print(f"files: {sum(files.values())}  {dict(sorted(files.items()))}")
+    print(
+        f"functions over 50 lines: {sum(long_functions.values())}"
+        f"  {dict(sorted(long_functions.items()))}"
+    )
     print(f"files outside llm/ importing agentscope directly: {agentscope}")
     print(f"reproduce: python benchmarks/code_counts.py {root}")
     return 0

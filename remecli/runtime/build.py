@@ -64,21 +64,7 @@ def build_runtime(
         writer=writer,
         gate=tasks.gate,  # one gate: no model job without a model, said once
     )
-
-    def running_changed(_running: object = None) -> object:
-        """Tell the front-end how many memory tasks run (summaries and a dream)."""
-        return events.publish(SummaryTasksChanged(tasks.pending_count + int(dreaming.running)))
-
-    async def summary_done(outcome: SummaryOutcome) -> None:
-        delivered = events.publish(SummaryDone(outcome))
-        if delivered is not None:
-            await delivered
-        if outcome.status == "written":
-            await dreaming.maybe_start()  # new cards may make a dream due
-
-    tasks.on_done = summary_done
-    tasks.on_change = running_changed
-    dreaming.on_change = running_changed
+    _report_memory_tasks(events, tasks, dreaming)
     vector = VectorMemory(settings, layout)
     resources = ResourceCards(layout, settings, chat_model, writer, gate=tasks.gate)
     handover = Handover(settings, layout, conversation, tasks, vector)
@@ -100,3 +86,23 @@ def build_runtime(
         handover=handover,
         events=events,
     )
+
+
+def _report_memory_tasks(events: EventBus, tasks: SummaryTasks, dreaming: Dreaming) -> None:
+    """Summaries and dreams tell the front-end (through `events`) how many run and how they
+    ended; a summary that wrote cards may make a dream due."""
+
+    def running_changed(_running: object = None) -> object:
+        """Tell the front-end how many memory tasks run (summaries and a dream)."""
+        return events.publish(SummaryTasksChanged(tasks.pending_count + int(dreaming.running)))
+
+    async def summary_done(outcome: SummaryOutcome) -> None:
+        delivered = events.publish(SummaryDone(outcome))
+        if delivered is not None:
+            await delivered
+        if outcome.status == "written":
+            await dreaming.maybe_start()  # new cards may make a dream due
+
+    tasks.on_done = summary_done
+    tasks.on_change = running_changed
+    dreaming.on_change = running_changed

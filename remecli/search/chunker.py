@@ -339,27 +339,12 @@ class MarkdownChunker:
         headings: tuple[str, ...] = ()
 
         def emit() -> None:
-            parts: list[str] = []
-            for k, unit in enumerate(current):
-                if k and unit.start > current[k - 1].end + 1:
-                    parts.append("")
-                parts.append(unit.text)
-            body = "\n".join(parts)
-            if body.strip():
-                chunks.append(Chunk(path, current[0].start, current[-1].end, body, headings))
+            chunks.extend(_joined(path, current, headings))
 
         def flush_with_overlap(next_tokens: int) -> list[_Unit]:
             emit()
-            carry: list[_Unit] = []
-            total = 0
-            for unit in reversed(current[1:]):
-                if total + unit.tokens > self.overlap_tokens:
-                    break
-                carry.insert(0, unit)
-                total += unit.tokens
-            if total + next_tokens > self.max_tokens:
-                return []
-            return carry
+            carry = _overlap(current, self.overlap_tokens)  # dropped if the next cannot follow
+            return carry if sum(u.tokens for u in carry) + next_tokens <= self.max_tokens else []
 
         has_body = False
         for number, block in enumerate(_parse_blocks(lines, self.should_stop), start=1):
@@ -390,3 +375,26 @@ class MarkdownChunker:
         if current:
             emit()
         return chunks
+
+
+def _joined(path: str, units: list[_Unit], headings: tuple[str, ...]) -> list[Chunk]:
+    """The chunk of `units` (a blank line where lines were skipped); none if it is blank."""
+    parts: list[str] = []
+    for k, unit in enumerate(units):
+        if k and unit.start > units[k - 1].end + 1:
+            parts.append("")
+        parts.append(unit.text)
+    body = "\n".join(parts)
+    return [Chunk(path, units[0].start, units[-1].end, body, headings)] if body.strip() else []
+
+
+def _overlap(units: list[_Unit], overlap_tokens: int) -> list[_Unit]:
+    """The last units (never the first) within `overlap_tokens`: the next chunk starts with them."""
+    carry: list[_Unit] = []
+    total = 0
+    for unit in reversed(units[1:]):
+        if total + unit.tokens > overlap_tokens:
+            break
+        carry.insert(0, unit)
+        total += unit.tokens
+    return carry

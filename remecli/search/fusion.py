@@ -127,12 +127,8 @@ def fuse(
     else:
         hits = {i for i, _ in vector}
         rescored = [(i, s) for i, s in (vector_rescored or []) if i not in hits]
-        if normalization == "max":
-            vector_scores = max_scaled(vector + rescored) if vector else {}
-            keyword_scores = max_scaled(keyword)
-        else:
-            vector_scores = min_max(vector + rescored, floors[0]) if vector else {}
-            keyword_scores = min_max(keyword, floors[1])
+        vector_scores = _normalized(vector + rescored, normalization, floors[0]) if vector else {}
+        keyword_scores = _normalized(keyword, normalization, floors[1])
         if keyword_weight is not None:
             keyword_scores = {i: keyword_similarity(s, keyword_weight) for i, s in keyword}
         if similarity is not None and vector:  # the vector side on its absolute scale instead
@@ -142,16 +138,41 @@ def fuse(
             ("vector", vector_scores, vector_weight),
             ("bm25", keyword_scores, 1.0 - vector_weight),
         ]
-    if vector_factors:
-        for scores in (sides[0][1], extra):
-            for chunk_id, factor in vector_factors.items():
-                if chunk_id in scores:
-                    scores[chunk_id] *= factor
+    for scores in (sides[0][1], extra):  # source weights scale the vector side
+        for chunk_id, factor in (vector_factors or {}).items():
+            if chunk_id in scores:
+                scores[chunk_id] *= factor
     absolute = similarity is not None and keyword_weight is not None and method != "rrf"
+    fused = _weighted_sum(sides, extra, absolute)
+    if similarity is not None:
+        for chunk_id, cosine in [*vector, *(vector_rescored or [])]:
+            if chunk_id in fused:
+                fused[chunk_id].cosine = cosine
+    for item in fused.values():
+        item.match = item.score
+    return sorted(fused.values(), key=Fused.rank)
+
+
+def _normalized(
+    scores: list[tuple[int, float]], normalization: str, floor: float | None
+) -> dict[int, float]:
+    """One side's raw scores on [0, 1]: `max` scaling, or min-max above `floor`."""
+    return max_scaled(scores) if normalization == "max" else min_max(scores, floor)
+
+
+def _weighted_sum(
+    sides: list[tuple[str, dict[int, float], float]], extra: dict[int, float], absolute: bool
+) -> dict[int, Fused]:
+    """Each chunk's score: every side's score times that side's share of the weight.
+
+    Only sides with scores share the weight, unless the scores are `absolute` (calibrated), when
+    an empty side still holds its share. `extra` (rescored vector scores) count on the vector
+    side without naming it as a signal.
+    """
     present = [(name, scores, weight) for name, scores, weight in sides if scores or absolute]
     total_weight = sum(weight for _, _, weight in present)
     if not any(scores for _, scores, _ in present) and not extra:
-        return []
+        return {}
     fused: dict[int, Fused] = {}
     for name, scores, weight in present:
         share = weight / total_weight if total_weight > 0 else 1.0 / len(present)
@@ -162,13 +183,7 @@ def fuse(
         if name == "vector":
             for chunk_id, value in extra.items():
                 fused.setdefault(chunk_id, Fused(chunk_id, 0.0)).score += share * value
-    if similarity is not None:
-        for chunk_id, cosine in [*vector, *(vector_rescored or [])]:
-            if chunk_id in fused:
-                fused[chunk_id].cosine = cosine
-    for item in fused.values():
-        item.match = item.score
-    return sorted(fused.values(), key=Fused.rank)
+    return fused
 
 
 def merge_parts(whole: list[Fused], parts: list[list[Fused]]) -> list[Fused]:

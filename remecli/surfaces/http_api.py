@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from remecli import __version__
 from remecli.ops import Job, JobError, JobRunner
@@ -175,6 +176,21 @@ def build_app(
     store = TokenStore(gate.root)
     _add_error_handlers(app)
     add_docs(app)
+    _add_job_routes(app, runner, gate)
+    _add_admin_routes(app, gate, store)
+    if not runner.read_only:  # the daemon's fast path for `remecli import` (the Stop hook)
+        add_import_route(app, gate, principal_of)
+
+    auth = Authenticator(token, store)
+    inner: Any = JsonBody(BodyLimit(app, max_body_bytes))
+    guarded: Any = HostCheck(
+        BearerAuth(inner, auth, open_paths=OPEN_PATHS, access_log=gate.log), hosts
+    )
+    return mount_studio(_with_cors(guarded, cors_origins), runner, token)
+
+
+def _add_job_routes(app: FastAPI, runner: JobRunner, gate: Gate) -> None:
+    """GET /api/health, and POST /api/<job> for every served job, documented with its scope."""
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -193,24 +209,18 @@ def build_app(
             response_model=None,
             responses=COMMON_ERRORS if job.read_only else WRITE_ERRORS,
         )(_endpoint(gate, job))
-    _add_admin_routes(app, gate, store)
-    if not runner.read_only:  # the daemon's fast path for `remecli import` (the Stop hook)
-        add_import_route(app, gate, principal_of)
 
-    auth = Authenticator(token, store)
-    inner: Any = JsonBody(BodyLimit(app, max_body_bytes))
-    guarded: Any = HostCheck(
-        BearerAuth(inner, auth, open_paths=OPEN_PATHS, access_log=gate.log), hosts
-    )
+
+def _with_cors(app: ASGIApp, cors_origins: list[str] | None) -> ASGIApp:
+    """`app` behind CORS for `cors_origins` (none: unchanged). Outermost, so a browser's
+    preflight (which carries no token) gets its answer."""
     if not cors_origins:
-        return mount_studio(guarded, runner, token)
+        return app
     from starlette.middleware.cors import CORSMiddleware
 
-    # outermost, so a browser's preflight (which carries no token) gets its answer
-    api = CORSMiddleware(
-        guarded,
+    return CORSMiddleware(
+        app,
         allow_origins=cors_origins,
         allow_methods=["GET", "POST"],
         allow_headers=["Authorization", "Content-Type"],
     )
-    return mount_studio(api, runner, token)

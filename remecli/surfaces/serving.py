@@ -95,22 +95,9 @@ async def serve_http(
     then close the runtime. With `announce_in` (a memory's folder) the server announces itself
     there (`.serve.json`: pid, URL) while it runs, so local clients use it instead of starting
     their own runtime."""
-    import uvicorn
-
     sock = bind(host, port)
     stopping = asyncio.Event()
-    config = uvicorn.Config(
-        _StopAware(app, stopping),
-        log_level="warning",
-        # One HTTP parser whatever else is installed (chromadb brings httptools, which "auto"
-        # would pick): the same answers to malformed requests on every install.
-        http="h11",
-        lifespan="auto",
-        timeout_graceful_shutdown=10,
-        ssl_certfile=tls[0] if tls else None,
-        ssl_keyfile=tls[1] if tls else None,
-    )
-    server = uvicorn.Server(config)
+    server = _uvicorn_server(_StopAware(app, stopping), tls)
     await start_runner(runner)
     auto_sync = start_auto_sync(runner)
     # uvicorn re-raises the stop signal once it has shut down; absorb that one so the runtime
@@ -134,6 +121,24 @@ async def serve_http(
         await stop_auto_sync(auto_sync)
         await runner.close()
         nothing_left_but_exit()
+
+
+def _uvicorn_server(app: ASGIApp, tls: tuple[str, str] | None) -> uvicorn.Server:
+    """uvicorn serving `app` (HTTPS with `tls` = (cert, key)), quiet, 10 s to finish requests."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        # One HTTP parser whatever else is installed (chromadb brings httptools, which "auto"
+        # would pick): the same answers to malformed requests on every install.
+        http="h11",
+        lifespan="auto",
+        timeout_graceful_shutdown=10,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
+    return uvicorn.Server(config)
 
 
 def _absorb_stop_signals(stop: Callable[[], None]) -> dict[int, SignalHandler]:

@@ -78,67 +78,23 @@ async def run_in_process_group(
     started = time.monotonic()
     enable_subreaper()
     marker = new_marker()
-    spawn = asyncio.ensure_future(
-        asyncio.create_subprocess_exec(
-            *argv,
-            cwd=str(cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-            env={**os.environ, **_QUIET_ENV, **(env or {}), MARKER_ENV: marker},
-        )
+    proc = await _spawn(
+        argv, cwd, {**os.environ, **_QUIET_ENV, **(env or {}), MARKER_ENV: marker}, spool
     )
-    try:
-        proc = await asyncio.shield(spawn)
-    except asyncio.CancelledError:  # cancelled while starting: the group may already run
-        started_proc = await spawn
-        _kill_group(started_proc.pid)
-        DescendantTracker(started_proc.pid, marker).kill_all()
-        if spool is not None:
-            spool.finish(keep=False)
-        raise
-    pgid = proc.pid  # start_new_session: the child leads its own process group
     tracker = DescendantTracker(proc.pid, marker)
     collector = TailCollector(keep_bytes=max_bytes * 4)
     reader = asyncio.create_task(_pump(proc.stdout, collector, spool))
-    timed_out = False
-    stopped_background = False
-    left_running = ""
     try:
-        timed_out = not await _wait_for_exit(proc, reader, started + timeout_s, tracker)
-        if timed_out:
-            await _terminate_group(pgid)
-            await asyncio.to_thread(tracker.kill_all)
-            await _wait_for_exit(proc, reader, time.monotonic() + _PIPE_GRACE_S)
-        if not reader.done():  # background children may still hold the pipe: let them flush
-            await asyncio.wait({reader}, timeout=_DRAIN_GRACE_S)
-        if not timed_out:  # a child on its way out of the group (`setsid cmd &`) may leave
-            deadline = time.monotonic() + _DETACH_GRACE_S
-            while _group_alive(pgid) and time.monotonic() < deadline:
-                await asyncio.sleep(0.02)
-        if _group_alive(pgid):
-            stopped_background = not timed_out
-            await _terminate_group(pgid)
-        if not reader.done():
-            await asyncio.wait({reader}, timeout=_PIPE_GRACE_S)
-        if not reader.done():  # a detached process (setsid) still holds the pipe
-            reader.cancel()
-            _close_transport(proc)
-        if not timed_out:
-            detached = await asyncio.to_thread(tracker.alive)
-            keep_running(detached)
-            left_running = describe(detached)
+        timed_out, stopped_background, left_running = await _settle(
+            proc, reader, tracker, started + timeout_s
+        )
     except asyncio.CancelledError:
-        _kill_group(pgid)
-        tracker.kill_all()
         reader.cancel()
-        if spool is not None:
-            spool.finish(keep=False)
+        _abandon(tracker, spool)
         raise
     finally:
         if proc.returncode is None:
-            _kill_group(pgid)
+            _kill_group(proc.pid)
     output = collector.result(max_bytes, max_lines)
     full_output = ""
     if spool is not None and spool.finish(keep=output.truncated) is not None:
@@ -152,6 +108,96 @@ async def run_in_process_group(
         stopped_background=stopped_background,
         left_running=left_running,
     )
+
+
+async def _spawn(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], spool: FullOutputSpool | None
+) -> asyncio.subprocess.Process:
+    """Start `argv` as the leader of a new session, output merged into one pipe.
+
+    A cancellation while it starts still waits for the process, then kills its group and its
+    marked descendants before re-raising: the command may already be running.
+    """
+    spawn = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            cwd=str(cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            env=dict(env),
+        )
+    )
+    try:
+        return await asyncio.shield(spawn)
+    except asyncio.CancelledError:  # cancelled while starting: the group may already run
+        started_proc = await spawn
+        _abandon(DescendantTracker(started_proc.pid, env[MARKER_ENV]), spool)
+        raise
+
+
+def _abandon(tracker: DescendantTracker, spool: FullOutputSpool | None) -> None:
+    """On cancellation: kill the command's group and every marked descendant, drop the spool.
+
+    The command leads its own process group (`start_new_session`), so its pid is the group's.
+    """
+    _kill_group(tracker.root_pid)
+    tracker.kill_all()
+    if spool is not None:
+        spool.finish(keep=False)
+
+
+async def _settle(
+    proc: asyncio.subprocess.Process,
+    reader: asyncio.Task[None],
+    tracker: DescendantTracker,
+    deadline: float,
+) -> tuple[bool, bool, str]:
+    """Wait for the command until `deadline`, then leave nothing of its group behind.
+
+    Returns (timed out, background processes stopped, the detached processes left running).
+    At a timeout the group and every marked descendant are killed; after a normal exit the
+    processes that left the group keep running and are handed to `keep_running`.
+    """
+    timed_out = not await _wait_for_exit(proc, reader, deadline, tracker)
+    if timed_out:
+        await _terminate_group(proc.pid)
+        await asyncio.to_thread(tracker.kill_all)
+        await _wait_for_exit(proc, reader, time.monotonic() + _PIPE_GRACE_S)
+    stopped_background = await _stop_group_leftovers(proc, reader, timed_out)
+    if timed_out:
+        return True, stopped_background, ""
+    detached = await asyncio.to_thread(tracker.alive)
+    keep_running(detached)
+    return False, stopped_background, describe(detached)
+
+
+async def _stop_group_leftovers(
+    proc: asyncio.subprocess.Process, reader: asyncio.Task[None], timed_out: bool
+) -> bool:
+    """After the command ended: drain its pipe, stop what is left in its group, free the pipe.
+
+    Returns True when background processes still in the group were stopped after a normal
+    exit (at a timeout the group is being killed anyway, so that is not news).
+    """
+    pgid = proc.pid
+    stopped_background = False
+    if not reader.done():  # background children may still hold the pipe: let them flush
+        await asyncio.wait({reader}, timeout=_DRAIN_GRACE_S)
+    if not timed_out:  # a child on its way out of the group (`setsid cmd &`) may leave
+        deadline = time.monotonic() + _DETACH_GRACE_S
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+    if _group_alive(pgid):
+        stopped_background = not timed_out
+        await _terminate_group(pgid)
+    if not reader.done():
+        await asyncio.wait({reader}, timeout=_PIPE_GRACE_S)
+    if not reader.done():  # a detached process (setsid) still holds the pipe
+        reader.cancel()
+        _close_transport(proc)
+    return stopped_background
 
 
 async def _wait_for_exit(

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -28,6 +28,9 @@ from remecli.config.privacy import private_dirs
 from remecli.config.settings import Settings
 from remecli.ui.plain_frontend import ABOUT_PLAIN, PlainFrontEnd, call_key
 from remecli.ui.plain_typing import typing_hidden, typing_shown
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 QUIT_WINDOW_S = 2.0
 
@@ -197,11 +200,6 @@ def run_once(settings: Settings, question: str) -> int:
 
 def run_repl(settings: Settings) -> int:
     """A prompt-toolkit REPL with history and the same slash commands."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import WordCompleter
-    from prompt_toolkit.history import FileHistory
-
-    from remecli.commands import COMMANDS
 
     async def main() -> int:
         out, err = Console(), Console(stderr=True, soft_wrap=True)
@@ -211,12 +209,7 @@ def run_repl(settings: Settings) -> int:
         assistant = session.assistant
         private_dirs(assistant.working_dir)
         history_file = assistant.locations.plain_history
-        if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
-            os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))
-        prompt: PromptSession = PromptSession(
-            history=_redacting_history(FileHistory, history_file),
-            completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
-        )
+        prompt = _prompt_session(history_file)
         typed: list[str] = []  # lines of this conversation (/clear forgets them)
         err.print(
             f"remecli ({assistant.model_name}) — /help for commands, /exit or Ctrl+D to quit."
@@ -240,27 +233,57 @@ def run_repl(settings: Settings) -> int:
                 typed.append(text)
                 session.submit(text)
                 await show_until_handled(session, renderer, frontend)
-                if frontend.forget_requested:
-                    frontend.forget_requested = False
-                    forget_history_lines(history_file, typed)
-                    typed.clear()
-                if frontend.resumed:
-                    frontend.resumed = False
-                    typed.clear()
+                _forget_typed_lines(frontend, history_file, typed)
         except asyncio.CancelledError:
             pass  # SIGTERM / SIGHUP: save (below) and exit normally
         finally:
-            if saves_on_exit(session.assistant):  # else only the transcript, kept all along
-                err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
-            for line in await _close(session):  # what was not said as it happened
-                if line not in renderer.shown_notices:
-                    renderer.line(f"• {line}", "")
-            hint = resume_hint(session.assistant)
-            if hint:
-                renderer.line(hint, "bold")
+            await _close_and_say_what_is_left(session, renderer, err)
         return 0
 
     return asyncio.run(main())
+
+
+def _prompt_session(history_file: Path) -> PromptSession[str]:
+    """prompt-toolkit's prompt with the private, redacted history and slash-command completion."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.history import FileHistory
+
+    from remecli.commands import COMMANDS
+
+    if not history_file.exists():  # what was typed: private (prompt-toolkit appends to it)
+        os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT, 0o600))
+    return PromptSession(
+        history=_redacting_history(FileHistory, history_file),
+        completer=WordCompleter([f"/{n}" for n in COMMANDS], sentence=True),
+    )
+
+
+def _forget_typed_lines(frontend: PlainFrontEnd, history_file: Path, typed: list[str]) -> None:
+    """After /clear the lines of this conversation leave the history file; after /resume they
+    are no longer this conversation's (kept in the file)."""
+    if frontend.forget_requested:
+        frontend.forget_requested = False
+        forget_history_lines(history_file, typed)
+        typed.clear()
+    if frontend.resumed:
+        frontend.resumed = False
+        typed.clear()
+
+
+async def _close_and_say_what_is_left(
+    session: ChatSession, renderer: PlainRenderer, err: Console
+) -> None:
+    """At exit: close the session (saving the conversation if due), print the notices not yet
+    shown and how to resume."""
+    if saves_on_exit(session.assistant):  # else only the transcript, kept all along
+        err.print("Saving this conversation to long-term memory… (Ctrl+C to quit now)")
+    for line in await _close(session):  # what was not said as it happened
+        if line not in renderer.shown_notices:
+            renderer.line(f"• {line}", "")
+    hint = resume_hint(session.assistant)
+    if hint:
+        renderer.line(hint, "bold")
 
 
 def _redacting_history(file_history: type[Any], path: Path) -> Any:

@@ -47,24 +47,10 @@ class EventRenderer:
             if self.message is None:
                 self.message = await self.chat.add_assistant()
             await self.message.append_thinking(event.text)
-        elif isinstance(event, ev.ToolCallStarted):
-            await self._close_message()
-            self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
-            self.set_state(f"running {event.name}…")
-        elif isinstance(event, ev.ToolCallReady):
-            panel = self.panels.get(event.call_id) or await self.chat.add_tool(
-                event.call_id, event.name
-            )
-            self.panels[event.call_id] = panel
-            panel.set_arguments(event.arguments)
-        elif isinstance(event, ev.ToolOutput):
-            if event.call_id in self.panels:
-                self.panels[event.call_id].add_output(event.text)
-        elif isinstance(event, ev.ToolFinished):
-            finished = self.panels.pop(event.call_id, None)
-            if finished is not None:
-                finished.finish(event.state, event.output, event.duration)
-            self.set_state("thinking…")
+        elif isinstance(
+            event, ev.ToolCallStarted | ev.ToolCallReady | ev.ToolOutput | ev.ToolFinished
+        ):
+            await self._render_tool(event)
         elif isinstance(event, ev.ContextUsage):
             self.context_usage(event)
         elif isinstance(
@@ -89,15 +75,42 @@ class EventRenderer:
             hint = " Your message was not answered; press ↑ to edit and resend it."
             self.held.append((event.message + (hint if event.unanswered else ""), True))
         elif isinstance(event, ev.ReplyFinished):
+            await self._finish_reply(event)
+
+    async def _render_tool(
+        self, event: ev.ToolCallStarted | ev.ToolCallReady | ev.ToolOutput | ev.ToolFinished
+    ) -> None:
+        """A tool call's panel: opened, given its arguments, fed output, finished."""
+        if isinstance(event, ev.ToolCallStarted):
             await self._close_message()
-            if event.usage:
-                self.status.reply_usage = reply_usage_text(event.usage, self.cost(event.usage))
-            if event.reason == "interrupted":
-                await self.note_cancelled()
-            if event.reason == "exceed_max_iters":
-                await self.chat.add_notice(
-                    "• Stopped: the reply reached its step limit. Say 'continue' to go on."
-                )
+            self.panels[event.call_id] = await self.chat.add_tool(event.call_id, event.name)
+            self.set_state(f"running {event.name}…")
+        elif isinstance(event, ev.ToolCallReady):
+            panel = self.panels.get(event.call_id) or await self.chat.add_tool(
+                event.call_id, event.name
+            )
+            self.panels[event.call_id] = panel
+            panel.set_arguments(event.arguments)
+        elif isinstance(event, ev.ToolOutput):
+            if event.call_id in self.panels:
+                self.panels[event.call_id].add_output(event.text)
+        else:
+            finished = self.panels.pop(event.call_id, None)
+            if finished is not None:
+                finished.finish(event.state, event.output, event.duration)
+            self.set_state("thinking…")
+
+    async def _finish_reply(self, event: ev.ReplyFinished) -> None:
+        """The answer closes; its usage goes to the status line; why it stopped, if not done."""
+        await self._close_message()
+        if event.usage:
+            self.status.reply_usage = reply_usage_text(event.usage, self.cost(event.usage))
+        if event.reason == "interrupted":
+            await self.note_cancelled()
+        if event.reason == "exceed_max_iters":
+            await self.chat.add_notice(
+                "• Stopped: the reply reached its step limit. Say 'continue' to go on."
+            )
 
     def set_waiting(self, text: str | None) -> None:
         """While the user is asked for approval, the status says so (tool events arriving
