@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,13 +36,20 @@ def memory_model(fake_llm: FakeOpenAIServer) -> MemoryAwareModel:
     return model
 
 
+@pytest.fixture(scope="session")
+def xdg_homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for every test's private XDG folders (made in it with `mkdtemp`, O(1): a
+    `tmp_path_factory.mktemp` per test lists the whole, growing base temp folder each time)."""
+    return tmp_path_factory.mktemp("xdg")
+
+
 @pytest.fixture(autouse=True)
-def private_memory_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+def private_memory_home(xdg_homes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The memory home (`$XDG_DATA_HOME/remecli`) of every test, and of the processes it
-    starts, is a temporary folder: no test reads or writes the user's own memory (nor puts a
-    full disk's conversation aside in the user's `$XDG_STATE_HOME`)."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+    starts, is a new temporary folder: no test reads or writes the user's own memory (nor puts
+    a full disk's conversation aside in the user's `$XDG_STATE_HOME`)."""
+    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="data-", dir=xdg_homes))
+    monkeypatch.setenv("XDG_STATE_HOME", tempfile.mkdtemp(prefix="state-", dir=xdg_homes))
 
 
 @pytest.fixture(autouse=True)

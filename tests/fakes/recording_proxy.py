@@ -26,7 +26,9 @@ class RecordingProxy:
         self._server.daemon_threads = True
         self.requests: list[str] = []
         self._server.requests = self.requests  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:

@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 from tests.cli_process import fake_llm_settings
@@ -38,6 +37,34 @@ PAUSED_SYNC = textwrap.dedent(
     """
 )
 
+# `remecli job memory_search ARGS` as `python -m remecli` runs it, saying on stderr when it first
+# asks for the index's writer lock (it has reached the index): the test waits for that, not a
+# fixed time, before the first process goes on.
+REACHING = textwrap.dedent(
+    """
+    import sys
+    from remecli.__main__ import main
+    from remecli.search.sharing import SharedIndex
+
+    writer = SharedIndex.writer
+
+    def announced(self, timeout=None):
+        print("at the index", file=sys.stderr, flush=True)
+        return writer(self, timeout)
+
+    SharedIndex.writer = announced
+    sys.exit(main())
+    """
+)
+
+
+def _reaches_the_index(process: subprocess.Popen[str]) -> None:
+    assert process.stderr is not None
+    for line in process.stderr:
+        if line.strip() == "at the index":
+            return
+    raise AssertionError(f"it ended (code {process.wait()}) without asking for the writer lock")
+
 
 def test_instances_starting_during_another_ones_sync_do_not_rebuild(
     tmp_path: Path, fake_llm
@@ -57,7 +84,7 @@ def test_instances_starting_during_another_ones_sync_do_not_rebuild(
     )
     assert first.stdin is not None and first.stdout is not None
     assert first.stdout.readline().strip() == "paused"  # half the notes in the store only
-    search = [sys.executable, "-m", "remecli", "job", "memory_search", "--query", "w7x"]
+    search = [sys.executable, "-c", REACHING, "job", "memory_search", "--query", "w7x"]
     others = [
         subprocess.Popen(
             [*search, *fake_llm_settings(root, fake_llm.base_url)],
@@ -69,7 +96,8 @@ def test_instances_starting_during_another_ones_sync_do_not_rebuild(
         )
         for _ in range(2)
     ]
-    time.sleep(8)  # both start (imports) and reach the index while the first one is paused
+    for other in others:  # both start (imports) and reach the index while the first one is paused
+        _reaches_the_index(other)
     first.stdin.write("\n")
     first.stdin.flush()
     assert first.stdout.readline().strip() == "synced"

@@ -12,9 +12,10 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Response, sync_playwright
 
 from remecli.surfaces.auth import load_token
 from remecli.surfaces.studio.access import login_url
@@ -157,6 +158,18 @@ def logged_in(page: Page, studio: Studio) -> Page:
     page.goto(login_url(studio.url, token))
     page.wait_for_selector("article.note[data-path='MEMORY.md']")
     return page
+
+
+def has_its_stamp(page: Page, path: str = "") -> None:
+    """Wait for the page's next live poll of `path` (its change stamp; "" off a note's pages),
+    not a fixed time: a change on disk made after this is one the page's polls will notice."""
+
+    def polled(response: Response) -> bool:
+        url = urlsplit(response.url)
+        asked = parse_qs(url.query).get("path", [""])[0]
+        return url.path.endswith("/studio/api/stamp") and asked == path and response.ok
+
+    page.wait_for_event("response", polled, timeout=10_000)
 
 
 def screenshot(page: Page, name: str) -> None:

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.studio.conftest import CARD, Studio, logged_in
+from tests.studio.conftest import CARD, Studio, has_its_stamp, logged_in
 
 LIMIT_SECONDS = 2.0
 
@@ -20,7 +20,7 @@ def test_changes_on_disk_show_in_the_open_page_within_two_seconds(
     page.goto(f"{studio.url}/#/note/{CARD}")
     note = page.locator(f"article.note[data-path='{CARD}'] .markdown")
     expect(note).to_contain_text("zebra")
-    page.wait_for_timeout(1500)  # the page has its first stamp
+    has_its_stamp(page, CARD)
 
     text = (studio.root / CARD).read_text()
     started = time.monotonic()
@@ -40,7 +40,7 @@ def test_changes_on_disk_show_in_the_open_page_within_two_seconds(
     source = page.locator("#source")
     expect(source).to_have_value((studio.root / CARD).read_text())
     source.fill(source.input_value() + "\nmy unsaved line\n")
-    page.wait_for_timeout(1500)
+    has_its_stamp(page, CARD)
     (studio.root / CARD).write_text((studio.root / CARD).read_text() + "\nfrom an agent\n")
     expect(page.locator(".changed-on-disk")).to_be_visible(timeout=int(LIMIT_SECONDS * 1000))
     assert source.input_value().endswith("my unsaved line\n")  # the user's text is kept
@@ -58,7 +58,7 @@ def test_a_restore_waiting_for_its_yes_is_not_redrawn_away(page: Page, studio: S
     page.goto(f"{studio.url}/#/history/{CARD}")
     rows = page.locator("table.versions tbody tr[data-version]")
     expect(rows).to_have_count(2)
-    page.wait_for_timeout(1500)  # the page has its first stamp
+    has_its_stamp(page, CARD)
     rows.last.locator("button[data-restore]").click()
     yes = rows.last.locator("button[data-confirm-restore]")
     expect(yes).to_be_visible()

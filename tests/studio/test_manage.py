@@ -12,7 +12,7 @@ import urllib.request
 
 from playwright.sync_api import Page, expect
 
-from tests.studio.conftest import CARD, DAY, WIKI, Studio, logged_in
+from tests.studio.conftest import CARD, DAY, WIKI, Studio, has_its_stamp, logged_in
 
 
 def test_create_a_note_then_a_second_create_of_it_is_refused(page: Page, studio: Studio) -> None:
@@ -89,7 +89,7 @@ def test_a_created_card_is_counted_at_once(page: Page, studio: Studio) -> None:
     logged_in(page, studio)
     count = page.locator("#nav a[data-section='cards'] .count")
     expect(count).to_have_text("1")
-    page.wait_for_timeout(1500)  # the page has its first stamp
+    has_its_stamp(page)
     page.goto(f"{studio.url}/#/new?path=memory/2025-01-31/rollback-drill.md")
     page.locator("#create").click()
     expect(
