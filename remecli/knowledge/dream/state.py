@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,7 +127,7 @@ def card_entries(
     return found
 
 
-def _unchanged_stat(entry: dict[str, Any] | None, stat: tuple[int, int]) -> bool:
+def _unchanged_stat(entry: Mapping[str, object] | None, stat: tuple[int, int]) -> bool:
     return entry is not None and (entry.get("size"), entry.get("mtime_ns")) == stat
 
 
