@@ -62,8 +62,8 @@ class SummaryTasks(OutcomeCallbacks):
         summarizer: Summarizer,
         pending_dir: Path,
         *,
-        on_change: Callable[[int], Any] | None = None,
-        on_done: Callable[[SummaryOutcome], Any] | None = None,
+        on_change: Callable[[int], object] | None = None,
+        on_done: Callable[[SummaryOutcome], object] | None = None,
         gate: ModelGate | None = None,
     ) -> None:
         self.summarizer = summarizer
@@ -76,7 +76,7 @@ class SummaryTasks(OutcomeCallbacks):
         self._running: dict[str, asyncio.Task[SummaryOutcome]] = {}
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
-        self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
+        self._callbacks: set[asyncio.Future[object]] = set()  # async on_change calls in flight
         self.waits = SpaceWaits(self.pending_dir)  # a full disk: run once space is back
 
     # ------------------------------------------------------------------ public
