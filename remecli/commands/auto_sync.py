@@ -13,9 +13,14 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.agent import events as ev
+
+if TYPE_CHECKING:
+    from remecli.commands.session_events import SessionEvent
+    from remecli.config.settings import Settings
+    from remecli.ops.host import MemoryHost
 
 log = logging.getLogger(__name__)
 IDLE_POLL = 1.0  # seconds between looks for a pause between replies
@@ -26,10 +31,10 @@ class ChatAutoSync:
 
     def __init__(
         self,
-        settings: Any,
-        runtime: Callable[[], Any],
+        settings: Settings,
+        runtime: Callable[[], MemoryHost],
         busy: Callable[[], bool],
-        emit: Callable[[Any], None],
+        emit: Callable[[SessionEvent], None],
     ) -> None:
         self.settings = settings
         self._runtime = runtime  # the chat's memory runtime now (a /resume replaces it)

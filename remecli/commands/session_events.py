@@ -147,6 +147,7 @@ class ModelSwitched:
 ScreenRequest = ShowPage | ClearView | ForgetTyped | QuitRequested | CopyText | Celebrate
 SessionEvent = (
     ev.CoreEvent
+    | ev.SyncStatus  # the automatic sync's outcome (`auto_sync`), for the status line
     | UserTurn
     | CommandQueued
     | WorkStarted

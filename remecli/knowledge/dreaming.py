@@ -12,10 +12,11 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.config.settings import Settings
 from remecli.knowledge.model_gate import ModelGate
+from remecli.llm.chat_model import ChatModel
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _log_failure(task: asyncio.Task[Any]) -> None:
+def _log_failure(task: asyncio.Task[object]) -> None:
     """A background dream's exception is logged (never left unretrieved)."""
     if not task.cancelled() and task.exception() is not None:
         log.error("background dream failed", exc_info=task.exception())
@@ -38,9 +39,9 @@ class Dreaming:
         self,
         settings: Settings,
         layout: WorkingDir,
-        model_of: Callable[[], Any],
-        on_change: Callable[[bool], Any] | None = None,
-        on_done: Callable[[DreamResult], Any] | None = None,
+        model_of: Callable[[], ChatModel],
+        on_change: Callable[[bool], object] | None = None,
+        on_done: Callable[[DreamResult], object] | None = None,
         *,
         writer: MemoryWriter,
         gate: ModelGate,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +132,7 @@ def read_frontmatter(text: str) -> Note:
     return Note(data, body, fence_lines + 1, source)
 
 
-def write_frontmatter(meta: dict[str, Any], body: str, order: Iterable[str] = ()) -> str:
+def write_frontmatter(meta: Mapping[str, object], body: str, order: Iterable[str] = ()) -> str:
     """`---` YAML `---` then `body`: the keys named in `order` first, then the rest."""
     ordered = {key: meta[key] for key in order if key in meta}
     ordered.update({key: value for key, value in meta.items() if key not in ordered})

@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar, cast
 
 PLACEHOLDER = "[REDACTED:{kind}]"
 
@@ -305,18 +305,22 @@ def redact_text(text: str) -> str:
     return redact_secrets(text).text if text else text
 
 
-def redact_data(value: Any) -> Any:
+T = TypeVar("T")
+
+
+def redact_data(value: T) -> T:
     """A JSON-like value with the secrets in every string replaced (dicts, their keys, lists
-    and tuples walked; other values returned as they are)."""
+    and tuples walked; other values returned as they are): the same shape, so the same type."""
+    redacted: object = value
     if isinstance(value, str):
-        return redact_text(value)
-    if isinstance(value, dict):
-        return {redact_data(key): redact_data(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [redact_data(item) for item in value]
-    if isinstance(value, tuple):
-        return tuple(redact_data(item) for item in value)
-    return value
+        redacted = redact_text(value)
+    elif isinstance(value, dict):
+        redacted = {redact_data(key): redact_data(item) for key, item in value.items()}
+    elif isinstance(value, list):
+        redacted = [redact_data(item) for item in value]
+    elif isinstance(value, tuple):
+        redacted = tuple(redact_data(item) for item in value)
+    return cast(T, redacted)
 
 
 def holds_secret(data: bytes | str) -> bool:

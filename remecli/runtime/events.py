@@ -71,7 +71,7 @@ class EventBus:
     def _add(
         self,
         kinds: tuple[type, ...],
-        handler: Callable[[Any], object],  # Any: one of `kinds`
+        handler: Callable[[E], object],  # E: the event classes of `kinds`
     ) -> Callable[[], None]:
         entry = (kinds, handler)
         self._subscribers.append(entry)

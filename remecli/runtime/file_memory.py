@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from remecli.knowledge.dream.runner import DreamResult
     from remecli.knowledge.resources.watch import ResourceWatcher
+    from remecli.llm.conversation_state import ContextMessage
     from remecli.notes.links import LinkGraph
     from remecli.search import MemoryIndex
     from remecli.search.hits import SearchHit
@@ -181,7 +182,7 @@ class FileMemory:
         """Consolidate new and changed cards into the digest now (`/dream`)."""
         return await self.runtime.dream(date)
 
-    def hand_over(self, messages: list[Any]) -> int:
+    def hand_over(self, messages: list[ContextMessage]) -> int:
         """Summarize the messages leaving the context not handed over yet; how many were."""
         return self.runtime.handover.hand_over(messages)
 
@@ -194,25 +195,25 @@ class FileMemory:
         return await self.runtime.handover.recover_unsaved()
 
     async def compact_memory(
-        self, messages: list[Any], previous_summary: str = "", focus: str = ""
+        self, messages: list[ContextMessage], previous_summary: str = "", focus: str = ""
     ) -> str:
         """A structured checkpoint of `messages`, merged into `previous_summary`."""
         compactor = self.conversation.get_compactor()
         result = await compactor.compact(messages, previous_summary, focus)
         return result.summary
 
-    async def summary_memory(self, messages: list[Any]) -> SummaryResult:
+    async def summary_memory(self, messages: list[ContextMessage]) -> SummaryResult:
         """Merge what is worth keeping from `messages` into today's `memory/YYYY-MM-DD.md` now."""
         return await self.summarizer.summarize(messages)
 
-    async def compact_tool_result(self, messages: list[Any]) -> list[Any]:
+    async def compact_tool_result(self, messages: list[ContextMessage]) -> list[ContextMessage]:
         """Offload oversized tool outputs in `messages` (in place) to `tool_result/`; returns them."""
         import asyncio
 
         await asyncio.to_thread(offload_messages, self.tool_results, messages)
         return messages
 
-    def add_async_summary_task(self, messages: list[Any]) -> str:
+    def add_async_summary_task(self, messages: list[ContextMessage]) -> str:
         """Summarize `messages` in the background (never blocks); returns the task id."""
         return self.tasks.add(list(messages))
 
@@ -230,7 +231,7 @@ class FileMemory:
         since: str | None = None,
         until: str | None = None,
         links: bool = True,
-    ) -> list[dict[str, Any]]:
+    ) -> list[dict[str, object]]:
         """The seed's search (its arguments, JSON-ready hits): `search_memory` of the request
         (an empty query finds nothing, as it always did)."""
         from remecli.search.request import SearchRequest
@@ -247,7 +248,7 @@ class FileMemory:
         """The hits of `request` (`SearchRequest.resolved`), each with its note's links."""
         return await self.runtime.search_memory(request, links=links)
 
-    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
+    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, object]]:
         """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""
         return await self.runtime.retrieve_vector_memory(query, top_k)
 

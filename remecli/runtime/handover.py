@@ -7,7 +7,7 @@ each message once (the saved mark), and to vector memory when it is on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
@@ -16,6 +16,9 @@ from remecli.conversation.vector_memory import VectorMemory
 from remecli.knowledge.background.tasks import SummaryTasks
 from remecli.knowledge.memory_md.remember import one_shot_worth_a_card
 from remecli.notes.layout import WorkingDir
+
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
 
 
 class Handover:
@@ -35,7 +38,7 @@ class Handover:
         self.tasks = tasks
         self.vector = vector
 
-    def hand_over(self, messages: list[Any]) -> int:
+    def hand_over(self, messages: list[ContextMessage]) -> int:
         """Summarize the messages leaving the context not handed over yet; how many were."""
         fresh = [m for m in messages if not m.metadata.get(SAVED_MARK)]
         self.summarize(fresh, self.conversation.session_id if self.conversation.bound else None)
@@ -53,7 +56,7 @@ class Handover:
         self.summarize([m.model_copy(deep=True) for m in unsaved], self.conversation.session_id)
         return len(unsaved)
 
-    def summarize(self, messages: list[Any], session_id: str | None) -> None:
+    def summarize(self, messages: list[ContextMessage], session_id: str | None) -> None:
         """Hand messages to the background summarizer (recorded on disk before it runs): into
         the topic card of `session_id`'s conversation."""
         if messages and self.settings.memory.summarize:

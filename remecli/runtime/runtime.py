@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.config.settings import Settings
 from remecli.conversation.conversation import Conversation
@@ -178,7 +178,7 @@ class Runtime:
         """The open index, waiting for it if it is being opened (None when search is off)."""
         return await self.search.wait()
 
-    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, Any]]:
+    async def retrieve_vector_memory(self, query: str, top_k: int = 5) -> list[dict[str, object]]:
         """Personal, task and tool memories relevant to `query` (`memory.vector.enabled`)."""
         return await self.vector.retrieve(query, top_k)
 

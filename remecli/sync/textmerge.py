@@ -19,9 +19,10 @@ import difflib
 import re
 import subprocess
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from remecli.config.locations import MEMORY_MD_HEADER
 from remecli.notes.frontmatter import read_frontmatter, write_frontmatter
@@ -172,7 +173,10 @@ def _resolve(parts: dict[str, list[str]], labels: tuple[str, str], out: list[str
     return True
 
 
-def _set_merge(base: list[Any], ours: list[Any], theirs: list[Any]) -> list[Any]:
+T = TypeVar("T")  # a list's items: card lines, frontmatter list values
+
+
+def _set_merge(base: Sequence[T], ours: Sequence[T], theirs: Sequence[T]) -> list[T]:
     """Three-way set merge: what either side added is in, what either side removed is out."""
     removed = [item for item in base if item not in ours or item not in theirs]
     merged = [item for item in ours if item not in removed]
@@ -184,10 +188,11 @@ _MISSING = object()
 
 
 def _merge_meta(
-    base: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]
-) -> dict[str, Any] | None:
-    """The merged frontmatter, or None when a field changed differently on both sides."""
-    merged: dict[str, Any] = {}
+    base: Mapping[str, object], ours: Mapping[str, object], theirs: Mapping[str, object]
+) -> dict[str, object] | None:
+    """The merged frontmatter (YAML values, compared and passed on), or None when a field
+    changed differently on both sides."""
+    merged: dict[str, object] = {}
     for key in [*ours, *(k for k in theirs if k not in ours)]:
         b, o, t = (side.get(key, _MISSING) for side in (base, ours, theirs))
         if o == t or t == b:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from remecli.knowledge.background.records import SummaryOutcome
 
@@ -18,10 +17,10 @@ log = logging.getLogger("remecli.knowledge.background.tasks")
 class OutcomeCallbacks:
     """`on_done(outcome)` and the awaitables callbacks return, for a task owner."""
 
-    on_done: Callable[[SummaryOutcome], Any] | None
-    _callbacks: set[asyncio.Future[Any]]
+    on_done: Callable[[SummaryOutcome], object] | None
+    _callbacks: set[asyncio.Future[object]]
 
-    def _keep(self, result: Any) -> None:
+    def _keep(self, result: Awaitable[object] | None) -> None:
         """An async callback's awaitable: run it, kept referenced until it ends."""
         if result is not None:
             task = asyncio.ensure_future(result)
@@ -39,7 +38,7 @@ class OutcomeCallbacks:
                 log.exception("summary on_done callback failed")
 
     @staticmethod
-    def _call(callback: Callable[..., Any], *args: Any) -> Any:
+    def _call(callback: Callable[..., object], *args: object) -> Awaitable[object] | None:
         try:
             result = callback(*args)
         except Exception:

@@ -11,17 +11,35 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from remecli.knowledge.background.backoff import RETRY_LIMIT, retry_wait
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_data
+from remecli.vector.values import JSONObject
 
 if TYPE_CHECKING:
     from remecli.knowledge.summary.summarizer import SummaryResult
+    from remecli.llm.conversation_state import ContextMessage
 
 log = logging.getLogger(__name__)
+
+
+class PendingRecord(TypedDict):
+    """A pending summary as `sessions/pending/<id>.json` holds it (RECORD_VERSION): its
+    messages (`conversation_state.message_to_json`), the day and topic card they go to, and
+    the backoff state after a failure (`retry_after` only once it failed)."""
+
+    version: int
+    id: str
+    date: str
+    created_at: str
+    attempts: int
+    retry_after: NotRequired[str]
+    last_error: str
+    session_id: str | None
+    messages: list[JSONObject]
 
 
 @dataclass
@@ -38,12 +56,12 @@ class SummaryOutcome:
     pending_file: Path | None = None
 
 
-def _write_record(path: Path, record: dict[str, Any]) -> None:
+def _write_record(path: Path, record: PendingRecord) -> None:
     text = json.dumps(redact_data(record), ensure_ascii=False)  # a pending summary: no secret
     atomic_write_text(path, text, new_mode=PRIVATE_FILE_MODE)
 
 
-def write_pending(pending_dir: Path, record: dict[str, Any]) -> Path:
+def write_pending(pending_dir: Path, record: PendingRecord) -> Path:
     """Record a summary's messages as `pending_dir/<id>.json` (redacted, private, atomic): a
     start runs it like any other pending summary. Returns its path."""
     task_id = str(record["id"])
@@ -66,7 +84,7 @@ def _claim(path: Path) -> FileLock | None:
     return lock if lock.acquire(blocking=False) else None
 
 
-def _load_record(path: Path) -> tuple[dict[str, Any], list[Any]] | None:
+def _load_record(path: Path) -> tuple[PendingRecord, list[ContextMessage]] | None:
     """A record and its messages (`conversation_state.message_from_json`); None (logged)
     when unreadable."""
     from remecli.llm.conversation_state import message_from_json
@@ -82,7 +100,7 @@ def _load_record(path: Path) -> tuple[dict[str, Any], list[Any]] | None:
     return record, messages
 
 
-def _parse_date(value: Any) -> dt.date:
+def _parse_date(value: object) -> dt.date:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:

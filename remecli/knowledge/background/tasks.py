@@ -20,12 +20,13 @@ import logging
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
 from remecli.knowledge.background.backoff import after_failure, retry_due
 from remecli.knowledge.background.callbacks import OutcomeCallbacks
 from remecli.knowledge.background.records import (
+    PendingRecord,
     SummaryOutcome,
     _claim,
     _load_record,
@@ -37,8 +38,12 @@ from remecli.knowledge.background.records import (
 from remecli.knowledge.background.waits import SpaceWaits
 from remecli.knowledge.model_gate import ModelGate
 from remecli.knowledge.summary.summarizer import Summarizer, SummaryResult
+from remecli.llm.conversation_state import message_to_json
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
+
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +67,8 @@ class SummaryTasks(OutcomeCallbacks):
         summarizer: Summarizer,
         pending_dir: Path,
         *,
-        on_change: Callable[[int], Any] | None = None,
-        on_done: Callable[[SummaryOutcome], Any] | None = None,
+        on_change: Callable[[int], object] | None = None,
+        on_done: Callable[[SummaryOutcome], object] | None = None,
         gate: ModelGate | None = None,
     ) -> None:
         self.summarizer = summarizer
@@ -76,7 +81,7 @@ class SummaryTasks(OutcomeCallbacks):
         self._running: dict[str, asyncio.Task[SummaryOutcome]] = {}
         self._unreported: list[SummaryOutcome] = []
         self._last_turn: asyncio.Event | None = None  # set when the newest task has ended
-        self._callbacks: set[asyncio.Future[Any]] = set()  # async on_change calls in flight
+        self._callbacks: set[asyncio.Future[object]] = set()  # async on_change calls in flight
         self.waits = SpaceWaits(self.pending_dir)  # a full disk: run once space is back
 
     # ------------------------------------------------------------------ public
@@ -96,7 +101,11 @@ class SummaryTasks(OutcomeCallbacks):
         return sorted(self.pending_dir.glob("*.json"))
 
     def add(
-        self, messages: list[Any], *, date: dt.date | None = None, session_id: str | None = None
+        self,
+        messages: list[ContextMessage],
+        *,
+        date: dt.date | None = None,
+        session_id: str | None = None,
     ) -> str:
         """Start summarizing `messages` in the background; returns the task id at once.
 
@@ -106,7 +115,7 @@ class SummaryTasks(OutcomeCallbacks):
         self.start_waiting()
         task_id = uuid.uuid4().hex[:12]
         day = date or dt.date.today()
-        record = {
+        record: PendingRecord = {
             "version": RECORD_VERSION,
             "id": task_id,
             "date": day.isoformat(),
@@ -114,7 +123,7 @@ class SummaryTasks(OutcomeCallbacks):
             "attempts": 0,
             "last_error": "",
             "session_id": session_id,  # its topic card; None: the day page's log
-            "messages": [m.model_dump(mode="json") for m in messages],
+            "messages": [message_to_json(m) for m in messages],
         }
         try:
             _write_record(self.record_file(task_id), record)
@@ -196,9 +205,9 @@ class SummaryTasks(OutcomeCallbacks):
     def _start(
         self,
         task_id: str,
-        messages: list[Any],
+        messages: list[ContextMessage],
         day: dt.date,
-        record: dict[str, Any],
+        record: PendingRecord,
         *,
         recorded: bool,
     ) -> bool:
@@ -215,7 +224,7 @@ class SummaryTasks(OutcomeCallbacks):
         )
         self._running[task_id] = task
 
-        def ended(_: asyncio.Task[Any]) -> None:
+        def ended(_: asyncio.Task[SummaryOutcome]) -> None:
             turn.set()  # the next task may summarize now
             self._never_started(task_id, record, recorded)
 
@@ -236,7 +245,7 @@ class SummaryTasks(OutcomeCallbacks):
         if not self.live:  # said once: as it happens (a front-end), else in await_all's lines
             self._unreported.append(outcome)
 
-    def _never_started(self, task_id: str, record: dict[str, Any], recorded: bool) -> None:
+    def _never_started(self, task_id: str, record: PendingRecord, recorded: bool) -> None:
         """A task cancelled before its first step skips `_run`'s handlers: record it here."""
         if task_id not in self._running:
             return
@@ -256,9 +265,9 @@ class SummaryTasks(OutcomeCallbacks):
     async def _run(
         self,
         task_id: str,
-        messages: list[Any],
+        messages: list[ContextMessage],
         day: dt.date,
-        record: dict[str, Any],
+        record: PendingRecord,
         recorded: bool,
         previous: asyncio.Event | None,
     ) -> SummaryOutcome:
@@ -315,7 +324,7 @@ class SummaryTasks(OutcomeCallbacks):
         return outcome
 
     async def _summarize(
-        self, messages: list[Any], day: dt.date, session_id: str | None
+        self, messages: list[ContextMessage], day: dt.date, session_id: str | None
     ) -> SummaryResult:
         """Into the conversation's topic card when its session is known, citing the transcript
         lines the messages come from; else into the day page's log."""
@@ -331,7 +340,7 @@ class SummaryTasks(OutcomeCallbacks):
         )
 
     async def _settle(
-        self, task_id: str, path: Path, record: dict[str, Any], result: SummaryResult, count: int
+        self, task_id: str, path: Path, record: PendingRecord, result: SummaryResult, count: int
     ) -> SummaryOutcome:
         """Delete the record after a success; note the error in it after a failure."""
         if result.ok:

@@ -8,12 +8,22 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.disk_full import disk_full_text, is_disk_full, no_space_left
-from remecli.knowledge.background.records import _load_record, _parse_date, _write_record
+from remecli.knowledge.background.records import (
+    PendingRecord,
+    _load_record,
+    _parse_date,
+    _write_record,
+)
 
-Waiting = tuple[str, list[Any], dt.date, dict[str, Any]]  # task id, messages, day, record
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
+
+Waiting = tuple[
+    str, list["ContextMessage"], dt.date, PendingRecord
+]  # task id, messages, day, record
 
 
 class SpaceWaits:
@@ -21,11 +31,11 @@ class SpaceWaits:
 
     def __init__(self, pending_dir: Path) -> None:
         self.pending_dir = pending_dir
-        self.unrecorded: dict[str, tuple[list[Any], dt.date, dict[str, Any]]] = {}
+        self.unrecorded: dict[str, tuple[list[ContextMessage], dt.date, PendingRecord]] = {}
         self.after_space: set[str] = set()  # recorded; failed for a full disk
 
     def record_or_wait(
-        self, path: Path, messages: list[Any], day: dt.date, record: dict[str, Any]
+        self, path: Path, messages: list[ContextMessage], day: dt.date, record: PendingRecord
     ) -> bool:
         """Write the record at `path`; on a full disk keep it waiting here (False)."""
         try:
@@ -56,14 +66,14 @@ class SpaceWaits:
             del self.unrecorded[task_id]
             yield task_id, messages, day, record
 
-    def take_unrecorded(self) -> list[dict[str, Any]]:
+    def take_unrecorded(self) -> list[PendingRecord]:
         """At exit: the records of the summaries that could never be written (handed over to
         be put aside elsewhere, `conversation.rescue`); none wait here after."""
         records = [record for _messages, _day, record in self.unrecorded.values()]
         self.unrecorded.clear()
         return records
 
-    def lost_lines(self, records: list[dict[str, Any]]) -> list[str]:
+    def lost_lines(self, records: list[PendingRecord]) -> list[str]:
         """At exit: the summaries that could be recorded nowhere."""
         return [
             f"Summary {record['id']} was not saved: {disk_full_text(self.pending_dir)}; its "

@@ -15,7 +15,7 @@ import datetime as dt
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ def read_card(text: str) -> Note:
     return note
 
 
-def join_frontmatter(meta: dict[str, Any], body: str) -> str:
+def join_frontmatter(meta: Mapping[str, object], body: str) -> str:
     """`---` YAML `---` followed by `body` (keys in card order, then the rest)."""
     return write_frontmatter(meta, body, CARD_FIELD_ORDER)
 

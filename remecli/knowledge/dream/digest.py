@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from remecli.knowledge.cards.card import join_frontmatter
 from remecli.knowledge.dream.timeline import (
@@ -33,6 +34,17 @@ NODE_FIELD_ORDER = ("name", "description", "kind", "sources", "first_seen", "las
 _H2 = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
 
 
+class DigestHit(TypedDict):
+    """A digest search hit as the dream's model sees it (JSON): a node without its body."""
+
+    path: str
+    name: str
+    description: str
+    kind: str
+    status: str
+    score: float
+
+
 @dataclass
 class Node:
     """A digest node: relative path, frontmatter and body."""
@@ -41,7 +53,7 @@ class Node:
     meta: dict[str, Any]
     body: str
 
-    def brief(self, score: float = 0.0) -> dict[str, Any]:
+    def brief(self, score: float = 0.0) -> DigestHit:
         """What a search hit shows: no body."""
         return {
             "path": self.rel,
@@ -60,7 +72,7 @@ def _day(value: object) -> dt.date | None:
         return None
 
 
-def _first_seen(meta: dict[str, Any], sources: list[str], today: dt.date) -> dt.date:
+def _first_seen(meta: Mapping[str, object], sources: list[str], today: dt.date) -> dt.date:
     """When the node's claim was first seen: the day of its earliest dated card (a dream may
     consolidate a card weeks after its conversation), or the recorded `first_seen` if earlier,
     else `today`."""
@@ -68,7 +80,7 @@ def _first_seen(meta: dict[str, Any], sources: list[str], today: dt.date) -> dt.
     return min(days) if days else today
 
 
-def _new_claim(claim: str, meta: dict[str, Any], old_meta: dict[str, Any]) -> str:
+def _new_claim(claim: str, meta: Mapping[str, object], old_meta: Mapping[str, object]) -> str:
     description = str(meta.get("description") or "")
     if description and description != str(old_meta.get("description") or ""):
         return description
@@ -99,7 +111,7 @@ def parse_node(rel: str, text: str) -> Node | None:
 
 
 # ---------------------------------------------------------------- search
-def search_nodes(nodes: dict[str, str], query: str, limit: int = 5) -> list[dict[str, Any]]:
+def search_nodes(nodes: dict[str, str], query: str, limit: int = 5) -> list[DigestHit]:
     """The best `limit` nodes for `query`: the search package's keyword engine (BM25 over the
     body, name and description boosted), on an in-memory index of these nodes."""
     parsed = [node for rel, text in nodes.items() if (node := parse_node(rel, text)) is not None]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -50,7 +50,7 @@ class ExtractionError(RuntimeError):
     """The model's answer could not be used, twice."""
 
 
-def parse_extraction(data: Any, known: set[str], max_units: int) -> Extraction:
+def parse_extraction(data: object, known: set[str], max_units: int) -> Extraction:
     """The extraction in `data` (JSON that fits `Extraction`), unknown card paths dropped."""
     result = Extraction.model_validate(data)
     units = []

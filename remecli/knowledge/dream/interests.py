@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 import yaml
 
@@ -26,19 +26,31 @@ REPEAT_DAYS = 7
 LOOKBACK_DAYS = 30  # how far back `render_interests` looks for the latest file
 
 
+class Topic(TypedDict, total=False):
+    """One suggested topic as `interests.yaml` holds it (`title` always: others are skipped)."""
+
+    title: str
+    reason: str
+    evidence: list[str]
+    keywords: list[str]
+
+
 def interests_file(working_dir: WorkingDir, day: dt.date) -> Path:
     """`memory/YYYY-MM-DD/interests.yaml`."""
     return day_folder(working_dir, day) / FILE_NAME
 
 
-def read_topics(path: Path) -> list[dict[str, Any]]:
+def read_topics(path: Path) -> list[Topic]:
     """The topics of one interests file ([] when absent or unreadable)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeError, yaml.YAMLError):
         return []
     topics = data.get("topics") if isinstance(data, dict) else None
-    return [t for t in topics if isinstance(t, dict) and t.get("title")] if topics else []
+    if not isinstance(topics, list):
+        return []
+    # Kept as written (a hand-added key survives the next write); readers str() each value.
+    return [cast(Topic, t) for t in topics if isinstance(t, dict) and t.get("title")]
 
 
 def _key(title: object) -> str:

@@ -16,10 +16,9 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from remecli.config.settings import Settings
-from remecli.knowledge.background.backoff import after_failure, when_retried
+from remecli.knowledge.background.backoff import after_failure, attempts_of, when_retried
 from remecli.knowledge.dream.changesets import PENDING, new_run_id
 from remecli.knowledge.dream.day_pages import refresh_looked_at_days
 from remecli.knowledge.dream.due import dream_due, local_now
@@ -35,6 +34,7 @@ from remecli.knowledge.dream.state import (
     changed_cards,
     dream_lock,
 )
+from remecli.llm.chat_model import ChatModel
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
 
@@ -66,7 +66,7 @@ async def dream(
     settings: Settings,
     working_dir: WorkingDir | None = None,
     *,
-    model: Any = None,
+    model: ChatModel | None = None,
     date: dt.date | None = None,
     writer: MemoryWriter | None = None,
 ) -> DreamResult:
@@ -84,7 +84,11 @@ async def dream(
 
 
 async def _dream_locked(
-    settings: Settings, wd: WorkingDir, model: Any, today: dt.date, writer: MemoryWriter
+    settings: Settings,
+    wd: WorkingDir,
+    model: ChatModel | None,
+    today: dt.date,
+    writer: MemoryWriter,
 ) -> DreamResult:
     options = settings.memory.dream
     recovered = await asyncio.to_thread(recover_interrupted, wd, writer, today)
@@ -174,7 +178,7 @@ def _failed(catalog: Catalog, reason: str) -> DreamResult:
     persisted) instead of retrying after every summary and at every start."""
     catalog.backoff = after_failure(catalog.backoff)
     catalog.save()
-    again = when_retried(catalog.backoff["attempts"], "/dream")
+    again = when_retried(attempts_of(catalog.backoff), "/dream")
     return DreamResult(
         "failed", f"Dream failed: {reason.rstrip('. ')}. The cards are kept; Auto Dream: {again}."
     )

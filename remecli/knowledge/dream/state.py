@@ -15,12 +15,13 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from remecli.config.privacy import private_dirs
+from remecli.knowledge.background.backoff import Backoff, read_backoff
 from remecli.notes.atomic_write import atomic_write_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.locks import FileLock
@@ -50,7 +51,7 @@ class Catalog:
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_success: str | None = None
     # failed runs since the last success (`knowledge.background.backoff`: attempts, retry_after)
-    backoff: dict[str, Any] = field(default_factory=dict)
+    backoff: Backoff = field(default_factory=lambda: Backoff())
 
     @classmethod
     def load(cls, working_dir: WorkingDir) -> Catalog:
@@ -63,12 +64,16 @@ class Catalog:
         if not isinstance(data, dict):
             return cls(path)
         cards = data.get("cards") if isinstance(data.get("cards"), dict) else {}
-        backoff = data.get("backoff") if isinstance(data.get("backoff"), dict) else {}
-        return cls(path, dict(cards or {}), data.get("last_success"), dict(backoff or {}))
+        backoff = read_backoff(data.get("backoff"))
+        return cls(path, dict(cards or {}), data.get("last_success"), backoff)
 
     def save(self) -> None:
         """Write the catalog atomically."""
-        payload = {"version": 1, "last_success": self.last_success, "backoff": self.backoff}
+        payload: dict[str, object] = {
+            "version": 1,
+            "last_success": self.last_success,
+            "backoff": self.backoff,
+        }
         payload["cards"] = self.cards
         atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
 
@@ -127,7 +132,7 @@ def card_entries(
     return found
 
 
-def _unchanged_stat(entry: dict[str, Any] | None, stat: tuple[int, int]) -> bool:
+def _unchanged_stat(entry: Mapping[str, object] | None, stat: tuple[int, int]) -> bool:
     return entry is not None and (entry.get("size"), entry.get("mtime_ns")) == stat
 
 

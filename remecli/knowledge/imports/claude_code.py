@@ -13,7 +13,6 @@ One reply streamed over several lines shares its `message.id`: the parts are mer
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from remecli.knowledge.imports.messages import (
     ImportedConversation,
@@ -23,6 +22,7 @@ from remecli.knowledge.imports.messages import (
     session_id_from,
     tool_note,
 )
+from remecli.vector.values import JSON, JSONObject
 
 FORMAT = "claude-code"
 NOISE_PREFIXES = (
@@ -38,7 +38,7 @@ NOISE_PREFIXES = (
 SKIP_FLAGS = ("isSidechain", "isMeta", "isApiErrorMessage", "isCompactSummary")
 
 
-def looks_like(entries: list[dict[str, Any]]) -> bool:
+def looks_like(entries: list[JSONObject]) -> bool:
     """True when these first entries are Claude Code's."""
     return any(
         entry.get("type") in ("user", "assistant") and "message" in entry and "uuid" in entry
@@ -46,10 +46,10 @@ def looks_like(entries: list[dict[str, Any]]) -> bool:
     )
 
 
-def _parts(content: Any, role: str) -> list[str]:
+def _parts(content: JSON, role: str) -> list[str]:
     """The texts and tool notes worth keeping of one entry's content."""
     if isinstance(content, str):
-        blocks: list[Any] = [{"type": "text", "text": content}]
+        blocks: list[JSON] = [{"type": "text", "text": content}]
     else:
         blocks = content if isinstance(content, list) else []
     texts: list[str] = []
@@ -67,7 +67,7 @@ def _parts(content: Any, role: str) -> list[str]:
     return texts + notes
 
 
-def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> ImportedConversation:
+def parse_entries(entries: list[JSONObject], fallback_id: str = "") -> ImportedConversation:
     """The conversation in these transcript entries (see the module's docstring); its id is
     `claude-<sessionId>` (`fallback_id` when no entry names its session)."""
     session_id = ""
@@ -77,13 +77,14 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
     for entry in entries:
         if entry.get("type") not in ("user", "assistant"):
             continue
-        if cwd is None and isinstance(entry.get("cwd"), str):
-            cwd = entry["cwd"]
+        found = entry.get("cwd")
+        if cwd is None and isinstance(found, str):
+            cwd = found
         if any(entry.get(flag) for flag in SKIP_FLAGS):
             continue
         session_id = session_id or str(entry.get("sessionId") or "")
         raw = entry.get("message")
-        message: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        message: JSONObject = raw if isinstance(raw, dict) else {}
         role = str(message.get("role") or entry["type"])
         if role not in ("user", "assistant"):
             continue
@@ -97,7 +98,7 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
         imported = ImportedMessage(
             role=role,
             content=body,
-            id=reply_id or entry.get("uuid") or None,
+            id=reply_id or str(entry.get("uuid") or "") or None,
             timestamp=iso_time(entry.get("timestamp")),
             name="claude" if role == "assistant" else "user",
         )

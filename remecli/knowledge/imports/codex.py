@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from remecli.knowledge.imports.messages import (
     ImportedConversation,
@@ -26,6 +25,7 @@ from remecli.knowledge.imports.messages import (
     session_id_from,
     tool_note,
 )
+from remecli.vector.values import JSON, JSONObject
 
 FORMAT = "codex"
 ROLLOUT_TYPES = {"session_meta", "response_item", "turn_context", "event_msg", "compacted"}
@@ -40,18 +40,18 @@ NOISE_PREFIXES = (
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 
 
-def looks_like(entries: list[dict[str, Any]]) -> bool:
+def looks_like(entries: list[JSONObject]) -> bool:
     """True when these first entries are a Codex rollout's (current or older layout)."""
     if any(entry.get("type") in ROLLOUT_TYPES and "payload" in entry for entry in entries):
         return True
-    first = entries[0] if entries else {}
+    first: JSONObject = entries[0] if entries else {}
     return "instructions" in first and "id" in first and "type" not in first
 
 
-def _text(content: Any) -> str:
+def _text(content: JSON) -> str:
     """The text blocks of a message's content, joined; noise blocks dropped."""
     if isinstance(content, str):
-        blocks: list[Any] = [{"type": "input_text", "text": content}]
+        blocks: list[JSON] = [{"type": "input_text", "text": content}]
     else:
         blocks = content if isinstance(content, list) else []
     texts = []
@@ -68,7 +68,7 @@ def _text(content: Any) -> str:
     return "\n".join(texts)
 
 
-def _tool_call(item: dict[str, Any]) -> str:
+def _tool_call(item: JSONObject) -> str:
     """The note a tool call leaves."""
     if item.get("type") == "local_shell_call":
         action = item.get("action")
@@ -78,23 +78,24 @@ def _tool_call(item: dict[str, Any]) -> str:
     return tool_note(str(item.get("name", "?")), arguments)
 
 
-def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> ImportedConversation:
+def parse_entries(entries: list[JSONObject], fallback_id: str = "") -> ImportedConversation:
     """The conversation in these rollout lines (see the module's docstring); its id is
     `codex-<session id>` (`fallback_id` when the rollout names none)."""
     session_id = ""
     cwd: str | None = None
     messages: list[ImportedMessage] = []
-    last_stamp: Any = None  # older rollouts date only their first line: it dates the rest
+    last_stamp: JSON = None  # older rollouts date only their first line: it dates the rest
     for entry in entries:
         kind = entry.get("type")
         last_stamp = entry.get("timestamp") or last_stamp
-        if kind == "session_meta" and isinstance(entry.get("payload"), dict):
-            session_id = session_id or str(entry["payload"].get("id") or "")
-            found = entry["payload"].get("cwd")
+        payload = entry.get("payload")
+        if kind == "session_meta" and isinstance(payload, dict):
+            session_id = session_id or str(payload.get("id") or "")
+            found = payload.get("cwd")
             cwd = found if cwd is None and isinstance(found, str) else cwd
             continue
-        if kind == "response_item" and isinstance(entry.get("payload"), dict):
-            item, stamp = entry["payload"], last_stamp
+        if kind == "response_item" and isinstance(payload, dict):
+            item, stamp = payload, last_stamp
         elif "payload" not in entry and kind in ("message", *TOOL_CALLS):
             item, stamp = entry, last_stamp  # the older, bare layout
         else:
@@ -109,7 +110,7 @@ def parse_entries(entries: list[dict[str, Any]], fallback_id: str = "") -> Impor
     )
 
 
-def _message(item: dict[str, Any], stamp: Any) -> ImportedMessage | None:
+def _message(item: JSONObject, stamp: JSON) -> ImportedMessage | None:
     """One response item as a message; None for what is not kept."""
     kind = item.get("type")
     if kind in TOOL_CALLS:
@@ -121,7 +122,10 @@ def _message(item: dict[str, Any], stamp: Any) -> ImportedMessage | None:
         return None
     role = str(item["role"])
     name = "codex" if role == "assistant" else "user"
-    return ImportedMessage(role, body, item.get("id") or None, iso_time(stamp), name)
+    message_id = item.get("id")
+    return ImportedMessage(
+        role, body, str(message_id) if message_id else None, iso_time(stamp), name
+    )
 
 
 def read_codex(path: Path, session_id: str | None = None) -> ImportedConversation:

@@ -7,7 +7,9 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+
+from remecli.vector.values import JSONObject
 
 MAX_CONTENT_CHARS = 100_000  # memory_record's limit per message
 NOTE_CHARS = 120  # a tool call leaves one line of at most this many characters
@@ -24,12 +26,12 @@ class ImportedMessage:
     timestamp: str | None = None
     name: str | None = None
 
-    def as_record(self) -> dict[str, Any]:
+    def as_record(self) -> dict[str, str]:
         """The message as `memory_record` takes it (unset fields left out, content clipped)."""
         content = self.content
         if len(content) > MAX_CONTENT_CHARS:
             content = content[: MAX_CONTENT_CHARS - 1] + "…"
-        record: dict[str, Any] = {"role": self.role, "content": content}
+        record: dict[str, str] = {"role": self.role, "content": content}
         for key in ("id", "timestamp", "name"):
             value = getattr(self, key)
             if value:
@@ -52,13 +54,11 @@ class ImportedConversation:
         folder is in none here); None when the format records no folder."""
         if self.cwd is None:
             return None
-        from pathlib import Path
-
         from remecli.config.project import project_of_folder
 
         return project_of_folder(Path(self.cwd)) if self.cwd else ""
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[dict[str, str]]:
         """Every message as `memory_record` takes it."""
         return [message.as_record() for message in self.messages]
 
@@ -73,7 +73,7 @@ class ImportedConversation:
         return seen
 
 
-def parse_time(value: Any) -> dt.datetime | None:
+def parse_time(value: object) -> dt.datetime | None:
     """An ISO 8601 time ("…Z" too) or epoch seconds as an aware datetime; None if unreadable."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return dt.datetime.fromtimestamp(float(value), dt.UTC)
@@ -86,7 +86,7 @@ def parse_time(value: Any) -> dt.datetime | None:
     return moment if moment.tzinfo else moment.astimezone()
 
 
-def iso_time(value: Any) -> str | None:
+def iso_time(value: object) -> str | None:
     """`value` as an ISO 8601 string memory_record accepts, or None."""
     moment = parse_time(value)
     return moment.isoformat() if moment else None
@@ -98,7 +98,7 @@ def session_id_from(prefix: str, raw: str) -> str:
     return f"{prefix}-{cleaned}"[:128]
 
 
-def tool_note(name: str, arguments: Any) -> str:
+def tool_note(name: str, arguments: object) -> str:
     """The one line a tool call leaves: `[tool NAME: {arguments…}]`."""
     if isinstance(arguments, str):
         try:
@@ -111,9 +111,9 @@ def tool_note(name: str, arguments: Any) -> str:
     return f"[tool {name or '?'}: {detail}]"
 
 
-def read_json_lines(path: Any) -> list[dict[str, Any]]:
+def read_json_lines(path: Path) -> list[JSONObject]:
     """The JSON objects of a JSONL file; a broken line (one being written) is skipped."""
-    entries: list[dict[str, Any]] = []
+    entries: list[JSONObject] = []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             try:

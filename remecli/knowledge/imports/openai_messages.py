@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from remecli.knowledge.imports.messages import (
     ImportedConversation,
@@ -21,6 +20,7 @@ from remecli.knowledge.imports.messages import (
     session_id_from,
     tool_note,
 )
+from remecli.vector.values import JSON, JSONObject
 
 FORMAT = "openai"
 TEXT_PARTS = ("text", "input_text", "output_text")
@@ -30,19 +30,22 @@ class NotMessages(ValueError):
     """The JSON is not a message list."""
 
 
-def message_list(data: Any) -> list[dict[str, Any]]:
+def message_list(data: JSON) -> list[JSONObject]:
     """The messages of a loaded JSON document; raises `NotMessages` otherwise."""
     items = data.get("messages") if isinstance(data, dict) else data
-    if not isinstance(items, list) or not all(
-        isinstance(item, dict) and "role" in item for item in items
+    messages = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    if (
+        not isinstance(items, list)
+        or len(messages) != len(items)
+        or not all("role" in item for item in messages)
     ):
         raise NotMessages(
             'expected a JSON list of {"role", "content"} objects or {"messages": [...]}'
         )
-    return items
+    return messages
 
 
-def _text(content: Any) -> str:
+def _text(content: JSON) -> str:
     if isinstance(content, str):
         return content.strip()
     parts = content if isinstance(content, list) else []
@@ -53,16 +56,17 @@ def _text(content: Any) -> str:
     )
 
 
-def _notes(item: dict[str, Any]) -> list[str]:
+def _notes(item: JSONObject) -> list[str]:
     notes = []
-    for call in item.get("tool_calls") or []:
+    calls = item.get("tool_calls")
+    for call in calls if isinstance(calls, list) else []:
         function = call.get("function", {}) if isinstance(call, dict) else {}
         if isinstance(function, dict):
             notes.append(tool_note(str(function.get("name", "?")), function.get("arguments", "")))
     return notes
 
 
-def parse_messages(items: list[dict[str, Any]], session_id: str) -> ImportedConversation:
+def parse_messages(items: list[JSONObject], session_id: str) -> ImportedConversation:
     """The conversation of these messages, recorded as `session_id`."""
     messages = []
     for item in items:

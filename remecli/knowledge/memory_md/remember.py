@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.locations import MEMORY_MD_HEADER
 from remecli.knowledge.memory_md.block import BLOCK_START
@@ -25,6 +25,9 @@ from remecli.knowledge.write import write_memory_file
 from remecli.notes.files import read_memory_text
 from remecli.notes.layout import WorkingDir
 from remecli.notes.writer import MemoryWriter
+
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
 
 _REQUEST = re.compile(  # a sentence's start (a clause's: with "please"), never "do you remember"
     r"(?:^|(?<=[.!?;\n])\s*|(?<=,)\s*(?=please\b))(?:(?:please|also|and|so|pls)[\s,]+)*"
@@ -43,7 +46,7 @@ MIN_FACT_WORDS = 2
 _WRITE_TOOLS = ("write", "edit")
 
 
-def _user_text(msg: Any) -> str:
+def _user_text(msg: ContextMessage) -> str:
     """The text blocks of a user message (nothing for other roles)."""
     if getattr(msg, "role", "") != "user":
         return ""
@@ -70,7 +73,7 @@ def _fact_after(text: str) -> str:
     return fact
 
 
-def remember_requests(messages: Iterable[Any]) -> list[str]:
+def remember_requests(messages: Iterable[ContextMessage]) -> list[str]:
     """The facts the user explicitly asked to remember, in their own words (one per request)."""
     facts: list[str] = []
     for msg in messages:
@@ -86,7 +89,7 @@ def remember_requests(messages: Iterable[Any]) -> list[str]:
     return facts
 
 
-def wrote_memory_md(messages: Iterable[Any]) -> bool:
+def wrote_memory_md(messages: Iterable[ContextMessage]) -> bool:
     """True when the conversation itself changed MEMORY.md (a `write`/`edit` call naming it)."""
     for msg in messages:
         content = getattr(msg, "content", None)
@@ -98,7 +101,7 @@ def wrote_memory_md(messages: Iterable[Any]) -> bool:
     return False
 
 
-def one_shot_worth_a_card(messages: Iterable[Any]) -> bool:
+def one_shot_worth_a_card(messages: Iterable[ContextMessage]) -> bool:
     """Whether a `-p` one-shot earns a topic card (one more model call): it used a tool, or the
     user asked to remember something. A plain question and its answer keep only their
     transcript (searchable), no card and no call beyond the answer."""

@@ -18,10 +18,10 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from remecli.config.privacy import private_dirs
 from remecli.knowledge.cards.card import join_frontmatter, read_meta, slugify
@@ -45,7 +45,9 @@ from remecli.notes.locks import FileLock
 from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
+    from remecli.config.settings import Settings
     from remecli.llm.chat_model import ChatModel
+    from remecli.notes.layout import WorkingDir
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,15 @@ Status = Literal["created", "updated", "unchanged", "refused", "failed", "skippe
 WAITING = "stays in resource/ and becomes a card once a model is configured; nothing was sent"
 
 
+class IngestOutcomeJSON(TypedDict):
+    """`IngestOutcome.to_dict()`: what jobs and the CLI print."""
+
+    resource: str
+    status: Status
+    card: str | None
+    message: str
+
+
 @dataclass(frozen=True)
 class IngestOutcome:
     """What happened to one resource."""
@@ -67,7 +78,7 @@ class IngestOutcome:
     card: str | None = None  # `memory/YYYY-MM-DD/<slug>.md`
     message: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> IngestOutcomeJSON:
         """JSON-ready form (jobs, CLI)."""
         return {
             "resource": self.resource,
@@ -90,7 +101,7 @@ def resource_link(rel: str) -> str:
     return f"[[{rel}]]"
 
 
-def linked_resource(meta: dict[str, Any]) -> str | None:
+def linked_resource(meta: Mapping[str, object]) -> str | None:
     """The `resource/<file>` a card's frontmatter points at (None: not a resource card)."""
     link = link_in_value(meta.get(SOURCE_FIELD))
     return link.target if link is not None and link.target.startswith("resource/") else None
@@ -103,7 +114,7 @@ def render_card(
     tags = [t.strip().lstrip("#").lower() for t in summary.tags if t.strip().lstrip("#")]
     name = " ".join(summary.name.split())
     description = " ".join(summary.description.split())
-    meta: dict[str, Any] = {
+    meta: dict[str, object] = {
         "name": name,
         "description": description,
         "date": f"{day:%Y-%m-%d}",
@@ -126,8 +137,8 @@ class ResourceCards:
 
     def __init__(
         self,
-        layout: Any,
-        settings: Any,
+        layout: WorkingDir,
+        settings: Settings,
         model_getter: Callable[[], ChatModel],
         writer: MemoryWriter,
         gate: ModelGate | None = None,
@@ -140,7 +151,7 @@ class ResourceCards:
         self._model_getter = model_getter
         self.gate = gate or ModelGate(lambda: missing_key_message(settings.llm))
         self._lock = asyncio.Lock()  # one ingest at a time (no two cards for one resource)
-        self.on_gone: Callable[[list[OrphanCard]], Any] | None = None  # asks before pruning
+        self.on_gone: Callable[[list[OrphanCard]], object] | None = None  # asks before pruning
 
     @property
     def folder(self) -> Path:

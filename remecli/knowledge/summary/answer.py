@@ -18,13 +18,16 @@ answer's `name`, `description` and `tags` replace the old ones when it gives the
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remecli.knowledge.cards.card import slugify
 from remecli.knowledge.cards.rules import CURRENT_TITLES
 from remecli.knowledge.summary.prompts import NOTHING_MARKER
 from remecli.notes.frontmatter import read_frontmatter, write_frontmatter
 from remecli.notes.frontmatter_repair import frontmatter_blocks, without_trailing_fences
+
+if TYPE_CHECKING:
+    from remecli.knowledge.summary.tools import MemoryFileTools
 
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 MODEL_FIELDS = ("name", "description", "tags")
@@ -101,7 +104,7 @@ def card_in_answer(answer: str) -> tuple[str, str] | None:
     return None
 
 
-async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:
+async def save_answered_card(tools: MemoryFileTools, folder: str, answer: str) -> bool:
     """Write the card found in `answer` as `<folder>/<slug of its name>.md` through `tools`
     (the run's `MemoryFileTools`); True when it was written."""
     found = card_in_answer(answer)
@@ -115,7 +118,7 @@ async def save_answered_card(tools: Any, folder: str, answer: str) -> bool:
     return bool(tools.written)
 
 
-async def save_answered_update(tools: Any, card: str, answer: str) -> bool:
+async def save_answered_update(tools: MemoryFileTools, card: str, answer: str) -> bool:
     """Merge the card found in `answer` into the existing card `card` (relative path) and write
     it through `tools`, dropping none of its lines; True when it was written."""
     found = card_in_answer(answer)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.knowledge.cards.card import card_sections, message_line_numbers, source_link
 from remecli.knowledge.cards.rules import TIMELINE_TITLES
@@ -24,6 +24,9 @@ from remecli.notes.frontmatter import read_frontmatter
 from remecli.notes.layout import WorkingDir
 from remecli.notes.redact import redact_secrets
 from remecli.notes.writer import MemoryWriter
+
+if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
 
 ENTRY_LIMIT = 300  # characters kept of one message in its timeline entry
 _WORD = re.compile(r"[#\w][\w.,:/#+-]*\w|\w", re.UNICODE)
@@ -94,7 +97,9 @@ def is_covered(text: str, card: str) -> bool:
     return hits * (3 if marked else 2) >= len(plain)
 
 
-def new_turns(messages: Iterable[Any], line_of: Callable[[str], int | None]) -> list[Turn]:
+def new_turns(
+    messages: Iterable[ContextMessage], line_of: Callable[[str], int | None]
+) -> list[Turn]:
     """The messages that carry text, as turns (stamp and role as the transcript shows them)."""
     from remecli.knowledge.summary.summarizer import (
         message_lines,  # the summarizer imports this module
@@ -153,7 +158,7 @@ async def add_missing_turns(
     working_dir: WorkingDir,
     writer: MemoryWriter,
     card: Path,
-    messages: list[Any],
+    messages: list[ContextMessage],
     *,
     day: dt.date,
     session_id: str,

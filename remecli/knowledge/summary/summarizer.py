@@ -21,7 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remecli.config.prompt_files import load_prompt, render
 from remecli.config.settings import Settings
@@ -39,7 +39,10 @@ from remecli.notes.redact import redact_secrets
 from remecli.notes.writer import MemoryWriter
 
 if TYPE_CHECKING:
+    from remecli.knowledge.summary.tools import MemoryFileTools
     from remecli.llm.chat_model import ChatModel
+    from remecli.llm.conversation_state import ContextMessage
+    from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,9 @@ def _local_time(stamp: str | None) -> dt.datetime | None:
     return moment
 
 
-def message_lines(msg: Any, last_day: dt.date | None = None) -> tuple[list[str], dt.date | None]:
+def message_lines(
+    msg: ContextMessage, last_day: dt.date | None = None
+) -> tuple[list[str], dt.date | None]:
     """One message as transcript lines (a `### date` line when the day changes), and its day."""
     moment = _local_time(getattr(msg, "created_at", None))
     lines: list[str] = []
@@ -109,7 +114,9 @@ def message_lines(msg: Any, last_day: dt.date | None = None) -> tuple[list[str],
     return lines, last_day
 
 
-def chunk_transcripts(messages: list[Any], counter: Any, budget: int) -> list[str]:
+def chunk_transcripts(
+    messages: list[ContextMessage], counter: TokenCounter, budget: int
+) -> list[str]:
     """Transcripts of consecutive message groups, each about `budget` tokens at most."""
     chunks: list[str] = []
     current: list[str] = []
@@ -188,7 +195,7 @@ class Summarizer:
 
     async def summarize(
         self,
-        messages: list[Any],
+        messages: list[ContextMessage],
         *,
         date: dt.date | None = None,
         session_id: str | None = None,
@@ -307,7 +314,7 @@ class Summarizer:
 
     async def _run(
         self,
-        tools: Any,
+        tools: MemoryFileTools,
         system: str,
         user: str,
         path: Path,

@@ -18,7 +18,6 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from remecli.knowledge.cards.rules import write_drop_problem
 from remecli.knowledge.write import write_memory_file
@@ -212,7 +211,7 @@ class MemoryFileTools:
         result = await asyncio.to_thread(self._guarded, self._edit, target, old, new)
         return self._noted("edit", path, result)
 
-    def _noted(self, tool: str, path: Any, result: ToolOutput) -> ToolOutput:
+    def _noted(self, tool: str, path: object, result: ToolOutput) -> ToolOutput:
         """`result`, a refused change noted in `refused` (a failed summary names the cause)."""
         if result.is_error:
             said = " ".join(result.text.split())
@@ -231,7 +230,9 @@ class MemoryFileTools:
         ]
 
     # -------------------------------------------------------------- workers
-    def _guarded(self, worker: Callable[..., ToolOutput], target: Path, *args: Any) -> ToolOutput:
+    def _guarded(
+        self, worker: Callable[..., ToolOutput], target: Path, *args: object
+    ) -> ToolOutput:
         """Run a worker; an unreadable or undecodable file becomes an error for the model."""
         try:
             return worker(target, *args)

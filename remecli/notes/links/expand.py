@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Literal
 
 from remecli.notes.links.graph import Edge, LinkGraph
 
@@ -26,18 +26,18 @@ def _unique_targets(edges: Iterable[Edge], attribute: str, exclude: str) -> list
 
 def link_summary(
     graph: LinkGraph, path: str, limit: int = MAX_LINKS
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[dict[str, str]]]:
     """`{"out": [...], "in": [...]}`: up to `limit` distinct neighbours per direction."""
     out, into = graph.neighbour_paths(path, limit)
     return {"out": [graph.describe(p) for p in out], "in": [graph.describe(p) for p in into]}
 
 
 def expand(
-    results: list[dict[str, Any]], graph: LinkGraph, limit: int = MAX_LINKS
-) -> list[dict[str, Any]]:
+    results: list[dict[str, object]], graph: LinkGraph, limit: int = MAX_LINKS
+) -> list[dict[str, object]]:
     """Copies of search `results` (dicts with a working-dir-relative "path"), each with links."""
-    cache: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    expanded = []
+    cache: dict[str, dict[str, list[dict[str, str]]]] = {}
+    expanded: list[dict[str, object]] = []
     for result in results:
         path = str(result.get("path", ""))
         if path not in cache:
@@ -48,11 +48,11 @@ def expand(
 
 def _walk(
     graph: LinkGraph, start: str, depth: int, forward: bool, limit: int
-) -> list[dict[str, Any]]:
+) -> list[dict[str, str | int]]:
     """Breadth-first neighbours up to `depth` hops, each once, nearest first."""
     seen = {start}
     frontier = [start]
-    found: list[dict[str, Any]] = []
+    found: list[dict[str, str | int]] = []
     for hop in range(1, depth + 1):
         following: list[str] = []
         for path in frontier:
@@ -78,14 +78,14 @@ def neighbours(
     depth: int = 1,
     direction: Direction = "both",
     limit: int = 200,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """`{"path", "name", "description", "out": [...], "in": [...], "dangling": [...]}`.
 
     Each neighbour carries `depth` (hops from `path`) and `via` (the note it was reached from).
     `dangling` lists the links written in `path` that point nowhere (target and line).
     """
     depth = max(1, depth)
-    result: dict[str, Any] = {**graph.describe(path), "out": [], "in": []}
+    result: dict[str, object] = {**graph.describe(path), "out": [], "in": []}
     if direction in ("out", "both"):
         result["out"] = _walk(graph, path, depth, True, limit)
     if direction in ("in", "both"):

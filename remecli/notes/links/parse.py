@@ -11,8 +11,8 @@ fenced or indented code are not links. Links in YAML frontmatter values (e.g.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
@@ -87,7 +87,7 @@ def _parsers() -> tuple[MarkdownIt, MarkdownIt]:
 _BLOCKS, _INLINE = _parsers()
 
 
-def _field(meta: dict[str, Any], key: str) -> str:
+def _field(meta: Mapping[str, object], key: str) -> str:
     value = meta.get(key)
     return " ".join(str(value).split()) if isinstance(value, str | int | float) else ""
 

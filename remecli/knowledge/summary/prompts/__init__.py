@@ -18,10 +18,13 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.config.prompt_files import bullet_key, example_bullets, fill, load_prompt, render
 from remecli.knowledge.cards.card import card_sections
+
+if TYPE_CHECKING:
+    from remecli.knowledge.summary.scope import CardScope
 
 FOLDER = Path(__file__).parent
 NOTHING_MARKER = "[nothing to store]"
@@ -35,7 +38,9 @@ def prompt(name: str, language: str = "", **values: object) -> str:
     return fill(load_prompt(FOLDER, name, language), **values)
 
 
-def card_prompts(transcript: str, scope: Any, asked: list[str], language: str) -> tuple[str, str]:
+def card_prompts(
+    transcript: str, scope: CardScope, asked: list[str], language: str
+) -> tuple[str, str]:
     """(system prompt, user message) from the `summarize_card` prompt file, the user's
     explicit requests to remember (if any) said after the transcript."""
     current, timeline, details = card_sections(language)
