@@ -17,7 +17,6 @@ from remecli.knowledge.background.backoff import RETRY_LIMIT, retry_wait
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.locks import FileLock
 from remecli.notes.redact import redact_data
-from remecli.vector.values import JSONObject
 
 if TYPE_CHECKING:
     from remecli.knowledge.summary.summarizer import SummaryResult
@@ -39,7 +38,7 @@ class PendingRecord(TypedDict):
     retry_after: NotRequired[str]
     last_error: str
     session_id: str | None
-    messages: list[JSONObject]
+    messages: list[dict[str, object]]  # JSON (`message_to_json`: llm sits below vector.values)
 
 
 @dataclass
