@@ -271,9 +271,16 @@ def _remember(value: str, kind: str) -> None:
 def _redact_known(text: str, kinds: list[str]) -> str:
     for value, kind in list(_KNOWN.items()):
         if value in text:
-            kinds.extend([kind] * text.count(value))
-            text = text.replace(value, PLACEHOLDER.format(kind=kind))
+            text, count = _whole(value).subn(PLACEHOLDER.format(kind=kind), text)
+            kinds.extend([kind] * count)
     return text
+
+
+@functools.lru_cache(maxsize=_KNOWN_MAX)
+def _whole(value: str) -> re.Pattern[str]:
+    """`value` where it stands whole: inside a longer key it would leave that key's tail in the
+    text, which the longer key's own pattern no longer matches."""
+    return re.compile(rf"(?<![\w-]){re.escape(value)}(?![\w-])")
 
 
 def _replace(match: re.Match[str], kind: str, kinds: list[str], group: str = "secret") -> str:

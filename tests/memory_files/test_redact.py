@@ -115,3 +115,16 @@ words = st.text(
 @given(words)
 def test_plain_words_never_change(text: str) -> None:
     assert redact_secrets(text).text == text
+
+
+def test_a_known_secret_inside_a_longer_one_leaves_none_of_the_longer_one() -> None:
+    """A value found once is replaced wherever it turns up later, but only whole: replacing it
+    inside a longer key left that key's tail in the text (the longer key's own pattern no longer
+    matched what was left). Seen as a test-order dependence: a shorter key of the same prefix
+    redacted by an earlier test made this file's `sk-proj-…` case come out as `secret`."""
+    short = "sk-proj-" + "Qx7m2LkP9aZr4TgH1vNc8BdE5fWs3Yj6uKo0IpMn"
+    assert redact_secrets(f"my key {short}").kinds == ["openai_key"]  # now known
+    longer = short + "_Rt-Gh2LzXcVbNq"
+    out = redact_secrets(f"the new one is {longer} today").text
+    assert out == "the new one is [REDACTED:openai_key] today"
+    assert redact_secrets(f"again: {short}.").text == "again: [REDACTED:openai_key]."  # still known
