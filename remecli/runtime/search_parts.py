@@ -68,11 +68,12 @@ class SearchParts:
                 await asyncio.sleep(0)  # first sync: its watches are set, no change is missed
                 await asyncio.to_thread(links.sync)  # (/clear): what changed while links opened
             follow_links(links, self.writer.on_written, index.watch.running)
+            # this process's writes: searchable everywhere without the watcher's wait; followed
+            # before the first sync, so a write while it reads the notes is not left out
+            follow_writes(index, self.writer.on_written, lambda: self._opening is index)
             await index.sync(progress)
             self.index = index
             self.ready.set()
-            # this process's writes: searchable everywhere without the watcher's wait
-            follow_writes(index, self.writer.on_written, lambda: self.index is index)
         except Exception as exc:
             self.failure = exc
             log.exception("memory index failed to open; memory_search stays off")

@@ -65,6 +65,7 @@ class MemoryIndex(IndexSearch, IndexWatch):
         self._write_lock = threading.RLock()  # one sync/reindex at a time (not embedding)
         self._parts_lock = threading.RLock()  # searches vs. swapping the parts
         self._written, self._written_lock = set[str](), threading.Lock()
+        self._writes = self._writes_read = 0  # writes noted here / of them, read by a sync
         self.queries = None if embedder is None else QueryVectors(embedder, self._embedder_key)
         self.watch = Watch()  # `watch.running()`: whether changes on disk are followed
         self.watched: Callable[[str], bool] = self.is_indexed_path  # what the watcher reports

@@ -37,6 +37,8 @@ class OwnedParts:
     _parts_lock: threading.RLock
     _written: set[str]  # files this process wrote, read by the next sync holding the lock
     _written_lock: threading.Lock
+    _writes: int  # how many writes this process noted (`note_written`)
+    _writes_read: int  # how many of them a finished sync has read (`IndexSearch` waits for it)
     working_dir: Path
     _read_budget: int | None = None  # set by close(): written files read past it stay announced
 
@@ -74,6 +76,7 @@ class OwnedParts:
         this process or another, reads it too (a card and its day page share one commit)."""
         with self._written_lock:
             self._written.add(rel)
+            self._writes += 1
         self.shared.announce(rel)  # whichever process writes next reads it too
 
     def _take_written(self) -> set[str]:

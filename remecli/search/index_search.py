@@ -31,6 +31,7 @@ class IndexSearch(EmbeddingPasses):
     queries: QueryVectors | None  # query embeddings (None: keyword only)
     calibration: Calibration | None  # the vector side's absolute scale
     _embedding_thread: threading.Thread | None
+    sync_blocking: Callable[..., SyncReport]  # `IndexSync`'s (a `MemoryIndex` is both)
 
     def search_blocking(self, request: SearchRequest) -> list[SearchHit]:
         """Hybrid search of `request`, best first, in this thread (a None limit or floor takes
@@ -65,10 +66,19 @@ class IndexSearch(EmbeddingPasses):
         if wait and self._embedding_thread is not None:
             self._embedding_thread.join()
 
+    def _read_own_writes(self) -> None:
+        """Read (keyword side) the files this process wrote that no finished sync has read, or
+        wait for the sync reading them: the write's own sync runs in the background and lost
+        the race to the next search (a note written through MCP was not found by the search
+        that followed it)."""
+        if self._writes_read < self._writes and not self.closed:
+            self.sync_blocking(paths=(), embed=False)
+
     def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchHit]:
         filters = make_filters(request.source, request.since, request.until)
         if not request.query.strip():
             return []
+        self._read_own_writes()
         self.want_embedding()
         embed = self._query_vectors(request, variant)
         for attempt in (1, 2):

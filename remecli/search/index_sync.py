@@ -60,10 +60,12 @@ class IndexSync(EmbeddingPasses):
     def _sync_files(self, progress: Progress | None, only: set[str] | None) -> SyncReport:
         """Read changed files into the parts as the one writer of the folder; announce it."""
         with self.shared.writer():
+            upto = self._writes  # the writes this sync reads (a later one may be read too)
             written = self._take_written()  # what was written while we waited for the lock
             self.follow_others()
             only = None if only is None else only | written
             report = self.syncer.sync(self.parts, progress, only, embed=False)
+            self._writes_read = max(self._writes_read, upto)
             if report.files_changed or report.files_removed:
                 self._seen = self.shared.bump()
         return report

@@ -139,3 +139,34 @@ async def test_read_only_server_offers_only_reading_tools(working_dir: Path, fak
             "memory_edit", {"path": "MEMORY.md", "old": "a", "new": "b"}
         )
         assert refused.is_error
+
+
+async def test_a_write_is_found_by_the_next_search_and_errors_are_flagged(
+    working_dir: Path, fake_llm
+) -> None:
+    """The user-test: a note written through `remecli mcp` was not found by the search right
+    after it in the same process (the write's index sync ran in the background and lost the
+    race; the watcher is off here, so nothing else catches up); a failed call is `isError`."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "remecli", "mcp", *surface_settings(working_dir, fake_llm.base_url)],
+        env={**os.environ},
+    )
+    async with Client(params, read_timeout_seconds=60) as client:
+        for n in range(5):
+            word = f"zorblax{n}"
+            path = f"memory/notes/test{n}.md"
+            written = await client.call_tool(
+                "memory_write", {"path": path, "content": f"hello mcp world {word}"}
+            )
+            assert written.is_error is False
+            found = payload(await client.call_tool("memory_search", {"query": word}))
+            assert [hit["path"] for hit in found["results"]] == [path]
+
+        missing = await client.call_tool("memory_read", {"path": "memory/notes/nope.md"})
+        assert missing.is_error is True and "memory_list" in missing.content[0].text
+        escape = await client.call_tool("memory_write", {"path": "../escape.md", "content": "x"})
+        assert escape.is_error is True and "relative to the working dir" in escape.content[0].text
+        good = await client.call_tool("memory_read", {"path": "memory/notes/test0.md"})
+        assert good.is_error is False
+    assert not (working_dir.parent / "escape.md").exists()
