@@ -35,16 +35,18 @@ from remecli.conversation.started_with import recorded_settings
 from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
-from remecli.llm.conversation_state import ConversationState
+from remecli.llm.conversation_state import ContextMessage, ConversationState
 from remecli.notes.layout import WorkingDir
 
 if TYPE_CHECKING:
+    from remecli.conversation.entries import ToolResultBlock
+    from remecli.llm.chat_model import ChatModel
     from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
-CompactedFn = Callable[[list[Any]], Any]
-NoticeFn = Callable[[MemoryNotice], Any]
+CompactedFn = Callable[[list[ContextMessage]], object]  # may return an awaitable
+NoticeFn = Callable[[MemoryNotice], object]
 
 
 class HasState(Protocol):
@@ -65,7 +67,7 @@ class Conversation:
         settings: Settings,
         layout: WorkingDir,
         counter: TokenCounter,
-        model_of: Callable[[], Any],
+        model_of: Callable[[], ChatModel],
         *,
         display_root: Path | None = None,
     ) -> None:
@@ -90,7 +92,7 @@ class Conversation:
         self.compactor: Compactor | None = None
         self.on_compacted: CompactedFn | None = None
         self.on_notice: NoticeFn | None = None
-        self.on_space_back: Callable[[], Any] | None = None  # what waited is written: go on
+        self.on_space_back: Callable[[], object] | None = None  # what waited is written: go on
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
         self.resumed: persistence.ResumedAt | None = None  # on disk at the resume (/clear)
@@ -359,7 +361,9 @@ class Conversation:
                     count += 1
         return count
 
-    async def _offload_block(self, msg_id: str, block: Any, text: str | None = None) -> bool:
+    async def _offload_block(
+        self, msg_id: str, block: ToolResultBlock, text: str | None = None
+    ) -> bool:
         from remecli.llm.blocks import output_text
 
         text = output_text(block.output) if text is None else text
@@ -391,9 +395,9 @@ class Conversation:
             log.exception("on_notice callback failed")
 
 
-async def _call(callback: CompactedFn, *args: Any) -> None:
+async def _call(callback: CompactedFn, messages: list[ContextMessage]) -> None:
     try:
-        result = callback(*args)
+        result = callback(messages)
         if inspect.isawaitable(result):
             await result
     except Exception:  # noqa: BLE001 - the memory writer must not break the turn

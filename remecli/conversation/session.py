@@ -11,7 +11,7 @@ from typing import Any
 
 from remecli.conversation import prompts
 from remecli.conversation.compaction_plan import plan_compaction
-from remecli.conversation.entries import CompactionPlan, Entry
+from remecli.conversation.entries import CompactionPlan, Entry, ToolResultBlock
 from remecli.conversation.report import estimate, history_str
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
@@ -21,6 +21,7 @@ from remecli.llm.blocks import (
     block_tokens,
     output_text,
 )
+from remecli.llm.tokens import TokenCounter
 
 STATE_VERSION = 1
 # A checkpoint with one short line in each of its six sections costs about this many tokens:
@@ -33,7 +34,7 @@ class Session:
 
     def __init__(
         self,
-        counter: Any,
+        counter: TokenCounter,
         *,
         max_input_length: int = 128_000,
         memory_compact_ratio: float = 0.7,
@@ -283,7 +284,7 @@ class Session:
         self.set_summary(summary)
 
     # ----------------------------------------------------------------- tool results
-    def oversized_tool_results(self, threshold: int) -> list[tuple[str, Any]]:
+    def oversized_tool_results(self, threshold: int) -> list[tuple[str, ToolResultBlock]]:
         """Live tool-result blocks whose text is longer than `threshold` characters."""
         found = []
         for mid, entry in self.live_entries():
@@ -297,7 +298,7 @@ class Session:
                     found.append((mid, block))
         return found
 
-    def replace_tool_result(self, msg_id: str, block: Any, text: str) -> None:
+    def replace_tool_result(self, msg_id: str, block: ToolResultBlock, text: str) -> None:
         """Swap a tool result's text for its offloaded form and update the token count."""
         if isinstance(block.output, str):
             block.output = text
