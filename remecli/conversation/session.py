@@ -21,6 +21,7 @@ from remecli.llm.blocks import (
     block_tokens,
     output_text,
 )
+from remecli.llm.conversation_state import ContextMessage
 from remecli.llm.tokens import TokenCounter
 
 STATE_VERSION = 1
@@ -56,7 +57,7 @@ class Session:
         self._live_tokens = 0
         self._live_messages = 0
         self._ctx_len = 0
-        self._ctx_last: Any = None
+        self._ctx_last: ContextMessage | None = None
         self.summary = ""
         self.checkpoints = 0
         self._summary_tokens = 0
@@ -78,7 +79,7 @@ class Session:
             self.language = language
             self.set_summary(self.summary)
 
-    def sync(self, context: list[Any]) -> list[dict[str, Any]]:
+    def sync(self, context: list[ContextMessage]) -> list[dict[str, Any]]:
         """Adopt what the agent appended to `context` since the last call.
 
         Returns transcript records for the new messages and blocks. Only the tail is examined
@@ -108,7 +109,7 @@ class Session:
         self._ctx_last = context[-1] if context else None
         return records
 
-    def add(self, msgs: Any) -> list[dict[str, Any]]:
+    def add(self, msgs: ContextMessage | list[ContextMessage]) -> list[dict[str, Any]]:
         """Library use without an agent: append message(s) to the conversation."""
         records: list[dict[str, Any]] = []
         for msg in msgs if isinstance(msgs, list) else [msgs]:
@@ -117,7 +118,9 @@ class Session:
             self._ctx_last = msg
         return records
 
-    def _adopt(self, msg: Any, records: list[dict[str, Any]], revive: bool = False) -> None:
+    def _adopt(
+        self, msg: ContextMessage, records: list[dict[str, Any]], revive: bool = False
+    ) -> None:
         entry = self._entries.get(msg.id)
         is_new = entry is None
         if entry is None:
@@ -221,12 +224,12 @@ class Session:
         """Messages the model still sees, in order, with their accounting."""
         return [(mid, self._entries[mid]) for mid in self._order if self._entries[mid].live]
 
-    def context_messages(self, rebind: bool = False) -> list[Any]:
+    def context_messages(self, rebind: bool = False) -> list[ContextMessage]:
         """The non-compressed messages (partly compressed ones as copies with the same id).
 
         With `rebind=True` the result becomes the new mirror of `agent.state.context`.
         """
-        out: list[Any] = []
+        out: list[ContextMessage] = []
         for _mid, entry in self.live_entries():
             source = entry.ctx if entry.ctx is not None else entry.msg
             blocks = source.content
@@ -242,13 +245,13 @@ class Session:
             self._ctx_len, self._ctx_last = len(out), (out[-1] if out else None)
         return out
 
-    def get_memory(self) -> list[Any]:
+    def get_memory(self) -> list[ContextMessage]:
         """The messages to send: the summary (as a user message) then the non-compressed ones."""
         summary = self.summary_message_text()
         head = [conversation_state.text_message("user", summary)] if self.summary else []
         return head + self.context_messages()
 
-    def all_messages(self) -> list[Any]:
+    def all_messages(self) -> list[ContextMessage]:
         """Every message of the conversation in order, compressed ones included (full form)."""
         return [self._entries[mid].msg for mid in self._order]
 
@@ -336,8 +339,8 @@ class Session:
         self,
         state: dict[str, Any],
         *,
-        history: list[Any] | None = None,
-        context: list[Any] | None = None,
+        history: list[ContextMessage] | None = None,
+        context: list[ContextMessage] | None = None,
         restore_params: bool = True,
     ) -> None:
         """Restore from `state_dict()`.

@@ -129,7 +129,7 @@ def _read_transcript(path: Path) -> tuple[str, float | None, str, int]:
     return started, newest, first_line, count
 
 
-def _timestamp(value: Any) -> float | None:
+def _timestamp(value: object) -> float | None:
     """A record's `at` (ISO time; without an offset: local time) as a timestamp."""
     try:
         moment = dt.datetime.fromisoformat(str(value))
