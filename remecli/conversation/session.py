@@ -12,7 +12,7 @@ from typing import Any
 from remecli.conversation import prompts
 from remecli.conversation.compaction_plan import plan_compaction
 from remecli.conversation.entries import CompactionPlan, Entry, ToolResultBlock
-from remecli.conversation.report import estimate, history_str
+from remecli.conversation.report import TokenEstimate, estimate, history_str
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
 from remecli.llm.blocks import (
@@ -260,7 +260,7 @@ class Session:
         entry = self._entries[msg_id]
         return key in entry.compressed if key else not entry.live
 
-    def estimate_tokens(self) -> dict[str, Any]:
+    def estimate_tokens(self) -> TokenEstimate:
         """Token statistics of what the model receives, with per-message detail."""
         return estimate(self)
 
