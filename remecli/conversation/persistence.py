@@ -63,7 +63,7 @@ def write_state(
     session_id: str,
     agent_state: dict[str, Any],
     session_state: dict[str, Any],
-    settings: dict[str, Any] | None = None,
+    settings: dict[str, object] | None = None,
 ) -> None:
     """Replace `sessions/<id>.state.json` atomically (blocking: call off the event loop);
     `settings`: what the conversation runs with (`started_with`, no secret), for a resume."""
