@@ -16,12 +16,13 @@ import inspect
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from remecli.config.settings import Settings
 from remecli.conversation import persistence
 from remecli.conversation.compactor import Compactor
 from remecli.conversation.disk_wait import WaitingWrites
+from remecli.conversation.entries import ToolResultBlock
 from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
@@ -35,13 +36,11 @@ from remecli.conversation.started_with import recorded_settings
 from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
+from remecli.llm.blocks import block_key, output_text
+from remecli.llm.chat_model import ChatModel
 from remecli.llm.conversation_state import ContextMessage, ConversationState
+from remecli.llm.tokens import TokenCounter
 from remecli.notes.layout import WorkingDir
-
-if TYPE_CHECKING:
-    from remecli.conversation.entries import ToolResultBlock
-    from remecli.llm.chat_model import ChatModel
-    from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -340,8 +339,6 @@ class Conversation:
         """After a resume: an offloaded result whose file is gone (past `retention_days`) is
         offloaded again from the transcript's full text, so what it left out stays readable.
         Returns how many were saved again."""
-        from remecli.llm.blocks import block_key, output_text
-
         count = 0
         for msg_id, entry in self.session.live_entries():
             if entry.ctx is None or entry.ctx is entry.msg:
@@ -364,8 +361,6 @@ class Conversation:
     async def _offload_block(
         self, msg_id: str, block: ToolResultBlock, text: str | None = None
     ) -> bool:
-        from remecli.llm.blocks import output_text
-
         text = output_text(block.output) if text is None else text
         kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
         if path is None:
