@@ -25,6 +25,8 @@ from remecli.conversation import prompts
 from remecli.conversation.prompts.examples import without_examples
 from remecli.llm.blocks import block_text, clip
 from remecli.llm.chat_model import ChatMessage, ChatModel, assistant, system, user
+from remecli.llm.conversation_state import ContextMessage
+from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class Compactor:
     def __init__(
         self,
         model: ChatModel,
-        counter: Any,
+        counter: TokenCounter,
         language: str = "",
         max_input_length: int = 128_000,
         *,
@@ -83,7 +85,7 @@ class Compactor:
 
     # ------------------------------------------------------------------ public
     async def compact(
-        self, messages: list[Any], previous_summary: str = "", focus: str = ""
+        self, messages: list[ContextMessage], previous_summary: str = "", focus: str = ""
     ) -> CompactionResult:
         """A checkpoint covering `previous_summary` plus `messages`, steered by `focus`."""
         previous = previous_summary or ""
@@ -126,7 +128,7 @@ class Compactor:
         )
         return int(max(request - fixed - _SAFETY_TOKENS, request // 4, 64))
 
-    def _stages(self, messages: list[Any], previous: str, focus: str) -> list[str]:
+    def _stages(self, messages: list[ContextMessage], previous: str, focus: str) -> list[str]:
         """Conversation text cut into pieces that each fit one request."""
         budget = self._budget(previous, focus)
         stages: list[str] = []
@@ -146,7 +148,7 @@ class Compactor:
             stages.append("\n".join(current))
         return stages
 
-    def _pieces(self, messages: list[Any]) -> list[str]:
+    def _pieces(self, messages: list[ContextMessage]) -> list[str]:
         pieces = []
         for msg in messages:
             for block in msg.content:

@@ -16,12 +16,13 @@ import inspect
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from remecli.config.settings import Settings
 from remecli.conversation import persistence
 from remecli.conversation.compactor import Compactor
 from remecli.conversation.disk_wait import WaitingWrites
+from remecli.conversation.entries import ToolResultBlock
 from remecli.conversation.notices import (
     CompactionDone,
     CompactionStarted,
@@ -35,16 +36,16 @@ from remecli.conversation.started_with import recorded_settings
 from remecli.conversation.tool_results import ToolResultStore, offload_order
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
-from remecli.llm.conversation_state import ConversationState
+from remecli.llm.blocks import block_key, output_text
+from remecli.llm.chat_model import ChatModel
+from remecli.llm.conversation_state import ContextMessage, ConversationState
+from remecli.llm.tokens import TokenCounter
 from remecli.notes.layout import WorkingDir
-
-if TYPE_CHECKING:
-    from remecli.llm.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
-CompactedFn = Callable[[list[Any]], Any]
-NoticeFn = Callable[[MemoryNotice], Any]
+CompactedFn = Callable[[list[ContextMessage]], object]  # may return an awaitable
+NoticeFn = Callable[[MemoryNotice], object]
 
 
 class HasState(Protocol):
@@ -65,7 +66,7 @@ class Conversation:
         settings: Settings,
         layout: WorkingDir,
         counter: TokenCounter,
-        model_of: Callable[[], Any],
+        model_of: Callable[[], ChatModel],
         *,
         display_root: Path | None = None,
     ) -> None:
@@ -90,7 +91,7 @@ class Conversation:
         self.compactor: Compactor | None = None
         self.on_compacted: CompactedFn | None = None
         self.on_notice: NoticeFn | None = None
-        self.on_space_back: Callable[[], Any] | None = None  # what waited is written: go on
+        self.on_space_back: Callable[[], object] | None = None  # what waited is written: go on
         self.holder: HasState | None = None
         self.restore_problem = ""  # what was wrong with the state file the last restore read
         self.resumed: persistence.ResumedAt | None = None  # on disk at the resume (/clear)
@@ -338,8 +339,6 @@ class Conversation:
         """After a resume: an offloaded result whose file is gone (past `retention_days`) is
         offloaded again from the transcript's full text, so what it left out stays readable.
         Returns how many were saved again."""
-        from remecli.llm.blocks import block_key, output_text
-
         count = 0
         for msg_id, entry in self.session.live_entries():
             if entry.ctx is None or entry.ctx is entry.msg:
@@ -359,9 +358,9 @@ class Conversation:
                     count += 1
         return count
 
-    async def _offload_block(self, msg_id: str, block: Any, text: str | None = None) -> bool:
-        from remecli.llm.blocks import output_text
-
+    async def _offload_block(
+        self, msg_id: str, block: ToolResultBlock, text: str | None = None
+    ) -> bool:
         text = output_text(block.output) if text is None else text
         kept, path = await asyncio.to_thread(self.store.offload_detail, block.name, text)
         if path is None:
@@ -391,9 +390,9 @@ class Conversation:
             log.exception("on_notice callback failed")
 
 
-async def _call(callback: CompactedFn, *args: Any) -> None:
+async def _call(callback: CompactedFn, messages: list[ContextMessage]) -> None:
     try:
-        result = callback(*args)
+        result = callback(messages)
         if inspect.isawaitable(result):
             await result
     except Exception:  # noqa: BLE001 - the memory writer must not break the turn

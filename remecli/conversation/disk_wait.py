@@ -24,7 +24,7 @@ class WaitingWrites:
     def __init__(self) -> None:
         self.records: dict[Path, list[dict[str, Any]]] = {}
         self.transcripts: dict[Path, Transcript] = {}  # each with its project
-        self.states: dict[str, tuple[Any, ...]] = {}  # session id → `write_state` arguments
+        self.states: dict[str, tuple[object, ...]] = {}  # session id → `write_state` arguments
         self.told = False
         self.one_shot = False  # `-p`: nothing is written "later", the process ends first
         self.kept: dict[Path, set[str]] = {}  # ids of the messages that waited, per transcript
@@ -55,10 +55,10 @@ class WaitingWrites:
             self.transcripts.pop(path, None)
         return self.space_back()
 
-    def write_state(self, write: Callable[..., Any], *args: Any) -> bool:
+    def write_state(self, write: Callable[..., object], *args: object) -> bool:
         """`write(layout, session_id, …)` (a state file), after the ones that wait; on a full
         disk their arguments wait here for the next save or the exit (False)."""
-        self.states[args[1]] = args
+        self.states[str(args[1])] = args
         for session_id in list(self.states):
             if not unless_disk_full(write, *self.states[session_id]):
                 return False
@@ -115,7 +115,7 @@ def message_ids(records: list[dict[str, Any]]) -> set[str]:
     return ids | {str(r.get("msg_id")) for r in records if r.get("t") == "blocks"}
 
 
-def unless_disk_full(write: Callable[..., Any], *args: Any) -> bool:
+def unless_disk_full(write: Callable[..., object], *args: object) -> bool:
     """Call `write(*args)`; False (logged) when the disk is full, other errors raised."""
     try:
         write(*args)

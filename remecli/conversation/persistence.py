@@ -22,6 +22,7 @@ from remecli.conversation.session_list import CONVERSATION, ONE_SHOT, list_sessi
 from remecli.conversation.transcript import Transcript, TranscriptData, now_iso
 from remecli.llm import conversation_state
 from remecli.llm.blocks import block_key
+from remecli.llm.conversation_state import ContextMessage
 from remecli.notes.atomic_write import atomic_write_bytes
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.layout import WorkingDir
@@ -50,8 +51,8 @@ class SavedSession:
     session_id: str
     agent_state: dict[str, Any] | None
     session_state: dict[str, Any]
-    history: list[Any] = field(default_factory=list)
-    context: list[Any] = field(default_factory=list)
+    history: list[ContextMessage] = field(default_factory=list)
+    context: list[ContextMessage] = field(default_factory=list)
     from_transcript: bool = False
     problem: str = ""  # what was wrong with the state file, when it was rebuilt
     resumed: ResumedAt | None = None  # what was on disk when it was read
@@ -62,7 +63,7 @@ def write_state(
     session_id: str,
     agent_state: dict[str, Any],
     session_state: dict[str, Any],
-    settings: dict[str, Any] | None = None,
+    settings: dict[str, object] | None = None,
 ) -> None:
     """Replace `sessions/<id>.state.json` atomically (blocking: call off the event loop);
     `settings`: what the conversation runs with (`started_with`, no secret), for a resume."""
@@ -227,7 +228,7 @@ def find_session(working_dir: WorkingDir, ref: str) -> str:
     )
 
 
-def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def _checked_state(payload: object) -> tuple[dict[str, Any], dict[str, Any]]:
     """The agent-state and session parts of a state file, or ValueError if they are not the
     shapes this version writes (the agent state must also read back as a conversation state)."""
     if not isinstance(payload, dict):
@@ -241,13 +242,13 @@ def _checked_state(payload: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     return agent_state, session_state
 
 
-def rebuild_from_transcript(data: TranscriptData) -> tuple[list[Any], str]:
+def rebuild_from_transcript(data: TranscriptData) -> tuple[list[ContextMessage], str]:
     """The context and summary implied by a transcript: uncovered blocks, last summary."""
     covered: dict[str, set[str]] = {}
     for checkpoint in data.checkpoints:
         for msg_id, keys in checkpoint.get("covered", {}).items():
             covered.setdefault(msg_id, set()).update(keys)
-    context = []
+    context: list[ContextMessage] = []
     for msg in data.messages:
         if msg.id in data.removed:
             continue

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from remecli.conversation import persistence
 from remecli.conversation.session_lock import is_live
-from remecli.llm.conversation_state import message_to_json
+from remecli.llm.conversation_state import ContextMessage, message_to_json
 from remecli.notes.layout import WorkingDir
 
 log = logging.getLogger(__name__)
@@ -22,7 +21,7 @@ log = logging.getLogger(__name__)
 SAVED_MARK = "remecli_saved"  # a message's metadata flag: already handed to long-term memory
 
 
-async def unsaved_of_crashed_run(layout: WorkingDir) -> tuple[str, list[Any]] | None:
+async def unsaved_of_crashed_run(layout: WorkingDir) -> tuple[str, list[ContextMessage]] | None:
     """`(session id, messages)` a dead run never saved, marked saved on disk; else None."""
     try:
         saved = await asyncio.to_thread(persistence.load_saved, layout, "last")

@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from remecli.llm.blocks import block_key, block_text
+
+if TYPE_CHECKING:
+    from remecli.conversation.entries import Entry
+
+
+class MessageDetail(TypedDict):
+    """One live message in `estimate`: its position, role, tokens and a short preview."""
+
+    index: int
+    role: str
+    tokens: int
+    preview: str
+
+
+class TokenEstimate(TypedDict):
+    """Token statistics of what the model receives (`estimate`)."""
+
+    total_messages: int
+    compressed_messages: int
+    compressed_summary_tokens: int
+    messages_tokens: int
+    system_tokens: int
+    estimated_tokens: int
+    max_input_length: int
+    threshold_tokens: int
+    context_usage_ratio: float
+    messages_detail: list[MessageDetail]
 
 
 class SessionView(Protocol):
@@ -22,14 +49,14 @@ class SessionView(Protocol):
     def summary_tokens(self) -> int: ...
     @property
     def live_tokens(self) -> int: ...
-    def live_entries(self) -> list[tuple[str, Any]]: ...
+    def live_entries(self) -> list[tuple[str, Entry]]: ...
     def context_tokens(self) -> int: ...
     def threshold_tokens(self) -> int: ...
 
 
-def estimate(session: SessionView) -> dict[str, Any]:
+def estimate(session: SessionView) -> TokenEstimate:
     """Token statistics of what the model receives, with per-message detail."""
-    detail = []
+    detail: list[MessageDetail] = []
     for index, (_mid, entry) in enumerate(session.live_entries(), start=1):
         msg = entry.ctx if entry.ctx is not None else entry.msg
         preview = " ".join(block_text(b, 80) for b in msg.content if block_key(b) in entry.live)

@@ -11,8 +11,8 @@ from typing import Any
 
 from remecli.conversation import prompts
 from remecli.conversation.compaction_plan import plan_compaction
-from remecli.conversation.entries import CompactionPlan, Entry
-from remecli.conversation.report import estimate, history_str
+from remecli.conversation.entries import CompactionPlan, Entry, ToolResultBlock
+from remecli.conversation.report import TokenEstimate, estimate, history_str
 from remecli.conversation.transcript import Transcript
 from remecli.llm import conversation_state
 from remecli.llm.blocks import (
@@ -21,6 +21,8 @@ from remecli.llm.blocks import (
     block_tokens,
     output_text,
 )
+from remecli.llm.conversation_state import ContextMessage
+from remecli.llm.tokens import TokenCounter
 
 STATE_VERSION = 1
 # A checkpoint with one short line in each of its six sections costs about this many tokens:
@@ -33,7 +35,7 @@ class Session:
 
     def __init__(
         self,
-        counter: Any,
+        counter: TokenCounter,
         *,
         max_input_length: int = 128_000,
         memory_compact_ratio: float = 0.7,
@@ -55,7 +57,7 @@ class Session:
         self._live_tokens = 0
         self._live_messages = 0
         self._ctx_len = 0
-        self._ctx_last: Any = None
+        self._ctx_last: ContextMessage | None = None
         self.summary = ""
         self.checkpoints = 0
         self._summary_tokens = 0
@@ -77,7 +79,7 @@ class Session:
             self.language = language
             self.set_summary(self.summary)
 
-    def sync(self, context: list[Any]) -> list[dict[str, Any]]:
+    def sync(self, context: list[ContextMessage]) -> list[dict[str, Any]]:
         """Adopt what the agent appended to `context` since the last call.
 
         Returns transcript records for the new messages and blocks. Only the tail is examined
@@ -107,7 +109,7 @@ class Session:
         self._ctx_last = context[-1] if context else None
         return records
 
-    def add(self, msgs: Any) -> list[dict[str, Any]]:
+    def add(self, msgs: ContextMessage | list[ContextMessage]) -> list[dict[str, Any]]:
         """Library use without an agent: append message(s) to the conversation."""
         records: list[dict[str, Any]] = []
         for msg in msgs if isinstance(msgs, list) else [msgs]:
@@ -116,7 +118,9 @@ class Session:
             self._ctx_last = msg
         return records
 
-    def _adopt(self, msg: Any, records: list[dict[str, Any]], revive: bool = False) -> None:
+    def _adopt(
+        self, msg: ContextMessage, records: list[dict[str, Any]], revive: bool = False
+    ) -> None:
         entry = self._entries.get(msg.id)
         is_new = entry is None
         if entry is None:
@@ -220,12 +224,12 @@ class Session:
         """Messages the model still sees, in order, with their accounting."""
         return [(mid, self._entries[mid]) for mid in self._order if self._entries[mid].live]
 
-    def context_messages(self, rebind: bool = False) -> list[Any]:
+    def context_messages(self, rebind: bool = False) -> list[ContextMessage]:
         """The non-compressed messages (partly compressed ones as copies with the same id).
 
         With `rebind=True` the result becomes the new mirror of `agent.state.context`.
         """
-        out: list[Any] = []
+        out: list[ContextMessage] = []
         for _mid, entry in self.live_entries():
             source = entry.ctx if entry.ctx is not None else entry.msg
             blocks = source.content
@@ -241,13 +245,13 @@ class Session:
             self._ctx_len, self._ctx_last = len(out), (out[-1] if out else None)
         return out
 
-    def get_memory(self) -> list[Any]:
+    def get_memory(self) -> list[ContextMessage]:
         """The messages to send: the summary (as a user message) then the non-compressed ones."""
         summary = self.summary_message_text()
         head = [conversation_state.text_message("user", summary)] if self.summary else []
         return head + self.context_messages()
 
-    def all_messages(self) -> list[Any]:
+    def all_messages(self) -> list[ContextMessage]:
         """Every message of the conversation in order, compressed ones included (full form)."""
         return [self._entries[mid].msg for mid in self._order]
 
@@ -256,7 +260,7 @@ class Session:
         entry = self._entries[msg_id]
         return key in entry.compressed if key else not entry.live
 
-    def estimate_tokens(self) -> dict[str, Any]:
+    def estimate_tokens(self) -> TokenEstimate:
         """Token statistics of what the model receives, with per-message detail."""
         return estimate(self)
 
@@ -283,7 +287,7 @@ class Session:
         self.set_summary(summary)
 
     # ----------------------------------------------------------------- tool results
-    def oversized_tool_results(self, threshold: int) -> list[tuple[str, Any]]:
+    def oversized_tool_results(self, threshold: int) -> list[tuple[str, ToolResultBlock]]:
         """Live tool-result blocks whose text is longer than `threshold` characters."""
         found = []
         for mid, entry in self.live_entries():
@@ -297,7 +301,7 @@ class Session:
                     found.append((mid, block))
         return found
 
-    def replace_tool_result(self, msg_id: str, block: Any, text: str) -> None:
+    def replace_tool_result(self, msg_id: str, block: ToolResultBlock, text: str) -> None:
         """Swap a tool result's text for its offloaded form and update the token count."""
         if isinstance(block.output, str):
             block.output = text
@@ -335,8 +339,8 @@ class Session:
         self,
         state: dict[str, Any],
         *,
-        history: list[Any] | None = None,
-        context: list[Any] | None = None,
+        history: list[ContextMessage] | None = None,
+        context: list[ContextMessage] | None = None,
         restore_params: bool = True,
     ) -> None:
         """Restore from `state_dict()`.

@@ -13,15 +13,27 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 FIRST_LINE_CHARS = 80
 CONVERSATION = "conversation"
 ONE_SHOT = "one-shot"
 _KIND_MARK = f'"kind": "{ONE_SHOT}"'
 _HEAD_BYTES = 512  # the state file's fields before the agent state fit in this
+
+
+class SessionRow(TypedDict):
+    """A saved conversation as `remecli sessions --json` prints it."""
+
+    session_id: str
+    started: str
+    last_activity: str
+    first_user_line: str
+    messages: int
+    one_shot: NotRequired[bool]  # only on one-shots
 
 
 @dataclass(frozen=True)
@@ -41,12 +53,17 @@ class SessionInfo:
         """True when the user never said anything in it."""
         return not self.first_user_line and self.messages == 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> SessionRow:
         """The public fields (`remecli sessions --json`); `one_shot` only on one-shots."""
-        data = asdict(self)
-        data.pop("last_activity_ts")
-        if not self.one_shot:
-            data.pop("one_shot")
+        data = SessionRow(
+            session_id=self.session_id,
+            started=self.started,
+            last_activity=self.last_activity,
+            first_user_line=self.first_user_line,
+            messages=self.messages,
+        )
+        if self.one_shot:
+            data["one_shot"] = True
         return data
 
 
@@ -129,7 +146,7 @@ def _read_transcript(path: Path) -> tuple[str, float | None, str, int]:
     return started, newest, first_line, count
 
 
-def _timestamp(value: Any) -> float | None:
+def _timestamp(value: object) -> float | None:
     """A record's `at` (ISO time; without an offset: local time) as a timestamp."""
     try:
         moment = dt.datetime.fromisoformat(str(value))
@@ -149,7 +166,7 @@ def _read_state(path: Path) -> tuple[str, int]:
     return first, len(context)
 
 
-def _user_line(msg: dict[str, Any]) -> str:
+def _user_line(msg: Mapping[str, object]) -> str:
     """The first non-blank line a user message says ("" for other roles)."""
     if msg.get("role") != "user":
         return ""

@@ -10,7 +10,6 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from remecli.config.settings import Settings
 
@@ -32,18 +31,18 @@ RECORDED = (
 STATE_KEY = "settings"  # the state file's field
 
 
-def recorded_settings(settings: Settings) -> dict[str, Any]:
+def recorded_settings(settings: Settings) -> dict[str, object]:
     """The values of `RECORDED` in `settings`, by dotted key."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for dotted in RECORDED:
-        node: Any = settings
+        node: object = settings
         for part in dotted.split("."):
             node = getattr(node, part)
         values[dotted] = node
     return values
 
 
-def read_recorded(state_file: Path) -> dict[str, Any]:
+def read_recorded(state_file: Path) -> dict[str, object]:
     """The settings recorded in a state file ({} when none, or unreadable)."""
     try:
         payload = json.loads(state_file.read_text(encoding="utf-8"))

@@ -16,12 +16,16 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from remecli.conversation.full_output import full_output_file
 from remecli.llm.blocks import output_text
 from remecli.notes.files import PRIVATE_FILE_MODE, atomic_write_text
 from remecli.notes.redact import redact_text
+
+if TYPE_CHECKING:
+    from remecli.conversation.entries import Entry, ToolResultBlock
+    from remecli.llm.conversation_state import ContextMessage
 
 log = logging.getLogger(__name__)
 
@@ -172,8 +176,10 @@ class ToolResultStore:
 
 
 def offload_order(
-    candidates: list[tuple[str, Any]], entries: list[tuple[str, Any]], store: ToolResultStore
-) -> list[tuple[str, Any]]:
+    candidates: list[tuple[str, ToolResultBlock]],
+    entries: list[tuple[str, Entry]],
+    store: ToolResultStore,
+) -> list[tuple[str, ToolResultBlock]]:
     """The long tool results `candidates` (`(message id, block)`) in the order they are offloaded
     under context pressure: those of earlier turns first, largest first; then those of the
     current turn (since the last user message), oldest first, so the result the model just
@@ -195,9 +201,9 @@ def offload_order(
     return earlier + current
 
 
-def _path_of(call: Any) -> str:
+def _path_of(call: object) -> str:
     """The `path` argument of a tool call ("" when there is none)."""
-    raw = call.input
+    raw = getattr(call, "input", None)
     try:
         args = json.loads(raw) if isinstance(raw, str) else raw
     except ValueError:
@@ -206,7 +212,7 @@ def _path_of(call: Any) -> str:
     return path if isinstance(path, str) else ""
 
 
-def offload_messages(store: ToolResultStore, messages: list[Any]) -> int:
+def offload_messages(store: ToolResultStore, messages: list[ContextMessage]) -> int:
     """Offload every oversized tool result in `messages` in place (library `compact_tool_result`);
     returns how many were offloaded. Blocking file I/O: call it off the event loop."""
     from remecli.llm.conversation_state import text_block

@@ -34,6 +34,7 @@ from typing import Any
 from remecli.config.privacy import private_dirs
 from remecli.conversation import transcript_page
 from remecli.llm import conversation_state
+from remecli.llm.conversation_state import ContentBlock, ContextMessage
 from remecli.notes.redact import redact_data
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ def now_iso() -> str:
 class TranscriptData:
     """What a transcript holds, read back: messages with all their blocks, and checkpoints."""
 
-    messages: list[Any] = field(default_factory=list)
+    messages: list[ContextMessage] = field(default_factory=list)
     checkpoints: list[dict[str, Any]] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
     skipped_lines: int = 0
@@ -64,13 +65,13 @@ class Transcript:
         self.project = project
 
     @staticmethod
-    def message_record(msg: Any, at: str | None = None) -> dict[str, Any]:
+    def message_record(msg: ContextMessage, at: str | None = None) -> dict[str, Any]:
         """Record of a message seen for the first time, `at` now (an imported one: when it
         was said)."""
         return {"t": "msg", "at": at or now_iso(), "msg": conversation_state.message_to_json(msg)}
 
     @staticmethod
-    def blocks_record(msg_id: str, blocks: list[Any]) -> dict[str, Any]:
+    def blocks_record(msg_id: str, blocks: list[ContentBlock]) -> dict[str, Any]:
         """Record of blocks appended to an already recorded message."""
         return {
             "t": "blocks",
@@ -133,7 +134,7 @@ class Transcript:
         data = TranscriptData()
         if not self.path.is_file():
             return data
-        by_id: dict[str, Any] = {}
+        by_id: dict[str, ContextMessage] = {}
         with open(self.path, "rb") as handle:
             for raw in handle:
                 data.torn_tail = not raw.endswith(b"\n")
@@ -155,7 +156,9 @@ class Transcript:
         return data
 
     @staticmethod
-    def _apply(record: dict[str, Any], data: TranscriptData, by_id: dict[str, Any]) -> None:
+    def _apply(
+        record: dict[str, Any], data: TranscriptData, by_id: dict[str, ContextMessage]
+    ) -> None:
         """Fold one parsed record into `data` (ValueError when it holds no message)."""
         kind = record.get("t")
         if kind == "msg":

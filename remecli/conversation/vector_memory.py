@@ -22,6 +22,7 @@ from remecli.config.settings import Settings
 from remecli.notes.layout import WorkingDir
 
 if TYPE_CHECKING:
+    from remecli.llm.conversation_state import ContextMessage
     from remecli.vector import ReMe
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ class VectorMemory:
             )
         return self._reme
 
-    def remember(self, messages: list[Any]) -> None:
+    def remember(self, messages: list[ContextMessage]) -> None:
         """Summarize `messages` into personal and tool memory in the background."""
         if not self.enabled or not messages:
             return
