@@ -72,7 +72,10 @@ class IndexSearch(EmbeddingPasses):
         the race to the next search (a note written through MCP was not found by the search
         that followed it)."""
         if self._writes_read < self._writes and not self.closed:
-            self.sync_blocking(paths=(), embed=False)
+            try:
+                self.sync_blocking(paths=(), embed=False)
+            except Exception:  # the search answers from what is indexed; a later sync reads them
+                log.warning("reading this process's writes before a search failed", exc_info=True)
 
     def _search(self, request: SearchRequest, variant: SearchVariant) -> list[SearchHit]:
         filters = make_filters(request.source, request.since, request.until)
