@@ -126,3 +126,18 @@ def test_the_language_is_switched_in_the_page(page: Page, studio: Studio) -> Non
     expect(page.locator("#language")).to_have_value("zh")
     page.locator("#language").select_option("en")
     expect(page.locator("#nav a[data-page='health']")).to_have_text("Health")
+
+
+def test_a_note_of_ones_own_under_memory_is_listed_under_notes(page: Page, studio: Studio) -> None:
+    """A note written under memory/ that is neither a day page nor a card (by the user, the
+    agent, an MCP client: `memory/notes/…`) was in no section: only search found it."""
+    (studio.root / "memory/notes").mkdir(parents=True)
+    (studio.root / "memory/notes/runbook.md").write_text("---\nname: Runbook\n---\n# Runbook\n")
+    logged_in(page, studio)
+    nav = page.locator("#nav")
+    expect(nav.locator("a[data-section='notes'] .count")).to_have_text("1")
+    expect(nav.locator("a[data-section='cards'] .count")).to_have_text("1")  # the card, alone
+    expect(nav.locator("a[data-section='days'] .count")).to_have_text("1")
+    nav.locator("a[data-section='notes']").click()
+    expect(page.locator("ul.files li a")).to_have_text(["Runbook"])
+    expect(page.locator("ul.files li .path")).to_have_text(["memory/notes/runbook.md"])

@@ -40,10 +40,21 @@ def _matching(pattern: str) -> Callable[[str], bool]:
     return lambda path: compiled.fullmatch(path) is not None
 
 
+_DAY = _matching(rf"memory/{DATED}\.md")
+_CARD = _matching(rf"memory/{DATED}/[^/]+\.md")
+
+
+def _own_note(path: str) -> bool:
+    """A note under memory/ that is neither a day page nor a card: one the user, the agent or
+    an MCP client wrote there (`memory/notes/deploys.md`); else no section would list it."""
+    return path.endswith(".md") and not _DAY(path) and not _CARD(path)
+
+
 SECTIONS: tuple[Section, ...] = (
     Section("memory", "Memory", "", False, lambda p: p == "MEMORY.md"),
-    Section("days", "Days", "memory", False, _matching(rf"memory/{DATED}\.md"), True),
-    Section("cards", "Cards", "memory", True, _matching(rf"memory/{DATED}/[^/]+\.md"), True),
+    Section("days", "Days", "memory", False, _DAY, True),
+    Section("cards", "Cards", "memory", True, _CARD, True),
+    Section("notes", "Notes", "memory", True, _own_note),
     Section("digest", "Digest", "digest", True, lambda p: p.endswith(".md")),
     Section("resources", "Resources", "resource", True, lambda p: not p.endswith("/")),
     Section("sessions", "Sessions", "sessions", False, lambda p: p.endswith(".jsonl"), True),

@@ -10,6 +10,7 @@ export const ZH = {
   Memory: "记忆",
   Days: "日记",
   Cards: "卡片",
+  Notes: "笔记",
   Digest: "知识摘要",
   Resources: "资源",
   Sessions: "会话",
