@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-import os
+import tempfile
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
@@ -23,9 +23,10 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
     root = Locations.from_settings(settings, cwd).root
     try:
         private_dirs(root)  # conversations live here: private to the user
-        probe = root / f".remecli-write-test-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        # a probe of its own (two checks at once in one process shared a name: one removed
+        # the other's probe and the check said "No such file or directory")
+        with tempfile.NamedTemporaryFile(dir=root, prefix=".remecli-write-test-"):
+            pass
     except OSError as exc:
         if is_disk_full(exc):  # writable, only full: answers go on while memory writes wait
             return root

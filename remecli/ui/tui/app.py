@@ -76,6 +76,7 @@ class RemeApp(SessionApp):
         self._showing = False  # an event is being rendered
         self._last_interrupt = 0.0
         self._boot_started = False
+        self._starting: Worker[None] | None = None  # checks the settings after the first frame
         # chosen before the stylesheet is first parsed (see select_theme); a problem shows later
         self._theme_problem = apply_themes(self, self.working_dir_shown, self.theme_name)
 
@@ -174,10 +175,10 @@ class RemeApp(SessionApp):
         light."""
         if self.started:
             self._session_ready()
-        else:
+        elif self._starting is None:  # once: Textual also runs a subclass's base on_ready
             # a coroutine *function*: an app left before the worker ran leaves no coroutine
             # un-awaited (the result type is named: Textual's overloads would infer Never)
-            self._starting: Worker[None] = self.run_worker(
+            self._starting = self.run_worker(
                 self._start_after_first_frame, name="start", group="start"
             )
         with contextlib.suppress(NotImplementedError, RuntimeError):
