@@ -23,10 +23,7 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
     root = Locations.from_settings(settings, cwd).root
     try:
         private_dirs(root)  # conversations live here: private to the user
-        # a probe of its own (two checks at once in one process shared a name: one removed
-        # the other's probe and the check said "No such file or directory")
-        with tempfile.NamedTemporaryFile(dir=root, prefix=".remecli-write-test-"):
-            pass
+        probe_write(root)
     except OSError as exc:
         if is_disk_full(exc):  # writable, only full: answers go on while memory writes wait
             return root
@@ -36,6 +33,14 @@ def check_writable(settings: Settings, cwd: Path | None = None) -> Path:
             "there: pass working_dir=PATH (or REME_WORKING_DIR) pointing at a writable folder"
         ) from None
     return root
+
+
+def probe_write(folder: Path) -> None:
+    """Create and remove a file in `folder` (OSError when it cannot be written). The probe is
+    this call's own: two checks at once in one process shared a name, one removed the other's
+    probe and the check said "No such file or directory"."""
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=".remecli-write-test-"):
+        pass
 
 
 class LogFile(RotatingFileHandler):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -31,10 +30,10 @@ def unwritable(root: Path) -> str:
     not exist yet: creating it is the normal start's business)."""
     if not root.is_dir():
         return ""
-    probe = root / f".remecli-write-test-{os.getpid()}"
+    from remecli.config.logs import probe_write
+
     try:
-        probe.write_bytes(b"")
-        probe.unlink()
+        probe_write(root)
     except OSError as exc:
         return exc.strerror or type(exc).__name__
     return ""
